@@ -1,0 +1,1 @@
+"""Units, typed ids, a tiny synchronous event emitter and the error classes shared by every layer."""
