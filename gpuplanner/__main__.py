@@ -1,0 +1,5 @@
+import sys
+
+from gpuplanner.cli import main
+
+sys.exit(main())

@@ -1,0 +1,258 @@
+"""Loads the bundled catalog and the user's catalog folder.
+
+A broken file or entry never stops the rest from loading: it is recorded in ``Catalog.errors`` with its
+file, entry and field, and left out. User entries override bundled ones with the same id.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from gpuplanner.catalog.rules import check_entry, check_references
+from gpuplanner.catalog.types import KIND_DIRS, KIND_TYPES, CatalogEntry, Price
+from gpuplanner.core.errors import CatalogError
+
+ENV_BUNDLED = "GPUPLANNER_CATALOG_DIR"
+ENV_USER = "GPUPLANNER_USER_CATALOG"
+
+
+def bundled_catalog_dir() -> Path:
+    env = os.environ.get(ENV_BUNDLED)
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parent.parent  # gpuplanner/
+    for candidate in (here.parent / "catalogs", here / "_data" / "catalogs"):
+        if candidate.is_dir():
+            return candidate
+    return here.parent / "catalogs"
+
+
+def user_catalog_dir() -> Path:
+    env = os.environ.get(ENV_USER)
+    if env:
+        return Path(env)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("gpuplanner", "gpuplanner")) / "catalogs"
+
+
+@cache
+def _schema(kind: str) -> dict[str, Any]:
+    path = bundled_catalog_dir() / "schema" / f"{kind}.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _validator(kind: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(_schema(kind))
+
+
+def _schema_errors(kind: str, data: dict[str, Any], origin: str, entry_id: str) -> list[CatalogError]:
+    out = []
+    for e in sorted(_validator(kind).iter_errors(data), key=lambda e: list(e.absolute_path)):
+        field = ".".join(str(p) for p in e.absolute_path) or None
+        msg = e.message
+        if e.validator == "additionalProperties":
+            msg = f"unknown field ({e.message}); see catalogs/README.md for the fields of '{kind}'"
+        out.append(CatalogError(msg, file=origin, entry=entry_id, field=field, value=e.instance))
+    return out
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CatalogError(f"cannot read: {exc}", file=str(path)) from exc
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise CatalogError(f"not valid YAML{where}: {getattr(exc, 'problem', exc)}", file=str(path)) from exc
+
+
+def parse_entry(
+    path: Path, expected_kind: str | None = None
+) -> tuple[CatalogEntry | None, list[CatalogError]]:
+    """Reads one entry file; returns the entry (or None) and the problems found."""
+    origin = str(path)
+    try:
+        data = _read_yaml(path)
+    except CatalogError as exc:
+        return None, [exc]
+    if not isinstance(data, dict):
+        return None, [CatalogError("expected a mapping of fields at the top level", file=origin)]
+    return entry_from_dict(data, origin=origin, expected_kind=expected_kind, file_stem=path.stem)
+
+
+def entry_from_dict(
+    data: dict[str, Any], *, origin: str, expected_kind: str | None = None, file_stem: str | None = None
+) -> tuple[CatalogEntry | None, list[CatalogError]]:
+    """Schema + semantic checks of one entry given as a dict (a file's content, or a project's copy)."""
+    entry_id = str(data.get("id", file_stem or "?"))
+    kind = data.get("kind")
+    if kind not in KIND_TYPES:
+        return None, [
+            CatalogError(
+                f"unknown kind {kind!r}; one of {sorted(KIND_TYPES)}",
+                file=origin,
+                entry=entry_id,
+                field="kind",
+            )
+        ]
+    data = dict(data)
+    if "as_of" in data and not isinstance(data["as_of"], str):
+        data["as_of"] = str(data["as_of"])  # YAML reads 2024-05-01 as a date
+    errors = _schema_errors(kind, data, origin, entry_id)
+    if expected_kind and kind != expected_kind:
+        errors.append(
+            CatalogError(
+                f"kind '{kind}' in the folder of '{expected_kind}'", file=origin, entry=entry_id, field="kind"
+            )
+        )
+    if file_stem and data.get("id") and data["id"] != file_stem:
+        errors.append(
+            CatalogError(
+                f"id '{data['id']}' differs from the file name '{file_stem}'",
+                file=origin,
+                entry=entry_id,
+                field="id",
+            )
+        )
+    if errors:
+        return None, errors
+    entry = KIND_TYPES[kind].from_dict(data, origin=origin)
+    rule_errors = check_entry(entry)
+    return (None if rule_errors else entry), rule_errors
+
+
+def parse_prices(path: Path) -> tuple[list[Price], list[CatalogError]]:
+    origin = str(path)
+    try:
+        data = _read_yaml(path)
+    except CatalogError as exc:
+        return [], [exc]
+    if isinstance(data, dict):
+        for item in data.get("entries") or []:
+            if isinstance(item, dict) and "as_of" in item and not isinstance(item["as_of"], str):
+                item["as_of"] = str(item["as_of"])
+    errors = [
+        CatalogError(e.message, file=origin, field=".".join(str(p) for p in e.absolute_path) or None)
+        for e in _validator("prices").iter_errors(data)
+    ]
+    if errors:
+        return [], errors
+    prices = [
+        Price(
+            id=p["id"],
+            price_usd=float(p["price_usd"]),
+            unit=p.get("unit", "each"),
+            source=p["source"],
+            as_of=str(p["as_of"]),
+            estimate=bool(p.get("estimate", False)),
+            note=p.get("note", ""),
+            origin=origin,
+        )
+        for p in data["entries"]
+    ]
+    return prices, []
+
+
+def _entry_files(root: Path) -> Iterator[tuple[Path, str | None]]:
+    for kind, folder in KIND_DIRS.items():
+        d = root / folder
+        if d.is_dir():
+            for p in sorted(d.glob("*.y*ml")):
+                yield p, kind
+    # Loose files at the top of a user folder (e.g. imported from NetBox) are allowed too.
+    for p in sorted(root.glob("*.y*ml")):
+        yield p, None
+
+
+class Catalog:
+    """All entries by id, with their prices and the problems met while loading."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, CatalogEntry] = {}
+        self.prices: dict[str, Price] = {}
+        self.errors: list[CatalogError] = []
+        self.overridden: list[str] = []
+
+    def add_dir(self, root: Path, *, user: bool = False) -> None:
+        if not root.is_dir():
+            return
+        for path, kind in _entry_files(root):
+            entry, errors = parse_entry(path, kind)
+            self.errors.extend(errors)
+            if entry is not None:
+                if entry.id in self.entries:
+                    if not user:
+                        self.errors.append(
+                            CatalogError("duplicate id", file=str(path), entry=entry.id, field="id")
+                        )
+                        continue
+                    self.overridden.append(entry.id)
+                self.entries[entry.id] = entry
+        prices_dir = root / "prices"
+        if prices_dir.is_dir():
+            for path in sorted(prices_dir.glob("*.y*ml")):
+                prices, errors = parse_prices(path)
+                self.errors.extend(errors)
+                self.prices.update({p.id: p for p in prices})
+
+    def add_entries(self, entries: Iterable[CatalogEntry]) -> None:
+        for e in entries:
+            self.entries[e.id] = e
+
+    def finish(self) -> Catalog:
+        """Drops entries whose references do not resolve (recording why)."""
+        while True:
+            ref_errors = check_references(self.entries)
+            if not ref_errors:
+                break
+            self.errors.extend(ref_errors)
+            for e in ref_errors:
+                self.entries.pop(e.entry, None)
+        return self
+
+    # -- look-ups -------------------------------------------------------------------------------------
+    def get(self, entry_id: str) -> CatalogEntry:
+        try:
+            return self.entries[entry_id]
+        except KeyError:
+            raise CatalogError(
+                f"no catalog entry '{entry_id}'", entry=entry_id, hint="see `gpuplanner catalog list`"
+            ) from None
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self.entries
+
+    def of_kind(self, kind: str) -> list[CatalogEntry]:
+        return sorted((e for e in self.entries.values() if e.kind == kind), key=lambda e: e.id)
+
+    def price_usd(self, entry_id: str) -> float | None:
+        p = self.prices.get(entry_id)
+        return p.price_usd if p else None
+
+
+def load_catalog(
+    *, user_dir: Path | None = None, bundled_dir: Path | None = None, include_user: bool = True
+) -> Catalog:
+    cat = Catalog()
+    cat.add_dir(bundled_dir or bundled_catalog_dir())
+    if include_user:
+        cat.add_dir(user_dir or user_catalog_dir(), user=True)
+    return cat.finish()
+
+
+@cache
+def default_catalog() -> Catalog:
+    """The bundled + user catalog, loaded once per process."""
+    return load_catalog()

@@ -1,0 +1,97 @@
+"""`gpuplanner new` and `gpuplanner info`."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from gpuplanner.cli.common import print_json
+from gpuplanner.core.errors import ProjectFileError
+from gpuplanner.model import Project
+from gpuplanner.storage import FORMAT_VERSION, open_project, save_project
+
+
+def project_summary(project: Project) -> dict[str, Any]:
+    roles = Counter(d.role for d in project.devices.values())
+    kinds = Counter(
+        project.catalog.entries[d.type_id].kind
+        for d in project.devices.values()
+        if d.type_id in project.catalog
+    )
+    info = project.info
+    return {
+        "name": info.name,
+        "customer": info.customer,
+        "consultant": info.consultant,
+        "currency": info.currency,
+        "language": info.language,
+        "racks": len(project.racks),
+        "devices": len(project.devices),
+        "devices_by_role": dict(sorted(roles.items())),
+        "devices_by_kind": dict(sorted(kinds.items())),
+        "links": len(project.links),
+        "cables": sum(lk.multiplicity for lk in project.links.values()),
+        "gpus": project.gpu_count(),
+        "fabrics": [f.name for f in project.tables["fabrics"].values()],
+        "workloads": [w.name for w in project.tables["workloads"].values()],
+        "scenarios": [s.name for s in project.tables["scenarios"].values()],
+        "catalog_entries_used": sorted(project.used_type_ids()),
+    }
+
+
+def _cmd_new(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    if path.exists() and not args.force:
+        raise ProjectFileError("already exists (use --force to replace it)", file=str(path))
+    project = Project()
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    project.tables["project"]["project"] = dataclasses.replace(
+        project.info,
+        name=args.name or path.stem,
+        customer=args.customer or "",
+        consultant=args.consultant or "",
+        currency=args.currency,
+        language=args.lang,
+        created=now,
+        modified=now,
+    )
+    save_project(project, path)
+    if args.json:
+        print_json({"file": str(path), **project_summary(project)})
+    else:
+        print(f"created {path}")
+    return 0
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    project = open_project(args.file)
+    summary = {"file": args.file, "format_version": FORMAT_VERSION, **project_summary(project)}
+    if args.json:
+        print_json(summary)
+    else:
+        for k, v in summary.items():
+            if k != "catalog_entries_used":
+                print(f"{k:18} {v}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("new", help="create an empty project file")
+    p.add_argument("file")
+    p.add_argument("--name")
+    p.add_argument("--customer")
+    p.add_argument("--consultant")
+    p.add_argument("--currency", default="USD", choices=["USD", "CNY", "EUR"])
+    p.add_argument("--lang", default="en", choices=["en", "zh"])
+    p.add_argument("--force", action="store_true", help="replace an existing file")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_new)
+
+    p = sub.add_parser("info", help="summarise a project file")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_info)

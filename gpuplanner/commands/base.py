@@ -1,0 +1,221 @@
+"""Commands: ``apply``/``revert`` with before/after records; cascades are child commands.
+
+Each command runs inside one ``project.batch()``, so one command emits exactly one ChangeSet, and a whole
+drag (merged MoveDevices) is one undo step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from gpuplanner.core.errors import ValidationError
+from gpuplanner.model import Project
+
+
+class Command:
+    text: str = ""
+    merge_key: str | None = None
+
+    def apply(self, project: Project) -> None:
+        raise NotImplementedError
+
+    def revert(self, project: Project) -> None:
+        raise NotImplementedError
+
+    def merge(self, other: Command) -> bool:
+        """Absorb ``other`` (applied after self) into self; True when merged."""
+        return False
+
+
+class AddRows(Command):
+    def __init__(self, table: str, rows: Iterable[Any], text: str = "") -> None:
+        self.table = table
+        self.rows = list(rows)
+        self.text = text or f"Add {len(self.rows)} {table}"
+
+    def apply(self, project: Project) -> None:
+        with project.batch():
+            done: list[str] = []
+            try:
+                for r in self.rows:
+                    project.insert(self.table, r)
+                    done.append(r.id)
+            except Exception:
+                for rid in reversed(done):  # leave the model as it was
+                    project.delete(self.table, rid)
+                raise
+
+    def revert(self, project: Project) -> None:
+        with project.batch():
+            for r in reversed(self.rows):
+                project.delete(self.table, r.id)
+
+
+class ReplaceRows(Command):
+    """Replace whole rows (same ids); remembers the old rows for revert."""
+
+    def __init__(self, table: str, rows: Iterable[Any], text: str = "", merge_key: str | None = None) -> None:
+        self.table = table
+        self.new = list(rows)
+        self.old: list[Any] = []
+        self.text = text or f"Edit {len(self.new)} {table}"
+        self.merge_key = merge_key
+
+    def apply(self, project: Project) -> None:
+        old = [project.row(self.table, r.id) for r in self.new]
+        with project.batch():
+            done: list[Any] = []
+            try:
+                for r in self.new:
+                    project.replace(self.table, r)
+                    done.append(r)
+            except Exception:
+                for r in reversed(old[: len(done)]):
+                    project.replace(self.table, r)
+                raise
+        self.old = old
+
+    def revert(self, project: Project) -> None:
+        with project.batch():
+            for r in reversed(self.old):
+                project.replace(self.table, r)
+
+    def merge(self, other: Command) -> bool:
+        if (
+            self.merge_key is None
+            or not isinstance(other, ReplaceRows)
+            or other.merge_key != self.merge_key
+            or other.table != self.table
+            or [r.id for r in other.new] != [r.id for r in self.new]
+        ):
+            return False
+        self.new = other.new  # keep our `old`: one undo step back to before the first
+        return True
+
+
+def SetFields(project: Project, table: str, row_id: str, text: str = "", **fields: Any) -> ReplaceRows:  # noqa: N802
+    """A ReplaceRows that changes some fields of one row."""
+    row = project.row(table, row_id)
+    names = {f.name for f in dataclasses.fields(row)}
+    unknown = set(fields) - names
+    if unknown:
+        raise ValidationError(f"{table} has no field {sorted(unknown)[0]!r}", field=sorted(unknown)[0])
+    return ReplaceRows(table, [dataclasses.replace(row, **fields)], text=text or f"Edit {table} {row_id}")
+
+
+def MoveDevices(
+    project: Project, positions: dict[str, tuple[float, float]], text: str = "Move"
+) -> ReplaceRows:  # noqa: N802
+    """Canvas move of devices; consecutive moves of the same selection merge into one undo step."""
+    rows = [
+        dataclasses.replace(project.devices[i], x=float(x), y=float(y)) for i, (x, y) in positions.items()
+    ]
+    key = "move:" + ",".join(sorted(positions))
+    return ReplaceRows("devices", rows, text=text, merge_key=key)
+
+
+class RemoveRows(Command):
+    """Remove rows, with cascades: a device's links go with it; a rack's devices are taken out of it."""
+
+    def __init__(self, table: str, ids: Iterable[str], text: str = "") -> None:
+        self.table = table
+        self.ids = list(dict.fromkeys(ids))
+        self.text = text or f"Delete {len(self.ids)} {table}"
+        self.removed: list[Any] = []
+        self.children: list[Command] = []
+
+    def _cascade(self, project: Project) -> list[Command]:
+        if self.table == "devices":
+            link_ids: set[str] = set()
+            for d in self.ids:
+                link_ids |= project.links_of(d)
+            return [RemoveRows("links", sorted(link_ids))] if link_ids else []
+        if self.table == "racks":
+            ids = set(self.ids)
+            moved = [
+                dataclasses.replace(d, rack_id=None, u_position=None)
+                for d in project.devices.values()
+                if d.rack_id in ids
+            ]
+            return [ReplaceRows("devices", moved)] if moved else []
+        return []
+
+    def apply(self, project: Project) -> None:
+        for i in self.ids:
+            project.row(self.table, i)  # raises before anything changes
+        with project.batch():
+            self.children = self._cascade(project)
+            for c in self.children:
+                c.apply(project)
+            self.removed = [project.delete(self.table, i) for i in self.ids]
+
+    def revert(self, project: Project) -> None:
+        with project.batch():
+            for r in self.removed:
+                project.insert(self.table, r)
+            for c in reversed(self.children):
+                c.revert(project)
+
+
+class Compound(Command):
+    def __init__(self, text: str, children: Sequence[Command]) -> None:
+        self.text = text
+        self.children = list(children)
+
+    def apply(self, project: Project) -> None:
+        done: list[Command] = []
+        with project.batch():
+            try:
+                for c in self.children:
+                    c.apply(project)
+                    done.append(c)
+            except Exception:
+                for c in reversed(done):
+                    c.revert(project)
+                raise
+
+    def revert(self, project: Project) -> None:
+        with project.batch():
+            for c in reversed(self.children):
+                c.revert(project)
+
+
+class UndoStack:
+    """A plain undo stack for the CLI and tests (the UI uses QUndoStack around the same commands)."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.done: list[Command] = []
+        self.undone: list[Command] = []
+        self.clean_index = 0
+
+    def push(self, command: Command) -> None:
+        command.apply(self.project)
+        self.undone.clear()
+        if self.done and self.done[-1].merge(command):
+            return
+        self.done.append(command)
+
+    def undo(self) -> bool:
+        if not self.done:
+            return False
+        c = self.done.pop()
+        c.revert(self.project)
+        self.undone.append(c)
+        return True
+
+    def redo(self) -> bool:
+        if not self.undone:
+            return False
+        c = self.undone.pop()
+        c.apply(self.project)
+        self.done.append(c)
+        return True
+
+    def is_clean(self) -> bool:
+        return len(self.done) == self.clean_index and not self.undone
+
+    def set_clean(self) -> None:
+        self.clean_index = len(self.done)

@@ -1,0 +1,201 @@
+"""The Project: tables of frozen rows keyed by id, with a ChangeSet emitted once per batch of mutations.
+
+Only ``gpuplanner.commands`` should call the mutation methods (``insert``/``replace``/``delete``): that keeps
+every edit undoable. Readers use the tables and the query helpers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from gpuplanner.catalog import Catalog, CatalogEntry
+from gpuplanner.catalog.loader import default_catalog
+from gpuplanner.core.errors import ValidationError
+from gpuplanner.core.events import Emitter
+from gpuplanner.core.ids import IdAllocator
+from gpuplanner.model.changes import ChangeSet
+from gpuplanner.model.rows import (
+    DEVICE_ROLES,
+    FABRIC_KINDS,
+    ID_PREFIX,
+    ROW_TYPES,
+    SINGLETON_TABLES,
+    Device,
+    Link,
+    ProjectInfo,
+    Rack,
+    Site,
+)
+from gpuplanner.model.validate import validate_row
+
+
+class Project:
+    def __init__(self, catalog: Catalog | None = None) -> None:
+        self.catalog: Catalog = catalog if catalog is not None else default_catalog()
+        self.tables: dict[str, dict[str, Any]] = {name: {} for name in ROW_TYPES}
+        self.tables["project"]["project"] = ProjectInfo()
+        self.tables["site"]["site"] = Site()
+        self.changed: Emitter[ChangeSet] = Emitter()
+        self._ids = {t: IdAllocator(p) for t, p in ID_PREFIX.items()}
+        self._links_by_device: dict[str, set[str]] = {}
+        self._pending: ChangeSet | None = None
+        self._depth = 0
+
+    # -- reading ----------------------------------------------------------------------------------------
+    @property
+    def info(self) -> ProjectInfo:
+        return self.tables["project"]["project"]
+
+    @property
+    def site(self) -> Site:
+        return self.tables["site"]["site"]
+
+    @property
+    def racks(self) -> dict[str, Rack]:
+        return self.tables["racks"]
+
+    @property
+    def devices(self) -> dict[str, Device]:
+        return self.tables["devices"]
+
+    @property
+    def links(self) -> dict[str, Link]:
+        return self.tables["links"]
+
+    def row(self, table: str, row_id: str) -> Any:
+        try:
+            return self.tables[table][row_id]
+        except KeyError:
+            raise ValidationError(f"no row '{row_id}' in {table}", entry=row_id) from None
+
+    def links_of(self, device_id: str) -> set[str]:
+        return set(self._links_by_device.get(device_id, ()))
+
+    def devices_in_rack(self, rack_id: str) -> list[Device]:
+        return [d for d in self.devices.values() if d.rack_id == rack_id]
+
+    def entry(self, type_id: str) -> CatalogEntry:
+        return self.catalog.get(type_id)
+
+    def gpu_count(self) -> int:
+        total = 0
+        for d in self.devices.values():
+            e = self.catalog.entries.get(d.type_id)
+            total += getattr(e, "gpu_count", 0) or 0
+        return total
+
+    def new_id(self, table: str) -> str:
+        return self._ids[table].next()
+
+    def used_type_ids(self) -> set[str]:
+        used = {d.type_id for d in self.devices.values()} | {r.type_id for r in self.racks.values()}
+        used |= {r.cooling_id for r in self.racks.values() if r.cooling_id}
+        used |= {lk.cable_id for lk in self.links.values() if lk.cable_id}
+        used |= {w.model_id for w in self.tables["workloads"].values() if w.model_id}
+        # What the used entries refer to (a server's GPU and NICs, a rack's PDU).
+        for tid in list(used):
+            e = self.catalog.entries.get(tid)
+            if e is None:
+                continue
+            for ref in (e.raw.get("gpu"), e.raw.get("pdu")):
+                if ref:
+                    used.add(ref)
+            for pg in e.raw.get("port_groups", ()) or ():
+                if pg.get("nic"):
+                    used.add(pg["nic"])
+        return {u for u in used if u}
+
+    # -- batching ---------------------------------------------------------------------------------------
+    @contextmanager
+    def batch(self) -> Iterator[ChangeSet]:
+        """Groups mutations so that they emit one ChangeSet at the end of the outermost batch."""
+        if self._depth == 0:
+            self._pending = ChangeSet()
+        self._depth += 1
+        try:
+            yield self._pending  # type: ignore[misc]
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                cs, self._pending = self._pending, None
+                if cs is not None and not cs.is_empty():
+                    self.changed.emit(cs)
+
+    # -- mutations (for gpuplanner.commands) ------------------------------------------------------------
+    def insert(self, table: str, row: Any) -> None:
+        rows = self.tables[table]
+        if table in SINGLETON_TABLES:
+            raise ValidationError(f"{table} has exactly one row; replace it instead")
+        if row.id in rows:
+            raise ValidationError(f"id '{row.id}' already exists in {table}", entry=row.id, field="id")
+        validate_row(table, row, self)
+        with self.batch() as cs:
+            rows[row.id] = row
+            if table in self._ids:
+                self._ids[table].observe(row.id)
+            if table == "links":
+                self._index_link(row)
+            cs.note_added(table, row.id)
+
+    def replace(self, table: str, row: Any) -> set[str]:
+        rows = self.tables[table]
+        old = rows.get(row.id)
+        if old is None:
+            raise ValidationError(f"no row '{row.id}' in {table}", entry=row.id)
+        validate_row(table, row, self)
+        changed = {f.name for f in dataclasses.fields(row) if getattr(old, f.name) != getattr(row, f.name)}
+        if not changed:
+            return changed
+        with self.batch() as cs:
+            if table == "links":
+                self._unindex_link(old)
+                self._index_link(row)
+            rows[row.id] = row
+            cs.note_updated(table, row.id, changed)
+        return changed
+
+    def delete(self, table: str, row_id: str) -> Any:
+        if table in SINGLETON_TABLES:
+            raise ValidationError(f"{table} cannot be deleted")
+        rows = self.tables[table]
+        if row_id not in rows:
+            raise ValidationError(f"no row '{row_id}' in {table}", entry=row_id)
+        with self.batch() as cs:
+            old = rows.pop(row_id)
+            if table == "links":
+                self._unindex_link(old)
+            cs.note_removed(table, row_id)
+        return old
+
+    def _index_link(self, link: Link) -> None:
+        self._links_by_device.setdefault(link.a_device, set()).add(link.id)
+        self._links_by_device.setdefault(link.b_device, set()).add(link.id)
+
+    def _unindex_link(self, link: Link) -> None:
+        for dev in (link.a_device, link.b_device):
+            s = self._links_by_device.get(dev)
+            if s is not None:
+                s.discard(link.id)
+                if not s:
+                    del self._links_by_device[dev]
+
+    # -- whole-document helpers -------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, dict[str, Any]]:
+        """A cheap copy of every table (rows are immutable), for comparisons in tests and undo checks."""
+        return {t: dict(rows) for t, rows in self.tables.items()}
+
+    def load_rows(self, table: str, rows: list[Any]) -> None:
+        """Bulk load without validation order issues (used by storage after its own validation)."""
+        target = self.tables[table]
+        for row in rows:
+            target[row.id] = row
+            if table in self._ids:
+                self._ids[table].observe(row.id)
+            if table == "links":
+                self._index_link(row)
+
+
+__all__ = ["DEVICE_ROLES", "FABRIC_KINDS", "Project"]

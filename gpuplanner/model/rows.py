@@ -1,0 +1,174 @@
+"""Row types of the project tables. Frozen: an edit replaces a row. Field names carry their units.
+
+These names are also the column names of the project file (``gpuplanner.storage``), so renaming a field
+needs a migration there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+DEVICE_ROLES = ("compute", "leaf", "spine", "core", "storage", "storage-switch", "management", "other")
+FABRIC_KINDS = ("compute", "storage", "management")
+COOLING_AUTO = ""  # a rack with this cooling lets the engine choose
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectInfo:
+    id: str = "project"
+    name: str = "Untitled"
+    customer: str = ""
+    consultant: str = ""
+    currency: str = "USD"
+    usd_exchange_rate: float = 1.0  # units of `currency` per US dollar
+    language: str = "en"
+    notes: str = ""
+    logo_path: str = ""
+    created: str = ""
+    modified: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    id: str = "site"
+    electricity_usd_per_kwh: float = 0.10
+    ambient_temp_c: float = 25.0
+    climate: str = "temperate"  # cold | temperate | hot
+    utility_kw_available: float = 0.0  # 0 = not stated
+    target_pue: float = 1.3
+    feed_headroom: float = 0.2
+    rack_pitch_m: float = 0.6
+    row_pitch_m: float = 3.0
+    cable_slack_m: float = 2.0
+    tray_height_m: float = 1.5
+    load_factor: float = 0.8  # GPU utilisation used for power until a workload prediction exists
+    tco_years: int = 5
+    maintenance_pct_per_year: float = 8.0
+    staff_usd_per_year: float = 150000.0
+    nodes_per_staff: int = 64
+    software_usd_per_gpu_year: float = 0.0
+    cloud_usd_per_gpu_hour: float = 2.5
+    expected_utilization: float = 0.7
+
+
+@dataclass(frozen=True, slots=True)
+class Rack:
+    id: str
+    name: str
+    type_id: str
+    row: str = "A"
+    position: int = 1
+    cooling_id: str = COOLING_AUTO
+    power_budget_kw: float | None = None  # None = the rack type's budget
+    x: float = 0.0
+    y: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    id: str
+    name: str
+    type_id: str
+    role: str = "compute"
+    rack_id: str | None = None
+    u_position: int | None = None  # lowest U occupied, 1-based
+    x: float = 0.0
+    y: float = 0.0
+    fabric_id: str | None = None  # for switches: the fabric they belong to
+    price_usd: float | None = None  # per-project price override
+    group: str = ""  # scalable unit / pod / plane label, for layout and reports
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    id: str
+    a_device: str
+    a_group: str  # port group name on the a-side device
+    b_device: str
+    b_group: str
+    multiplicity: int = 1  # parallel cables
+    speed_gbps: float = 0.0  # per cable; 0 = the slower of the two port groups
+    medium: str = ""  # "" = auto (chosen from length and speed)
+    cable_id: str = ""  # "" = auto
+    length_m: float | None = None  # None = from rack positions
+    fabric_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fabric:
+    id: str
+    name: str
+    kind: str = "compute"
+    technology: str = "infiniband"
+    topology: str = ""
+    params_json: str = "{}"  # the generator inputs, as JSON text (data only)
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    id: str
+    name: str
+    kind: str = "training"  # training | inference
+    model_id: str = ""  # catalog model id; "" = the shape fields below
+    architecture: str = "dense"
+    layers: int = 32
+    hidden: int = 4096
+    heads: int = 32
+    kv_heads: int = 8
+    ffn_hidden: int = 14336
+    vocab: int = 128256
+    seq_len: int = 8192
+    experts: int = 1
+    top_k: int = 1
+    tp: int = 1
+    pp: int = 1
+    dp: int = 0  # 0 = all remaining GPUs
+    cp: int = 1
+    ep: int = 1
+    vpp: int = 1
+    micro_batch: int = 1
+    global_batch: int = 1024  # sequences
+    precision: str = "bf16"
+    zero_stage: int = 1
+    recompute: str = "selective"
+    total_tokens: float = 1.0e12
+    placement_order: str = "tp-cp-dp-pp"
+    infer_batch: int = 32
+    prompt_len: int = 2048
+    output_len: int = 512
+    kv_bytes: int = 2
+    measured_mfu: float | None = None
+    measured_busbw_gbyte_per_s: float | None = None
+    active: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    id: str
+    name: str
+    description: str = ""
+    overrides_json: str = "{}"  # {"site.electricity_usd_per_kwh": 0.08, "racks.cooling_id": "…"}: data only
+
+
+ROW_TYPES: dict[str, type] = {
+    "project": ProjectInfo,
+    "site": Site,
+    "racks": Rack,
+    "devices": Device,
+    "links": Link,
+    "fabrics": Fabric,
+    "workloads": Workload,
+    "scenarios": Scenario,
+}
+SINGLETON_TABLES = ("project", "site")
+ID_PREFIX = {"racks": "r", "devices": "d", "links": "l", "fabrics": "f", "workloads": "w", "scenarios": "s"}
+
+
+def field_names(table: str) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(ROW_TYPES[table]))
+
+
+def row_to_dict(row: Any) -> dict[str, Any]:
+    return {f.name: getattr(row, f.name) for f in dataclasses.fields(row)}
