@@ -42,7 +42,7 @@ class Site:
     rack_pitch_m: float = 0.6
     row_pitch_m: float = 3.0
     cable_slack_m: float = 2.0
-    tray_height_m: float = 1.5
+    tray_height_m: float = 0.5  # overhead tray above the rack top
     load_factor: float = 0.8  # GPU utilisation used for power until a workload prediction exists
     tco_years: int = 5
     maintenance_pct_per_year: float = 8.0

@@ -1,0 +1,262 @@
+"""compile(project) → Compiled: the project as struct-of-arrays, frozen, with id→row look-ups.
+
+The engine's stages read only this (never the model), and write their results into their own objects
+with the same row order. Rows follow the model's table order (insertion order), so a compiled row index
+is stable across edits that do not add or remove rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gpuplanner.catalog.types import GpuType, ServerType, StorageType, SwitchType
+from gpuplanner.model import Project
+
+KIND_CODES = {"server": 0, "switch": 1, "storage": 2, "other": 3}
+ROLE_CODES = {r: i for i, r in enumerate(("compute", "leaf", "spine", "core", "storage", "storage-switch", "management", "other"))}
+TIER_OF_ROLE = {"leaf": "leaf", "spine": "spine", "core": "core", "storage-switch": "storage", "management": "management"}
+
+
+@dataclass(frozen=True)
+class DeviceArrays:
+    ids: list[str]
+    row: dict[str, int]
+    type_ids: list[str]
+    names: list[str]
+    kind: np.ndarray  # int8 KIND_CODES
+    role: np.ndarray  # int8 ROLE_CODES
+    rack: np.ndarray  # int32 rack row, -1 = not in a rack
+    ru: np.ndarray  # int16
+    u_position: np.ndarray  # int16, 0 = unplaced
+    power_idle_w: np.ndarray
+    power_typical_w: np.ndarray
+    power_max_w: np.ndarray
+    gpu_count: np.ndarray  # int32
+    gpu_tdp_w: np.ndarray  # per GPU
+    gpu_idle_w: np.ndarray  # per GPU
+    psu_count: np.ndarray  # int16
+    psu_needed: np.ndarray  # int16 (N of N+M)
+    psu_rating_w: np.ndarray
+    liquid_share: np.ndarray
+    price_override_usd: np.ndarray  # NaN = catalog price
+    x: np.ndarray
+    y: np.ndarray
+
+
+@dataclass(frozen=True)
+class RackArrays:
+    ids: list[str]
+    row: dict[str, int]
+    names: list[str]
+    type_ids: list[str]
+    row_label: list[str]
+    position: np.ndarray  # int32
+    ru: np.ndarray
+    budget_kw: np.ndarray
+    cooling_ids: list[str]  # "" = automatic
+    pdu_capacity_kw: np.ndarray  # per PDU (per feed)
+    pdu_count: np.ndarray
+    floor_x_m: np.ndarray
+    floor_y_m: np.ndarray
+
+
+@dataclass(frozen=True)
+class LinkArrays:
+    ids: list[str]
+    row: dict[str, int]
+    a: np.ndarray  # device rows
+    b: np.ndarray
+    a_group: list[str]
+    b_group: list[str]
+    a_role: list[str]  # port-group roles at each end
+    b_role: list[str]
+    speed_gbps: np.ndarray  # per cable
+    multiplicity: np.ndarray
+    capacity_gbps: np.ndarray  # per direction = speed × multiplicity
+    length_m: np.ndarray
+    length_given: np.ndarray  # bool: set by the user
+    medium: list[str]  # "" = automatic
+    cable_ids: list[str]
+    technology: list[str]  # infiniband | ethernet
+
+
+@dataclass(frozen=True)
+class Compiled:
+    devices: DeviceArrays
+    racks: RackArrays
+    links: LinkArrays
+    gpu_types: dict[str, GpuType] = field(default_factory=dict)
+
+
+def _rack_floor_positions(project: Project, labels: list[str], positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    site = project.site
+    order = {lab: i for i, lab in enumerate(sorted(set(labels)))}
+    x = (positions.astype(np.float64) - 1.0) * site.rack_pitch_m
+    y = np.array([order[lab] for lab in labels], dtype=np.float64) * site.row_pitch_m
+    return x, y
+
+
+def compile_project(project: Project) -> Compiled:
+    cat = project.catalog
+    # -- racks ----------------------------------------------------------------------------------------
+    racks = list(project.racks.values())
+    r_row = {r.id: i for i, r in enumerate(racks)}
+    r_types = [cat.entries.get(r.type_id) for r in racks]
+    pdu_cap = []
+    for t in r_types:
+        pdu = cat.entries.get(getattr(t, "pdu", None) or "") if t is not None else None
+        pdu_cap.append(getattr(pdu, "capacity_kw", np.nan) if pdu is not None else np.nan)
+    labels = [r.row for r in racks]
+    positions = np.array([r.position for r in racks], dtype=np.int32)
+    fx, fy = _rack_floor_positions(project, labels, positions)
+    rack_arrays = RackArrays(
+        ids=[r.id for r in racks],
+        row=r_row,
+        names=[r.name for r in racks],
+        type_ids=[r.type_id for r in racks],
+        row_label=labels,
+        position=positions,
+        ru=np.array([getattr(t, "ru", 42) for t in r_types], dtype=np.int16),
+        budget_kw=np.array(
+            [
+                r.power_budget_kw if r.power_budget_kw is not None else getattr(t, "power_budget_kw", np.nan)
+                for r, t in zip(racks, r_types, strict=True)
+            ],
+            dtype=np.float64,
+        ),
+        cooling_ids=[r.cooling_id for r in racks],
+        pdu_capacity_kw=np.array(pdu_cap, dtype=np.float64),
+        pdu_count=np.array([getattr(t, "pdu_count", 2) for t in r_types], dtype=np.int16),
+        floor_x_m=fx,
+        floor_y_m=fy,
+    )
+    # -- devices --------------------------------------------------------------------------------------
+    devs = list(project.devices.values())
+    n = len(devs)
+    d_row = {d.id: i for i, d in enumerate(devs)}
+    types = [cat.entries.get(d.type_id) for d in devs]
+    gpu_types: dict[str, GpuType] = {}
+
+    def num(attr: str, default: float = 0.0) -> np.ndarray:
+        return np.array([float(getattr(t, attr, default) or default) for t in types], dtype=np.float64)
+
+    kind = np.array(
+        [
+            KIND_CODES["server"]
+            if isinstance(t, ServerType)
+            else KIND_CODES["switch"]
+            if isinstance(t, SwitchType)
+            else KIND_CODES["storage"]
+            if isinstance(t, StorageType)
+            else KIND_CODES["other"]
+            for t in types
+        ],
+        dtype=np.int8,
+    )
+    gpu_tdp = np.zeros(n)
+    gpu_idle = np.zeros(n)
+    for i, t in enumerate(types):
+        if isinstance(t, ServerType) and t.gpu and t.gpu_count:
+            g = cat.entries.get(t.gpu)
+            if isinstance(g, GpuType):
+                gpu_types[g.id] = g
+                gpu_tdp[i] = g.tdp_w
+                gpu_idle[i] = g.idle_w()
+    psu_needed = np.array(
+        [t.psu_n_m()[0] if hasattr(t, "psu_n_m") and getattr(t, "psu_count", 0) else 0 for t in types], dtype=np.int16
+    )
+    dev_arrays = DeviceArrays(
+        ids=[d.id for d in devs],
+        row=d_row,
+        type_ids=[d.type_id for d in devs],
+        names=[d.name for d in devs],
+        kind=kind,
+        role=np.array([ROLE_CODES.get(d.role, ROLE_CODES["other"]) for d in devs], dtype=np.int8),
+        rack=np.array([r_row.get(d.rack_id, -1) if d.rack_id else -1 for d in devs], dtype=np.int32),
+        ru=num("ru", 1).astype(np.int16),
+        u_position=np.array([d.u_position or 0 for d in devs], dtype=np.int16),
+        power_idle_w=num("power_idle_w"),
+        power_typical_w=num("power_typical_w"),
+        power_max_w=num("power_max_w"),
+        gpu_count=num("gpu_count").astype(np.int32),
+        gpu_tdp_w=gpu_tdp,
+        gpu_idle_w=gpu_idle,
+        psu_count=num("psu_count").astype(np.int16),
+        psu_needed=psu_needed,
+        psu_rating_w=num("psu_rating_w"),
+        liquid_share=num("liquid_share"),
+        price_override_usd=np.array([d.price_usd if d.price_usd is not None else np.nan for d in devs]),
+        x=np.array([d.x for d in devs]),
+        y=np.array([d.y for d in devs]),
+    )
+    return Compiled(devices=dev_arrays, racks=rack_arrays, links=_compile_links(project, d_row, types, dev_arrays, rack_arrays), gpu_types=gpu_types)
+
+
+def _compile_links(project, d_row, types, devs: DeviceArrays, racks: RackArrays) -> LinkArrays:
+    links = list(project.links.values())
+    site = project.site
+    a = np.array([d_row[lk.a_device] for lk in links], dtype=np.int32)
+    b = np.array([d_row[lk.b_device] for lk in links], dtype=np.int32)
+    a_pg = [types[d_row[lk.a_device]].port_group(lk.a_group) for lk in links]
+    b_pg = [types[d_row[lk.b_device]].port_group(lk.b_group) for lk in links]
+    port_speed = np.array(
+        [min(pa.speed_gbps if pa else 0, pb.speed_gbps if pb else 0) for pa, pb in zip(a_pg, b_pg, strict=True)]
+    )
+    speed = np.array([lk.speed_gbps for lk in links], dtype=np.float64)
+    speed = np.where(speed > 0, speed, port_speed)
+    mult = np.array([lk.multiplicity for lk in links], dtype=np.int32)
+    given = np.array([lk.length_m is not None for lk in links], dtype=bool)
+    length = np.array([lk.length_m if lk.length_m is not None else np.nan for lk in links], dtype=np.float64)
+    length = np.where(given, length, cable_lengths_m(a, b, devs, racks, site))
+
+    def tech(i: int) -> str:
+        for t in (types[a[i]], types[b[i]]):
+            if isinstance(t, SwitchType):
+                return t.technology
+        pa = a_pg[i]
+        return "infiniband" if pa is not None and pa.type.startswith("infiniband") else "ethernet"
+
+    return LinkArrays(
+        ids=[lk.id for lk in links],
+        row={lk.id: i for i, lk in enumerate(links)},
+        a=a,
+        b=b,
+        a_group=[lk.a_group for lk in links],
+        b_group=[lk.b_group for lk in links],
+        a_role=[pg.role if pg else "" for pg in a_pg],
+        b_role=[pg.role if pg else "" for pg in b_pg],
+        speed_gbps=speed,
+        multiplicity=mult,
+        capacity_gbps=speed * mult,
+        length_m=length,
+        length_given=given,
+        medium=[lk.medium for lk in links],
+        cable_ids=[lk.cable_id for lk in links],
+        technology=[tech(i) for i in range(len(links))],
+    )
+
+
+U_HEIGHT_M = 0.04445
+RACK_TOP_M = 2.0  # a 42U rack is about 2 m tall; the tray runs above it
+
+
+def cable_lengths_m(a: np.ndarray, b: np.ndarray, devs: DeviceArrays, racks: RackArrays, site) -> np.ndarray:
+    """Route length between the two ends: within a rack along the U slots; between racks up into the tray,
+    along rows (Manhattan), down again; plus slack. Unplaced devices get a nominal 5 m run (flagged)."""
+    ra, rb = devs.rack[a], devs.rack[b]
+    placed = (ra >= 0) & (rb >= 0)
+    same = placed & (ra == rb)
+    ua = devs.u_position[a].astype(np.float64) * U_HEIGHT_M
+    ub = devs.u_position[b].astype(np.float64) * U_HEIGHT_M
+    out = np.full(a.shape, 5.0 + site.cable_slack_m)
+    out[same] = np.abs(ua[same] - ub[same]) + 0.5 + site.cable_slack_m * 0.5
+    diff = placed & ~same
+    if diff.any():
+        xa, ya = racks.floor_x_m[ra[diff]], racks.floor_y_m[ra[diff]]
+        xb, yb = racks.floor_x_m[rb[diff]], racks.floor_y_m[rb[diff]]
+        top = RACK_TOP_M + site.tray_height_m
+        vertical = (top - ua[diff]) + (top - ub[diff])
+        out[diff] = np.abs(xa - xb) + np.abs(ya - yb) + np.maximum(vertical, 0) + site.cable_slack_m
+    return np.round(out, 1)
