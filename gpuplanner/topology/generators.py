@@ -1,0 +1,208 @@
+"""Topology generators: options → a Plan of racks, devices, links and fabrics → one undoable command.
+
+Impossible requests are refused with the reason (GenerationError), before anything is added.
+"""
+
+from __future__ import annotations
+
+import math
+
+from gpuplanner.catalog.types import ServerType, StorageType
+from gpuplanner.commands import Compound
+from gpuplanner.core.errors import GenerationError
+from gpuplanner.model import Device, Project
+from gpuplanner.topology.auxiliary import add_management_fabric, add_storage_fabric
+from gpuplanner.topology.dragonfly import dragonfly
+from gpuplanner.topology.fattree import (
+    X_SERVER,
+    Y_TIER,
+    _spread_x,
+    compute_ports,
+    leaf_shape,
+    three_tier,
+    two_tier_spines,
+)
+from gpuplanner.topology.options import TEMPLATES, GenerateOptions
+from gpuplanner.topology.placement import place_network, place_servers
+from gpuplanner.topology.plan import Plan, fabric_group, server_entry, switch_entry
+
+
+def generate(project: Project, opts: GenerateOptions) -> Plan:
+    """Builds the plan for ``opts`` against the project's catalog (the project itself is not changed)."""
+    if opts.template not in TEMPLATES:
+        raise GenerationError(f"unknown template '{opts.template}'", hint=f"one of {', '.join(TEMPLATES)}")
+    if opts.servers < 1:
+        raise GenerationError("at least one server is needed", field="servers", value=opts.servers)
+    if opts.oversub < 1:
+        raise GenerationError(
+            "oversubscription must be ≥ 1 (1 = non-blocking)", field="oversub", value=opts.oversub
+        )
+    if opts.planes < 1:
+        raise GenerationError("planes must be ≥ 1", field="planes", value=opts.planes)
+    plan = Plan(project)
+    srv = server_entry(project.catalog, opts.server)
+    switch_entry(project.catalog, opts.leaf_switch)
+    su_size = opts.su_size if opts.template in ("rail-leaf-spine", "fat-tree-3tier") else opts.servers
+    servers = [
+        plan.add_device(opts.server, f"node-{i + 1:04d}", "compute", group=f"su{i // max(1, su_size) + 1}")
+        for i in range(opts.servers)
+    ]
+    place_servers(plan, servers, srv, opts)
+    width = max(X_SERVER, max(d.x for d in plan.devices) + X_SERVER)
+    fabric = plan.add_fabric(
+        "compute",
+        "compute",
+        switch_entry(project.catalog, opts.leaf_switch).technology,
+        opts.template,
+        opts.to_json(),
+    )
+    if opts.template == "single-switch":
+        _single_switch(plan, servers, srv, opts, fabric.id, width)
+    elif opts.template == "dragonfly":
+        dragonfly(plan, servers, srv, opts, fabric.id, width)
+    else:
+        _leaf_spine(plan, servers, srv, opts, fabric.id, width)
+    if opts.storage_fabric:
+        add_storage_fabric(plan, servers, srv, opts, width)
+    if opts.management_fabric:
+        add_management_fabric(plan, opts, width)
+    place_network(plan, opts)
+    return plan
+
+
+def apply_plan(project: Project, plan: Plan, text: str = "Generate topology") -> Compound:
+    cmd = plan.to_command(text)
+    cmd.apply(project)
+    return cmd
+
+
+def generate_into(project: Project, opts: GenerateOptions) -> Compound:
+    return apply_plan(project, generate(project, opts), f"Generate {opts.template}")
+
+
+def _single_switch(
+    plan: Plan, servers: list[Device], srv: ServerType, opts: GenerateOptions, fabric_id: str, width: float
+) -> None:
+    sw = switch_entry(plan.catalog, opts.leaf_switch)
+    groups = srv.ports("compute") or srv.ports("frontend") or srv.ports("storage")
+    if not groups:
+        raise GenerationError(f"server '{srv.id}' has no network ports to connect", entry=srv.id)
+    cp = groups[0]
+    sw_grp = fabric_group(sw, cp.speed_gbps)
+    need = len(servers) * cp.count
+    have = sw_grp.count * int(sw_grp.speed_gbps // cp.speed_gbps)
+    if need > have:
+        raise GenerationError(
+            f"one {sw.name} offers {have} ports of {cp.speed_gbps:g} Gb/s; {len(servers)} servers need {need}",
+            hint="use leaf-spine for more servers",
+        )
+    switch = plan.add_device(sw.id, "switch-01", "leaf", fabric_id=fabric_id, x=width / 2, y=Y_TIER["leaf"])
+    for s in servers:
+        plan.link(s, cp, switch, sw_grp, multiplicity=cp.count, speed_gbps=cp.speed_gbps, fabric_id=fabric_id)
+
+
+def _leaf_spine(
+    plan: Plan, servers: list[Device], srv: ServerType, opts: GenerateOptions, fabric_id: str, width: float
+) -> None:
+    cp = compute_ports(srv)
+    speed = cp.speed_gbps
+    leaf_sw = switch_entry(plan.catalog, opts.leaf_switch)
+    spine_id = opts.spine_switch or opts.leaf_switch
+    core_id = opts.core_switch or spine_id
+    switch_entry(plan.catalog, spine_id)
+    switch_entry(plan.catalog, core_id)
+    from gpuplanner.topology.plan import ports_at
+
+    k = ports_at(leaf_sw, speed)
+    if k == 0:
+        raise GenerationError(f"leaf '{leaf_sw.id}' has no ports of {speed:g} Gb/s", entry=leaf_sw.id)
+    rails = cp.count
+    if rails % opts.planes:
+        raise GenerationError(
+            f"{rails} NIC ports per server do not split into {opts.planes} planes", field="planes"
+        )
+    rails_pp = rails // opts.planes
+    leaf_down_grp = fabric_group(leaf_sw, speed)
+    three = opts.template == "fat-tree-3tier"
+    for plane in range(opts.planes):
+        label = f"p{plane + 1}-" if opts.planes > 1 else ""
+        plane_rails = list(range(plane * rails_pp, (plane + 1) * rails_pp))
+        leaves: list[Device] = []
+        if opts.rails and opts.template != "leaf-spine":
+            down, up = leaf_shape(k, opts.su_size, opts.oversub)
+            sus = [servers[i : i + opts.su_size] for i in range(0, len(servers), opts.su_size)]
+            for su_i, su in enumerate(sus):
+                xs = [d.x for d in su]
+                lo, hi = min(xs), max(xs) + X_SERVER * 0.8
+                lx = _spread_x(len(plane_rails), hi - lo, lo)
+                for j, r in enumerate(plane_rails):
+                    leaf = plan.add_device(
+                        leaf_sw.id,
+                        f"{label}su{su_i + 1:02d}-leaf-r{r + 1}",
+                        "leaf",
+                        fabric_id=fabric_id,
+                        group=f"su{su_i + 1}",
+                        x=lx[j],
+                        y=Y_TIER["leaf"],
+                    )
+                    leaves.append(leaf)
+                    for s in su:
+                        plan.link(
+                            s, cp, leaf, leaf_down_grp, multiplicity=1, speed_gbps=speed, fabric_id=fabric_id
+                        )
+            leaves_per_pod = max(
+                rails_pp, (ports_at(plan.catalog.get(spine_id), speed) // 2) // rails_pp * rails_pp
+            )
+        else:
+            max_down = math.floor(k * opts.oversub / (opts.oversub + 1))
+            per_leaf = max_down // rails_pp
+            if per_leaf < 1:
+                raise GenerationError(f"a leaf of {k} ports cannot take one server's {rails_pp} NIC ports")
+            down, up = leaf_shape(k, per_leaf * rails_pp, opts.oversub)
+            groups = [servers[i : i + per_leaf] for i in range(0, len(servers), per_leaf)]
+            for g_i, grp in enumerate(groups):
+                xs = [d.x for d in grp]
+                leaf = plan.add_device(
+                    leaf_sw.id,
+                    f"{label}leaf-{g_i + 1:03d}",
+                    "leaf",
+                    fabric_id=fabric_id,
+                    group=f"leaf{g_i + 1}",
+                    x=(min(xs) + max(xs)) / 2 + X_SERVER * 0.4,
+                    y=Y_TIER["leaf"],
+                )
+                leaves.append(leaf)
+                for s in grp:
+                    plan.link(
+                        s,
+                        cp,
+                        leaf,
+                        leaf_down_grp,
+                        multiplicity=rails_pp,
+                        speed_gbps=speed,
+                        fabric_id=fabric_id,
+                    )
+            leaves_per_pod = ports_at(plan.catalog.get(spine_id), speed) // 2
+        if len(leaves) == 1 and not three:
+            continue  # one leaf: no spine tier needed
+        if three:
+            three_tier(
+                plan, leaves, up, leaf_sw, spine_id, core_id, speed, fabric_id, leaves_per_pod, width, label
+            )
+        else:
+            two_tier_spines(plan, leaves, up, leaf_sw, spine_id, speed, fabric_id, width, label)
+
+
+def template_list() -> dict[str, str]:
+    return dict(TEMPLATES)
+
+
+__all__ = [
+    "GenerateOptions",
+    "Plan",
+    "apply_plan",
+    "generate",
+    "generate_into",
+    "template_list",
+    "StorageType",
+]

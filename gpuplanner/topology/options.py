@@ -1,0 +1,45 @@
+"""Generator inputs and the list of templates."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+
+TEMPLATES = {
+    "single-switch": "one switch for a pilot of a few servers (25/100 GbE or one IB switch)",
+    "rail-leaf-spine": "rail-optimised 2-tier leaf-spine in scalable units: one leaf per rail per SU",
+    "leaf-spine": "non-rail 2-tier leaf-spine: all NICs of a server to one top-of-rack leaf",
+    "fat-tree-3tier": "3-tier leaf/spine/core Clos (fat tree) in pods, rail-optimised when rails=yes",
+    "dragonfly": "dragonfly: groups of all-to-all connected switches joined by global links",
+}
+
+
+@dataclass(frozen=True)
+class GenerateOptions:
+    template: str = "rail-leaf-spine"
+    server: str = "nvidia-dgx-h100"
+    servers: int = 32
+    leaf_switch: str = "nvidia-quantum-2-qm9700"
+    spine_switch: str = ""  # "" = same as leaf
+    core_switch: str = ""  # "" = same as spine
+    oversub: float = 1.0
+    su_size: int = 32
+    rails: bool = True
+    planes: int = 1
+    rack: str = "generic-48u-600x1200-hd"
+    rack_budget_kw: float | None = None  # None = the rack type's budget
+    racks_per_row: int = 10
+    storage_fabric: bool = False
+    storage_switch: str = "nvidia-spectrum-4-sn5600"
+    storage_system: str = ""
+    storage_units: int = 0
+    management_fabric: bool = False
+    mgmt_switch: str = "nvidia-spectrum-sn2201"
+    name: str = ""
+
+    def with_(self, **kw) -> GenerateOptions:
+        return dataclasses.replace(self, **kw)
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), sort_keys=True)

@@ -1,0 +1,141 @@
+"""Rack placement: fill racks under their U and kW budgets, in rows; lay racks and devices out on the canvas.
+
+Compute racks hold the servers of one scalable unit (never mixed), as many per rack as both the rack's U
+(less 2U kept for a management switch and patching) and its power budget at the servers' maximum draw allow.
+Leaves of an SU go to a network rack at the end of that SU's row; spines, cores, storage and management
+switches go to network racks in a middle row, which keeps the longest runs short.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from gpuplanner.catalog.types import RackType, ServerType
+from gpuplanner.core.errors import GenerationError
+from gpuplanner.model import Device, Rack
+from gpuplanner.topology.fattree import X_SERVER, Y_TIER
+from gpuplanner.topology.options import GenerateOptions
+from gpuplanner.topology.plan import Plan
+
+U_PX = 6.0  # canvas pixels per rack unit
+RESERVED_U = 2
+
+
+def rack_type(plan: Plan, opts: GenerateOptions) -> RackType:
+    rt = plan.catalog.get(opts.rack)
+    if not isinstance(rt, RackType):
+        raise GenerationError(f"'{opts.rack}' is not a rack type", entry=opts.rack)
+    return rt
+
+
+def per_rack(rt: RackType, ru: int, power_max_w: float, budget_kw: float) -> int:
+    if ru > rt.ru:
+        raise GenerationError(f"a {ru}U device does not fit a {rt.ru}U rack", entry=rt.id)
+    u_fit = max(1, (rt.ru - RESERVED_U) // ru)
+    kw_fit = int(budget_kw // (power_max_w / 1000.0)) if power_max_w > 0 else u_fit
+    return max(1, min(u_fit, kw_fit))
+
+
+def _row_label(i: int) -> str:
+    return f"R{i + 1:02d}"
+
+
+def _replace(plan: Plan, updates: dict[str, Device]) -> None:
+    plan.devices = [updates.get(d.id, d) for d in plan.devices]
+
+
+def place_servers(plan: Plan, servers: list[Device], srv: ServerType, opts: GenerateOptions) -> None:
+    rt = rack_type(plan, opts)
+    budget = opts.rack_budget_kw if opts.rack_budget_kw is not None else rt.power_budget_kw
+    n_per = 1 if srv.rack_scale else per_rack(rt, srv.ru, srv.power_max_w, budget)
+    groups: dict[str, list[Device]] = {}
+    for s in servers:
+        groups.setdefault(s.group, []).append(s)
+    updates: dict[str, Device] = {}
+    row, pos, col = 0, 0, 0
+    for g_i, members in enumerate(groups.values()):
+        n_racks = math.ceil(len(members) / n_per)
+        if pos and pos + n_racks > opts.racks_per_row:
+            row, pos = row + 1, 0
+        for r_i in range(n_racks):
+            rack = Rack(
+                id=plan.new_id("racks"),
+                name=f"{_row_label(row)}-{pos + 1:02d}",
+                type_id=rt.id,
+                row=_row_label(row),
+                position=pos + 1,
+                power_budget_kw=opts.rack_budget_kw,
+                x=col * X_SERVER,
+                y=Y_TIER["racks"],
+            )
+            plan.racks.append(rack)
+            for k, s in enumerate(members[r_i * n_per : (r_i + 1) * n_per]):
+                u = 1 + k * srv.ru
+                updates[s.id] = dataclasses.replace(
+                    s,
+                    rack_id=rack.id,
+                    u_position=u,
+                    x=rack.x + 8,
+                    y=rack.y + (rt.ru - (u + srv.ru - 1)) * U_PX,
+                )
+            pos += 1
+            col += 1
+            if pos >= opts.racks_per_row and r_i < n_racks - 1:
+                row, pos = row + 1, 0
+        col += 1 if g_i < len(groups) - 1 else 0  # a gap between SUs on the canvas
+        if pos:
+            row, pos = row + 1, 0  # each SU starts a row: its leaves sit at the row's end
+    _replace(plan, updates)
+
+
+def place_network(plan: Plan, opts: GenerateOptions) -> None:
+    """Switches and storage into network racks (after the generator has created them)."""
+    rt = rack_type(plan, opts)
+    budget = opts.rack_budget_kw if opts.rack_budget_kw is not None else rt.power_budget_kw
+    placed = {d.id for d in plan.devices if d.rack_id}
+    rows_of_su: dict[str, str] = {}
+    last_pos: dict[str, int] = {}
+    rack_by_id = {r.id: r for r in plan.racks}
+    for d in plan.devices:
+        if d.rack_id:
+            r = rack_by_id[d.rack_id]
+            rows_of_su.setdefault(d.group, r.row)
+            last_pos[r.row] = max(last_pos.get(r.row, 0), r.position)
+    n_rows = len({r.row for r in plan.racks}) or 1
+    middle = f"{_row_label(n_rows // 2)}N"  # sorts right after the middle compute row
+    bins: dict[str, list[Device]] = {}
+    for d in plan.devices:
+        if d.id in placed:
+            continue
+        row = rows_of_su.get(d.group) if d.role == "leaf" and d.group in rows_of_su else middle
+        bins.setdefault(row, []).append(d)
+    x0 = max((r.x for r in plan.racks), default=0.0) + 2 * X_SERVER
+    updates: dict[str, Device] = {}
+    for row, devs in bins.items():
+        pos = last_pos.get(row, 0)
+        rack: Rack | None = None
+        used_u, used_kw = 0, 0.0
+        for d in devs:
+            e = plan.entry(d.id)
+            ru = int(getattr(e, "ru", 1))
+            kw = float(getattr(e, "power_max_w", 0.0)) / 1000.0
+            if rack is None or used_u + ru > rt.ru - RESERVED_U or used_kw + kw > budget:
+                pos += 1
+                rack = Rack(
+                    id=plan.new_id("racks"),
+                    name=f"{row}-{pos:02d}",
+                    type_id=rt.id,
+                    row=row,
+                    position=pos,
+                    power_budget_kw=opts.rack_budget_kw,
+                    x=x0,
+                    y=Y_TIER["racks"],
+                )
+                plan.racks.append(rack)
+                x0 += X_SERVER
+                used_u, used_kw = 0, 0.0
+            updates[d.id] = dataclasses.replace(d, rack_id=rack.id, u_position=used_u + 1)
+            used_u += ru
+            used_kw += kw
+    _replace(plan, updates)

@@ -1,0 +1,166 @@
+"""A Plan collects the rows a generator creates, tracks port use, and becomes one undoable command."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from gpuplanner.catalog import Catalog, PortGroup
+from gpuplanner.catalog.types import ServerType, StorageType, SwitchType
+from gpuplanner.commands import AddRows, Compound
+from gpuplanner.core.errors import GenerationError
+from gpuplanner.model import Device, Fabric, Link, Project, Rack
+
+
+def ports_at(switch: SwitchType, speed_gbps: float, roles: tuple[str, ...] = ("fabric", "downlink")) -> int:
+    """Logical ports of ``speed_gbps`` a switch offers (an 800G port splits into 2 × 400G)."""
+    total = 0
+    for pg in switch.port_groups:
+        if pg.role in roles and pg.speed_gbps >= speed_gbps:
+            total += pg.count * int(pg.speed_gbps // speed_gbps)
+    return total
+
+
+def fabric_group(switch: SwitchType, speed_gbps: float, prefer: str = "fabric") -> PortGroup:
+    """The port group to use on a switch for links of ``speed_gbps`` (preferring the given role)."""
+    cands = [pg for pg in switch.port_groups if pg.role != "management" and pg.speed_gbps >= speed_gbps]
+    if not cands:
+        raise GenerationError(
+            f"switch '{switch.id}' has no ports of {speed_gbps:g} Gb/s or faster",
+            entry=switch.id,
+            hint="choose a switch model with ports at the servers' NIC speed",
+        )
+    cands.sort(key=lambda pg: (pg.role != prefer, pg.speed_gbps, -pg.count))
+    return cands[0]
+
+
+@dataclass
+class Plan:
+    project: Project
+    racks: list[Rack] = field(default_factory=list)
+    devices: list[Device] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    fabrics: list[Fabric] = field(default_factory=list)
+    port_use: dict[tuple[str, str], float] = field(default_factory=dict)
+    _entry_of: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.project.catalog
+
+    def new_id(self, table: str) -> str:
+        return self.project.new_id(table)
+
+    def add_fabric(
+        self, name: str, kind: str, technology: str, topology: str, params_json: str = "{}"
+    ) -> Fabric:
+        f = Fabric(
+            id=self.new_id("fabrics"),
+            name=name,
+            kind=kind,
+            technology=technology,
+            topology=topology,
+            params_json=params_json,
+        )
+        self.fabrics.append(f)
+        return f
+
+    def add_device(
+        self,
+        type_id: str,
+        name: str,
+        role: str,
+        *,
+        fabric_id: str | None = None,
+        group: str = "",
+        x: float = 0.0,
+        y: float = 0.0,
+    ) -> Device:
+        d = Device(
+            id=self.new_id("devices"),
+            name=name,
+            type_id=type_id,
+            role=role,
+            fabric_id=fabric_id,
+            group=group,
+            x=x,
+            y=y,
+        )
+        self.devices.append(d)
+        self._entry_of[d.id] = self.catalog.get(type_id)
+        return d
+
+    def entry(self, device_id: str):
+        e = self._entry_of.get(device_id)
+        if e is None:
+            e = self.catalog.get(self.project.devices[device_id].type_id)
+        return e
+
+    def link(
+        self,
+        a: Device,
+        a_group: PortGroup,
+        b: Device,
+        b_group: PortGroup,
+        *,
+        multiplicity: int = 1,
+        speed_gbps: float | None = None,
+        fabric_id: str | None = None,
+    ) -> Link:
+        speed = speed_gbps or min(a_group.speed_gbps, b_group.speed_gbps)
+        for dev, pg in ((a, a_group), (b, b_group)):
+            key = (dev.id, pg.name)
+            used = self.port_use.get(key, 0.0) + multiplicity * speed / pg.speed_gbps
+            if used > pg.count + 1e-9:
+                raise GenerationError(
+                    f"{dev.name}: port group '{pg.name}' would need {math.ceil(used)} ports, it has {pg.count}",
+                    entry=dev.type_id,
+                    hint="fewer servers per switch, a higher radix, or more oversubscription",
+                )
+            self.port_use[key] = used
+        lk = Link(
+            id=self.new_id("links"),
+            a_device=a.id,
+            a_group=a_group.name,
+            b_device=b.id,
+            b_group=b_group.name,
+            multiplicity=multiplicity,
+            speed_gbps=float(speed),
+            fabric_id=fabric_id,
+        )
+        self.links.append(lk)
+        return lk
+
+    def ports_free(self, dev: Device, pg: PortGroup) -> float:
+        return pg.count - self.port_use.get((dev.id, pg.name), 0.0)
+
+    def to_command(self, text: str) -> Compound:
+        children = []
+        if self.fabrics:
+            children.append(AddRows("fabrics", self.fabrics))
+        if self.racks:
+            children.append(AddRows("racks", self.racks))
+        if self.devices:
+            children.append(AddRows("devices", self.devices))
+        if self.links:
+            children.append(AddRows("links", self.links))
+        return Compound(text, children)
+
+
+def require(catalog: Catalog, type_id: str, cls: type, what: str):
+    e = catalog.get(type_id)
+    if not isinstance(e, cls):
+        raise GenerationError(f"'{type_id}' is a {e.kind}, not a {what}", entry=type_id)
+    return e
+
+
+def server_entry(catalog: Catalog, type_id: str) -> ServerType:
+    return require(catalog, type_id, ServerType, "server")
+
+
+def switch_entry(catalog: Catalog, type_id: str) -> SwitchType:
+    return require(catalog, type_id, SwitchType, "switch")
+
+
+def storage_entry(catalog: Catalog, type_id: str) -> StorageType:
+    return require(catalog, type_id, StorageType, "storage system")
