@@ -1,0 +1,285 @@
+"""Generic ECMP routing: per-link, per-direction loads of a demand on any drawn topology.
+
+Rule: fluid ECMP over hop-count shortest paths. At every node the traffic toward a destination is split
+equally over the arcs (egress ports) that lie on a shortest path to it — per hop, as switches hash, not
+per path. Paths may pass only through transit nodes (switches); endpoints (NIC ports) never forward for
+others. Two endpoints joined by a cable use it (one hop). A demand with no path is flagged, not dropped
+silently.
+
+Speed: endpoints hang off few switches, so distance fields are per destination *switch* (or per
+multi-homed endpoint), computed lazily, 512 at a time bit-parallel (``routing_fields``), and cached in the
+Router. The push walks hop distances farthest-first, vectorised over all switches and destinations of a
+block; Python loops only over blocks and hop distances.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpuplanner.engine.routing_fields import BlockFields, compute_block, push
+from gpuplanner.engine.routing_graph import Graph, SubGraph, build_graph, build_subgraph
+
+BITS_PER_BYTE = 8
+GIGA = 1e9
+
+
+@dataclass(frozen=True)
+class LinkLoads:
+    load_ab_bytes: np.ndarray  # float64[L]: bytes carried link_a → link_b
+    load_ba_bytes: np.ndarray  # float64[L]: bytes carried link_b → link_a
+    unroutable: np.ndarray  # bool[F]: demand rows with no path (their bytes are on no link)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Per-flow routing decision, shared by link_loads and hop_counts."""
+
+    hops: np.ndarray  # int32[F], -1 = unroutable
+    direct_flow: np.ndarray  # int64[...]: flow of each direct arc used
+    direct_arc: np.ndarray  # int64[...]
+    direct_share: np.ndarray  # float64[...]: fraction of the flow on that arc
+    cand_flow: np.ndarray  # int64[C]: switched flows' first-hop candidates (chosen ones only)
+    cand_node: np.ndarray  # int64[C]: switch where the traffic enters the switch fabric
+    cand_arc: np.ndarray  # int64[C]: arc source → switch, -1 when the source is that switch
+    cand_dist: np.ndarray  # int64[C]: hops from that switch to the destination's attachment switches
+    cand_share: np.ndarray  # float64[C]
+    switched: np.ndarray  # bool[F]: routed through switches
+
+
+class Router:
+    """Reusable routing state for one topology. Thread-safe; caches distance fields per block."""
+
+    def __init__(self, graph: Graph) -> None:
+        self._g = graph
+        self._subgraphs: dict[int, SubGraph] = {}
+        self._blocks: dict[int, BlockFields] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def n_nodes(self) -> int:
+        return self._g.n_nodes
+
+    @property
+    def n_links(self) -> int:
+        return self._g.n_links
+
+    # ---- cached distance fields -------------------------------------------------------------------
+    def _block(self, b: int) -> BlockFields:
+        bf = self._blocks.get(b)
+        if bf is not None:
+            return bf
+        with self._lock:
+            if b in self._blocks:
+                return self._blocks[b]
+            g = self._g
+            cs = g.block_compset[b]
+            if cs not in self._subgraphs:
+                self._subgraphs[cs] = build_subgraph(g, g.compsets[cs])
+            sub = self._subgraphs[cs]
+            fields = g.block_fields[b]
+            counts = g.field_ptr[fields + 1] - g.field_ptr[fields]
+            init = g.field_init[
+                np.repeat(g.field_ptr[fields] - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
+            ]
+            cols = np.repeat(np.arange(fields.size), counts)
+            bf = compute_block(sub, sub.g2l[init].astype(np.int64), cols, fields.size)
+            self._blocks[b] = bf
+            return bf
+
+    def _dist(self, nodes: np.ndarray, fields: np.ndarray) -> np.ndarray:
+        """Hop distance (int64, -1 = unreachable) from switch nodes[i] to field fields[i]'s switches."""
+        out = np.full(nodes.size, -1, np.int64)
+        blocks = self._g.field_block[fields]
+        # loop over the blocks this demand touches (a handful), vectorised within each
+        for b in np.unique(blocks):
+            sel = np.flatnonzero(blocks == b)
+            bf = self._block(int(b))
+            loc = bf.sub.g2l[nodes[sel]]
+            ok = loc >= 0
+            d = bf.dist[loc[ok], self._g.field_col[fields[sel[ok]]]].astype(np.int64)
+            out[sel[ok]] = np.where(d == bf.unreached, -1, d)
+        return out
+
+    # ---- per-flow plan ----------------------------------------------------------------------------
+    def _plan(self, src, dst) -> _Plan:
+        g = self._g
+        src = np.asarray(src, dtype=np.int64).ravel()
+        dst = np.asarray(dst, dtype=np.int64).ravel()
+        if src.shape != dst.shape:
+            raise ValueError(f"src has {src.size} entries, dst {dst.size}: they must match")
+        if src.size and (min(src.min(), dst.min()) < 0 or max(src.max(), dst.max()) >= g.n_nodes):
+            raise ValueError(f"src and dst must be node indices in [0, {g.n_nodes})")
+        n_nodes = g.n_nodes
+        same = src == dst
+        key = src * n_nodes + dst
+        lo = np.searchsorted(g.direct_key, key, "left")
+        n_direct = np.searchsorted(g.direct_key, key, "right") - lo
+        direct = (n_direct > 0) & ~same
+        field = g.field_of_node[dst]
+        switched = ~same & ~direct & (field >= 0)
+
+        df = np.flatnonzero(direct)
+        direct_flow = np.repeat(df, n_direct[df])
+        direct_arc = g.direct_arc[_ranges(lo[df], n_direct[df])]
+        direct_share = 1.0 / n_direct[direct_flow]
+
+        sf = np.flatnonzero(switched)
+        s = src[sf]
+        from_switch = g.transit[s]
+        n_cand = np.where(from_switch, 1, g.up_ptr[s + 1] - g.up_ptr[s])
+        cand_flow = np.repeat(sf, n_cand)
+        up_idx = _ranges(g.up_ptr[s], np.where(from_switch, 0, n_cand))
+        via_switch = np.repeat(from_switch, n_cand)
+        cand_node = np.empty(cand_flow.size, np.int64)
+        cand_arc = np.full(cand_flow.size, -1, np.int64)
+        cand_node[via_switch] = s[from_switch]
+        cand_node[~via_switch] = g.up_node[up_idx]
+        cand_arc[~via_switch] = g.up_arc[up_idx]
+        cand_dist = self._dist(cand_node, field[cand_flow])
+
+        # shortest candidate per flow; flows are contiguous runs in cand_flow
+        big = np.iinfo(np.int64).max
+        best = np.full(src.size, big)
+        np.minimum.at(best, cand_flow, np.where(cand_dist < 0, big, cand_dist))
+        chosen = (cand_dist >= 0) & (cand_dist == best[cand_flow])
+        n_best = np.bincount(cand_flow[chosen], minlength=src.size)
+        routed = switched & (n_best > 0)
+
+        hops = np.full(src.size, -1, np.int32)
+        hops[same] = 0
+        hops[direct] = 1
+        hops[routed] = best[routed] + ~g.transit[src[routed]] + ~g.transit[dst[routed]]
+        cf = cand_flow[chosen]
+        return _Plan(
+            hops=hops,
+            direct_flow=direct_flow,
+            direct_arc=direct_arc,
+            direct_share=direct_share,
+            cand_flow=cf,
+            cand_node=cand_node[chosen],
+            cand_arc=cand_arc[chosen],
+            cand_dist=cand_dist[chosen],
+            cand_share=1.0 / n_best[cf],
+            switched=routed,
+        )
+
+    # ---- public API -------------------------------------------------------------------------------
+    def hop_counts(self, src, dst) -> np.ndarray:
+        """Links traversed by each demand row (int32[F]); 0 when src == dst, -1 when unroutable."""
+        return self._plan(src, dst).hops
+
+    def link_loads(self, src, dst, volume) -> LinkLoads:
+        """Bytes per link and direction for demand rows (src[i] → dst[i], volume[i] bytes)."""
+        g = self._g
+        vol = np.asarray(volume, dtype=np.float64).ravel()
+        plan = self._plan(src, dst)
+        if vol.size != plan.hops.size:
+            raise ValueError(f"volume has {vol.size} entries for {plan.hops.size} demand rows")
+        if not np.all(np.isfinite(vol)) or np.any(vol < 0):
+            raise ValueError("volume must be finite and non-negative (bytes)")
+        n_arcs = 2 * g.n_links
+        arc_load = np.zeros(n_arcs)
+        arc_load += np.bincount(plan.direct_arc, vol[plan.direct_flow] * plan.direct_share, n_arcs)
+        inj = vol[plan.cand_flow] * plan.cand_share
+        first = plan.cand_arc >= 0
+        arc_load += np.bincount(plan.cand_arc[first], inj[first], n_arcs)
+
+        dst = np.asarray(dst, dtype=np.int64).ravel()
+        field = g.field_of_node[dst[plan.cand_flow]]
+        blocks = g.field_block[field]
+        # loop over blocks of destination fields (≤ 512 destinations each)
+        for b in np.unique(blocks):
+            sel = np.flatnonzero(blocks == b)
+            bf = self._block(int(b))
+            rows = bf.sub.g2l[plan.cand_node[sel]].astype(np.int64)
+            cols = g.field_col[field[sel]]
+            local, nodes0, x0 = push(bf, rows, cols, plan.cand_dist[sel], inj[sel])
+            arc_load += np.bincount(bf.sub.arc, local, n_arcs)
+            arc_load += self._last_hop_multi(int(b), bf, nodes0, x0, n_arcs)
+
+        # last hop into single-homed endpoints: everything routed to them arrives at their one switch
+        to_ep = plan.switched & ~g.transit[dst]
+        single = to_ep & (g.field_endpoint[g.field_of_node[dst]] < 0)
+        arrival = np.bincount(dst[single], vol[single], g.n_nodes)
+        ep = np.repeat(np.arange(g.n_nodes), np.diff(g.up_ptr))
+        down = np.bincount(
+            g.up_arc ^ 1, arrival[ep] / g.up_mult * (g.field_endpoint[g.field_of_node[ep]] < 0), n_arcs
+        )
+        arc_load += down
+
+        unroutable = plan.hops < 0
+        return LinkLoads(arc_load[0::2].copy(), arc_load[1::2].copy(), unroutable)
+
+    def _last_hop_multi(self, b: int, bf: BlockFields, nodes0, x0, n_arcs: int) -> np.ndarray:
+        """Multi-homed destinations: each attachment switch delivers what reached it for that endpoint."""
+        g = self._g
+        fields = g.block_fields[b]
+        eps = g.field_endpoint[fields]
+        multi = eps >= 0
+        if not multi.any() or nodes0.size == 0:
+            return np.zeros(n_arcs)
+        eps, cols = eps[multi], np.flatnonzero(multi)
+        counts = g.up_ptr[eps + 1] - g.up_ptr[eps]
+        idx = _ranges(g.up_ptr[eps], counts)
+        col = np.repeat(cols, counts)
+        row_of = np.full(bf.sub.nodes.size, -1, np.int64)
+        row_of[nodes0] = np.arange(nodes0.size)
+        row = row_of[bf.sub.g2l[g.up_node[idx]]]
+        got = np.where(row >= 0, x0[np.maximum(row, 0), col], 0.0) / g.up_mult[idx]
+        return np.bincount(g.up_arc[idx] ^ 1, got, n_arcs)
+
+    def diameter(self) -> int:
+        """Largest hop count between two distinct connected endpoints (0 if there is no such pair)."""
+        g = self._g
+        ep = np.flatnonzero(~g.transit & (g.field_of_node >= 0))
+        best = 1 if g.direct_key.size else 0
+        if ep.size == 0:
+            return best
+        src_fields, n_src = np.unique(g.field_of_node[ep], return_counts=True)
+        counts = g.field_ptr[src_fields + 1] - g.field_ptr[src_fields]
+        init = g.field_init[_ranges(g.field_ptr[src_fields], counts)]
+        owner = np.repeat(np.arange(src_fields.size), counts)
+        dst_fields = np.flatnonzero(g.field_dests > 0)
+        for b in np.unique(g.field_block[dst_fields]):  # loop over blocks of destination fields
+            bf = self._block(int(b))
+            cols = g.field_col[dst_fields[g.field_block[dst_fields] == b]]
+            loc = bf.sub.g2l[init]
+            d = np.full((init.size, cols.size), bf.unreached, np.int64)
+            d[loc >= 0] = bf.dist[loc[loc >= 0]][:, cols]
+            m = np.full((src_fields.size, cols.size), bf.unreached, np.int64)
+            np.minimum.at(m, owner, d)
+            fields_here = g.block_fields[b][cols]
+            # a field alone with itself is a pair of distinct endpoints only if it has two of them
+            same = src_fields[:, None] == fields_here[None, :]
+            valid = (m != bf.unreached) & ~(same & (n_src[:, None] < 2))
+            if valid.any():
+                best = max(best, int(m[valid].max()) + 2)
+        return best
+
+
+def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Concatenation of arange(starts[i], starts[i] + counts[i])."""
+    counts = np.asarray(counts, np.int64)
+    total = int(counts.sum())
+    return np.repeat(np.asarray(starts, np.int64) - np.cumsum(counts) + counts, counts) + np.arange(total)
+
+
+def build_router(n_nodes: int, link_a, link_b, transit) -> Router:
+    """Precompute what every demand on this topology reuses (arcs, adjacency, field blocks)."""
+    return Router(build_graph(n_nodes, link_a, link_b, transit))
+
+
+def utilization(loads: LinkLoads, capacity_gbps, window_s: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per-direction utilisation (fraction of capacity) when the loads are carried in `window_s` seconds.
+    A link with zero capacity and a positive load is np.inf."""
+    cap_bps = np.asarray(capacity_gbps, dtype=np.float64) * GIGA * float(window_s)
+    out = []
+    for load in (loads.load_ab_bytes, loads.load_ba_bytes):
+        bits = load * BITS_PER_BYTE
+        u = np.divide(bits, cap_bps, out=np.zeros_like(bits), where=cap_bps > 0)
+        u[(cap_bps <= 0) & (bits > 0)] = np.inf
+        out.append(u)
+    return out[0], out[1]
