@@ -1,0 +1,121 @@
+"""Parameter counts and FLOPs of a transformer (dense, GQA, MoE, ViT, DiT).
+
+Conventions (Narayanan et al., SC'21, "Efficient Large-Scale Language Model Training on GPU Clusters Using
+Megatron-LM", Section 5.1 and Appendix): a multiply-add is 2 FLOPs; attention scores are counted over the full
+s×s square (the paper's convention, also for causal models); backward = 2 × forward. "Model" FLOPs count one
+forward and one backward (6·N·tokens plus attention); "hardware" FLOPs add what recomputation runs again.
+For a GPT with 12h² parameters per layer and full recomputation this gives eq. 3:
+96·B·s·l·h²·(1 + s/6h + V/16lh); without recomputation 72·B·s·l·h²·(1 + s/6h + V/12lh).
+"""
+
+from __future__ import annotations
+
+from gpuplanner.engine.perf.shapes import ModelShape
+
+
+def mlp_matrices(shape: ModelShape) -> int:
+    return 3 if shape.gated_mlp else 2
+
+
+def attention_params_per_layer(shape: ModelShape) -> float:
+    """Q, K, V and output projections (GQA: K and V have kv_heads heads)."""
+    h, hd = shape.hidden, shape.head_dim
+    q = h * shape.heads * hd
+    kv = 2 * h * shape.kv_heads * hd
+    o = shape.heads * hd * h
+    return float(q + kv + o)
+
+
+def dense_mlp_params_per_layer(shape: ModelShape) -> float:
+    return float(mlp_matrices(shape) * shape.hidden * shape.ffn_hidden)
+
+
+def moe_mlp_params_per_layer(shape: ModelShape) -> tuple[float, float]:
+    """(all routed experts, shared experts + router) of one MoE layer."""
+    one = mlp_matrices(shape) * shape.hidden * shape.expert_ffn
+    routed = shape.experts * one
+    shared = shape.shared_experts * one + shape.hidden * shape.experts
+    return float(routed), float(shared)
+
+
+def extra_params_per_layer(shape: ModelShape) -> float:
+    """Norm weights, and DiT's adaLN-Zero modulation (6 vectors of h from the conditioning: 6h²)."""
+    norms = 2.0 * shape.hidden
+    return norms + (6.0 * shape.hidden * shape.hidden if shape.architecture == "dit" else 0.0)
+
+
+def embedding_params(shape: ModelShape) -> float:
+    n_tables = 1 if shape.tied_embeddings else 2
+    return float(shape.vocab * shape.hidden * (n_tables if shape.vocab else 0))
+
+
+def param_counts(shape: ModelShape) -> dict[str, float]:
+    """Total and active (per token) parameters, split by where they live."""
+    attn = attention_params_per_layer(shape) + extra_params_per_layer(shape)
+    dense_mlp = dense_mlp_params_per_layer(shape)
+    routed, shared = moe_mlp_params_per_layer(shape) if shape.is_moe else (0.0, 0.0)
+    n_dense = shape.layers - shape.moe_layers
+    n_moe = shape.moe_layers
+    one_expert = routed / shape.experts if shape.is_moe else 0.0
+    layers_total = shape.layers * attn + n_dense * dense_mlp + n_moe * (routed + shared)
+    layers_active = shape.layers * attn + n_dense * dense_mlp + n_moe * (shape.top_k * one_expert + shared)
+    emb = embedding_params(shape)
+    return {
+        "embedding": emb,
+        "layers_total": layers_total,
+        "layers_active": layers_active,
+        "experts_total": n_moe * routed,
+        "total": layers_total + emb,
+        "active": layers_active + emb,
+    }
+
+
+def params_total(shape: ModelShape) -> float:
+    return param_counts(shape)["total"]
+
+
+def params_active(shape: ModelShape) -> float:
+    return param_counts(shape)["active"]
+
+
+def layer_forward_flops_per_token(shape: ModelShape, seq_len: int) -> tuple[float, float]:
+    """(matrix FLOPs, attention-score FLOPs) of one average layer's forward pass, per token."""
+    c = param_counts(shape)
+    extra = extra_params_per_layer(shape) * shape.layers  # not GEMMs over tokens (norms, adaLN)
+    gemm = 2.0 * (c["layers_active"] - extra) / shape.layers
+    scores = 4.0 * seq_len * shape.heads * shape.head_dim  # QK^T and PV, full square
+    return gemm, scores
+
+
+def logits_forward_flops_per_token(shape: ModelShape) -> float:
+    return 2.0 * shape.hidden * shape.vocab
+
+
+def forward_flops_per_token(shape: ModelShape, seq_len: int | None = None) -> float:
+    s = seq_len or shape.seq_len
+    gemm, scores = layer_forward_flops_per_token(shape, s)
+    return shape.layers * (gemm + scores) + logits_forward_flops_per_token(shape)
+
+
+def model_flops_per_token(shape: ModelShape, seq_len: int | None = None) -> float:
+    """Forward + backward, no recomputation: ≈ 6·N_active + attention."""
+    return 3.0 * forward_flops_per_token(shape, seq_len)
+
+
+def hardware_flops_per_token(shape: ModelShape, seq_len: int | None, recompute: str) -> float:
+    """Model FLOPs plus what recomputation runs again (Megatron's 'hardware' FLOPs, Korthikanti et al.)."""
+    s = seq_len or shape.seq_len
+    gemm, scores = layer_forward_flops_per_token(shape, s)
+    again = {"none": 0.0, "selective": scores, "full": gemm + scores}[recompute]
+    return model_flops_per_token(shape, s) + shape.layers * again
+
+
+def model_flops_per_iteration(shape: ModelShape, global_batch: int, seq_len: int | None = None) -> float:
+    s = seq_len or shape.seq_len
+    return model_flops_per_token(shape, s) * global_batch * s
+
+
+def megatron_eq3_flops(batch: int, seq_len: int, layers: int, hidden: int, vocab: int) -> float:
+    """Narayanan et al. SC'21 eq. 3 (GPT, full recomputation): 96·B·s·l·h²·(1 + s/6h + V/16lh)."""
+    b, s, n_layers, h, v = float(batch), float(seq_len), float(layers), float(hidden), float(vocab)
+    return 96.0 * b * s * n_layers * h * h * (1.0 + s / (6.0 * h) + v / (16.0 * n_layers * h))

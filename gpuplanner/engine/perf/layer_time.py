@@ -1,0 +1,185 @@
+"""Time of one transformer layer for one micro-batch on one GPU, vectorised over configurations.
+
+Physics, not per-case factors:
+- every GEMM costs its FLOPs at the sustained tensor-core rate *plus* its operand traffic 2(MK+KN+MN) bytes at
+  HBM speed (additive roofline), so efficiency rises with the matrix sizes a layer produces (hidden/tp, tokens
+  per micro-batch) - small GEMMs are slow, big ones approach the ceiling;
+- memory-bound kernels (norms, residual/dropout, activations, softmax over s×s scores when attention is not
+  fused) cost the bytes they move at the achieved HBM bandwidth. Their share shrinks as 1/h, which is most of
+  why Megatron-LM's throughput per GPU rises with model size;
+- tensor/context/expert parallel communication is charged per layer (collectives.py).
+All inputs may be numpy arrays of equal length (one entry per configuration) or scalars.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpuplanner.engine.perf.assumptions import Assumptions
+from gpuplanner.engine.perf.collectives import Links, all_to_all_s, group_all_reduce_s, links_for
+from gpuplanner.engine.perf.flops import mlp_matrices
+from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
+
+ACT_BYTES = 2.0  # activations travel in bf16/fp16
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """Derived rates of one GPU type under the assumptions (flop/s, byte/s)."""
+
+    gemm_flop_per_s: float  # sustained GEMM rate at the run's precision
+    attn_flop_per_s: float  # FlashAttention rate (bf16)
+    unfused_flop_per_s: float  # batched GEMMs of unfused attention (bf16)
+    gemm_byte_per_s: float  # HBM rate while GEMMs stream operands
+    ew_byte_per_s: float  # HBM rate of memory-bound kernels
+    operand_bytes: float  # bytes per GEMM operand element
+    ew: dict[str, float]  # bytes per element of each memory-bound kernel group
+    links: Links
+    peak_bf16_flop_per_s: float
+
+
+def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardware:
+    g = cluster.gpu_name
+    e_gemm = a.number("gemm_efficiency", g)
+    if cluster.calibration and cluster.calibration.gemm_efficiency:
+        e_gemm = cluster.calibration.gemm_efficiency
+    peak = cluster.peak_bf16_tflops * 1e12
+    gemm_rate = peak * e_gemm
+    operand = 2.0
+    if precision == "fp8" and cluster.peak_fp8_tflops:
+        gemm_rate = cluster.peak_fp8_tflops * 1e12 * e_gemm * a.number("fp8_gemm_efficiency_ratio")
+        operand = 1.5  # fp8 inputs, bf16 outputs
+    bw = cluster.mem_bw_tbyte_per_s * 1e12
+    return Hardware(
+        gemm_flop_per_s=gemm_rate,
+        attn_flop_per_s=peak * a.number("flash_attention_efficiency", g),
+        unfused_flop_per_s=peak * e_gemm,
+        gemm_byte_per_s=bw * a.number("gemm_hbm_efficiency"),
+        ew_byte_per_s=bw * a.number("elementwise_hbm_efficiency"),
+        operand_bytes=operand,
+        ew=a.table("elementwise_bytes"),
+        links=links_for(cluster, a),
+        peak_bf16_flop_per_s=peak,
+    )
+
+
+def gemm_s(m, n, k, hw: Hardware):
+    """Additive roofline of one GEMM (M×K)·(K×N); the same holds for its two backward GEMMs."""
+    flops = 2.0 * m * n * k
+    traffic = hw.operand_bytes * (m * k + k * n + m * n)
+    return flops / hw.gemm_flop_per_s + traffic / hw.gemm_byte_per_s
+
+
+def _mlp_gemms_s(tokens, h, width, mats, tp, hw):
+    """Up (and gate) projection and down projection of an MLP of `width` split over tp."""
+    return gemm_s(tokens, (mats - 1) * width / tp, h, hw) + gemm_s(tokens, h, width / tp, hw)
+
+
+@dataclass(frozen=True)
+class LayerTimes:
+    """Per layer, per micro-batch, per GPU (seconds); arrays over configurations."""
+
+    gemm_fwd: np.ndarray
+    attn_fwd: np.ndarray
+    attn_bwd: np.ndarray
+    ew_fwd: np.ndarray
+    ew_bwd: np.ndarray
+    tp_fwd: np.ndarray  # communication of one forward pass (the backward has the same volume)
+    cp_fwd: np.ndarray  # exposed ring-attention exchange, forward (backward: twice)
+    ep_fwd: np.ndarray  # expert all-to-all, forward (backward: the same)
+
+
+def layer_times(
+    shape: ModelShape, hw: Hardware, a: Assumptions, *, tp, cp, ep, mb, sp, flash: bool
+) -> LayerTimes:
+    """Times of the average layer (MoE layers weighted by their share of the model).
+
+    Expert-parallel ranks are taken from the data-parallel dimension (Megatron order tp-cp-ep-dp-pp), so an
+    EP group has min(ep, gpus_per_node / (tp·cp)) members per node.
+    """
+    h, hd, s = float(shape.hidden), float(shape.head_dim), float(shape.seq_len)
+    tp = np.asarray(tp, dtype=float)
+    cp = np.asarray(cp, dtype=float)
+    tokens = np.asarray(mb, dtype=float) * s / cp  # rows of every GEMM on this GPU
+    mats = mlp_matrices(shape)
+    q_width = shape.heads * hd
+    kv_width = shape.kv_heads * hd
+    attn_gemm = gemm_s(tokens, (q_width + 2 * kv_width) / tp, h, hw) + gemm_s(tokens, h, q_width / tp, hw)
+    dense_mlp = _mlp_gemms_s(tokens, h, float(shape.ffn_hidden), mats, tp, hw)
+    moe_share = shape.moe_layers / shape.layers
+    if shape.is_moe:
+        # tokens are spread over experts; an expert's GEMM sees tokens·top_k/experts rows on average
+        fe = float(shape.expert_ffn)
+        ep_arr = np.asarray(ep, dtype=float)
+        local_experts = shape.experts / ep_arr
+        rows = tokens * shape.top_k / local_experts  # EP brings the ep ranks' tokens to the local experts
+        routed = local_experts * _mlp_gemms_s(rows, h, fe, mats, tp, hw)
+        shared = (
+            _mlp_gemms_s(tokens, h, fe * shape.shared_experts, mats, tp, hw) if shape.shared_experts else 0.0
+        )
+        router = gemm_s(tokens, float(shape.experts), h, hw)
+        mlp = (1 - moe_share) * dense_mlp + moe_share * (routed + shared + router)
+        act_width = (1 - moe_share) * shape.ffn_hidden + moe_share * fe * (shape.top_k + shape.shared_experts)
+    else:
+        mlp = dense_mlp
+        act_width = float(shape.ffn_hidden)
+    gemm_fwd = attn_gemm + mlp
+
+    heads_gpu = shape.heads / tp
+    score_elems = np.asarray(mb, dtype=float) * heads_gpu * (s / cp) * s
+    score_flops = 4.0 * score_elems * hd
+    if flash:
+        useful = 0.5 if shape.causal else 1.0  # FlashAttention skips fully masked blocks
+        attn_fwd = useful * score_flops / hw.attn_flop_per_s
+        attn_bwd = 2.5 * attn_fwd  # backward recomputes the scores: 2.5× the forward FLOPs (FA-2)
+    else:
+        bmm_f = np.maximum(
+            score_flops / hw.unfused_flop_per_s, hw.ew["scores_bmm_fwd"] * score_elems / hw.gemm_byte_per_s
+        )
+        bmm_b = np.maximum(
+            2 * score_flops / hw.unfused_flop_per_s,
+            hw.ew["scores_bmm_bwd"] * score_elems / hw.gemm_byte_per_s,
+        )
+        attn_fwd = bmm_f + hw.ew["scores_fwd"] * score_elems / hw.ew_byte_per_s
+        attn_bwd = bmm_b + hw.ew["scores_bwd"] * score_elems / hw.ew_byte_per_s
+
+    replicated = tokens * h / np.where(sp, tp, 1.0)
+    gated = shape.gated_mlp
+    act_f = hw.ew["mlp_act_fwd"] * (1.5 if gated else 1.0)
+    act_b = hw.ew["mlp_act_bwd"] * (10.0 / 6.0 if gated else 1.0)
+    act_elems = tokens * act_width / tp
+    ew_fwd = (
+        hw.ew["norm_residual_fwd"] * replicated + hw.ew["attn_io_fwd"] * tokens * h / tp + act_f * act_elems
+    ) / hw.ew_byte_per_s
+    ew_bwd = (
+        hw.ew["norm_residual_bwd"] * replicated + hw.ew["attn_io_bwd"] * tokens * h / tp + act_b * act_elems
+    ) / hw.ew_byte_per_s
+
+    links = hw.links
+    g_tp = np.minimum(tp, links.gpus_per_node)
+    act_bytes = tokens * h * ACT_BYTES
+    # 2 all-reduces per layer and pass; with sequence parallelism 2 all-gathers + 2 reduce-scatters, same volume
+    tp_fwd = (
+        2.0 * group_all_reduce_s(act_bytes, tp, g_tp, links, "tp") * (1.0 - a.number("tp_overlap_fraction"))
+    )
+
+    kv_chunk = 2.0 * tokens * kv_width / tp * ACT_BYTES
+    g_cp = np.clip(links.gpus_per_node / tp, 1.0, cp)
+    cp_bw = links.busbw("cp", cp, g_cp)
+    cp_raw = (cp - 1.0) * (kv_chunk / cp_bw + links.latency(cp, g_cp))
+    cp_fwd = np.maximum(0.0, cp_raw - a.number("cp_overlap_fraction") * attn_fwd)
+
+    if shape.is_moe:
+        dispatch = tokens * shape.top_k * h * ACT_BYTES
+        ep = np.asarray(ep, dtype=float)
+        g_ep = np.clip(links.gpus_per_node / (tp * cp), 1.0, ep)
+        ep_fwd = moe_share * 2.0 * all_to_all_s(dispatch, ep, g_ep, links, "ep")
+        ep_fwd = ep_fwd * (1.0 - a.number("ep_overlap_fraction"))
+    else:
+        ep_fwd = np.zeros_like(tokens)
+    z = np.zeros_like(tokens)
+    return LayerTimes(
+        gemm_fwd + z, attn_fwd + z, attn_bwd + z, ew_fwd + z, ew_bwd + z, tp_fwd + z, cp_fwd + z, ep_fwd + z
+    )

@@ -1,0 +1,204 @@
+"""Frozen inputs of the performance model: model shape, training and inference set-ups, the cluster.
+
+Plain values only (no project objects), so the model can be used and tested on its own; the lead's wiring
+fills them from the catalog and the routed topology.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gpuplanner.core.errors import ValidationError
+
+ARCHITECTURES = ("dense", "moe", "vit", "dit")
+PRECISIONS = ("bf16", "fp16", "fp8")
+RECOMPUTE = ("none", "selective", "full")
+ATTENTION = ("flash", "unfused")
+COLLECTIVE_KINDS = ("tp", "cp", "dp", "pp", "ep")
+
+
+@dataclass(frozen=True)
+class ModelShape:
+    """A transformer's shape. `ffn_hidden` is the dense MLP width; `moe_ffn_hidden` one expert's width."""
+
+    architecture: str
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    ffn_hidden: int
+    vocab: int
+    seq_len: int
+    experts: int = 1
+    top_k: int = 1
+    shared_experts: int = 0
+    moe_ffn_hidden: int | None = None
+    dense_layers: int = 0
+    gated_mlp: bool = False  # SwiGLU/GeGLU: three matrices in the MLP instead of two
+    tied_embeddings: bool = False  # output layer shares the input embedding (GPT-2/3, Megatron GPT)
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.architecture not in ARCHITECTURES:
+            raise ValidationError(
+                f"unknown architecture {self.architecture!r}",
+                field="architecture",
+                value=self.architecture,
+                hint=f"use one of {', '.join(ARCHITECTURES)}",
+            )
+        for name in ("layers", "hidden", "heads", "kv_heads", "ffn_hidden", "seq_len", "experts", "top_k"):
+            if getattr(self, name) < 1:
+                raise ValidationError(f"{name} must be at least 1", field=name, value=getattr(self, name))
+        if self.hidden % self.heads:
+            raise ValidationError(
+                "hidden must be a multiple of heads", field="hidden", value=self.hidden, entry=self.name
+            )
+        if self.top_k > self.experts:
+            raise ValidationError("top_k exceeds experts", field="top_k", value=self.top_k, entry=self.name)
+        if self.dense_layers > self.layers:
+            raise ValidationError("dense_layers exceeds layers", field="dense_layers", value=self.dense_layers)
+
+    @property
+    def head_dim(self) -> int:
+        return self.hidden // self.heads
+
+    @property
+    def is_moe(self) -> bool:
+        return self.experts > 1
+
+    @property
+    def moe_layers(self) -> int:
+        return self.layers - self.dense_layers if self.is_moe else 0
+
+    @property
+    def expert_ffn(self) -> int:
+        return self.moe_ffn_hidden or self.ffn_hidden
+
+    @property
+    def causal(self) -> bool:
+        """Language models mask the future; vision and diffusion transformers attend to every token."""
+        return self.architecture in ("dense", "moe")
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """One training set-up. Batches count sequences; `total_tokens` is the training budget."""
+
+    tp: int
+    pp: int
+    dp: int
+    micro_batch: int
+    global_batch: int
+    seq_len: int
+    cp: int = 1
+    ep: int = 1
+    vpp: int = 1
+    precision: str = "bf16"
+    zero_stage: int = 1
+    recompute: str = "selective"
+    total_tokens: float = 0.0
+    attention: str = "flash"  # "unfused" = pre-FlashAttention kernels (Megatron-LM 2021/2022)
+    sequence_parallel: bool | None = None  # None: on whenever tp > 1 (Megatron-Core default)
+    dp_overlap: bool = True  # gradient reduce overlapped with the last backward (Megatron --overlap-grad-reduce)
+
+    def __post_init__(self) -> None:
+        for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):
+            if getattr(self, name) < 1:
+                raise ValidationError(f"{name} must be at least 1", field=name, value=getattr(self, name))
+        if self.precision not in PRECISIONS:
+            raise ValidationError(
+                f"unknown precision {self.precision!r}", field="precision", hint="use bf16, fp16 or fp8"
+            )
+        if self.recompute not in RECOMPUTE:
+            raise ValidationError(
+                f"unknown recompute {self.recompute!r}", field="recompute", hint="use none, selective or full"
+            )
+        if self.attention not in ATTENTION:
+            raise ValidationError(f"unknown attention {self.attention!r}", field="attention")
+        if not 0 <= self.zero_stage <= 3:
+            raise ValidationError("zero_stage must be 0–3", field="zero_stage", value=self.zero_stage)
+        if self.global_batch % (self.dp * self.micro_batch):
+            raise ValidationError(
+                f"global batch {self.global_batch} is not a multiple of dp × micro_batch "
+                f"= {self.dp} × {self.micro_batch}",
+                field="global_batch",
+                value=self.global_batch,
+                hint="choose a global batch divisible by dp × micro_batch",
+            )
+
+    @property
+    def n_gpus(self) -> int:
+        return self.tp * self.pp * self.dp * self.cp
+
+    @property
+    def micro_batches(self) -> int:
+        """m: micro-batches each pipeline runs per step."""
+        return self.global_batch // (self.dp * self.micro_batch)
+
+    @property
+    def sp(self) -> bool:
+        return (self.tp > 1) if self.sequence_parallel is None else bool(self.sequence_parallel)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Measured figures that override the model: bus bandwidth per collective kind (GB/s), MFU, GEMM efficiency."""
+
+    busbw_gbyte_per_s: dict[str, float] = field(default_factory=dict)
+    mfu: float | None = None
+    gemm_efficiency: float | None = None
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """The hardware as the performance model sees it.
+
+    `scaleup_bw_gbyte_per_s` is per GPU with both directions added, as vendors print it (600 for NVLink 3).
+    `net_factor[kind]` is the share of the NIC bandwidth a collective kind really gets on the drawn fabric
+    (0.5 for DP on a 2:1 oversubscribed fabric); the routing engine fills it, default 1.0.
+    """
+
+    gpu_name: str
+    peak_bf16_tflops: float
+    mem_gb: float
+    mem_bw_tbyte_per_s: float
+    gpus_per_node: int
+    scaleup_bw_gbyte_per_s: float
+    nic_gbps_per_gpu: float
+    peak_fp8_tflops: float | None = None
+    inter_node_latency_us: float = 5.0
+    intra_node_latency_us: float = 3.0
+    net_factor: dict[str, float] = field(default_factory=dict)
+    calibration: Calibration | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("peak_bf16_tflops", "mem_gb", "mem_bw_tbyte_per_s", "gpus_per_node", "nic_gbps_per_gpu"):
+            if getattr(self, name) <= 0:
+                raise ValidationError(f"{name} must be positive", field=name, value=getattr(self, name))
+        for kind, f in self.net_factor.items():
+            if kind not in COLLECTIVE_KINDS or not 0 < f <= 1:
+                raise ValidationError(
+                    "net_factor needs a collective kind (tp, cp, dp, pp, ep) and a share in (0, 1]",
+                    field="net_factor",
+                    value={kind: f},
+                )
+
+    def factor(self, kind: str) -> float:
+        return float(self.net_factor.get(kind, 1.0))
+
+
+@dataclass(frozen=True)
+class InferenceConfig:
+    """One serving set-up: concurrent sequences per replica, prompt and output lengths, TP per replica."""
+
+    batch: int
+    prompt_len: int
+    output_len: int
+    tp: int = 1
+    kv_precision_bytes: float = 2.0
+    weight_precision_bytes: float = 2.0
+
+    def __post_init__(self) -> None:
+        for name in ("batch", "prompt_len", "output_len", "tp"):
+            if getattr(self, name) < 1:
+                raise ValidationError(f"{name} must be at least 1", field=name, value=getattr(self, name))

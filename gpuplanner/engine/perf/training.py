@@ -1,0 +1,304 @@
+"""Step time, throughput, MFU and memory of one training configuration — and the same for many at once.
+
+`evaluate` is the one implementation: it takes numpy arrays of configurations (tp, pp, dp, cp, ep, vpp,
+micro-batch, recompute, sequence parallel) and returns arrays. `estimate` is `evaluate` on one row, so the
+scalar estimate and the sweep cannot disagree.
+
+Step = m·t_mb + (p-1)/v·t_mb + exposed DP + optimizer, with t_mb the slowest stage's time for one micro-batch
+(layers + logits on the last stage + point-to-point sends), m = global_batch/(dp·micro_batch) and (p-1)/(m·v)
+the interleaved 1F1B bubble fraction (Narayanan et al. SC'21, Section 2.2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gpuplanner.core.errors import ValidationError
+from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
+from gpuplanner.engine.perf.collectives import (
+    group_all_gather_s,
+    group_all_reduce_s,
+    group_reduce_scatter_s,
+    p2p_s,
+)
+from gpuplanner.engine.perf.flops import hardware_flops_per_token, model_flops_per_token, param_counts
+from gpuplanner.engine.perf.layer_time import ACT_BYTES, gemm_s, hardware_for, layer_times
+from gpuplanner.engine.perf.memory import training_memory
+from gpuplanner.engine.perf.shapes import RECOMPUTE, ClusterSpec, ModelShape, TrainConfig
+
+BREAKDOWN = (
+    "compute_s",
+    "recompute_s",
+    "tp_comm_s",
+    "cp_comm_s",
+    "pp_comm_s",
+    "pp_bubble_s",
+    "dp_comm_s",
+    "ep_comm_s",
+    "optimizer_s",
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    """Settings shared by every row of an evaluation."""
+
+    global_batch: int
+    seq_len: int
+    precision: str = "bf16"
+    zero_stage: int = 1
+    flash: bool = True
+    dp_overlap: bool = True
+    total_tokens: float = 0.0
+
+
+def evaluate(shape: ModelShape, cluster: ClusterSpec, cols: dict[str, np.ndarray], opt: Options,
+             a: Assumptions | None = None) -> dict[str, np.ndarray]:
+    """Vectorised estimate. `cols`: tp, pp, dp, cp, ep, vpp, mb, rc (0 none/1 selective/2 full), sp."""
+    a = a or load_assumptions()
+    if opt.seq_len != shape.seq_len:
+        shape = _with_seq(shape, opt.seq_len)
+    hw = hardware_for(cluster, opt.precision, a)
+    f = {k: np.asarray(cols[k], dtype=float) for k in ("tp", "pp", "dp", "cp", "ep", "vpp", "mb")}
+    tp, pp, dp, cp, ep, v, mb = (f[k] for k in ("tp", "pp", "dp", "cp", "ep", "vpp", "mb"))
+    rc = np.asarray(cols["rc"])
+    sp = np.asarray(cols["sp"], dtype=bool)
+    m = opt.global_batch / (dp * mb)
+    n_gpus = tp * pp * dp * cp
+    layers_stage = np.ceil(shape.layers / pp)
+    full, sel = (rc == 2).astype(float), (rc == 1).astype(float)
+
+    lt = layer_times(shape, hw, a, tp=tp, cp=cp, ep=ep, mb=mb, sp=sp, flash=opt.flash)
+    layer_fwd = lt.gemm_fwd + lt.attn_fwd + lt.ew_fwd
+    layer_bwd = 2.0 * lt.gemm_fwd + lt.attn_bwd + lt.ew_bwd
+    recompute = full * layer_fwd + sel * lt.attn_fwd
+    tp_layer = lt.tp_fwd * (2.0 + full)
+    cp_layer = lt.cp_fwd * (3.0 + full)
+    ep_layer = lt.ep_fwd * (2.0 + full)
+
+    tokens = mb * opt.seq_len / cp
+    logits = np.zeros_like(tokens)
+    if shape.vocab:
+        logits = 3.0 * gemm_s(tokens, shape.vocab / tp, float(shape.hidden), hw)
+        logits += hw.ew["logits"] * tokens * shape.vocab / tp / hw.ew_byte_per_s
+    params_gpu, params_dense, params_exp = _params_on_gpu(shape, tp, pp, ep)
+    accum = a.table("grad_accum_bytes_per_param")[opt.precision] * params_gpu / hw.ew_byte_per_s
+    links = hw.links
+    stage_gap = tp * cp * dp  # Megatron order tp-cp-dp-pp: the next stage is this many ranks away
+    pp_intra = stage_gap * pp <= links.gpus_per_node
+    pp_send = p2p_s(tokens * shape.hidden * ACT_BYTES / tp, pp_intra, links, "pp")
+    pp_mb = np.where(pp > 1, 2.0 * v * pp_send, 0.0) * (1.0 - a.number("pp_overlap_fraction"))
+
+    compute_mb = layers_stage * (layer_fwd + layer_bwd) + logits + accum
+    t_mb = compute_mb + layers_stage * (recompute + tp_layer + cp_layer + ep_layer) + pp_mb
+    bubble = (pp - 1.0) / v * t_mb
+
+    dp_exposed = _dp_time(shape, opt, a, hw, tp=tp, dp=dp, cp=cp, ep=ep, m=m, params_dense=params_dense,
+                          params_exp=params_exp, fwd_s=layers_stage * layer_fwd, bwd_s=layers_stage * layer_bwd,
+                          steady_s=m * t_mb)
+    shard = dp * cp if opt.zero_stage >= 1 else 1.0
+    optimizer = a.number("optimizer_bytes_per_param") * params_gpu / shard / hw.ew_byte_per_s
+
+    parts = {
+        "compute_s": m * compute_mb,
+        "recompute_s": m * layers_stage * recompute,
+        "tp_comm_s": m * layers_stage * tp_layer,
+        "cp_comm_s": m * layers_stage * cp_layer,
+        "pp_comm_s": m * pp_mb,
+        "pp_bubble_s": bubble,
+        "dp_comm_s": dp_exposed,
+        "ep_comm_s": m * layers_stage * ep_layer,
+        "optimizer_s": optimizer,
+    }
+    step = sum(parts.values())
+    tokens_step = float(opt.global_batch * opt.seq_len)
+    model_flops = model_flops_per_token(shape, opt.seq_len) * tokens_step
+    hw_per_token = {r: hardware_flops_per_token(shape, opt.seq_len, r) for r in RECOMPUTE}
+    hw_flops = np.select([rc == 0, rc == 1], [hw_per_token["none"], hw_per_token["selective"]],
+                         hw_per_token["full"]) * tokens_step
+    cal = cluster.calibration
+    if cal is not None and cal.mfu:
+        target = model_flops / (n_gpus * hw.peak_bf16_flop_per_s * cal.mfu)
+        scale = target / step
+        parts = {k: p * scale for k, p in parts.items()}
+        step = target + 0.0 * step
+    mem = training_memory(shape, a, mem_gb=cluster.mem_gb, seq_len=opt.seq_len, micro_batch=mb, micro_batches=m,
+                          tp=tp, pp=pp, dp=dp, cp=cp, ep=ep, vpp=v, sp=sp, recompute=rc, flash=opt.flash,
+                          zero_stage=opt.zero_stage, precision=opt.precision)
+    out = {k: np.asarray(p + 0.0 * step) for k, p in parts.items()}
+    out.update(
+        step_time_s=step,
+        n_gpus=n_gpus,
+        micro_batches=m,
+        tokens_per_s=tokens_step / step,
+        tflops_per_gpu=model_flops / step / n_gpus / 1e12,
+        hw_tflops_per_gpu=hw_flops / step / n_gpus / 1e12,
+        mfu=model_flops / step / n_gpus / hw.peak_bf16_flop_per_s,
+        bubble_fraction=(pp - 1.0) / (m * v),
+        time_to_train_s=(opt.total_tokens / (tokens_step / step)) if opt.total_tokens else np.zeros_like(step),
+        dp_intra_node=(tp * dp * cp) <= links.gpus_per_node,
+        tp_intra_node=tp <= links.gpus_per_node,
+        **{f"mem_{k}": val for k, val in mem.items()},
+    )
+    return out
+
+
+def _with_seq(shape: ModelShape, seq_len: int) -> ModelShape:
+    from dataclasses import replace
+
+    return replace(shape, seq_len=seq_len)
+
+
+def _params_on_gpu(shape: ModelShape, tp, pp, ep):
+    """Parameters held by a GPU of the largest stage: (all, dense part, expert part)."""
+    c = param_counts(shape)
+    layers_stage = np.ceil(shape.layers / pp)
+    moe_share = shape.moe_layers / shape.layers
+    expert_layer = c["experts_total"] / max(shape.moe_layers, 1)
+    dense_layer = (c["layers_total"] - c["experts_total"]) / shape.layers
+    emb = shape.vocab * shape.hidden / tp
+    dense = layers_stage * dense_layer / tp + emb
+    experts = layers_stage * moe_share * expert_layer / (tp * ep)
+    return dense + experts, dense, experts
+
+
+def _dp_time(shape, opt: Options, a: Assumptions, hw, *, tp, dp, cp, ep, m, params_dense, params_exp, fwd_s,
+             bwd_s, steady_s):
+    """Exposed data-parallel time: gradient reduction (and parameter gathers with ZeRO/distributed optimizer)."""
+    links = hw.links
+    n = dp * cp
+    g = np.clip(links.gpus_per_node / tp, 1.0, n)  # members per node: the group strides over tp
+    n_e = np.maximum(n / ep, 1.0)
+    g_e = np.clip(g / ep, 1.0, n_e)
+    gb = a.table("grad_reduce_bytes")[opt.precision]
+    frac = a.number("dp_overlap_fraction") if opt.dp_overlap else 0.0
+    if opt.zero_stage == 0:
+        red = group_all_reduce_s(gb * params_dense, n, g, links, "dp")
+        red = red + group_all_reduce_s(gb * params_exp, n_e, g_e, links, "dp")
+        return np.maximum(0.0, red - frac * bwd_s)
+    rs = group_reduce_scatter_s(gb * params_dense, n, g, links, "dp") + \
+        group_reduce_scatter_s(gb * params_exp, n_e, g_e, links, "dp")
+    ag = group_all_gather_s(2.0 * params_dense, n, g, links, "dp") + \
+        group_all_gather_s(2.0 * params_exp, n_e, g_e, links, "dp")
+    if opt.zero_stage == 3:  # parameters gathered for forward and backward of every micro-batch
+        total = m * (2.0 * ag + rs)
+        return np.maximum(0.0, total - frac * steady_s)
+    return np.maximum(0.0, rs - frac * bwd_s) + np.maximum(0.0, ag - frac * fwd_s)
+
+
+# ---------------------------------------------------------------- scalar API
+
+
+@dataclass(frozen=True)
+class TrainEstimate:
+    step_time_s: float
+    breakdown: dict[str, float]
+    tokens_per_s: float
+    tflops_per_gpu: float  # model FLOPs (no recomputation) per GPU per second, in TFLOP/s
+    hw_tflops_per_gpu: float  # including recomputation, as Megatron-LM's Table 1 counts them
+    mfu: float
+    memory: dict[str, float]
+    fits: bool
+    bottleneck: str
+    time_to_train_s: float
+    n_gpus: int
+    micro_batches: int
+    bubble_fraction: float
+    refusal: str = ""  # why it does not fit, with the numbers; empty when it fits
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+def config_columns(cfg: TrainConfig) -> dict[str, np.ndarray]:
+    return {
+        "tp": np.array([cfg.tp]), "pp": np.array([cfg.pp]), "dp": np.array([cfg.dp]), "cp": np.array([cfg.cp]),
+        "ep": np.array([cfg.ep]), "vpp": np.array([cfg.vpp]), "mb": np.array([cfg.micro_batch]),
+        "rc": np.array([RECOMPUTE.index(cfg.recompute)]), "sp": np.array([cfg.sp]),
+    }
+
+
+def validate_config(shape: ModelShape, cfg: TrainConfig) -> None:
+    if shape.heads % cfg.tp:
+        raise ValidationError(f"{shape.heads} attention heads cannot be split over tp = {cfg.tp}", field="tp",
+                              value=cfg.tp, hint="choose tp dividing the head count")
+    if cfg.vpp > 1 and shape.layers % (cfg.pp * cfg.vpp):
+        raise ValidationError(f"{shape.layers} layers cannot form pp × vpp = {cfg.pp} × {cfg.vpp} chunks",
+                              field="vpp", value=cfg.vpp)
+    if cfg.pp > shape.layers:
+        raise ValidationError(f"pp = {cfg.pp} exceeds the {shape.layers} layers", field="pp", value=cfg.pp)
+    if cfg.ep > 1 and (shape.experts % cfg.ep or (cfg.dp * cfg.cp) % cfg.ep):
+        raise ValidationError(f"ep = {cfg.ep} must divide the experts ({shape.experts}) and dp × cp", field="ep",
+                              value=cfg.ep)
+
+
+def estimate(shape: ModelShape, cfg: TrainConfig, cluster: ClusterSpec, a: Assumptions | None = None) -> TrainEstimate:
+    """Estimate one configuration (the sweep's code on one row)."""
+    validate_config(shape, cfg)
+    opt = Options(global_batch=cfg.global_batch, seq_len=cfg.seq_len, precision=cfg.precision,
+                  zero_stage=cfg.zero_stage, flash=cfg.attention == "flash", dp_overlap=cfg.dp_overlap,
+                  total_tokens=cfg.total_tokens)
+    out = evaluate(shape, cluster, config_columns(cfg), opt, a)
+    return to_estimate(out, 0)
+
+
+def to_estimate(out: dict[str, np.ndarray], i: int) -> TrainEstimate:
+    """The i-th row of an evaluation as a TrainEstimate."""
+    row = {k: np.asarray(val).reshape(-1)[i] if np.ndim(val) else val for k, val in out.items()}
+    breakdown = {k: float(row[k]) for k in BREAKDOWN}
+    memory = {k[4:]: (bool(row[k]) if k == "mem_fits" else float(row[k])) for k in row if k.startswith("mem_")}
+    fits = bool(memory.pop("fits"))
+    return TrainEstimate(
+        step_time_s=float(row["step_time_s"]),
+        breakdown=breakdown,
+        tokens_per_s=float(row["tokens_per_s"]),
+        tflops_per_gpu=float(row["tflops_per_gpu"]),
+        hw_tflops_per_gpu=float(row["hw_tflops_per_gpu"]),
+        mfu=float(row["mfu"]),
+        memory=memory,
+        fits=fits,
+        bottleneck=bottleneck_sentence(breakdown, bool(row["tp_intra_node"]), bool(row["dp_intra_node"])),
+        time_to_train_s=float(row["time_to_train_s"]),
+        n_gpus=int(round(float(row["n_gpus"]))),
+        micro_batches=int(round(float(row["micro_batches"]))),
+        bubble_fraction=float(row["bubble_fraction"]),
+        refusal="" if fits else refusal_sentence(memory),
+    )
+
+
+def bottleneck_sentence(breakdown: dict[str, float], tp_intra: bool = True, dp_intra: bool = False) -> str:
+    labels = {
+        "compute_s": "GEMM and attention compute",
+        "recompute_s": "Activation recomputation",
+        "tp_comm_s": "TP all-reduce over NVLink" if tp_intra else "TP all-reduce across nodes",
+        "cp_comm_s": "CP ring-attention exchange",
+        "pp_comm_s": "Pipeline point-to-point sends",
+        "pp_bubble_s": "Pipeline bubble",
+        "dp_comm_s": "DP gradient reduction over NVLink" if dp_intra else "DP all-reduce over the inter-node fabric",
+        "ep_comm_s": "Expert all-to-all",
+        "optimizer_s": "Optimizer step",
+    }
+    total = sum(breakdown.values()) or 1.0
+    ranked = sorted(breakdown, key=breakdown.get, reverse=True)
+    top = ranked[0]
+    text = f"{labels[top]}: {breakdown[top] / total:.0%} of step time"
+    if top == "compute_s" and len(ranked) > 1 and breakdown[ranked[1]] > 0:
+        nxt = ranked[1]
+        text += f"; largest overhead: {labels[nxt]} ({breakdown[nxt] / total:.0%})"
+    return text
+
+
+def refusal_sentence(memory: dict[str, float]) -> str:
+    return (
+        f"needs {memory['total_gb']:.1f} GB per GPU but only {memory['usable_gb']:.1f} GB is usable "
+        f"(weights {memory['weights_gb']:.1f} GB, gradients {memory['grads_gb']:.1f} GB, optimizer "
+        f"{memory['optimizer_gb']:.1f} GB, activations {memory['activations_gb']:.1f} GB)"
+    )
+
+
+def require_fit(est: TrainEstimate) -> None:
+    """Raise a ValidationError with the numbers when the configuration does not fit in GPU memory."""
+    if not est.fits:
+        raise ValidationError(f"configuration does not fit in GPU memory: {est.refusal}", field="memory",
+                              value=round(est.memory["total_gb"], 1),
+                              hint="raise tp/pp, use ZeRO or recomputation, or lower the micro-batch")
