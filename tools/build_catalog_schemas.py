@@ -178,7 +178,7 @@ KINDS: dict[str, tuple[dict, list[str]]] = {
     ),
     "cable": (
         {
-            "medium": {"enum": ["dac", "acc", "aec", "aoc", "fiber-mmf", "fiber-smf"]},
+            "medium": {"enum": ["dac", "acc", "aec", "aoc", "utp", "fiber-mmf", "fiber-smf"]},
             "technology": TECH,
             "speed_gbps": {"type": "number", "exclusiveMinimum": 0},
             "reach_max_m": {"type": "number", "exclusiveMinimum": 0},

@@ -15,8 +15,19 @@ from gpuplanner.catalog.types import GpuType, ServerType, StorageType, SwitchTyp
 from gpuplanner.model import Project
 
 KIND_CODES = {"server": 0, "switch": 1, "storage": 2, "other": 3}
-ROLE_CODES = {r: i for i, r in enumerate(("compute", "leaf", "spine", "core", "storage", "storage-switch", "management", "other"))}
-TIER_OF_ROLE = {"leaf": "leaf", "spine": "spine", "core": "core", "storage-switch": "storage", "management": "management"}
+ROLE_CODES = {
+    r: i
+    for i, r in enumerate(
+        ("compute", "leaf", "spine", "core", "storage", "storage-switch", "management", "other")
+    )
+}
+TIER_OF_ROLE = {
+    "leaf": "leaf",
+    "spine": "spine",
+    "core": "core",
+    "storage-switch": "storage",
+    "management": "management",
+}
 
 
 @dataclass(frozen=True)
@@ -80,6 +91,7 @@ class LinkArrays:
     medium: list[str]  # "" = automatic
     cable_ids: list[str]
     technology: list[str]  # infiniband | ethernet
+    connector: list[str]  # cage/connector of the a end (osfp, qsfp112, qsfp56, qsfp28, sfp28, rj45)
 
 
 @dataclass(frozen=True)
@@ -90,7 +102,9 @@ class Compiled:
     gpu_types: dict[str, GpuType] = field(default_factory=dict)
 
 
-def _rack_floor_positions(project: Project, labels: list[str], positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _rack_floor_positions(
+    project: Project, labels: list[str], positions: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     site = project.site
     order = {lab: i for i, lab in enumerate(sorted(set(labels)))}
     x = (positions.astype(np.float64) - 1.0) * site.rack_pitch_m
@@ -165,7 +179,8 @@ def compile_project(project: Project) -> Compiled:
                 gpu_tdp[i] = g.tdp_w
                 gpu_idle[i] = g.idle_w()
     psu_needed = np.array(
-        [t.psu_n_m()[0] if hasattr(t, "psu_n_m") and getattr(t, "psu_count", 0) else 0 for t in types], dtype=np.int16
+        [t.psu_n_m()[0] if hasattr(t, "psu_n_m") and getattr(t, "psu_count", 0) else 0 for t in types],
+        dtype=np.int16,
     )
     dev_arrays = DeviceArrays(
         ids=[d.id for d in devs],
@@ -191,7 +206,12 @@ def compile_project(project: Project) -> Compiled:
         x=np.array([d.x for d in devs]),
         y=np.array([d.y for d in devs]),
     )
-    return Compiled(devices=dev_arrays, racks=rack_arrays, links=_compile_links(project, d_row, types, dev_arrays, rack_arrays), gpu_types=gpu_types)
+    return Compiled(
+        devices=dev_arrays,
+        racks=rack_arrays,
+        links=_compile_links(project, d_row, types, dev_arrays, rack_arrays),
+        gpu_types=gpu_types,
+    )
 
 
 def _compile_links(project, d_row, types, devs: DeviceArrays, racks: RackArrays) -> LinkArrays:
@@ -202,7 +222,10 @@ def _compile_links(project, d_row, types, devs: DeviceArrays, racks: RackArrays)
     a_pg = [types[d_row[lk.a_device]].port_group(lk.a_group) for lk in links]
     b_pg = [types[d_row[lk.b_device]].port_group(lk.b_group) for lk in links]
     port_speed = np.array(
-        [min(pa.speed_gbps if pa else 0, pb.speed_gbps if pb else 0) for pa, pb in zip(a_pg, b_pg, strict=True)]
+        [
+            min(pa.speed_gbps if pa else 0, pb.speed_gbps if pb else 0)
+            for pa, pb in zip(a_pg, b_pg, strict=True)
+        ]
     )
     speed = np.array([lk.speed_gbps for lk in links], dtype=np.float64)
     speed = np.where(speed > 0, speed, port_speed)
@@ -212,11 +235,9 @@ def _compile_links(project, d_row, types, devs: DeviceArrays, racks: RackArrays)
     length = np.where(given, length, cable_lengths_m(a, b, devs, racks, site))
 
     def tech(i: int) -> str:
-        for t in (types[a[i]], types[b[i]]):
-            if isinstance(t, SwitchType):
-                return t.technology
-        pa = a_pg[i]
-        return "infiniband" if pa is not None and pa.type.startswith("infiniband") else "ethernet"
+        """From the port types: InfiniBand only when both ends are InfiniBand ports."""
+        types_ = [pg.type for pg in (a_pg[i], b_pg[i]) if pg is not None]
+        return "infiniband" if types_ and all(t.startswith("infiniband") for t in types_) else "ethernet"
 
     return LinkArrays(
         ids=[lk.id for lk in links],
@@ -235,7 +256,23 @@ def _compile_links(project, d_row, types, devs: DeviceArrays, racks: RackArrays)
         medium=[lk.medium for lk in links],
         cable_ids=[lk.cable_id for lk in links],
         technology=[tech(i) for i in range(len(links))],
+        connector=[connector_of(pa.type if pa else "") for pa in a_pg],
     )
+
+
+_IB_CAGE = {"edr": "qsfp28", "hdr": "qsfp56", "ndr": "osfp", "xdr": "osfp"}
+
+
+def connector_of(port_type: str) -> str:
+    """Cage of a NetBox interface type: ``400gbase-x-osfp`` → osfp, ``infiniband-ndr`` → osfp, ``1000base-t`` → rj45."""
+    if port_type.startswith("infiniband-"):
+        return _IB_CAGE.get(port_type.removeprefix("infiniband-"), "")
+    if port_type.endswith("base-t"):
+        return "rj45"
+    for cage in ("osfp", "qsfp112", "qsfp56", "qsfp28", "qsfpdd", "sfp28", "sfp56", "sfpp"):
+        if port_type.endswith(cage):
+            return cage
+    return ""
 
 
 U_HEIGHT_M = 0.04445

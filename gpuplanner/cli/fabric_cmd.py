@@ -1,0 +1,144 @@
+"""`gpuplanner generate TEMPLATE … -o FILE` and `gpuplanner fabric FILE [--json]`."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+from datetime import UTC, datetime
+from pathlib import Path
+
+from gpuplanner.cli.common import print_json, print_table
+from gpuplanner.core.errors import GenerationError, ProjectFileError
+from gpuplanner.engine.compiled import compile_project
+from gpuplanner.engine.network import analyze_fabric
+from gpuplanner.model import Project
+from gpuplanner.storage import open_project, save_project
+from gpuplanner.topology import GenerateOptions, generate_into, template_list
+
+
+def _cmd_generate(args: argparse.Namespace) -> int:
+    if args.list:
+        if args.json:
+            print_json(template_list())
+        else:
+            print_table([[k, v] for k, v in template_list().items()], ["template", "what it builds"])
+        return 0
+    if not args.template:
+        raise GenerationError("name a template", hint="see `gpuplanner generate --list`")
+    if not args.output:
+        raise GenerationError("give the output file with -o FILE")
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        raise ProjectFileError("already exists (use --force to replace it)", file=str(out))
+    project = Project()
+    servers = args.servers
+    if args.gpus:
+        srv = project.catalog.get(args.server)
+        per = getattr(srv, "gpu_count", 0) or 1
+        servers = math.ceil(args.gpus / per)
+    opts = GenerateOptions(
+        template=args.template,
+        server=args.server,
+        servers=servers or 1,
+        leaf_switch=args.switch,
+        spine_switch=args.spine_switch or "",
+        core_switch=args.core_switch or "",
+        oversub=args.oversub,
+        su_size=args.su_size,
+        rails=args.rails == "yes",
+        planes=args.planes,
+        rack=args.rack,
+        rack_budget_kw=args.rack_kw,
+        storage_fabric=args.storage,
+        storage_system=args.storage_system or "",
+        storage_units=args.storage_units,
+        management_fabric=args.management,
+    )
+    generate_into(project, opts)
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    project.tables["project"]["project"] = dataclasses.replace(
+        project.info, name=args.name or out.stem, created=now, modified=now, language=args.lang
+    )
+    save_project(project, out)
+    summary = {
+        "file": str(out),
+        "template": opts.template,
+        "servers": opts.servers,
+        "gpus": project.gpu_count(),
+        "devices": len(project.devices),
+        "links": len(project.links),
+        "racks": len(project.racks),
+    }
+    if args.json:
+        print_json(summary)
+    else:
+        print(
+            f"wrote {out}: {summary['gpus']} GPUs, {summary['devices']} devices, {summary['links']} links, "
+            f"{summary['racks']} racks"
+        )
+    return 0
+
+
+def _cmd_fabric(args: argparse.Namespace) -> int:
+    project = open_project(args.file)
+    c = compile_project(project)
+    result = analyze_fabric(c, project.catalog)
+    data = result.to_json(c)
+    if args.json:
+        print_json(data)
+        return 0
+    print(
+        f"GPUs {data['gpus']}, endpoints {data['endpoints']}, switches {data['switches']} "
+        f"({', '.join(f'{k} {v}' for k, v in data['switches_by_tier'].items())})"
+    )
+    print(
+        f"bisection {data['bisection_gbps'] / 1000:,.1f} Tb/s; oversubscription "
+        + (", ".join(f"{k} {v:g}:1" for k, v in data["oversubscription_by_tier"].items()) or "n/a")
+        + f"; max hops {data['max_hops']}"
+    )
+    print("\ncables by tier:")
+    print_table([[k, v] for k, v in data["cables_by_tier"].items()], ["tier", "cables"])
+    print("\ncables and optics:")
+    rows = [[k, v, "cable"] for k, v in data["cables"].items()] + [
+        [k, v, "transceiver"] for k, v in data["transceivers"].items()
+    ]
+    print_table(rows, ["part", "count", "kind"])
+    if data["links_too_long"]:
+        print(
+            f"\n{len(data['links_too_long'])} links have no medium that reaches (see --json: links_too_long)"
+        )
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("generate", help="generate a cluster from a template into a new project file")
+    p.add_argument("template", nargs="?", help="see --list")
+    p.add_argument("--list", action="store_true", help="list the templates")
+    p.add_argument("--server", default="nvidia-dgx-h100", help="server catalog id")
+    p.add_argument("--servers", type=int, default=32, help="number of servers")
+    p.add_argument("--gpus", type=int, help="number of GPUs (overrides --servers)")
+    p.add_argument("--switch", default="nvidia-quantum-2-qm9700", help="leaf switch catalog id")
+    p.add_argument("--spine-switch", help="spine switch (default: the leaf model)")
+    p.add_argument("--core-switch", help="core switch (default: the spine model)")
+    p.add_argument("--oversub", type=float, default=1.0, help="leaf oversubscription, e.g. 1, 2, 3")
+    p.add_argument("--su-size", type=int, default=32, help="servers per scalable unit")
+    p.add_argument("--rails", choices=["yes", "no"], default="yes", help="rail-optimised leaves")
+    p.add_argument("--planes", type=int, default=1, help="independent fabric planes")
+    p.add_argument("--rack", default="generic-48u-600x1200-hd", help="rack catalog id")
+    p.add_argument("--rack-kw", type=float, help="rack power budget in kW (default: the rack type's)")
+    p.add_argument("--storage", action="store_true", help="add a storage fabric")
+    p.add_argument("--storage-system", help="storage catalog id for the storage fabric")
+    p.add_argument("--storage-units", type=int, default=0)
+    p.add_argument("--management", action="store_true", help="add an out-of-band management fabric")
+    p.add_argument("--name", help="project name")
+    p.add_argument("--lang", default="en", choices=["en", "zh"])
+    p.add_argument("-o", "--output", help="project file to write")
+    p.add_argument("--force", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_generate)
+
+    p = sub.add_parser("fabric", help="analyse the network of a project: switches, cables, optics, bisection")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_fabric)
