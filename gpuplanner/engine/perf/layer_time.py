@@ -150,11 +150,18 @@ def layer_times(
     act_f = hw.ew["mlp_act_fwd"] * (1.5 if gated else 1.0)
     act_b = hw.ew["mlp_act_bwd"] * (10.0 / 6.0 if gated else 1.0)
     act_elems = tokens * act_width / tp
+    routed = (moe_share * shape.top_k * tokens * h) if shape.is_moe else 0.0  # token copies sent to experts
     ew_fwd = (
-        hw.ew["norm_residual_fwd"] * replicated + hw.ew["attn_io_fwd"] * tokens * h / tp + act_f * act_elems
+        hw.ew["norm_residual_fwd"] * replicated
+        + hw.ew["attn_io_fwd"] * tokens * h / tp
+        + act_f * act_elems
+        + hw.ew["moe_permute_fwd"] * routed
     ) / hw.ew_byte_per_s
     ew_bwd = (
-        hw.ew["norm_residual_bwd"] * replicated + hw.ew["attn_io_bwd"] * tokens * h / tp + act_b * act_elems
+        hw.ew["norm_residual_bwd"] * replicated
+        + hw.ew["attn_io_bwd"] * tokens * h / tp
+        + act_b * act_elems
+        + hw.ew["moe_permute_bwd"] * routed
     ) / hw.ew_byte_per_s
 
     links = hw.links

@@ -56,7 +56,9 @@ class ModelShape:
         if self.top_k > self.experts:
             raise ValidationError("top_k exceeds experts", field="top_k", value=self.top_k, entry=self.name)
         if self.dense_layers > self.layers:
-            raise ValidationError("dense_layers exceeds layers", field="dense_layers", value=self.dense_layers)
+            raise ValidationError(
+                "dense_layers exceeds layers", field="dense_layers", value=self.dense_layers
+            )
 
     @property
     def head_dim(self) -> int:
@@ -99,7 +101,12 @@ class TrainConfig:
     total_tokens: float = 0.0
     attention: str = "flash"  # "unfused" = pre-FlashAttention kernels (Megatron-LM 2021/2022)
     sequence_parallel: bool | None = None  # None: on whenever tp > 1 (Megatron-Core default)
-    dp_overlap: bool = True  # gradient reduce overlapped with the last backward (Megatron --overlap-grad-reduce)
+    dp_overlap: bool = (
+        True  # gradient reduce overlapped with the last backward (Megatron --overlap-grad-reduce)
+    )
+    tp_overlap: bool = (
+        True  # backward TP all-reduce overlapped with the weight-gradient GEMM (Megatron ≥ 2022)
+    )
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):

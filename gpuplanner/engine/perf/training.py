@@ -51,12 +51,19 @@ class Options:
     zero_stage: int = 1
     flash: bool = True
     dp_overlap: bool = True
+    tp_overlap: bool = True
     total_tokens: float = 0.0
 
 
-def evaluate(shape: ModelShape, cluster: ClusterSpec, cols: dict[str, np.ndarray], opt: Options,
-             a: Assumptions | None = None) -> dict[str, np.ndarray]:
-    """Vectorised estimate. `cols`: tp, pp, dp, cp, ep, vpp, mb, rc (0 none/1 selective/2 full), sp."""
+def evaluate(
+    shape: ModelShape,
+    cluster: ClusterSpec,
+    cols: dict[str, np.ndarray],
+    opt: Options,
+    a: Assumptions | None = None,
+) -> dict[str, np.ndarray]:
+    """Vectorised estimate. `cols`: tp, pp, dp, cp, ep, vpp, mb, rc (0 none/1 selective/2 full), sp, and
+    optionally gb (a global batch per row, overriding opt.global_batch)."""
     a = a or load_assumptions()
     if opt.seq_len != shape.seq_len:
         shape = _with_seq(shape, opt.seq_len)
@@ -65,7 +72,8 @@ def evaluate(shape: ModelShape, cluster: ClusterSpec, cols: dict[str, np.ndarray
     tp, pp, dp, cp, ep, v, mb = (f[k] for k in ("tp", "pp", "dp", "cp", "ep", "vpp", "mb"))
     rc = np.asarray(cols["rc"])
     sp = np.asarray(cols["sp"], dtype=bool)
-    m = opt.global_batch / (dp * mb)
+    gb = np.asarray(cols.get("gb", opt.global_batch), dtype=float)
+    m = gb / (dp * mb)
     n_gpus = tp * pp * dp * cp
     layers_stage = np.ceil(shape.layers / pp)
     full, sel = (rc == 2).astype(float), (rc == 1).astype(float)
@@ -74,7 +82,10 @@ def evaluate(shape: ModelShape, cluster: ClusterSpec, cols: dict[str, np.ndarray
     layer_fwd = lt.gemm_fwd + lt.attn_fwd + lt.ew_fwd
     layer_bwd = 2.0 * lt.gemm_fwd + lt.attn_bwd + lt.ew_bwd
     recompute = full * layer_fwd + sel * lt.attn_fwd
-    tp_layer = lt.tp_fwd * (2.0 + full)
+    # backward TP all-reduces partly hide behind the weight-gradient GEMMs (async all-reduce)
+    hidden = a.number("tp_bwd_overlap_fraction") if opt.tp_overlap else 0.0
+    tp_bwd = lt.tp_fwd - np.minimum(hidden * lt.tp_fwd, lt.gemm_fwd)
+    tp_layer = lt.tp_fwd * (1.0 + full) + tp_bwd
     cp_layer = lt.cp_fwd * (3.0 + full)
     ep_layer = lt.ep_fwd * (2.0 + full)
 
@@ -83,8 +94,11 @@ def evaluate(shape: ModelShape, cluster: ClusterSpec, cols: dict[str, np.ndarray
     if shape.vocab:
         logits = 3.0 * gemm_s(tokens, shape.vocab / tp, float(shape.hidden), hw)
         logits += hw.ew["logits"] * tokens * shape.vocab / tp / hw.ew_byte_per_s
-    params_gpu, params_dense, params_exp = _params_on_gpu(shape, tp, pp, ep)
-    accum = a.table("grad_accum_bytes_per_param")[opt.precision] * params_gpu / hw.ew_byte_per_s
+    params_gpu, params_dense, params_exp = params_on_gpu(shape, tp, pp, ep)
+    # fp16 (Megatron 2021) adds each micro-batch's gradient in a separate kernel; bf16/fp8 accumulate into
+    # fp32 main_grad inside the weight-gradient GEMM epilogue (gradient-accumulation fusion)
+    accum_rate = hw.ew_byte_per_s if opt.precision == "fp16" else hw.gemm_byte_per_s
+    accum = a.table("grad_accum_bytes_per_param")[opt.precision] * params_gpu / accum_rate
     links = hw.links
     stage_gap = tp * cp * dp  # Megatron order tp-cp-dp-pp: the next stage is this many ranks away
     pp_intra = stage_gap * pp <= links.gpus_per_node
@@ -95,9 +109,22 @@ def evaluate(shape: ModelShape, cluster: ClusterSpec, cols: dict[str, np.ndarray
     t_mb = compute_mb + layers_stage * (recompute + tp_layer + cp_layer + ep_layer) + pp_mb
     bubble = (pp - 1.0) / v * t_mb
 
-    dp_exposed = _dp_time(shape, opt, a, hw, tp=tp, dp=dp, cp=cp, ep=ep, m=m, params_dense=params_dense,
-                          params_exp=params_exp, fwd_s=layers_stage * layer_fwd, bwd_s=layers_stage * layer_bwd,
-                          steady_s=m * t_mb)
+    dp_exposed = _dp_time(
+        shape,
+        opt,
+        a,
+        hw,
+        tp=tp,
+        dp=dp,
+        cp=cp,
+        ep=ep,
+        m=m,
+        params_dense=params_dense,
+        params_exp=params_exp,
+        fwd_s=layers_stage * layer_fwd,
+        bwd_s=layers_stage * layer_bwd,
+        steady_s=m * t_mb,
+    )
     shard = dp * cp if opt.zero_stage >= 1 else 1.0
     optimizer = a.number("optimizer_bytes_per_param") * params_gpu / shard / hw.ew_byte_per_s
 
@@ -113,20 +140,38 @@ def evaluate(shape: ModelShape, cluster: ClusterSpec, cols: dict[str, np.ndarray
         "optimizer_s": optimizer,
     }
     step = sum(parts.values())
-    tokens_step = float(opt.global_batch * opt.seq_len)
+    tokens_step = gb * opt.seq_len
     model_flops = model_flops_per_token(shape, opt.seq_len) * tokens_step
     hw_per_token = {r: hardware_flops_per_token(shape, opt.seq_len, r) for r in RECOMPUTE}
-    hw_flops = np.select([rc == 0, rc == 1], [hw_per_token["none"], hw_per_token["selective"]],
-                         hw_per_token["full"]) * tokens_step
+    hw_flops = (
+        np.select([rc == 0, rc == 1], [hw_per_token["none"], hw_per_token["selective"]], hw_per_token["full"])
+        * tokens_step
+    )
     cal = cluster.calibration
     if cal is not None and cal.mfu:
         target = model_flops / (n_gpus * hw.peak_bf16_flop_per_s * cal.mfu)
         scale = target / step
         parts = {k: p * scale for k, p in parts.items()}
         step = target + 0.0 * step
-    mem = training_memory(shape, a, mem_gb=cluster.mem_gb, seq_len=opt.seq_len, micro_batch=mb, micro_batches=m,
-                          tp=tp, pp=pp, dp=dp, cp=cp, ep=ep, vpp=v, sp=sp, recompute=rc, flash=opt.flash,
-                          zero_stage=opt.zero_stage, precision=opt.precision)
+    mem = training_memory(
+        shape,
+        a,
+        mem_gb=cluster.mem_gb,
+        seq_len=opt.seq_len,
+        micro_batch=mb,
+        micro_batches=m,
+        tp=tp,
+        pp=pp,
+        dp=dp,
+        cp=cp,
+        ep=ep,
+        vpp=v,
+        sp=sp,
+        recompute=rc,
+        flash=opt.flash,
+        zero_stage=opt.zero_stage,
+        precision=opt.precision,
+    )
     out = {k: np.asarray(p + 0.0 * step) for k, p in parts.items()}
     out.update(
         step_time_s=step,
@@ -137,7 +182,9 @@ def evaluate(shape: ModelShape, cluster: ClusterSpec, cols: dict[str, np.ndarray
         hw_tflops_per_gpu=hw_flops / step / n_gpus / 1e12,
         mfu=model_flops / step / n_gpus / hw.peak_bf16_flop_per_s,
         bubble_fraction=(pp - 1.0) / (m * v),
-        time_to_train_s=(opt.total_tokens / (tokens_step / step)) if opt.total_tokens else np.zeros_like(step),
+        time_to_train_s=(opt.total_tokens / (tokens_step / step))
+        if opt.total_tokens
+        else np.zeros_like(step),
         dp_intra_node=(tp * dp * cp) <= links.gpus_per_node,
         tp_intra_node=tp <= links.gpus_per_node,
         **{f"mem_{k}": val for k, val in mem.items()},
@@ -151,7 +198,7 @@ def _with_seq(shape: ModelShape, seq_len: int) -> ModelShape:
     return replace(shape, seq_len=seq_len)
 
 
-def _params_on_gpu(shape: ModelShape, tp, pp, ep):
+def params_on_gpu(shape: ModelShape, tp, pp, ep):
     """Parameters held by a GPU of the largest stage: (all, dense part, expert part)."""
     c = param_counts(shape)
     layers_stage = np.ceil(shape.layers / pp)
@@ -164,8 +211,23 @@ def _params_on_gpu(shape: ModelShape, tp, pp, ep):
     return dense + experts, dense, experts
 
 
-def _dp_time(shape, opt: Options, a: Assumptions, hw, *, tp, dp, cp, ep, m, params_dense, params_exp, fwd_s,
-             bwd_s, steady_s):
+def _dp_time(
+    shape,
+    opt: Options,
+    a: Assumptions,
+    hw,
+    *,
+    tp,
+    dp,
+    cp,
+    ep,
+    m,
+    params_dense,
+    params_exp,
+    fwd_s,
+    bwd_s,
+    steady_s,
+):
     """Exposed data-parallel time: gradient reduction (and parameter gathers with ZeRO/distributed optimizer)."""
     links = hw.links
     n = dp * cp
@@ -178,10 +240,12 @@ def _dp_time(shape, opt: Options, a: Assumptions, hw, *, tp, dp, cp, ep, m, para
         red = group_all_reduce_s(gb * params_dense, n, g, links, "dp")
         red = red + group_all_reduce_s(gb * params_exp, n_e, g_e, links, "dp")
         return np.maximum(0.0, red - frac * bwd_s)
-    rs = group_reduce_scatter_s(gb * params_dense, n, g, links, "dp") + \
-        group_reduce_scatter_s(gb * params_exp, n_e, g_e, links, "dp")
-    ag = group_all_gather_s(2.0 * params_dense, n, g, links, "dp") + \
-        group_all_gather_s(2.0 * params_exp, n_e, g_e, links, "dp")
+    rs = group_reduce_scatter_s(gb * params_dense, n, g, links, "dp") + group_reduce_scatter_s(
+        gb * params_exp, n_e, g_e, links, "dp"
+    )
+    ag = group_all_gather_s(2.0 * params_dense, n, g, links, "dp") + group_all_gather_s(
+        2.0 * params_exp, n_e, g_e, links, "dp"
+    )
     if opt.zero_stage == 3:  # parameters gathered for forward and backward of every micro-batch
         total = m * (2.0 * ag + rs)
         return np.maximum(0.0, total - frac * steady_s)
@@ -212,32 +276,55 @@ class TrainEstimate:
 
 def config_columns(cfg: TrainConfig) -> dict[str, np.ndarray]:
     return {
-        "tp": np.array([cfg.tp]), "pp": np.array([cfg.pp]), "dp": np.array([cfg.dp]), "cp": np.array([cfg.cp]),
-        "ep": np.array([cfg.ep]), "vpp": np.array([cfg.vpp]), "mb": np.array([cfg.micro_batch]),
-        "rc": np.array([RECOMPUTE.index(cfg.recompute)]), "sp": np.array([cfg.sp]),
+        "tp": np.array([cfg.tp]),
+        "pp": np.array([cfg.pp]),
+        "dp": np.array([cfg.dp]),
+        "cp": np.array([cfg.cp]),
+        "ep": np.array([cfg.ep]),
+        "vpp": np.array([cfg.vpp]),
+        "mb": np.array([cfg.micro_batch]),
+        "rc": np.array([RECOMPUTE.index(cfg.recompute)]),
+        "sp": np.array([cfg.sp]),
     }
 
 
 def validate_config(shape: ModelShape, cfg: TrainConfig) -> None:
     if shape.heads % cfg.tp:
-        raise ValidationError(f"{shape.heads} attention heads cannot be split over tp = {cfg.tp}", field="tp",
-                              value=cfg.tp, hint="choose tp dividing the head count")
+        raise ValidationError(
+            f"{shape.heads} attention heads cannot be split over tp = {cfg.tp}",
+            field="tp",
+            value=cfg.tp,
+            hint="choose tp dividing the head count",
+        )
     if cfg.vpp > 1 and shape.layers % (cfg.pp * cfg.vpp):
-        raise ValidationError(f"{shape.layers} layers cannot form pp × vpp = {cfg.pp} × {cfg.vpp} chunks",
-                              field="vpp", value=cfg.vpp)
+        raise ValidationError(
+            f"{shape.layers} layers cannot form pp × vpp = {cfg.pp} × {cfg.vpp} chunks",
+            field="vpp",
+            value=cfg.vpp,
+        )
     if cfg.pp > shape.layers:
         raise ValidationError(f"pp = {cfg.pp} exceeds the {shape.layers} layers", field="pp", value=cfg.pp)
     if cfg.ep > 1 and (shape.experts % cfg.ep or (cfg.dp * cfg.cp) % cfg.ep):
-        raise ValidationError(f"ep = {cfg.ep} must divide the experts ({shape.experts}) and dp × cp", field="ep",
-                              value=cfg.ep)
+        raise ValidationError(
+            f"ep = {cfg.ep} must divide the experts ({shape.experts}) and dp × cp", field="ep", value=cfg.ep
+        )
 
 
-def estimate(shape: ModelShape, cfg: TrainConfig, cluster: ClusterSpec, a: Assumptions | None = None) -> TrainEstimate:
+def estimate(
+    shape: ModelShape, cfg: TrainConfig, cluster: ClusterSpec, a: Assumptions | None = None
+) -> TrainEstimate:
     """Estimate one configuration (the sweep's code on one row)."""
     validate_config(shape, cfg)
-    opt = Options(global_batch=cfg.global_batch, seq_len=cfg.seq_len, precision=cfg.precision,
-                  zero_stage=cfg.zero_stage, flash=cfg.attention == "flash", dp_overlap=cfg.dp_overlap,
-                  total_tokens=cfg.total_tokens)
+    opt = Options(
+        global_batch=cfg.global_batch,
+        seq_len=cfg.seq_len,
+        precision=cfg.precision,
+        zero_stage=cfg.zero_stage,
+        flash=cfg.attention == "flash",
+        dp_overlap=cfg.dp_overlap,
+        tp_overlap=cfg.tp_overlap,
+        total_tokens=cfg.total_tokens,
+    )
     out = evaluate(shape, cluster, config_columns(cfg), opt, a)
     return to_estimate(out, 0)
 
@@ -246,7 +333,9 @@ def to_estimate(out: dict[str, np.ndarray], i: int) -> TrainEstimate:
     """The i-th row of an evaluation as a TrainEstimate."""
     row = {k: np.asarray(val).reshape(-1)[i] if np.ndim(val) else val for k, val in out.items()}
     breakdown = {k: float(row[k]) for k in BREAKDOWN}
-    memory = {k[4:]: (bool(row[k]) if k == "mem_fits" else float(row[k])) for k in row if k.startswith("mem_")}
+    memory = {
+        k[4:]: (bool(row[k]) if k == "mem_fits" else float(row[k])) for k in row if k.startswith("mem_")
+    }
     fits = bool(memory.pop("fits"))
     return TrainEstimate(
         step_time_s=float(row["step_time_s"]),
@@ -274,7 +363,9 @@ def bottleneck_sentence(breakdown: dict[str, float], tp_intra: bool = True, dp_i
         "cp_comm_s": "CP ring-attention exchange",
         "pp_comm_s": "Pipeline point-to-point sends",
         "pp_bubble_s": "Pipeline bubble",
-        "dp_comm_s": "DP gradient reduction over NVLink" if dp_intra else "DP all-reduce over the inter-node fabric",
+        "dp_comm_s": "DP gradient reduction over NVLink"
+        if dp_intra
+        else "DP all-reduce over the inter-node fabric",
         "ep_comm_s": "Expert all-to-all",
         "optimizer_s": "Optimizer step",
     }
@@ -299,6 +390,9 @@ def refusal_sentence(memory: dict[str, float]) -> str:
 def require_fit(est: TrainEstimate) -> None:
     """Raise a ValidationError with the numbers when the configuration does not fit in GPU memory."""
     if not est.fits:
-        raise ValidationError(f"configuration does not fit in GPU memory: {est.refusal}", field="memory",
-                              value=round(est.memory["total_gb"], 1),
-                              hint="raise tp/pp, use ZeRO or recomputation, or lower the micro-batch")
+        raise ValidationError(
+            f"configuration does not fit in GPU memory: {est.refusal}",
+            field="memory",
+            value=round(est.memory["total_gb"], 1),
+            hint="raise tp/pp, use ZeRO or recomputation, or lower the micro-batch",
+        )

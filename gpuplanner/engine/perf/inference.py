@@ -1,0 +1,146 @@
+"""Serving estimate: per-replica decode tokens/s, time to first token, memory fit with the KV cache.
+
+A replica is `tp` GPUs holding one copy of the weights. Decode reads every weight and the whole KV cache once
+per step (memory bound at small batch) and does 2·N_active FLOPs per sequence (compute bound at large batch):
+step = max(bytes / (HBM · e), FLOPs / (peak · e_gemm)) + 2 all-reduces per layer over the tp group.
+Prefill is compute bound: 2·N_active·prompt FLOPs per sequence plus attention over the prompt.
+Cluster tokens/s = (GPUs // tp) replicas × per-replica tokens/s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
+from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for
+from gpuplanner.engine.perf.flops import param_counts
+from gpuplanner.engine.perf.memory import kv_cache_bytes
+from gpuplanner.engine.perf.shapes import ClusterSpec, InferenceConfig, ModelShape
+
+GB = 1e9
+
+
+@dataclass(frozen=True)
+class InferenceEstimate:
+    decode_tokens_per_s: float  # per replica, all sequences of the batch together
+    decode_step_s: float  # one output token for every sequence of the batch
+    ttft_s: float  # prefill of one batch of prompts
+    cluster_tokens_per_s: float
+    replicas: int
+    memory: dict[str, float]
+    fits: bool
+    bound: str  # "memory bandwidth" or "compute" (decode)
+    refusal: str = ""
+
+
+def estimate_inference(
+    shape: ModelShape,
+    cfg: InferenceConfig,
+    cluster: ClusterSpec,
+    n_gpus: int | None = None,
+    a: Assumptions | None = None,
+) -> InferenceEstimate:
+    a = a or load_assumptions()
+    g = cluster.gpu_name
+    c = param_counts(shape)
+    tp = cfg.tp
+    peak = cluster.peak_bf16_tflops * 1e12
+    if cfg.weight_precision_bytes <= 1.0 and cluster.peak_fp8_tflops:
+        peak = cluster.peak_fp8_tflops * 1e12
+    gemm_rate = peak * a.number("gemm_efficiency", g)
+    bw = cluster.mem_bw_tbyte_per_s * 1e12 * a.number("decode_hbm_efficiency")
+    links = links_for(cluster, a)
+    g_tp = min(tp, cluster.gpus_per_node)
+
+    weights_gpu = c["total"] * cfg.weight_precision_bytes / tp
+    active_gpu = c["active"] * cfg.weight_precision_bytes / tp
+    # an MoE step touches the experts the batch routes to: at most all of them, at least the active share
+    touched = min(weights_gpu, active_gpu * max(cfg.batch, 1)) if shape.is_moe else weights_gpu
+    context_avg = cfg.prompt_len + cfg.output_len / 2.0
+    kv_read = float(
+        kv_cache_bytes(
+            shape, batch=cfg.batch, context_len=context_avg, tp=tp, kv_precision_bytes=cfg.kv_precision_bytes
+        )
+    )
+    flops_token = 2.0 * c["active"] + 4.0 * shape.layers * shape.heads * shape.head_dim * context_avg
+    t_mem = (touched + kv_read) / bw
+    t_cmp = cfg.batch * flops_token / tp / gemm_rate
+    ar_bytes = cfg.batch * shape.hidden * 2.0
+    t_tp = 2.0 * shape.layers * float(group_all_reduce_s(ar_bytes, tp, g_tp, links, "tp"))
+    step = max(t_mem, t_cmp) + t_tp
+    decode_tps = cfg.batch / step
+
+    prompt_tokens = cfg.batch * cfg.prompt_len
+    prefill_flops = prompt_tokens * (
+        2.0 * c["active"] + 2.0 * shape.layers * shape.heads * shape.head_dim * cfg.prompt_len
+    )  # causal: half the score square
+    t_prefill = prefill_flops / tp / gemm_rate + weights_gpu / bw
+    t_prefill += (
+        2.0
+        * shape.layers
+        * float(group_all_reduce_s(prompt_tokens * shape.hidden * 2.0, tp, g_tp, links, "tp"))
+    )
+
+    kv_full = float(
+        kv_cache_bytes(
+            shape,
+            batch=cfg.batch,
+            context_len=cfg.prompt_len + cfg.output_len,
+            tp=tp,
+            kv_precision_bytes=cfg.kv_precision_bytes,
+        )
+    )
+    workspace = 4.0 * cfg.batch * cfg.prompt_len * shape.hidden * 2.0 / tp  # prefill activations in flight
+    total = weights_gpu + kv_full + workspace
+    usable = cluster.mem_gb * a.number("memory_usable_fraction")
+    fits = total / GB <= usable
+    memory = {
+        "weights_gb": weights_gpu / GB,
+        "kv_cache_gb": kv_full / GB,
+        "workspace_gb": workspace / GB,
+        "total_gb": total / GB,
+        "usable_gb": usable,
+    }
+    replicas = (n_gpus // tp) if n_gpus else 1
+    refusal = (
+        ""
+        if fits
+        else (
+            f"needs {total / GB:.1f} GB per GPU but only {usable:.1f} GB is usable (weights {weights_gpu / GB:.1f} GB, "
+            f"KV cache {kv_full / GB:.1f} GB for {cfg.batch} × {cfg.prompt_len + cfg.output_len} tokens)"
+        )
+    )
+    return InferenceEstimate(
+        decode_tokens_per_s=decode_tps,
+        decode_step_s=step,
+        ttft_s=t_prefill,
+        cluster_tokens_per_s=replicas * decode_tps if fits else 0.0,
+        replicas=replicas,
+        memory=memory,
+        fits=bool(fits),
+        bound="memory bandwidth" if t_mem >= t_cmp else "compute",
+        refusal=refusal,
+    )
+
+
+def max_batch(
+    shape: ModelShape, cfg: InferenceConfig, cluster: ClusterSpec, a: Assumptions | None = None
+) -> int:
+    """Largest batch whose weights + KV cache + workspace fit in one GPU of the replica (0 if none)."""
+    a = a or load_assumptions()
+    c = param_counts(shape)
+    usable = cluster.mem_gb * GB * a.number("memory_usable_fraction")
+    free = usable - c["total"] * cfg.weight_precision_bytes / cfg.tp
+    per_seq = float(
+        kv_cache_bytes(
+            shape,
+            batch=1,
+            context_len=cfg.prompt_len + cfg.output_len,
+            tp=cfg.tp,
+            kv_precision_bytes=cfg.kv_precision_bytes,
+        )
+    )
+    per_seq += 4.0 * cfg.prompt_len * shape.hidden * 2.0 / cfg.tp
+    return int(max(np.floor(free / per_seq), 0))
