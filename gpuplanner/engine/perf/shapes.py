@@ -209,3 +209,29 @@ class InferenceConfig:
         for name in ("batch", "prompt_len", "output_len", "tp"):
             if getattr(self, name) < 1:
                 raise ValidationError(f"{name} must be at least 1", field=name, value=getattr(self, name))
+
+
+SHAPE_FIELDS = (
+    "architecture",
+    "layers",
+    "hidden",
+    "heads",
+    "kv_heads",
+    "ffn_hidden",
+    "vocab",
+    "seq_len",
+    "experts",
+    "top_k",
+    "shared_experts",
+    "moe_ffn_hidden",
+    "dense_layers",
+    "gated_mlp",
+)
+
+
+def shape_from_entry(entry: dict) -> ModelShape:
+    """A ModelShape from a catalogs/models/*.yaml entry (a mapping with the catalog's field names)."""
+    values = {k: entry[k] for k in SHAPE_FIELDS if k in entry and entry[k] is not None}
+    values.setdefault("kv_heads", entry["heads"])
+    values.setdefault("vocab", 0)
+    return ModelShape(**values, name=str(entry.get("id", "")))
