@@ -1,0 +1,137 @@
+"""Facility findings: each rule has a plan that triggers it and one that does not."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from gpuplanner.catalog.loader import load_catalog
+from gpuplanner.commands import AddRows, SetFields, UndoStack
+from gpuplanner.engine.checks_facility import TEMPLATES, facility_findings, u_space_problems
+from gpuplanner.engine.compiled import compile_project
+from gpuplanner.engine.cost import compute_cost
+from gpuplanner.engine.power import compute_power
+from gpuplanner.engine.thermal import compute_thermal
+from gpuplanner.model import Device, Project, Rack
+
+DGX = "nvidia-dgx-h100"  # 8U, 10.2 kW max
+HD_RACK = "generic-48u-600x1200-hd"  # 48U, 40 kW budget, 2 × 43.6 kW PDUs
+
+
+def build(n=0, u=None, cooling="", budget=None, catalog=None, type_id=DGX, site=None) -> Project:
+    p = Project(catalog)
+    stack = UndoStack(p)
+    stack.push(
+        AddRows(
+            "racks", [Rack(id="r0", name="R0", type_id=HD_RACK, cooling_id=cooling, power_budget_kw=budget)]
+        )
+    )
+    us = u or [None] * n
+    if us:
+        stack.push(
+            AddRows(
+                "devices",
+                [
+                    Device(id=f"d{i}", name=f"n{i}", type_id=type_id, rack_id="r0", u_position=x)
+                    for i, x in enumerate(us)
+                ],
+            )
+        )
+    if site:
+        stack.push(SetFields(p, "site", "site", **site))
+    return p
+
+
+def findings(p: Project, bom=None, rule: str | None = None):
+    c = compile_project(p)
+    power = compute_power(c, p.site.load_factor)
+    th = compute_thermal(c, power, p.site, p.catalog)
+    cost = compute_cost(c, power, th, p.site, p.info, p.catalog, bom=bom)
+    out = facility_findings(c, power, th, cost, p.site)
+    for f in out:  # every sentence renders fully in both languages
+        for lang in ("en", "zh"):
+            assert "{" not in f.message(lang) and "{" not in f.fix(lang)
+    return [f for f in out if rule is None or f.rule == rule]
+
+
+def test_every_rule_has_en_and_zh():
+    for rule, parts in TEMPLATES.items():
+        for part in ("message", "fix"):
+            assert parts[part]["en"] and parts[part]["zh"], rule
+
+
+def test_rack_over_power_budget():
+    hot = findings(build(4, budget=20.0), rule="rack-over-power-budget")  # 26 kW at load > 20 kW
+    assert [(f.severity, f.items) for f in hot] == [("error", ("r0",))]
+    assert hot[0].params["budget_kw"] == 20.0
+    warm = findings(build(4), rule="rack-over-power-budget")  # 26 kW at load, 40.8 kW at max > 40 kW
+    assert [f.severity for f in warm] == ["warning"]
+    assert findings(build(3), rule="rack-over-power-budget") == []
+
+
+def test_rack_over_u_budget_overlap_top_and_total():
+    overlap = findings(build(u=[1, 5]), rule="rack-over-u-budget")  # 8U at U1 and U5
+    assert overlap[0].items == ("r0", "d1") and overlap[0].params["overlap"] == ["n1"]
+    top = findings(build(u=[45]), rule="rack-over-u-budget")  # U45–52 in a 48U rack
+    assert top[0].params["beyond"] == ["n0"]
+    total = findings(build(7), rule="rack-over-u-budget")  # 56U unplaced in 48U
+    assert total[0].params["ru_used"] == 56
+    assert findings(build(u=[1, 9, 17, 25]), rule="rack-over-u-budget") == []
+
+
+def test_u_overlap_finds_a_device_inside_a_tall_one():
+    p = build(u=[1])  # DGX at U1–8
+    switches = [
+        Device(id=f"s{i}", name=f"s{i}", type_id="nvidia-quantum-2-qm9700", rack_id="r0", u_position=u)
+        for i, u in enumerate((2, 5, 20))
+    ]
+    UndoStack(p).push(AddRows("devices", switches))
+    c = compile_project(p)
+    _, _, overlap = u_space_problems(c, c.devices.rack)
+    # U5 overlaps the DGX, not its neighbour at U2: the running top must remember the tall box.
+    assert list(overlap) == [False, True, True, False]
+
+
+def test_cooling_cannot_take_load():
+    bad = findings(build(2, cooling="generic-air-crah-open"), rule="cooling-cannot-take-load")
+    assert bad[0].items == ("r0",) and bad[0].params["suggestion"] == "generic-air-contained-aisle"
+    assert findings(build(2), rule="cooling-cannot-take-load") == []
+
+
+def test_cooling_not_in_catalog():
+    assert findings(build(1, cooling="made-up"), rule="cooling-not-in-catalog")[0].items == ("r0",)
+    assert findings(build(1), rule="cooling-not-in-catalog") == []
+
+
+def test_psu_redundancy_not_met():
+    cat = load_catalog(include_user=False)
+    cat.add_entries([dataclasses.replace(cat.entries[DGX], id="test-dgx-weak-psu", psu_rating_w=2000.0)])
+    weak = findings(build(2, catalog=cat, type_id="test-dgx-weak-psu"), rule="psu-redundancy-not-met")
+    assert len(weak) == 1 and weak[0].items == ("d0", "d1") and weak[0].params["capacity_w"] == 8000.0
+    assert findings(build(2), rule="psu-redundancy-not-met") == []
+
+
+def test_feed_redundancy_not_met():
+    bad = findings(build(5), rule="feed-redundancy-not-met")  # 51 kW; one 43.6 kW PDU left
+    assert bad[0].items == ("r0",) and bad[0].params["need_kw"] == pytest.approx(51.0)
+    assert findings(build(4), rule="feed-redundancy-not-met") == []
+
+
+def test_facility_feed_exceeded():
+    assert findings(build(4, site={"utility_kw_available": 50.0}), rule="facility-feed-exceeded")
+    assert findings(build(4, site={"utility_kw_available": 100.0}), rule="facility-feed-exceeded") == []
+    assert findings(build(4), rule="facility-feed-exceeded") == []  # 0 = not stated
+
+
+def test_pue_above_target():
+    hi = findings(build(1, cooling="generic-air-crah-open"), rule="pue-above-target")
+    assert hi[0].params == {"pue": 1.58, "target": 1.3}
+    assert findings(build(1, cooling="generic-cold-plate-dlc-cdu"), rule="pue-above-target") == []
+
+
+def test_prices_missing():
+    info = findings(build(1), bom={"no-such-optic": 2}, rule="prices-missing")
+    assert info[0].severity == "info" and info[0].items == ("no-such-optic",)
+    assert "no-such-optic" in info[0].message("zh")
+    assert findings(build(1), bom={"nvidia-mfp7e10-nxxx": 2}, rule="prices-missing") == []
