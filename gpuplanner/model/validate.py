@@ -62,50 +62,59 @@ def _allowed_types(hint: Any) -> tuple[type, ...]:
     return (hint,)
 
 
-_HINTS: dict[type, dict[str, Any]] = {}
+_SPECS: dict[
+    tuple[str, type], list[tuple[str, tuple[type, ...], bool, bool, tuple[str, ...] | None, bool]]
+] = {}
 
 
-def _hints(cls: type) -> dict[str, Any]:
-    if cls not in _HINTS:
-        _HINTS[cls] = typing.get_type_hints(cls)
-    return _HINTS[cls]
+def field_specs(
+    table: str, cls: type
+) -> list[tuple[str, tuple[type, ...], bool, bool, tuple[str, ...] | None, bool]]:
+    """Per field: (name, allowed types, bool allowed, must be ≥ 1, choices, may be negative) — computed once."""
+    key = (table, cls)
+    if key not in _SPECS:
+        hints = typing.get_type_hints(cls)
+        _SPECS[key] = [
+            (
+                f.name,
+                _allowed_types(hints[f.name]),
+                bool in _allowed_types(hints[f.name]),
+                (table, f.name) in _POSITIVE,
+                _CHOICES.get((table, f.name)),
+                f.name in ("x", "y", "ambient_temp_c"),
+            )
+            for f in dataclasses.fields(cls)
+        ]
+    return _SPECS[key]
 
 
 def validate_row(table: str, row: Any, project: Any = None) -> None:
     """Raises ValidationError naming the table, row and field of the first bad value."""
-    hints = _hints(type(row))
-    for f in dataclasses.fields(row):
-        value = getattr(row, f.name)
-        allowed = _allowed_types(hints[f.name])
-        ok = isinstance(value, allowed) and not (isinstance(value, bool) and bool not in allowed)
-        if not ok:
+    for name, allowed, bool_ok, positive, choices, negative_ok in field_specs(table, type(row)):
+        value = getattr(row, name)
+        if not isinstance(value, allowed) or (isinstance(value, bool) and not bool_ok):
             raise ValidationError(
-                f"{table} field '{f.name}' must be {' or '.join(t.__name__ for t in allowed)}, got {value!r}",
+                f"{table} field '{name}' must be {' or '.join(t.__name__ for t in allowed)}, got {value!r}",
                 entry=getattr(row, "id", None),
-                field=f.name,
+                field=name,
                 value=value,
             )
         if isinstance(value, float) and not math.isfinite(value):
-            raise ValidationError(
-                f"{table} field '{f.name}' is not a finite number", field=f.name, value=value
-            )
+            raise ValidationError(f"{table} field '{name}' is not a finite number", field=name, value=value)
         if isinstance(value, int | float) and not isinstance(value, bool):
-            if (table, f.name) in _POSITIVE and value < 1:
-                raise ValidationError(f"{table} field '{f.name}' must be ≥ 1", field=f.name, value=value)
-            if value < 0 and f.name not in ("x", "y", "ambient_temp_c"):
-                raise ValidationError(
-                    f"{table} field '{f.name}' must not be negative", field=f.name, value=value
-                )
-        choices = _CHOICES.get((table, f.name))
+            if positive and value < 1:
+                raise ValidationError(f"{table} field '{name}' must be ≥ 1", field=name, value=value)
+            if value < 0 and not negative_ok:
+                raise ValidationError(f"{table} field '{name}' must not be negative", field=name, value=value)
         if choices and value not in choices:
             raise ValidationError(
-                f"{table} field '{f.name}' must be one of {', '.join(choices)}", field=f.name, value=value
+                f"{table} field '{name}' must be one of {', '.join(choices)}", field=name, value=value
             )
     if project is not None:
-        _check_references(table, row, project)
+        check_references(table, row, project)
 
 
-def _check_references(table: str, row: Any, project: Any) -> None:
+def check_references(table: str, row: Any, project: Any) -> None:
     if table == "devices":
         if row.rack_id is not None and row.rack_id not in project.racks:
             raise ValidationError(

@@ -21,6 +21,7 @@ def _leaf_spine_for(
     endpoints: list[tuple[Device, PortGroup, int]],
     switch_id: str,
     *,
+    spine_id: str,
     fabric_id: str,
     leaf_role: str,
     spine_role: str,
@@ -61,28 +62,26 @@ def _leaf_spine_for(
     if len(leaves) < 2:
         return
     up_speed = up_grp.speed_gbps
+    spine_sw = switch_entry(plan.catalog, spine_id)
+    spine_grp = fabric_group(spine_sw, up_speed)
+    spine_ports = spine_grp.count * int(spine_grp.speed_gbps // up_speed)
+    want = up_grp.count if up_grp is not down_grp else max(2, math.ceil(capacity * up_ratio / per_port))
+    per_spine = max(1, want // 2)
+    # Spines come in pairs (each leaf dual-homed to one pair); enough pairs for every leaf's uplinks.
+    pairs = max(1, math.ceil(len(leaves) * per_spine / spine_ports))
+    if len(leaves) * per_spine > pairs * spine_ports:
+        per_spine = max(1, spine_ports * pairs // len(leaves))
     spines = [
-        plan.add_device(sw.id, f"{prefix}-spine-{i + 1:02d}", spine_role, fabric_id=fabric_id, x=x, y=y - 110)
-        for i, x in enumerate(_spread_x(2, width))
+        plan.add_device(
+            spine_sw.id, f"{prefix}-spine-{i + 1:02d}", spine_role, fabric_id=fabric_id, x=x, y=y - 110
+        )
+        for i, x in enumerate(_spread_x(2 * pairs, width))
     ]
-    spine_grp = fabric_group(sw, up_speed)
-    per_leaf_up = (
-        up_grp.count if up_grp is not down_grp else max(2, math.ceil(capacity * up_ratio / per_port))
-    )
-    per_leaf_up -= per_leaf_up % 2
-    need = len(leaves) * per_leaf_up // 2
-    if need > spine_grp.count:
-        per_leaf_up = max(2, 2 * (spine_grp.count // len(leaves)))
-    for leaf in leaves:
-        for sp in spines:
+    for i, leaf in enumerate(leaves):
+        j = i % pairs
+        for sp in spines[2 * j : 2 * j + 2]:
             plan.link(
-                leaf,
-                up_grp,
-                sp,
-                spine_grp,
-                multiplicity=max(1, per_leaf_up // 2),
-                speed_gbps=up_speed,
-                fabric_id=fabric_id,
+                leaf, up_grp, sp, spine_grp, multiplicity=per_spine, speed_gbps=up_speed, fabric_id=fabric_id
             )
 
 
@@ -116,6 +115,7 @@ def add_storage_fabric(
         plan,
         endpoints,
         sw.id,
+        spine_id=sw.id,
         fabric_id=fabric.id,
         leaf_role="storage-switch",
         spine_role="storage-switch",
@@ -141,6 +141,7 @@ def add_management_fabric(plan: Plan, opts: GenerateOptions, width: float) -> No
         plan,
         endpoints,
         sw.id,
+        spine_id=opts.mgmt_spine_switch or sw.id,
         fabric_id=fabric.id,
         leaf_role="management",
         spine_role="management",

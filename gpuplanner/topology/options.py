@@ -36,6 +36,7 @@ class GenerateOptions:
     storage_units: int = 0
     management_fabric: bool = False
     mgmt_switch: str = "nvidia-spectrum-sn2201"
+    mgmt_spine_switch: str = "nvidia-spectrum-3-sn4600c"
     name: str = ""
 
     def with_(self, **kw) -> GenerateOptions:

@@ -1,0 +1,93 @@
+"""The command line end to end, in a subprocess, on real files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "gpuplanner", *args], capture_output=True, text=True, cwd=ROOT,
+                          env=e, timeout=300)
+
+
+def test_catalog_list_gpu_json():
+    r = run("catalog", "list", "gpu", "--json")
+    assert r.returncode == 0, r.stderr
+    gpus = {g["id"]: g for g in json.loads(r.stdout)}
+    assert len(gpus) >= 15
+    for g in gpus.values():
+        for key in ("id", "name", "tdp_w", "mem_gb", "mem_bw_tbps", "bf16_dense_tflops", "fp8_dense_tflops", "source",
+                    "as_of"):
+            assert key in g, (g["id"], key)
+    assert gpus["nvidia-a100-sxm4-80gb"]["fp8_dense_tflops"] is None
+    assert gpus["nvidia-h100-sxm"]["mem_bw_tbps"] == pytest.approx(3.35)
+
+
+def test_catalog_list_server_json():
+    r = run("catalog", "list", "server", "--json")
+    assert r.returncode == 0, r.stderr
+    servers = {s["id"]: s for s in json.loads(r.stdout)}
+    dgx = servers["nvidia-dgx-h100"]
+    assert (dgx["ru"], dgx["gpu_count"], dgx["power_max_w"], dgx["psu_count"], dgx["psu_redundancy"]) == (
+        8, 8, 10200, 6, "4+2")
+
+
+def test_broken_user_catalog_is_reported_and_bundled_still_loads(tmp_path):
+    (tmp_path / "gpu").mkdir()
+    (tmp_path / "gpu" / "bad.yaml").write_text("id: bad\nkind: gpu\nvendor: X\n", encoding="utf-8")
+    env = {"GPUPLANNER_USER_CATALOG": str(tmp_path)}
+    r = run("catalog", "list", "gpu", "--json", env=env)
+    assert r.returncode == 0
+    assert len(json.loads(r.stdout)) >= 15
+    assert "bad.yaml" in r.stderr and "entry 'bad'" in r.stderr
+    v = run("catalog", "validate", str(tmp_path))
+    assert v.returncode == 2 and "bad.yaml" in v.stdout and "required" in v.stdout
+
+
+def test_catalog_show_and_unknown_id():
+    assert run("catalog", "show", "nvidia-quantum-2-qm9700", "--json").returncode == 0
+    r = run("catalog", "show", "no-such-thing")
+    assert r.returncode == 2 and "no-such-thing" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_new_info_and_bad_files(tmp_path):
+    f = tmp_path / "p.gpuplan"
+    assert run("new", str(f), "--name", "Demo", "--lang", "zh").returncode == 0
+    info = json.loads(run("info", str(f), "--json").stdout)
+    assert info["name"] == "Demo" and info["language"] == "zh"
+    noise = tmp_path / "noise.gpuplan"
+    noise.write_bytes(os.urandom(2000))
+    r = run("info", str(noise))
+    assert r.returncode == 2 and "not a GPU Planner project" in r.stderr
+    assert run("info", str(tmp_path / "missing.gpuplan")).returncode == 2
+
+
+def test_generate_and_fabric_json(tmp_path):
+    f = tmp_path / "f.gpuplan"
+    r = run("generate", "rail-leaf-spine", "--server", "nvidia-dgx-h100", "--servers", "127", "--su-size", "32",
+            "--switch", "nvidia-quantum-2-qm9700", "--oversub", "1", "-o", str(f))
+    assert r.returncode == 0, r.stderr
+    fab = json.loads(run("fabric", str(f), "--json").stdout)
+    assert fab["switches_by_tier"]["leaf"] == 32 and fab["switches_by_tier"]["spine"] == 16
+    assert fab["switches_by_tier"]["core"] == 0
+    assert fab["gpus"] == 1016 and fab["endpoints"] == 1016
+    for key in ("cables_by_tier", "transceivers", "bisection_gbps", "oversubscription_by_tier", "max_hops"):
+        assert key in fab
+    assert fab["max_hops"] == 4
+    assert fab["oversubscription_by_tier"]["leaf"] == 1.0
+
+
+def test_generate_refuses_impossible_request(tmp_path):
+    r = run("generate", "rail-leaf-spine", "--servers", "1000", "-o", str(tmp_path / "x.gpuplan"))
+    assert r.returncode == 2 and "3 tiers" in r.stderr
+    assert not (tmp_path / "x.gpuplan").exists()
