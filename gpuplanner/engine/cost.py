@@ -262,7 +262,10 @@ def compute_cost(
 def break_even_month(
     capex_usd: float, opex_usd_per_year: float, cloud_usd_per_year: float, years: int
 ) -> int | None:
-    """First month m (1-based) where owning has cost no more than renting: capex + m·opex/12 ≤ m·cloud/12."""
+    """First month m (1-based) where owning has cost no more than renting: capex + m·opex/12 ≤ m·cloud/12.
+    None when renting costs nothing (no GPUs) or owning never catches up within ``years``."""
+    if cloud_usd_per_year <= 0:
+        return None
     months = np.arange(1, 12 * max(int(years), 0) + 1, dtype=np.float64)
     own = capex_usd + months * opex_usd_per_year / 12.0
     cloud = months * cloud_usd_per_year / 12.0

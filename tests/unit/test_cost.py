@@ -127,6 +127,7 @@ def test_break_even_month():
     assert break_even_month(1200.0, 0.0, 120.0, 10) == 120  # 10 $/month → month 120
     assert break_even_month(1200.0, 0.0, 120.0, 5) is None
     assert break_even_month(1200.0, 240.0, 120.0, 50) is None  # running costs more than renting
+    assert break_even_month(0.0, 0.0, 0.0, 5) is None  # no GPUs: nothing to compare
 
 
 def test_results_in_project_currency_too():
