@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpuplanner.engine.routing_fields import BlockFields, compute_block, push
-from gpuplanner.engine.routing_graph import Graph, SubGraph, build_graph, build_subgraph
+from gpuplanner.engine.routing_graph import Graph, build_graph
 
 BITS_PER_BYTE = 8
 GIGA = 1e9
@@ -54,7 +54,6 @@ class Router:
 
     def __init__(self, graph: Graph) -> None:
         self._g = graph
-        self._subgraphs: dict[int, SubGraph] = {}
         self._blocks: dict[int, BlockFields] = {}
         self._lock = threading.Lock()
 
@@ -72,35 +71,27 @@ class Router:
         if bf is not None:
             return bf
         with self._lock:
-            if b in self._blocks:
-                return self._blocks[b]
-            g = self._g
-            cs = g.block_compset[b]
-            if cs not in self._subgraphs:
-                self._subgraphs[cs] = build_subgraph(g, g.compsets[cs])
-            sub = self._subgraphs[cs]
-            fields = g.block_fields[b]
-            counts = g.field_ptr[fields + 1] - g.field_ptr[fields]
-            init = g.field_init[
-                np.repeat(g.field_ptr[fields] - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
-            ]
-            cols = np.repeat(np.arange(fields.size), counts)
-            bf = compute_block(sub, sub.g2l[init].astype(np.int64), cols, fields.size)
-            self._blocks[b] = bf
-            return bf
+            if b not in self._blocks:
+                g = self._g
+                fields = g.block_fields(b)
+                counts = g.field_ptr[fields + 1] - g.field_ptr[fields]
+                init = g.field_init[_ranges(g.field_ptr[fields], counts)]
+                cols = np.repeat(np.arange(fields.size), counts)
+                self._blocks[b] = compute_block(g.switches, init, cols, fields.size)
+            return self._blocks[b]
 
     def _dist(self, nodes: np.ndarray, fields: np.ndarray) -> np.ndarray:
         """Hop distance (int64, -1 = unreachable) from switch nodes[i] to field fields[i]'s switches."""
         out = np.full(nodes.size, -1, np.int64)
-        blocks = self._g.field_block[fields]
+        size = self._g.block_size
+        blocks = fields // size
+        loc = self._g.switches.g2l[nodes]
         # loop over the blocks this demand touches (a handful), vectorised within each
         for b in np.unique(blocks):
             sel = np.flatnonzero(blocks == b)
             bf = self._block(int(b))
-            loc = bf.sub.g2l[nodes[sel]]
-            ok = loc >= 0
-            d = bf.dist[loc[ok], self._g.field_col[fields[sel[ok]]]].astype(np.int64)
-            out[sel[ok]] = np.where(d == bf.unreached, -1, d)
+            d = bf.dist[loc[sel], fields[sel] % size].astype(np.int64)
+            out[sel] = np.where(d == bf.unreached, -1, d)
         return out
 
     # ---- per-flow plan ----------------------------------------------------------------------------
@@ -189,15 +180,14 @@ class Router:
 
         dst = np.asarray(dst, dtype=np.int64).ravel()
         field = g.field_of_node[dst[plan.cand_flow]]
-        blocks = g.field_block[field]
+        blocks = field // g.block_size
+        rows = g.switches.g2l[plan.cand_node]
         # loop over blocks of destination fields (≤ 512 destinations each)
         for b in np.unique(blocks):
             sel = np.flatnonzero(blocks == b)
             bf = self._block(int(b))
-            rows = bf.sub.g2l[plan.cand_node[sel]].astype(np.int64)
-            cols = g.field_col[field[sel]]
-            local, nodes0, x0 = push(bf, rows, cols, plan.cand_dist[sel], inj[sel])
-            arc_load += np.bincount(bf.sub.arc, local, n_arcs)
+            local, nodes0, x0 = push(bf, rows[sel], field[sel] % g.block_size, plan.cand_dist[sel], inj[sel])
+            arc_load[g.switches.arc] += local
             arc_load += self._last_hop_multi(int(b), bf, nodes0, x0, n_arcs)
 
         # last hop into single-homed endpoints: everything routed to them arrives at their one switch
@@ -216,8 +206,7 @@ class Router:
     def _last_hop_multi(self, b: int, bf: BlockFields, nodes0, x0, n_arcs: int) -> np.ndarray:
         """Multi-homed destinations: each attachment switch delivers what reached it for that endpoint."""
         g = self._g
-        fields = g.block_fields[b]
-        eps = g.field_endpoint[fields]
+        eps = g.field_endpoint[g.block_fields(b)]
         multi = eps >= 0
         if not multi.any() or nodes0.size == 0:
             return np.zeros(n_arcs)
@@ -225,36 +214,35 @@ class Router:
         counts = g.up_ptr[eps + 1] - g.up_ptr[eps]
         idx = _ranges(g.up_ptr[eps], counts)
         col = np.repeat(cols, counts)
-        row_of = np.full(bf.sub.nodes.size, -1, np.int64)
+        row_of = np.full(g.switches.nodes.size, -1, np.int64)
         row_of[nodes0] = np.arange(nodes0.size)
-        row = row_of[bf.sub.g2l[g.up_node[idx]]]
+        row = row_of[g.switches.g2l[g.up_node[idx]]]
         got = np.where(row >= 0, x0[np.maximum(row, 0), col], 0.0) / g.up_mult[idx]
         return np.bincount(g.up_arc[idx] ^ 1, got, n_arcs)
 
     def diameter(self) -> int:
-        """Largest hop count between two distinct connected endpoints (0 if there is no such pair)."""
+        """Largest hop count between two distinct endpoints that have a path (0 if no pair has one).
+        Counted over switch paths; a pair of endpoints also joined by a direct cable is not singled out."""
         g = self._g
         ep = np.flatnonzero(~g.transit & (g.field_of_node >= 0))
         best = 1 if g.direct_key.size else 0
         if ep.size == 0:
             return best
+        # sources grouped like destinations: by their set of attachment switches (= their field's)
         src_fields, n_src = np.unique(g.field_of_node[ep], return_counts=True)
         counts = g.field_ptr[src_fields + 1] - g.field_ptr[src_fields]
         init = g.field_init[_ranges(g.field_ptr[src_fields], counts)]
         owner = np.repeat(np.arange(src_fields.size), counts)
         dst_fields = np.flatnonzero(g.field_dests > 0)
-        for b in np.unique(g.field_block[dst_fields]):  # loop over blocks of destination fields
+        for b in np.unique(dst_fields // g.block_size):  # loop over blocks of destination fields
             bf = self._block(int(b))
-            cols = g.field_col[dst_fields[g.field_block[dst_fields] == b]]
-            loc = bf.sub.g2l[init]
-            d = np.full((init.size, cols.size), bf.unreached, np.int64)
-            d[loc >= 0] = bf.dist[loc[loc >= 0]][:, cols]
-            m = np.full((src_fields.size, cols.size), bf.unreached, np.int64)
+            here = dst_fields[dst_fields // g.block_size == b]
+            d = bf.dist[init][:, here % g.block_size].astype(np.int64)
+            m = np.full((src_fields.size, here.size), bf.unreached, np.int64)
             np.minimum.at(m, owner, d)
-            fields_here = g.block_fields[b][cols]
-            # a field alone with itself is a pair of distinct endpoints only if it has two of them
-            same = src_fields[:, None] == fields_here[None, :]
-            valid = (m != bf.unreached) & ~(same & (n_src[:, None] < 2))
+            # a field paired with itself is two distinct endpoints only if it has two of them
+            alone = (src_fields[:, None] == here[None, :]) & (n_src[:, None] < 2)
+            valid = (m != bf.unreached) & ~alone
             if valid.any():
                 best = max(best, int(m[valid].max()) + 2)
         return best

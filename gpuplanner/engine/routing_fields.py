@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
 from gpuplanner.engine.routing_graph import SubGraph
 
@@ -84,56 +85,82 @@ def _arcs_of(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndar
     return first + np.arange(row.size), row
 
 
+def _injected(n: int, ncol: int, local: np.ndarray, rows, cols, amts) -> np.ndarray:
+    return np.bincount(local[rows] * ncol + cols, amts, minlength=n * ncol).astype(np.float64)
+
+
 def push(
     bf: BlockFields, inj_row: np.ndarray, inj_col: np.ndarray, inj_dist: np.ndarray, inj_amt: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Route injected traffic (bytes at switch inj_row toward field inj_col, which is inj_dist hops
     away) down to distance 0, splitting equally over the arcs toward the next distance at every switch.
 
+    x[v, c] (traffic at switch v toward column c) is dense over the switches active at one distance.
+    For every arc, mask = active columns of its tail & columns for which its head is one hop closer.
+    Consecutive arcs of one switch with the same mask (a fan-out to equivalent switches) form a run and
+    are counted once; the shares x / next-hops are then pulled into the next switches with one sparse ×
+    dense product over rows of 64 columns, masked by the heads' distance bits.
     Returns (load per local arc of bf.sub, switches at distance 0 that received traffic, their arrivals
     float64[len, 64·W] by column)."""
     sub, levels = bf.sub, bf.levels
     width = levels[0].shape[1]
     ncol = 64 * width
+    n_sub = sub.nodes.size
     arc_load = np.zeros(sub.arc.size)
-    local = np.full(sub.nodes.size, -1, np.int64)
-    mark = np.zeros(sub.nodes.size, bool)
     by_dist = np.argsort(inj_dist, kind="stable")
     cut = np.searchsorted(inj_dist[by_dist], np.arange(int(inj_dist.max(initial=0)) + 2))
-    c_row = c_col = np.zeros(0, np.int64)
-    c_amt = np.zeros(0)
-    # loop over hop distances, farthest first; each step is vectorised over all switches and columns
-    for d in range(cut.size - 2, -1, -1):
+    local = np.zeros(n_sub, np.int64)
+    mark = np.zeros(n_sub, bool)
+
+    def injections(d):
         take = by_dist[cut[d] : cut[d + 1]]
-        rows = np.concatenate([c_row, inj_row[take]])
-        cols = np.concatenate([c_col, inj_col[take]])
-        amts = np.concatenate([c_amt, inj_amt[take]])
-        mark[rows] = True
-        nodes = np.flatnonzero(mark)
-        mark[nodes] = False
-        local[nodes] = np.arange(nodes.size)
-        key = local[rows] * ncol + cols
-        x = np.bincount(key, amts, minlength=nodes.size * ncol)
-        if d == 0:
-            return arc_load, nodes, x.reshape(nodes.size, ncol)
-        if rows.size == 0:
-            continue
-        # arcs from the active switches toward switches one hop closer, for any column
+        return inj_row[take], inj_col[take], inj_amt[take]
+
+    top = cut.size - 2
+    rows, cols, amts = injections(top)
+    nodes = np.unique(rows)
+    local[nodes] = np.arange(nodes.size)
+    x = _injected(nodes.size, ncol, local, rows, cols, amts).reshape(nodes.size, ncol)
+    # loop over hop distances, farthest first; each step is vectorised over all switches and columns
+    for d in range(top, 0, -1):
+        rows, cols, amts = injections(d - 1)
         pos, row = _arcs_of(sub.indptr, nodes)
         head = sub.head[pos]
         near = bf.level_any[d - 1][head]
         pos, row, head = pos[near], row[near], head[near]
-        active = np.packbits((x > 0).reshape(nodes.size, ncol), axis=1, bitorder="little").view(np.uint64)
-        mask = active[row] & levels[d - 1][head]
-        r, w = np.nonzero(mask)
-        bits = np.unpackbits(mask[r, w].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-        q, b = np.nonzero(bits)
-        pr = r[q]
-        c_col = w[q] * 64 + b
-        tkey = row[pr] * ncol + c_col
-        next_hops = np.bincount(tkey, minlength=x.size)
-        share = np.divide(x, next_hops, out=np.zeros_like(x), where=next_hops > 0)
-        c_amt = share[tkey]
-        arc_load += np.bincount(pos[pr], c_amt, minlength=arc_load.size)
-        c_row = head[pr]
-    return arc_load, np.zeros(0, np.int64), np.zeros((0, ncol))
+        active = np.packbits(x > 0, axis=1, bitorder="little").view(np.uint64)
+        mask = active[row] & levels[d - 1][head]  # next-hop columns of each arc, 64 per word
+        used = mask.any(axis=1)
+        pos, row, head, mask = pos[used], row[used], head[used], mask[used]
+
+        # runs of consecutive arcs of one switch with identical masks; (rep arc, column) pairs
+        new_run = np.ones(pos.size, bool)
+        new_run[1:] = (row[1:] != row[:-1]) | (mask[1:] != mask[:-1]).any(axis=1)
+        rep = np.flatnonzero(new_run)
+        run_len = np.diff(np.append(rep, pos.size))
+        rr, ww = np.nonzero(mask[rep])
+        bits = np.unpackbits(mask[rep[rr], ww].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+        pair = np.flatnonzero(bits.view(bool))
+        word = pair >> 6
+        key = (row[rep[rr]] * ncol + ww * 64)[word] + (pair & 63)  # (tail, column)
+        next_hops = np.bincount(key, run_len[rr[word]], minlength=x.size)
+        share = np.divide(x.ravel(), next_hops, out=np.zeros(x.size), where=next_hops > 0)
+        per_run = np.bincount(rr[word], share[key], minlength=rep.size)
+        arc_load[pos] += per_run[np.cumsum(new_run) - 1]
+
+        # pull the shares into the next switches; keep the columns for which they are one hop closer
+        mark[head] = True
+        mark[rows] = True
+        nxt = np.flatnonzero(mark)
+        mark[nxt] = False
+        local[nxt] = np.arange(nxt.size)
+        aw, wv = np.nonzero(mask)
+        pull = csr_matrix(
+            (np.ones(aw.size), (local[head[aw]] * width + wv, row[aw] * width + wv)),
+            shape=(nxt.size * width, nodes.size * width),
+        )
+        closer = np.unpackbits(levels[d - 1][nxt].view(np.uint8), axis=1, bitorder="little")
+        x = (pull @ share.reshape(-1, 64)).reshape(nxt.size, ncol) * closer
+        x += _injected(nxt.size, ncol, local, rows, cols, amts).reshape(nxt.size, ncol)
+        nodes = nxt
+    return arc_load, nodes, x

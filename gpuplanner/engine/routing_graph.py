@@ -6,8 +6,9 @@ A *field* is one distance field over the switches: the hop distance to a set of 
 Every switch has its own field (destination = that switch, or any endpoint single-homed to it); every
 multi-homed endpoint has its own field too (its attachment set is several switches, and the last-hop split
 between them depends on where the traffic came from, so it cannot be shared with other endpoints).
-Fields are grouped into *blocks* of at most BLOCK_FIELDS columns within one set of connected components of
-the switch graph; a block's distance fields are computed together, bit-parallel, on that sub-graph.
+Fields are cut into *blocks* of at most BLOCK_FIELDS columns whose distance fields are computed together,
+bit-parallel. Switches that have endpoints come first, in id order, so that destinations close in the
+fabric (a pod's leaves) share words of bits.
 """
 
 from __future__ import annotations
@@ -15,18 +16,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 BLOCK_FIELDS = 512
 
 
 @dataclass(frozen=True)
 class SubGraph:
-    """Switch-to-switch arcs among the switches of some components, in local numbering, CSR by tail."""
+    """Switch-to-switch arcs in local switch numbering, CSR by tail."""
 
-    nodes: np.ndarray  # int64[S]: global ids, sorted
-    g2l: np.ndarray  # int32[N]: local index, -1 outside
+    nodes: np.ndarray  # int64[S]: global ids of the switches, sorted
+    g2l: np.ndarray  # int64[N]: local index, -1 for endpoints
     indptr: np.ndarray  # int64[S+1]
     tail: np.ndarray  # int64[A]: local tail of each arc (sorted)
     head: np.ndarray  # int64[A]: local head
@@ -38,8 +37,7 @@ class Graph:
     n_nodes: int
     n_links: int
     transit: np.ndarray  # bool[N]
-    arc_tail: np.ndarray  # int64[2L]
-    arc_head: np.ndarray  # int64[2L]
+    switches: SubGraph
     # arcs from each endpoint to its switches, grouped by endpoint: up_ptr[e]..up_ptr[e+1]
     up_ptr: np.ndarray  # int64[N+1] (empty ranges for switches)
     up_node: np.ndarray  # int64[U]: the switch
@@ -51,15 +49,21 @@ class Graph:
     # fields
     field_of_node: np.ndarray  # int64[N]: destination field of each node, -1 = none (no switch)
     field_ptr: np.ndarray  # int64[F+1]
-    field_init: np.ndarray  # int64[...]: attachment switches of each field
+    field_init: np.ndarray  # int64[...]: attachment switches of each field (local switch index)
     field_endpoint: np.ndarray  # int64[F]: the endpoint of a multi-homed field, else -1
     field_dests: np.ndarray  # int64[F]: endpoints whose destination field this is
-    field_block: np.ndarray  # int64[F]
-    field_col: np.ndarray  # int64[F]
-    block_fields: tuple[np.ndarray, ...]
-    block_compset: tuple[int, ...]
-    compsets: tuple[np.ndarray, ...]  # component ids of each compset
-    comp_of_node: np.ndarray  # int64[N]: component of each switch, -1 for endpoints
+    block_size: int  # fields per block: field f is column f % block_size of block f // block_size
+
+    @property
+    def n_fields(self) -> int:
+        return self.field_endpoint.size
+
+    @property
+    def n_blocks(self) -> int:
+        return -(-self.n_fields // self.block_size)
+
+    def block_fields(self, b: int) -> np.ndarray:
+        return np.arange(b * self.block_size, min((b + 1) * self.block_size, self.n_fields))
 
 
 def _validate(n_nodes: int, link_a, link_b, transit) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -85,13 +89,16 @@ def _run_first(x: np.ndarray) -> np.ndarray:
     return first
 
 
-def _components(n: int, tail: np.ndarray, head: np.ndarray, transit: np.ndarray) -> np.ndarray:
-    sw = tail[transit[tail] & transit[head]], head[transit[tail] & transit[head]]
-    adj = coo_matrix((np.ones(sw[0].size, np.int8), sw), shape=(n, n)).tocsr()
-    _, label = connected_components(adj, directed=False)
-    comp = np.full(n, -1, np.int64)
-    _, comp[transit] = np.unique(label[transit], return_inverse=True)
-    return comp
+def _switch_graph(n: int, transit: np.ndarray, tail: np.ndarray, head: np.ndarray) -> SubGraph:
+    nodes = np.flatnonzero(transit)
+    g2l = np.full(n, -1, np.int64)
+    g2l[nodes] = np.arange(nodes.size)
+    arcs = np.flatnonzero(transit[tail] & transit[head])
+    lt, lh = g2l[tail[arcs]], g2l[head[arcs]]
+    order = np.lexsort((lh, lt))
+    indptr = np.zeros(nodes.size + 1, np.int64)
+    np.cumsum(np.bincount(lt, minlength=nodes.size), out=indptr[1:])
+    return SubGraph(nodes=nodes, g2l=g2l, indptr=indptr, tail=lt[order], head=lh[order], arc=arcs[order])
 
 
 def build_graph(n_nodes: int, link_a, link_b, transit) -> Graph:
@@ -102,133 +109,66 @@ def build_graph(n_nodes: int, link_a, link_b, transit) -> Graph:
     tail[0::2], tail[1::2] = a, b
     head[0::2], head[1::2] = b, a
     arcs = np.arange(tail.size, dtype=np.int64)
-    comp = _components(n, tail, head, t)
+    switches = _switch_graph(n, t, tail, head)
 
     up = arcs[~t[tail] & t[head]]
     up = up[np.lexsort((head[up], tail[up]))]
     up_node = head[up]
     up_ptr = np.zeros(n + 1, np.int64)
     np.cumsum(np.bincount(tail[up], minlength=n), out=up_ptr[1:])
-    pair = tail[up] * n + up_node
-    first = _run_first(pair)
-    starts = np.flatnonzero(first)
-    run = np.diff(np.r_[starts, pair.size])
-    up_mult = np.repeat(run, run)
+    first = _run_first(tail[up] * n + up_node)
+    run = np.diff(np.append(np.flatnonzero(first), up.size))
     distinct = np.bincount(tail[up][first], minlength=n)  # distinct switches per endpoint
 
     direct = arcs[~t[tail] & ~t[head]]
     dkey = tail[direct] * n + head[direct]
     order = np.argsort(dkey, kind="stable")
 
-    fields = _fields(n, t, comp, tail[up][first], up_node[first], distinct)
+    fields = _fields(n, t, switches.g2l, tail[up][first], up_node[first], distinct)
     return Graph(
         n_nodes=n,
         n_links=int(a.size),
         transit=t,
-        arc_tail=tail,
-        arc_head=head,
+        switches=switches,
         up_ptr=up_ptr,
         up_node=up_node,
         up_arc=up,
-        up_mult=up_mult,
+        up_mult=np.repeat(run, run),
         direct_key=dkey[order],
         direct_arc=direct[order],
-        comp_of_node=comp,
         **fields,
     )
 
 
-def _fields(n, transit, comp, ep_of_pair, sw_of_pair, distinct) -> dict:
-    """Fields: one per switch, then one per multi-homed endpoint; ordered so that blocks stay within one
-    set of components and switches that have endpoints come first, in id order (bit locality)."""
+def _fields(n, transit, g2l, ep_of_pair, sw_of_pair, distinct) -> dict:
+    """Fields: one per switch (those with single-homed endpoints first), then one per multi-homed
+    endpoint. (ep_of_pair, sw_of_pair) lists each endpoint's distinct switches, sorted by endpoint."""
     switches = np.flatnonzero(transit)
     multi_ep = np.flatnonzero(distinct >= 2)
     single_pair = distinct[ep_of_pair] == 1
     has_ep = np.zeros(n, bool)
     has_ep[sw_of_pair[single_pair]] = True
-
-    # component set of each multi-homed endpoint (a loop only over endpoints homed to several components)
-    pair_comp = comp[sw_of_pair]
-    cmin = np.full(n, np.iinfo(np.int64).max)
-    cmax = np.full(n, -1)
-    np.minimum.at(cmin, ep_of_pair, pair_comp)
-    np.maximum.at(cmax, ep_of_pair, pair_comp)
-    n_comp = int(comp.max()) + 1 if switches.size else 0
-    compsets: list[np.ndarray] = [np.array([c]) for c in range(n_comp)]
-    multi_set = cmin[multi_ep].copy()
-    mixed = np.flatnonzero(cmin[multi_ep] != cmax[multi_ep])
-    seen: dict[tuple[int, ...], int] = {}
-    for i in mixed:
-        key = tuple(np.unique(pair_comp[ep_of_pair == multi_ep[i]]).tolist())
-        if key not in seen:
-            seen[key] = len(compsets)
-            compsets.append(np.array(key))
-        multi_set[i] = seen[key]
-
-    # field order: switches (by component, with-endpoints first, id), then multi-homed endpoints
-    sw_order = np.lexsort((switches, ~has_ep[switches], comp[switches]))
-    ms_order = np.lexsort((multi_ep, multi_set))
-    f_set = np.r_[comp[switches[sw_order]], multi_set[ms_order]]
-    f_switch = np.r_[switches[sw_order], np.full(multi_ep.size, -1)]
-    f_endpoint = np.r_[np.full(switches.size, -1), multi_ep[ms_order]]
-    n_f = f_set.size
+    sw_order = switches[np.argsort(~has_ep[switches], kind="stable")]
+    n_sw, n_f = switches.size, switches.size + multi_ep.size
 
     field_of_node = np.full(n, -1, np.int64)
-    field_of_node[f_switch[: switches.size]] = np.arange(switches.size)
-    field_of_node[f_endpoint[switches.size :]] = np.arange(switches.size, n_f)
-    single_ep = ep_of_pair[single_pair]
-    field_of_node[single_ep] = field_of_node[sw_of_pair[single_pair]]
+    field_of_node[sw_order] = np.arange(n_sw)
+    field_of_node[multi_ep] = np.arange(n_sw, n_f)
+    field_of_node[ep_of_pair[single_pair]] = field_of_node[sw_of_pair[single_pair]]
 
-    # attachment switches per field
     init_len = np.ones(n_f, np.int64)
-    init_len[switches.size :] = distinct[multi_ep[ms_order]]
+    init_len[n_sw:] = distinct[multi_ep]
     field_ptr = np.zeros(n_f + 1, np.int64)
     np.cumsum(init_len, out=field_ptr[1:])
-    field_init = np.empty(field_ptr[-1], np.int64)
-    field_init[: switches.size] = switches[sw_order]
-    if multi_ep.size:
-        is_multi_pair = ~single_pair
-        mp_ep, mp_sw = ep_of_pair[is_multi_pair], sw_of_pair[is_multi_pair]
-        rank = field_of_node[mp_ep]
-        field_init[switches.size :] = mp_sw[np.argsort(rank, kind="stable")]
-
-    field_dests = np.bincount(field_of_node[~transit & (field_of_node >= 0)], minlength=n_f)
-
-    # blocks: runs of the same component set, cut every BLOCK_FIELDS fields
-    run_start = np.flatnonzero(_run_first(f_set))
-    starts = np.unique(
-        np.concatenate(
-            [np.arange(s, e, BLOCK_FIELDS) for s, e in zip(run_start, np.r_[run_start[1:], n_f], strict=True)]
-        )
-        if n_f
-        else np.zeros(0, np.int64)
-    )
-    field_block = np.cumsum(np.isin(np.arange(n_f), starts)) - 1
-    field_col = np.arange(n_f) - starts[field_block] if n_f else np.zeros(0, np.int64)
-    ends = np.r_[starts[1:], n_f]
+    # multi-homed pairs are already grouped by endpoint, in field order
+    field_init = g2l[np.concatenate([sw_order, sw_of_pair[~single_pair]])]
+    field_endpoint = np.full(n_f, -1, np.int64)
+    field_endpoint[n_sw:] = multi_ep
     return dict(
         field_of_node=field_of_node,
         field_ptr=field_ptr,
         field_init=field_init,
-        field_endpoint=f_endpoint,
-        field_dests=field_dests,
-        field_block=field_block.astype(np.int64),
-        field_col=field_col.astype(np.int64),
-        block_fields=tuple(np.arange(s, e) for s, e in zip(starts, ends, strict=True)),
-        block_compset=tuple(int(f_set[s]) for s in starts),
-        compsets=tuple(compsets),
+        field_endpoint=field_endpoint,
+        field_dests=np.bincount(field_of_node[~transit & (field_of_node >= 0)], minlength=n_f),
+        block_size=BLOCK_FIELDS,
     )
-
-
-def build_subgraph(g: Graph, compset: np.ndarray) -> SubGraph:
-    arc_tail, arc_head = g.arc_tail, g.arc_head
-    in_set = np.isin(g.comp_of_node, compset) & g.transit
-    nodes = np.flatnonzero(in_set)
-    g2l = np.full(g.n_nodes, -1, np.int32)
-    g2l[nodes] = np.arange(nodes.size, dtype=np.int32)
-    arcs = np.flatnonzero(in_set[arc_tail] & in_set[arc_head])
-    lt, lh = g2l[arc_tail[arcs]].astype(np.int64), g2l[arc_head[arcs]].astype(np.int64)
-    order = np.lexsort((lh, lt))
-    indptr = np.zeros(nodes.size + 1, np.int64)
-    np.cumsum(np.bincount(lt, minlength=nodes.size), out=indptr[1:])
-    return SubGraph(nodes=nodes, g2l=g2l, indptr=indptr, tail=lt[order], head=lh[order], arc=arcs[order])

@@ -1,0 +1,152 @@
+"""Routing benchmark: link loads of two collective patterns on 1,024 / 16,384 / 131,072-GPU fabrics.
+
+    python benchmarks/bench_routing.py [--runs 5] [--nx-cap-s 60] [--sizes 1024,16384,131072]
+
+Fabrics (gpuplanner.engine.fattree_arrays, 400 Gb/s ports, radix 64, 8 NICs per server):
+  1,024    rail-optimised 2-tier leaf-spine (4 SUs of 32 servers)
+  16,384   1:1 3-tier fat tree, rail-optimised leaves (16 pods)
+  131,072  two planes (rails 0-3 / 4-7), each a full 1:1 3-tier radix-64 fat tree (65,536 NICs)
+Patterns:
+  ring  ring all-reduce step among same-rail GPUs: GPU r of server s → GPU r of server s+1 (mod S)
+  a2a   expert-parallel all-to-all: groups of 8 same-rail GPUs on servers s + j·S/8 (j = 0..7, so every
+        group spans the cluster); each GPU sends to the 7 others of its group
+Times are medians over --runs: `cold` = build_router + first link_loads (after a topology edit),
+`warm` = link_loads with the distance fields cached (after a demand edit). Memory = tracemalloc peak of
+one cold run. The NetworkX per-destination baseline runs in full when its estimate (from 16 destinations)
+is under --nx-cap-s, else the estimate is printed with a '~'.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.networkx_ecmp import ecmp_link_loads, to_networkx  # noqa: E402
+from gpuplanner.engine.fattree_arrays import (  # noqa: E402
+    FabricArrays,
+    fat_tree_3tier,
+    fat_tree_two_plane,
+    rail_leaf_spine,
+)
+from gpuplanner.engine.routing import build_router  # noqa: E402
+
+FABRICS = {
+    1024: ("2-tier leaf-spine", lambda: rail_leaf_spine(128)),
+    16384: ("3-tier fat tree", lambda: fat_tree_3tier(2048)),
+    131072: ("3-tier x 2 planes", lambda: fat_tree_two_plane(16384)),
+}
+BYTES_PER_FLOW = 64e6
+
+
+def ring(fa: FabricArrays) -> tuple[np.ndarray, np.ndarray]:
+    gpu = fa.gpu_node
+    return gpu.ravel(), np.roll(gpu, -1, axis=0).ravel()
+
+
+def all_to_all(fa: FabricArrays, group: int = 8) -> tuple[np.ndarray, np.ndarray]:
+    gpu = fa.gpu_node
+    n_servers = gpu.shape[0]
+    stride = n_servers // group
+    s = np.arange(n_servers)
+    member = s // stride
+    peers = (s % stride)[:, None] + ((member[:, None] + np.arange(1, group)) % group) * stride
+    src = np.repeat(gpu, group - 1, axis=0)  # [server * 7 + k, rail]
+    dst = gpu[peers.ravel()]
+    return src.ravel(), dst.ravel()
+
+
+PATTERNS = {"ring": ring, "a2a": all_to_all}
+
+
+def _median_s(fn, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def _peak_mb(fn) -> float:
+    tracemalloc.start()
+    fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def _networkx_s(fa: FabricArrays, src, dst, vol, cap_s: float) -> tuple[float, bool, object]:
+    """(seconds, estimated?, result or None)."""
+    g = to_networkx(fa.n_nodes, fa.link_a, fa.link_b, fa.transit)
+    dests = np.unique(dst)
+    sample = np.isin(dst, dests[:: max(1, dests.size // 16)][:16])
+    t0 = time.perf_counter()
+    ecmp_link_loads(g, fa.link_a.size, src[sample], dst[sample], vol[sample])
+    est = (time.perf_counter() - t0) * dests.size / min(16, dests.size)
+    if est > cap_s:
+        return est, True, None
+    t0 = time.perf_counter()
+    res = ecmp_link_loads(g, fa.link_a.size, src, dst, vol)
+    return time.perf_counter() - t0, False, res
+
+
+def _measure(fa: FabricArrays, src, dst, vol, runs: int):
+    """(build s, cold s, warm s, peak MB, loads) for one fabric and demand."""
+
+    def build():
+        return build_router(fa.n_nodes, fa.link_a, fa.link_b, fa.transit)
+
+    router = build()
+    loads = router.link_loads(src, dst, vol)
+    assert not loads.unroutable.any()
+    build_s = _median_s(build, runs)
+    cold_s = _median_s(lambda: build().link_loads(src, dst, vol), runs)
+    warm_s = _median_s(lambda: router.link_loads(src, dst, vol), runs)
+    peak = _peak_mb(lambda: build().link_loads(src, dst, vol))
+    return build_s, cold_s, warm_s, peak, loads
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--nx-cap-s", type=float, default=60.0)
+    ap.add_argument("--sizes", default="1024,16384,131072")
+    args = ap.parse_args(argv)
+
+    print(
+        f"{'GPUs':>7} {'fabric':<18} {'pattern':<5} {'flows':>7} {'gen ms':>7} {'build ms':>8} "
+        f"{'cold ms':>8} {'warm ms':>8} {'peak MB':>8} {'networkx s':>11} {'speed-up':>9}"
+    )
+    for size in (int(s) for s in args.sizes.split(",")):
+        name, make = FABRICS[size]
+        gen_s = _median_s(make, args.runs)
+        fa = make()
+        for pattern, demand in PATTERNS.items():
+            src, dst = demand(fa)
+            vol = np.full(src.size, BYTES_PER_FLOW)
+            build_s, cold_s, warm_s, peak, loads = _measure(fa, src, dst, vol, args.runs)
+            nx_s, estimated, ref = _networkx_s(fa, src, dst, vol, args.nx_cap_s)
+            if ref is not None:  # the baseline finished: the two must agree
+                err = max(
+                    np.abs(ref[0] - loads.load_ab_bytes).max(), np.abs(ref[1] - loads.load_ba_bytes).max()
+                )
+                assert err <= 1e-9 * BYTES_PER_FLOW, f"router and NetworkX differ by {err} bytes"
+            nx_txt = f"{'~' if estimated else ''}{nx_s:.2f}"
+            print(
+                f"{size:>7} {name:<18} {pattern:<5} {src.size:>7} {gen_s * 1e3:>7.1f} {build_s * 1e3:>8.1f} "
+                f"{cold_s * 1e3:>8.1f} {warm_s * 1e3:>8.1f} {peak:>8.0f} {nx_txt:>11} "
+                f"{nx_s / cold_s:>8.0f}x",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
