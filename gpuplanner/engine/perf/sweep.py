@@ -85,7 +85,10 @@ def candidates(
 ) -> tuple[dict[str, np.ndarray], int]:
     """Valid layouts (before the memory check) as columns, and how many were enumerated."""
     tp_o = np.asarray(tp_options or _powers_of_two(cluster.gpus_per_node))
-    pp_o = np.asarray(pp_options or [p for p in range(1, shape.layers + 1) if shape.layers % p == 0])
+    # divisors of the layer count, and powers of two (uneven stages: the last holds ceil(layers/pp) layers)
+    pp_default = {p for p in range(1, shape.layers + 1) if shape.layers % p == 0}
+    pp_default |= {p for p in _powers_of_two(shape.layers)}
+    pp_o = np.asarray(pp_options or sorted(pp_default))
     ep_o = np.asarray(
         ep_options
         or ([e for e in _powers_of_two(shape.experts) if shape.experts % e == 0] if shape.is_moe else [1])
@@ -109,7 +112,7 @@ def candidates(
     ok &= dp >= 1
     ok &= (global_batch % np.maximum(dp * mb, 1)) == 0
     ok &= (shape.heads % tp) == 0
-    ok &= (shape.layers % pp) == 0
+    ok &= pp <= shape.layers
     ok &= (vpp == 1) | ((pp > 1) & ((shape.layers % (pp * vpp)) == 0))
     ok &= (seq_len % (2 * cp) == 0) | (cp == 1)
     ok &= (shape.experts % ep == 0) & (((dp * cp) % ep) == 0)
