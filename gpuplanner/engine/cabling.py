@@ -112,13 +112,17 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
             (
                 t
                 for t in xcvrs
-                if t.speed_gbps == speed and _tech_ok(t.technology, tech) and _fits(t.form_factor, conn)
+                if (t.speed_gbps == speed or t.speed_gbps * t.ports == speed)
+                and _tech_ok(t.technology, tech)
+                and _fits(t.form_factor, conn)
             ),
             key=lambda t: (t.fiber != "mmf", t.reach_max_m, t.ports),
         )
         for fiber in ("mmf", "smf"):
             for reach_m in sorted({t.reach_max_m for t in optics if t.fiber == fiber}):
                 same = [t for t in optics if t.fiber == fiber and t.reach_max_m >= reach_m]
+                if any(t.speed_gbps == speed for t in same):
+                    same = [t for t in same if t.speed_gbps == speed]  # per-port modules
                 single = next((t for t in same if t.ports == 1), same[0])
                 twin = next((t for t in same if t.ports == 2), single)
                 m = group & ~done & (length <= reach_m) & ((want == "") | (want == f"fiber-{fiber}"))
@@ -128,9 +132,7 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
                     (
                         cb
                         for cb in sorted(cables, key=lambda cb: cb.reach_max_m)
-                        if cb.medium == f"fiber-{fiber}"
-                        and cb.reach_max_m >= reach_m
-                        and cb.speed_gbps >= speed
+                        if cb.medium == f"fiber-{fiber}" and cb.reach_max_m >= reach_m
                     ),
                     None,
                 )
@@ -139,8 +141,12 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
                 reach[m] = reach_m
                 tr_a[m] = np.where(a_sw[m], twin.id, single.id)
                 tr_b[m] = np.where(b_sw[m], twin.id, single.id)
-                n_tr_a[m] = mult[m] / np.where(a_sw[m], twin.ports, single.ports)
-                n_tr_b[m] = mult[m] / np.where(b_sw[m], twin.ports, single.ports)
+                # modules per end: links over the links one module carries (a 2×400G module: two 400G links
+                # or one 800G link)
+                per_twin = twin.speed_gbps * twin.ports / speed
+                per_single = single.speed_gbps * single.ports / speed
+                n_tr_a[m] = mult[m] / np.where(a_sw[m], per_twin, per_single)
+                n_tr_b[m] = mult[m] / np.where(b_sw[m], per_twin, per_single)
                 pa = np.where(a_sw[m], twin.power_w, single.power_w)
                 pb = np.where(b_sw[m], twin.power_w, single.power_w)
                 power[m] = n_tr_a[m] * pa + n_tr_b[m] * pb

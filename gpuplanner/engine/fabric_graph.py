@@ -15,11 +15,20 @@ from gpuplanner.engine.compiled import KIND_CODES, Compiled
 
 
 @dataclass(frozen=True)
+class _Subset:
+    a: np.ndarray
+    b: np.ndarray
+    a_role: list[str]
+    b_role: list[str]
+
+
+@dataclass(frozen=True)
 class FabricGraph:
     n_nodes: int
     transit: np.ndarray  # bool[N]
-    link_a: np.ndarray  # int32[L] node of each compiled link's a end
-    link_b: np.ndarray  # int32[L]
+    link_rows: np.ndarray  # int32[E] compiled link row of each graph link (compute-fabric links only)
+    link_a: np.ndarray  # int32[E] node of each graph link's a end
+    link_b: np.ndarray  # int32[E]
     node_device: np.ndarray  # int32[N] compiled device row of each node
     switch_node: np.ndarray  # int32[D] node of each switch device, -1 for others
     endpoint_link: np.ndarray  # int32[N] compiled link row of an endpoint node, -1 for switches
@@ -29,14 +38,26 @@ class FabricGraph:
     gpu_rail: np.ndarray  # int32[G] index of that endpoint among the server's compute endpoints
 
 
+NOT_ROUTED = ("management", "storage", "frontend", "inband")
+
+
 def build_fabric_graph(c: Compiled) -> FabricGraph:
-    dev, lk = c.devices, c.links
+    """Management, storage and front-end links stay out: the compute traffic never takes a 1 GbE detour."""
+    dev, full = c.devices, c.links
+    keep = np.array(
+        [a not in NOT_ROUTED and b not in NOT_ROUTED for a, b in zip(full.a_role, full.b_role, strict=True)],
+        dtype=bool,
+    )
+    link_rows = np.flatnonzero(keep).astype(np.int32)
+    lk = _Subset(
+        full.a[keep], full.b[keep], [full.a_role[i] for i in link_rows], [full.b_role[i] for i in link_rows]
+    )
     n_dev = len(dev.ids)
     is_switch = dev.kind == KIND_CODES["switch"]
     switch_node = np.full(n_dev, -1, dtype=np.int32)
     n_sw = int(is_switch.sum())
     switch_node[is_switch] = np.arange(n_sw, dtype=np.int32)
-    n_links = len(lk.ids)
+    n_links = len(link_rows)
     a_sw = is_switch[lk.a] if n_links else np.zeros(0, bool)
     b_sw = is_switch[lk.b] if n_links else np.zeros(0, bool)
     # Endpoint nodes: one per non-switch link end, numbered after the switches.
@@ -54,8 +75,8 @@ def build_fabric_graph(c: Compiled) -> FabricGraph:
     node_device[n_sw : n_sw + n_a] = lk.a[a_ep]
     node_device[n_sw + n_a :] = lk.b[b_ep]
     endpoint_link = np.full(n_nodes, -1, dtype=np.int32)
-    endpoint_link[n_sw : n_sw + n_a] = np.flatnonzero(a_ep)
-    endpoint_link[n_sw + n_a :] = np.flatnonzero(b_ep)
+    endpoint_link[n_sw : n_sw + n_a] = link_rows[np.flatnonzero(a_ep)]
+    endpoint_link[n_sw + n_a :] = link_rows[np.flatnonzero(b_ep)]
     transit = np.zeros(n_nodes, dtype=bool)
     transit[:n_sw] = True
     # Compute endpoints per server, in link order.
@@ -86,6 +107,7 @@ def build_fabric_graph(c: Compiled) -> FabricGraph:
     return FabricGraph(
         n_nodes=n_nodes,
         transit=transit,
+        link_rows=link_rows,
         link_a=link_a,
         link_b=link_b,
         node_device=node_device,

@@ -1,0 +1,177 @@
+"""analyze_project(project) → Results: every stage in order, on the project as a scenario sees it.
+
+compile → fabric (routing graph, cables, analysis) → workload (placement, flows routed over the fabric,
+performance) → power (at the predicted GPU utilisation) → thermal → cost → checks. Results are their own
+object, never written into the model; per-link and per-rack arrays follow the compiled row order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gpuplanner.core.errors import PlannerError, ValidationError
+from gpuplanner.engine.checks_facility import facility_findings
+from gpuplanner.engine.checks_network import network_findings, workload_findings
+from gpuplanner.engine.compiled import Compiled, compile_project
+from gpuplanner.engine.cost import CostResult, compute_cost
+from gpuplanner.engine.findings import Finding, sort_findings
+from gpuplanner.engine.network import FabricResult, analyze_fabric
+from gpuplanner.engine.power import PowerResult, compute_power
+from gpuplanner.engine.thermal import ThermalResult, compute_thermal
+from gpuplanner.engine.workload import WorkloadResult, analyze_workload
+
+GIGA = 1e9
+
+
+@dataclass
+class Results:
+    compiled: Compiled
+    fabric: FabricResult
+    workload: WorkloadResult | None
+    power: PowerResult
+    thermal: ThermalResult
+    cost: CostResult
+    findings: list[Finding]
+    link_util_ab: np.ndarray  # per compiled link: average utilisation over one training step, a→b
+    link_util_ba: np.ndarray
+    gpu_utilization: float  # the load power was computed at
+    scenario: str = ""
+    workload_error: str = ""
+    stage_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def link_util(self) -> np.ndarray:
+        """The busier direction of each link."""
+        return np.maximum(self.link_util_ab, self.link_util_ba)
+
+
+# -- scenarios ------------------------------------------------------------------------------------------
+
+OVERRIDABLE = {"site", "project"}
+
+
+def apply_scenario(project, name: str):
+    """A copy of the project as the named scenario sees it (overrides are data: table.field → value)."""
+    from gpuplanner.model import Project
+
+    sc = next((s for s in project.tables["scenarios"].values() if s.name == name or s.id == name), None)
+    if sc is None:
+        names = ", ".join(s.name for s in project.tables["scenarios"].values()) or "none"
+        raise ValidationError(
+            f"no scenario '{name}' (the project has: {names})", field="scenario", value=name
+        )
+    try:
+        overrides = json.loads(sc.overrides_json or "{}")
+    except json.JSONDecodeError as exc:
+        raise ValidationError(f"scenario '{sc.name}': overrides are not valid JSON ({exc})") from exc
+    copy = Project(project.catalog)
+    for t, rows in project.tables.items():
+        copy.load_rows(t, list(rows.values())) if t not in ("project", "site") else copy.tables[t].update(
+            rows
+        )
+    for key, value in overrides.items():
+        table, _, fname = key.partition(".")
+        if table in OVERRIDABLE:
+            row = copy.tables[table][table]
+            copy.tables[table][table] = _replace(row, fname, value, sc.name)
+        elif table in ("racks", "devices", "workloads", "links"):
+            copy.tables[table] = {
+                i: _replace(r, fname, value, sc.name) for i, r in copy.tables[table].items()
+            }
+        elif table == "swap":  # {"swap.<old type id>": "<new type id>"}: replace a model everywhere
+            copy.tables["devices"] = {
+                i: (dataclasses.replace(d, type_id=value) if d.type_id == fname else d)
+                for i, d in copy.tables["devices"].items()
+            }
+        else:
+            raise ValidationError(f"scenario '{sc.name}': cannot override '{key}'", field=key)
+    return copy, sc.name
+
+
+def _replace(row, fname: str, value: Any, scenario: str):
+    if fname not in {f.name for f in dataclasses.fields(row)}:
+        raise ValidationError(f"scenario '{scenario}': no field '{fname}'", field=fname, value=value)
+    return dataclasses.replace(row, **{fname: value})
+
+
+# -- the pipeline ---------------------------------------------------------------------------------------
+
+
+def active_workload(project):
+    wls = [w for w in project.tables["workloads"].values() if w.active]
+    return wls[0] if wls else None
+
+
+def analyze_project(project, *, scenario: str | None = None) -> Results:
+    name = ""
+    if scenario:
+        project, name = apply_scenario(project, scenario)
+    ms: dict[str, float] = {}
+    t = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal t
+        now = time.perf_counter()
+        ms[stage] = (now - t) * 1000
+        t = now
+
+    c = compile_project(project)
+    lap("compile")
+    fabric = analyze_fabric(c, project.catalog)
+    lap("fabric")
+    wl = active_workload(project)
+    wres: WorkloadResult | None = None
+    werr = ""
+    if wl is not None and wl.kind == "training" and int(c.devices.gpu_count.sum()) > 0:
+        try:
+            wres = analyze_workload(project, c, fabric.graph, fabric.router, wl)
+        except PlannerError as exc:
+            werr = exc.one_line()
+    lap("workload")
+    L = len(c.links.ids)
+    util_ab = np.zeros(L)
+    util_ba = np.zeros(L)
+    gpu_util = project.site.load_factor
+    if wres is not None and wres.estimate.step_time_s > 0:
+        cap = c.links.capacity_gbps * GIGA / 8 * wres.estimate.step_time_s
+        util_ab = np.divide(wres.link_bytes_ab, cap, out=np.zeros(L), where=cap > 0)
+        util_ba = np.divide(wres.link_bytes_ba, cap, out=np.zeros(L), where=cap > 0)
+        bd = wres.estimate.breakdown
+        busy = bd.get("compute_s", 0.0) + bd.get("recompute_s", 0.0)
+        gpu_util = float(np.clip(busy / wres.estimate.step_time_s, 0.05, 1.0))
+    power = compute_power(c, gpu_util)
+    lap("power")
+    thermal = compute_thermal(c, power, project.site, project.catalog)
+    lap("thermal")
+    bom = dict(fabric.cables.bom_cables)
+    bom.update(fabric.cables.bom_transceivers)
+    ttt = wres.estimate.time_to_train_s if wres is not None and wres.estimate.fits else None
+    cost = compute_cost(
+        c, power, thermal, project.site, project.info, project.catalog, bom=bom, time_to_train_s=ttt
+    )
+    lap("cost")
+    findings = facility_findings(c, power, thermal, cost, project.site)
+    findings += network_findings(c, fabric, project.catalog, wl)
+    findings += workload_findings(c, wres, project.catalog)
+    lap("checks")
+    return Results(
+        compiled=c,
+        fabric=fabric,
+        workload=wres,
+        power=power,
+        thermal=thermal,
+        cost=cost,
+        findings=sort_findings(findings),
+        link_util_ab=util_ab,
+        link_util_ba=util_ba,
+        gpu_utilization=gpu_util,
+        scenario=name,
+        workload_error=werr,
+        stage_ms=ms,
+    )

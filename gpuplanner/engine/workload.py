@@ -1,0 +1,201 @@
+"""The workload stage: the project's training workload placed on the drawn cluster, its flows routed over
+the fabric, and the performance model fed with what the fabric really delivers to each collective kind.
+
+net_factor[kind] = (time the kind's traffic would take if only the GPUs' own NICs limited it) / (time on the
+drawn fabric: the busiest link, per direction). 1.0 on a non-blocking fabric; ≈ 0.5 for traffic crossing a
+2:1 oversubscribed tier. Intra-node flows travel over NVLink/HCCS and are not routed through the fabric.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gpuplanner.catalog.types import GpuType, ModelType, ServerType
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.engine.compiled import KIND_CODES, Compiled
+from gpuplanner.engine.fabric_graph import FabricGraph
+from gpuplanner.engine.perf.shapes import COLLECTIVE_KINDS, Calibration, ClusterSpec, ModelShape, TrainConfig
+from gpuplanner.engine.perf.traffic import KIND_CODES as FLOW_KINDS
+from gpuplanner.engine.perf.traffic import training_flows
+from gpuplanner.engine.perf.training import TrainEstimate, estimate
+from gpuplanner.engine.routing import Router
+
+GIGA = 1e9
+
+
+@dataclass
+class WorkloadResult:
+    workload_id: str
+    name: str
+    shape: ModelShape
+    config: TrainConfig
+    cluster: ClusterSpec
+    estimate: TrainEstimate
+    net_factor: dict[str, float]
+    link_bytes_ab: np.ndarray  # per compiled link, bytes per step a→b (all kinds)
+    link_bytes_ba: np.ndarray
+    kind_busiest_link: dict[str, int] = field(default_factory=dict)  # collective kind → compiled link row
+    error: str = ""
+
+
+def shape_of(workload, catalog) -> ModelShape:
+    m = catalog.entries.get(workload.model_id) if workload.model_id else None
+    if isinstance(m, ModelType):
+        return ModelShape(
+            architecture=m.architecture,
+            layers=m.layers,
+            hidden=m.hidden,
+            heads=m.heads,
+            kv_heads=m.kv_heads or m.heads,
+            ffn_hidden=m.ffn_hidden,
+            vocab=m.vocab,
+            seq_len=workload.seq_len or m.seq_len,
+            experts=m.experts,
+            top_k=m.top_k,
+            shared_experts=m.shared_experts,
+            moe_ffn_hidden=m.moe_ffn_hidden,
+            dense_layers=m.dense_layers,
+            gated_mlp=m.gated_mlp if m.gated_mlp is not None else True,
+        )
+    return ModelShape(
+        architecture=workload.architecture,
+        layers=workload.layers,
+        hidden=workload.hidden,
+        heads=workload.heads,
+        kv_heads=workload.kv_heads or workload.heads,
+        ffn_hidden=workload.ffn_hidden,
+        vocab=workload.vocab,
+        seq_len=workload.seq_len,
+        experts=workload.experts,
+        top_k=workload.top_k,
+        gated_mlp=workload.ffn_hidden != 4 * workload.hidden,
+    )
+
+
+def cluster_of(c: Compiled, catalog, fg: FabricGraph) -> tuple[ClusterSpec, int]:
+    """The compute servers as the performance model sees them (the most common GPU server type)."""
+    is_gpu = (c.devices.kind == KIND_CODES["server"]) & (c.devices.gpu_count > 0)
+    if not is_gpu.any():
+        raise PlannerError("the plan has no GPU servers")
+    types, counts = np.unique(np.array(c.devices.type_ids, dtype=object)[is_gpu], return_counts=True)
+    srv: ServerType = catalog.get(str(types[np.argmax(counts)]))
+    gpu: GpuType = catalog.get(srv.gpu)
+    n_gpus = int(c.devices.gpu_count[is_gpu].sum())
+    compute = srv.ports("compute")
+    nic_gbps = sum(pg.count * pg.speed_gbps for pg in compute) / max(srv.gpu_count, 1)
+    if nic_gbps <= 0:
+        nic_gbps = sum(pg.count * pg.speed_gbps for pg in srv.port_groups if pg.role != "management") / max(
+            srv.gpu_count, 1
+        )
+    spec = ClusterSpec(
+        gpu_name=gpu.name,
+        peak_bf16_tflops=gpu.bf16_dense_tflops,
+        peak_fp8_tflops=gpu.fp8_dense_tflops,
+        mem_gb=gpu.mem_gb,
+        mem_bw_tbyte_per_s=gpu.mem_bw_tbyte_per_s,
+        gpus_per_node=srv.scaleup_domain_gpus or srv.gpu_count,
+        scaleup_bw_gbyte_per_s=gpu.scaleup_bw_gbyte_per_s or 32.0,
+        nic_gbps_per_gpu=max(nic_gbps, 1.0),
+    )
+    return spec, n_gpus
+
+
+def train_config(workload, n_gpus: int) -> TrainConfig:
+    model_par = workload.tp * workload.pp * workload.cp
+    dp = workload.dp or max(1, n_gpus // model_par)
+    return TrainConfig(
+        tp=workload.tp,
+        pp=workload.pp,
+        dp=dp,
+        cp=workload.cp,
+        ep=workload.ep,
+        vpp=workload.vpp,
+        micro_batch=workload.micro_batch,
+        global_batch=workload.global_batch,
+        seq_len=workload.seq_len,
+        precision=workload.precision,
+        zero_stage=workload.zero_stage,
+        recompute=workload.recompute,
+        total_tokens=workload.total_tokens,
+    )
+
+
+def route_flows(c: Compiled, fg: FabricGraph, router: Router, flows, n_gpus_placed: int):
+    """Per-link bytes (both directions) of the inter-node flows, per collective kind."""
+    L = len(c.links.ids)
+    inter = (
+        ~flows.intra_node & (flows.src_gpu < len(fg.gpu_endpoint)) & (flows.dst_gpu < len(fg.gpu_endpoint))
+    )
+    src = fg.gpu_endpoint[flows.src_gpu[inter]]
+    dst = fg.gpu_endpoint[flows.dst_gpu[inter]]
+    vol = flows.bytes_per_step[inter]
+    kinds = flows.kind[inter]
+    ok = (src >= 0) & (dst >= 0) & (src != dst)
+    per_kind: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+    ab = np.zeros(L)
+    ba = np.zeros(L)
+    for name, code in FLOW_KINDS.items():
+        m = ok & (kinds == code)
+        if not m.any():
+            continue
+        loads = router.link_loads(src[m], dst[m], vol[m])
+        k_ab = np.zeros(L)
+        k_ba = np.zeros(L)
+        k_ab[fg.link_rows] = loads.load_ab_bytes  # graph links → compiled link rows
+        k_ba[fg.link_rows] = loads.load_ba_bytes
+        per_kind[name] = (k_ab, k_ba, src[m], vol[m])
+        ab += k_ab
+        ba += k_ba
+    return ab, ba, per_kind
+
+
+def net_factors(
+    c: Compiled, fg: FabricGraph, per_kind, nic_gbps_per_gpu: float
+) -> tuple[dict[str, float], dict[str, int]]:
+    cap = c.links.capacity_gbps * GIGA / 8  # bytes/s per direction
+    factors: dict[str, float] = {}
+    busiest: dict[str, int] = {}
+    for kind, (ab, ba, src, vol) in per_kind.items():
+        t_link = np.maximum(
+            np.divide(ab, cap, out=np.zeros_like(ab), where=cap > 0),
+            np.divide(ba, cap, out=np.zeros_like(ba), where=cap > 0),
+        )
+        if not len(t_link) or t_link.max() <= 0:
+            continue
+        busiest[kind] = int(np.argmax(t_link))
+        # The GPUs' own NIC bound: the busiest sender's bytes over its NIC share.
+        sent = np.bincount(src, weights=vol)
+        t_nic = sent.max() / (nic_gbps_per_gpu * GIGA / 8)
+        if kind in COLLECTIVE_KINDS:
+            factors[kind] = float(min(1.0, max(1e-3, t_nic / t_link.max())))
+    return factors, busiest
+
+
+def analyze_workload(project, c: Compiled, fg: FabricGraph, router: Router, workload) -> WorkloadResult:
+    catalog = project.catalog
+    shape = shape_of(workload, catalog)
+    spec, n_gpus = cluster_of(c, catalog, fg)
+    cfg = train_config(workload, n_gpus)
+    used = cfg.tp * cfg.pp * cfg.dp * cfg.cp
+    if used > n_gpus:
+        raise PlannerError(
+            f"workload '{workload.name}' needs {used} GPUs (TP {cfg.tp} × PP {cfg.pp} × DP {cfg.dp} × CP {cfg.cp}); "
+            f"the plan has {n_gpus}",
+            field="dp",
+        )
+    flows = training_flows(shape, cfg, spec.gpus_per_node, workload.placement_order or "tp-cp-dp-pp")
+    ab, ba, per_kind = route_flows(c, fg, router, flows, n_gpus)
+    factors, busiest = net_factors(c, fg, per_kind, spec.nic_gbps_per_gpu)
+    calib = None
+    if workload.measured_mfu is not None or workload.measured_busbw_gbyte_per_s is not None:
+        calib = Calibration(
+            mfu=workload.measured_mfu,
+            busbw_gbyte_per_s={"dp": workload.measured_busbw_gbyte_per_s}
+            if workload.measured_busbw_gbyte_per_s
+            else {},
+        )
+    spec = ClusterSpec(**{**spec.__dict__, "net_factor": factors, "calibration": calib})
+    est = estimate(shape, cfg, spec)
+    return WorkloadResult(workload.id, workload.name, shape, cfg, spec, est, factors, ab, ba, busiest)
