@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpuplanner.engine.routing_fields import BlockFields, compute_block, push
-from gpuplanner.engine.routing_graph import Graph, build_graph
+from gpuplanner.engine.routing_graph import BLOCK_FIELDS, Graph, build_graph
 
 BITS_PER_BYTE = 8
 GIGA = 1e9
@@ -221,31 +221,47 @@ class Router:
         return np.bincount(g.up_arc[idx] ^ 1, got, n_arcs)
 
     def diameter(self) -> int:
-        """Largest hop count between two distinct endpoints that have a path (0 if no pair has one).
-        Counted over switch paths; a pair of endpoints also joined by a direct cable is not singled out."""
+        """Largest hop count between two distinct endpoints that have a path (0 if no pair has one)."""
         g = self._g
         ep = np.flatnonzero(~g.transit & (g.field_of_node >= 0))
         best = 1 if g.direct_key.size else 0
         if ep.size == 0:
             return best
         # sources grouped like destinations: by their set of attachment switches (= their field's)
-        src_fields, n_src = np.unique(g.field_of_node[ep], return_counts=True)
-        counts = g.field_ptr[src_fields + 1] - g.field_ptr[src_fields]
-        init = g.field_init[_ranges(g.field_ptr[src_fields], counts)]
-        owner = np.repeat(np.arange(src_fields.size), counts)
-        dst_fields = np.flatnonzero(g.field_dests > 0)
-        for b in np.unique(dst_fields // g.block_size):  # loop over blocks of destination fields
+        fields, n_ep = np.unique(g.field_of_node[ep], return_counts=True)
+        counts = g.field_ptr[fields + 1] - g.field_ptr[fields]
+        init = g.field_init[_ranges(g.field_ptr[fields], counts)]
+        owner = np.repeat(np.arange(fields.size), counts)
+        cov_i, cov_j = self._pairs_all_direct(fields, n_ep)
+        for b in np.unique(fields // g.block_size):  # loop over blocks of destination fields
             bf = self._block(int(b))
-            here = dst_fields[dst_fields // g.block_size == b]
-            d = bf.dist[init][:, here % g.block_size].astype(np.int64)
-            m = np.full((src_fields.size, here.size), bf.unreached, np.int64)
+            cols = np.flatnonzero(fields // g.block_size == b)
+            d = bf.dist[init][:, fields[cols] % g.block_size].astype(np.int64)
+            m = np.full((fields.size, cols.size), bf.unreached, np.int64)
             np.minimum.at(m, owner, d)
-            # a field paired with itself is two distinct endpoints only if it has two of them
-            alone = (src_fields[:, None] == here[None, :]) & (n_src[:, None] < 2)
+            # no pair of distinct endpoints: a field alone with itself; all pairs on direct cables
+            alone = (fields[:, None] == fields[cols][None, :]) & (n_ep[:, None] < 2)
+            col_of = np.full(fields.size, -1, np.int64)
+            col_of[cols] = np.arange(cols.size)
+            here = col_of[cov_j] >= 0
+            alone[cov_i[here], col_of[cov_j[here]]] = True
             valid = (m != bf.unreached) & ~alone
             if valid.any():
                 best = max(best, int(m[valid].max()) + 2)
         return best
+
+    def _pairs_all_direct(self, fields: np.ndarray, n_ep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(i, j) indices into `fields` of field pairs whose every endpoint pair has a direct cable."""
+        g = self._g
+        keys = np.unique(g.direct_key)
+        rank = np.full(g.field_endpoint.size + 1, -1, np.int64)
+        rank[fields] = np.arange(fields.size)
+        fs, fd = rank[g.field_of_node[keys // g.n_nodes]], rank[g.field_of_node[keys % g.n_nodes]]
+        ok = (fs >= 0) & (fd >= 0)
+        pair, cables = np.unique(fs[ok] * fields.size + fd[ok], return_counts=True)
+        i, j = pair // fields.size, pair % fields.size
+        full = cables == n_ep[i] * n_ep[j] - np.where(i == j, n_ep[i], 0)
+        return i[full], j[full]
 
 
 def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -255,9 +271,12 @@ def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.repeat(np.asarray(starts, np.int64) - np.cumsum(counts) + counts, counts) + np.arange(total)
 
 
-def build_router(n_nodes: int, link_a, link_b, transit) -> Router:
-    """Precompute what every demand on this topology reuses (arcs, adjacency, field blocks)."""
-    return Router(build_graph(n_nodes, link_a, link_b, transit))
+def build_router(n_nodes: int, link_a, link_b, transit, *, block_size: int = BLOCK_FIELDS) -> Router:
+    """Precompute what every demand on this topology reuses (arcs, switch adjacency, destination fields).
+
+    n_nodes: nodes 0..N-1; link_a, link_b: int[L] ends of each full-duplex link; transit: bool[N], True
+    for switches (may forward). block_size: destination fields computed together (memory vs. speed)."""
+    return Router(build_graph(n_nodes, link_a, link_b, transit, block_size))
 
 
 def utilization(loads: LinkLoads, capacity_gbps, window_s: float) -> tuple[np.ndarray, np.ndarray]:

@@ -101,7 +101,7 @@ def _switch_graph(n: int, transit: np.ndarray, tail: np.ndarray, head: np.ndarra
     return SubGraph(nodes=nodes, g2l=g2l, indptr=indptr, tail=lt[order], head=lh[order], arc=arcs[order])
 
 
-def build_graph(n_nodes: int, link_a, link_b, transit) -> Graph:
+def build_graph(n_nodes: int, link_a, link_b, transit, block_size: int = BLOCK_FIELDS) -> Graph:
     a, b, t = _validate(n_nodes, link_a, link_b, transit)
     n = int(n_nodes)
     tail = np.empty(2 * a.size, np.int64)
@@ -124,6 +124,8 @@ def build_graph(n_nodes: int, link_a, link_b, transit) -> Graph:
     dkey = tail[direct] * n + head[direct]
     order = np.argsort(dkey, kind="stable")
 
+    if block_size < 1:
+        raise ValueError(f"block_size must be at least 1, got {block_size}")
     fields = _fields(n, t, switches.g2l, tail[up][first], up_node[first], distinct)
     return Graph(
         n_nodes=n,
@@ -136,6 +138,7 @@ def build_graph(n_nodes: int, link_a, link_b, transit) -> Graph:
         up_mult=np.repeat(run, run),
         direct_key=dkey[order],
         direct_arc=direct[order],
+        block_size=int(block_size),
         **fields,
     )
 
@@ -170,5 +173,4 @@ def _fields(n, transit, g2l, ep_of_pair, sw_of_pair, distinct) -> dict:
         field_init=field_init,
         field_endpoint=field_endpoint,
         field_dests=np.bincount(field_of_node[~transit & (field_of_node >= 0)], minlength=n_f),
-        block_size=BLOCK_FIELDS,
     )
