@@ -65,6 +65,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `gpuplanner … | head`
+        sys.stderr.close()
+        return 0
 
 
 def _open_window(path: str | None) -> int:

@@ -16,8 +16,14 @@ ROOT = Path(__file__).resolve().parents[2]
 def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     e = dict(os.environ)
     e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "gpuplanner", *args], capture_output=True, text=True, cwd=ROOT,
-                          env=e, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "gpuplanner", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=e,
+        timeout=300,
+    )
 
 
 def test_catalog_list_gpu_json():
@@ -26,8 +32,17 @@ def test_catalog_list_gpu_json():
     gpus = {g["id"]: g for g in json.loads(r.stdout)}
     assert len(gpus) >= 15
     for g in gpus.values():
-        for key in ("id", "name", "tdp_w", "mem_gb", "mem_bw_tbps", "bf16_dense_tflops", "fp8_dense_tflops", "source",
-                    "as_of"):
+        for key in (
+            "id",
+            "name",
+            "tdp_w",
+            "mem_gb",
+            "mem_bw_tbps",
+            "bf16_dense_tflops",
+            "fp8_dense_tflops",
+            "source",
+            "as_of",
+        ):
             assert key in g, (g["id"], key)
     assert gpus["nvidia-a100-sxm4-80gb"]["fp8_dense_tflops"] is None
     assert gpus["nvidia-h100-sxm"]["mem_bw_tbps"] == pytest.approx(3.35)
@@ -39,7 +54,12 @@ def test_catalog_list_server_json():
     servers = {s["id"]: s for s in json.loads(r.stdout)}
     dgx = servers["nvidia-dgx-h100"]
     assert (dgx["ru"], dgx["gpu_count"], dgx["power_max_w"], dgx["psu_count"], dgx["psu_redundancy"]) == (
-        8, 8, 10200, 6, "4+2")
+        8,
+        8,
+        10200,
+        6,
+        "4+2",
+    )
 
 
 def test_broken_user_catalog_is_reported_and_bundled_still_loads(tmp_path):
@@ -74,8 +94,22 @@ def test_new_info_and_bad_files(tmp_path):
 
 def test_generate_and_fabric_json(tmp_path):
     f = tmp_path / "f.gpuplan"
-    r = run("generate", "rail-leaf-spine", "--server", "nvidia-dgx-h100", "--servers", "127", "--su-size", "32",
-            "--switch", "nvidia-quantum-2-qm9700", "--oversub", "1", "-o", str(f))
+    r = run(
+        "generate",
+        "rail-leaf-spine",
+        "--server",
+        "nvidia-dgx-h100",
+        "--servers",
+        "127",
+        "--su-size",
+        "32",
+        "--switch",
+        "nvidia-quantum-2-qm9700",
+        "--oversub",
+        "1",
+        "-o",
+        str(f),
+    )
     assert r.returncode == 0, r.stderr
     fab = json.loads(run("fabric", str(f), "--json").stdout)
     assert fab["switches_by_tier"]["leaf"] == 32 and fab["switches_by_tier"]["spine"] == 16
@@ -91,3 +125,141 @@ def test_generate_refuses_impossible_request(tmp_path):
     r = run("generate", "rail-leaf-spine", "--servers", "1000", "-o", str(tmp_path / "x.gpuplan"))
     assert r.returncode == 2 and "3 tiers" in r.stderr
     assert not (tmp_path / "x.gpuplan").exists()
+
+
+EXAMPLE = ROOT / "examples" / "superpod-1024-h100.gpuplan"
+
+
+def test_analyze_json_documented_keys():
+    r = run("analyze", str(EXAMPLE), "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    for key in (
+        "it_kw_max",
+        "it_kw_typical",
+        "facility_kw",
+        "pue",
+        "annual_mwh",
+        "racks",
+        "capex",
+        "opex_per_year",
+        "tco",
+        "tco_years",
+        "currency",
+        "network_share_of_gpu_cost",
+        "findings",
+        "performance",
+    ):
+        assert key in d, key
+    rack = d["racks"][0]
+    for key in (
+        "name",
+        "kw_max",
+        "kw_typical",
+        "kw_budget",
+        "cooling",
+        "liquid_kw",
+        "air_kw",
+        "airflow_cfm",
+        "coolant_l_per_min",
+    ):
+        assert key in rack, key
+    assert abs(sum(r["kw_max"] for r in d["racks"]) - d["it_kw_max"]) < 1e-6 * d["it_kw_max"] + 0.01
+    perf = d["performance"]
+    for key in (
+        "step_time_s",
+        "tokens_per_s",
+        "tflops_per_gpu",
+        "mfu",
+        "memory_per_gpu_gb",
+        "fits",
+        "breakdown",
+        "bottleneck",
+    ):
+        assert key in perf, key
+    assert 0.2 < perf["mfu"] < 0.7 and perf["fits"]
+    for f in d["findings"]:
+        assert set(f) >= {"severity", "rule", "message", "items"}
+
+
+def test_analyze_scenario_changes_energy_cost_only():
+    base = json.loads(run("analyze", str(EXAMPLE), "--json").stdout)
+    cheap = json.loads(run("analyze", str(EXAMPLE), "--json", "--scenario", "Cheaper power").stdout)
+    assert cheap["scenario"] == "Cheaper power"
+    assert cheap["energy_cost_per_year"] < base["energy_cost_per_year"]
+    assert cheap["it_kw_max"] == base["it_kw_max"]
+    bad = run("analyze", str(EXAMPLE), "--scenario", "nope")
+    assert bad.returncode == 2 and "Cheaper power" in bad.stderr
+
+
+def test_estimate_by_shape_and_by_catalog_model():
+    r = run(
+        "estimate",
+        "--layers",
+        "96",
+        "--hidden",
+        "12288",
+        "--heads",
+        "96",
+        "--gpu",
+        "nvidia-a100-sxm4-80gb",
+        "--gpus",
+        "1024",
+        "--tp",
+        "8",
+        "--pp",
+        "8",
+        "--global-batch",
+        "1536",
+        "--seq",
+        "2048",
+        "--json",
+    )
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    for key in (
+        "step_time_s",
+        "tokens_per_s",
+        "tflops_per_gpu",
+        "mfu",
+        "memory_per_gpu_gb",
+        "fits",
+        "breakdown",
+        "bottleneck",
+    ):
+        assert key in d
+    assert d["dp"] == 16
+    r2 = run(
+        "estimate",
+        "--model",
+        "llama3-8b",
+        "--gpu",
+        "nvidia-h100-sxm",
+        "--gpus",
+        "64",
+        "--global-batch",
+        "256",
+        "--json",
+    )
+    assert r2.returncode == 0, r2.stderr
+    assert json.loads(r2.stdout)["fits"]
+
+
+def test_estimate_refuses_what_does_not_fit():
+    r = run(
+        "estimate",
+        "--model",
+        "llama3-405b",
+        "--gpu",
+        "nvidia-rtx-4090",
+        "--gpus",
+        "8",
+        "--tp",
+        "8",
+        "--pp",
+        "1",
+        "--global-batch",
+        "8",
+    )
+    assert r.returncode == 2
+    assert "GB" in r.stdout + r.stderr

@@ -1,0 +1,143 @@
+"""Results → plain data: the one place that turns an analysis into the figures the CLI (``analyze --json``),
+the report and the exports print, so that every output says the same numbers."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from gpuplanner.engine.analysis import Results
+
+
+def _num(x: Any) -> Any:
+    if x is None:
+        return None
+    if isinstance(x, np.generic):
+        x = x.item()
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+def performance_json(results: Results) -> dict[str, Any] | None:
+    w = results.workload
+    if w is None:
+        return None
+    e = w.estimate
+    return {
+        "workload": w.name,
+        "gpus": e.n_gpus,
+        "tp": w.config.tp,
+        "pp": w.config.pp,
+        "dp": w.config.dp,
+        "cp": w.config.cp,
+        "ep": w.config.ep,
+        "step_time_s": e.step_time_s,
+        "tokens_per_s": e.tokens_per_s,
+        "tflops_per_gpu": e.tflops_per_gpu,
+        "hw_tflops_per_gpu": e.hw_tflops_per_gpu,
+        "mfu": e.mfu,
+        "memory_per_gpu_gb": e.memory.get(
+            "total_gb", sum(v for k, v in e.memory.items() if k.endswith("_gb"))
+        ),
+        "memory": e.memory,
+        "fits": e.fits,
+        "refusal": e.refusal,
+        "breakdown": e.breakdown,
+        "bubble_fraction": e.bubble_fraction,
+        "bottleneck": e.bottleneck,
+        "time_to_train_s": _num(e.time_to_train_s),
+        "time_to_train_days": _num(e.time_to_train_s / 86400.0) if e.time_to_train_s else None,
+        "net_factor": w.net_factor,
+        "gpu_utilization_for_power": results.gpu_utilization,
+        "calibrated": w.cluster.calibration is not None,
+    }
+
+
+def racks_json(results: Results) -> list[dict[str, Any]]:
+    c, p, t = results.compiled, results.power, results.thermal
+    out = []
+    for i, rid in enumerate(c.racks.ids):
+        k = int(t.rack_cooling[i])
+        out.append(
+            {
+                "id": rid,
+                "name": c.racks.names[i],
+                "row": c.racks.row_label[i],
+                "position": int(c.racks.position[i]),
+                "kw_load": _num(p.rack_kw_load[i]),
+                "kw_typical": _num(p.rack_kw_typical[i]),
+                "kw_max": _num(p.rack_kw_max[i]),
+                "kw_budget": _num(p.rack_budget_kw[i]),
+                "cooling": t.table.methods[k],
+                "cooling_id": t.table.ids[k],
+                "cooling_ok": bool(t.rack_cooling_ok[i]),
+                "liquid_kw": _num(t.rack_liquid_kw_max[i]),
+                "air_kw": _num(t.rack_air_kw_max[i]),
+                "airflow_cfm": _num(t.rack_airflow_cfm[i]),
+                "airflow_m3_per_h": _num(t.rack_airflow_m3_per_h[i]),
+                "coolant_l_per_min": _num(t.rack_coolant_l_per_min[i]),
+            }
+        )
+    return out
+
+
+def results_json(project, results: Results, lang: str = "en") -> dict[str, Any]:
+    """The documented output of ``gpuplanner analyze FILE --json``."""
+    p, t, cost = results.power, results.thermal, results.cost
+    info = project.info
+    fabric = results.fabric.to_json(results.compiled)
+    return {
+        "project": info.name,
+        "customer": info.customer,
+        "scenario": results.scenario or None,
+        "gpus": int(results.compiled.devices.gpu_count.sum()),
+        "servers": int(cost.servers),
+        "it_kw_max": p.it_kw_max,
+        "it_kw_typical": p.it_kw_typical,
+        "it_kw_load": p.it_kw_load,
+        "gpu_utilization": results.gpu_utilization,
+        "facility_kw": t.facility_kw,
+        "facility_kw_max": t.facility_kw_max,
+        "pue": t.pue,
+        "annual_mwh": t.annual_mwh,
+        "energy_cost_per_year": cost.local(t.energy_usd_per_year),
+        "utility_feed_kw_needed": t.feed_kw_needed,
+        "utility_kw_available": t.utility_kw_available or None,
+        "liquid_kw": t.liquid_kw,
+        "air_kw": t.air_kw,
+        "cooling_mix_kw": t.method_it_kw,
+        "racks": racks_json(results),
+        "currency": cost.currency,
+        "usd_exchange_rate": cost.usd_exchange_rate,
+        "capex": cost.local(cost.capex_usd),
+        "capex_by_category": {k: cost.local(v) for k, v in cost.capex_usd_by_category.items()},
+        "opex_per_year": cost.local(cost.opex_usd_per_year),
+        "opex_by_category": {k: cost.local(v) for k, v in cost.opex_usd_per_year_by_category.items()},
+        "tco": cost.local(cost.tco_usd),
+        "tco_years": cost.tco_years,
+        "cost_per_gpu_hour": _num(cost.local(cost.usd_per_gpu_hour)),
+        "capex_usd": cost.capex_usd,
+        "tco_usd": cost.tco_usd,
+        "network_share_of_gpu_cost": _num(cost.network_share),
+        "cloud_tco": cost.local(cost.cloud_tco_usd),
+        "cloud_break_even_month": cost.break_even_month,
+        "training_run_cost": _num(cost.local(cost.run_usd)) if cost.run_usd is not None else None,
+        "cloud_training_run_cost": _num(cost.local(cost.cloud_run_usd))
+        if cost.cloud_run_usd is not None
+        else None,
+        "missing_prices": cost.missing_prices,
+        "performance": performance_json(results),
+        "workload_error": results.workload_error or None,
+        "fabric": fabric,
+        "link_utilization": {
+            "max": _num(float(results.link_util.max())) if len(results.link_util) else 0.0,
+            "mean_used": _num(float(results.link_util[results.link_util > 0].mean()))
+            if (results.link_util > 0).any()
+            else 0.0,
+        },
+        "findings": [f.to_json(lang) for f in results.findings],
+        "stage_ms": results.stage_ms,
+    }

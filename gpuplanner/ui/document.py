@@ -1,0 +1,168 @@
+"""The open document: project + undo stack + file path + the latest analysis results, as Qt signals.
+
+Every edit is a ``gpuplanner.commands`` command pushed through ``Document.push`` (wrapped in a QUndoCommand,
+merged for drags). After each ChangeSet the engine runner re-analyses, debounced (~30 ms), in one worker
+thread on an immutable snapshot of the tables; a newer request supersedes an older one. Tests use
+``synchronous=True`` to get results at once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from gpuplanner.commands import Command
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.engine.analysis import Results, analyze_project
+from gpuplanner.model import ChangeSet, Project
+from gpuplanner.storage import open_project, save_project
+
+DEBOUNCE_MS = 30
+
+
+class _QtCommand(QUndoCommand):
+    def __init__(self, doc: Document, command: Command) -> None:
+        super().__init__(command.text)
+        self.doc = doc
+        self.command = command
+        self._first = True
+
+    def redo(self) -> None:
+        if self._first:  # already applied by Document.push (so that errors surface before the stack changes)
+            self._first = False
+            return
+        self.command.apply(self.doc.project)
+
+    def undo(self) -> None:
+        self.command.revert(self.doc.project)
+
+    def id(self) -> int:
+        return 1 if self.command.merge_key else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 (Qt API)
+        return isinstance(other, _QtCommand) and self.command.merge(other.command)
+
+
+def snapshot_project(project: Project) -> Project:
+    """A copy the worker can read while the UI edits (rows are immutable: copying the dicts is enough)."""
+    copy = Project(project.catalog)
+    for table, rows in project.tables.items():
+        if table in ("project", "site"):
+            copy.tables[table] = dict(rows)
+        else:
+            copy.load_rows(table, list(rows.values()))
+    return copy
+
+
+class Document(QObject):
+    changed = Signal(object)  # ChangeSet
+    resultsReady = Signal(object)  # Results
+    analysisFailed = Signal(str)
+    projectReplaced = Signal()
+    pathChanged = Signal(str)
+    selectionChanged = Signal(list)  # ids (devices, racks, links)
+
+    def __init__(
+        self, project: Project | None = None, *, synchronous: bool = False, parent: QObject | None = None
+    ):
+        super().__init__(parent)
+        self.synchronous = synchronous
+        self.undo_stack = QUndoStack(self)
+        self.path: Path | None = None
+        self.results: Results | None = None
+        self.scenario: str | None = None
+        self.last_analysis_ms = 0.0
+        self._generation = 0
+        self._lock = threading.Lock()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self._start_analysis)
+        self.resultsReady.connect(self._store_results)
+        self.project = project or Project()
+        self.project.changed.connect(self._on_changed)
+
+    # -- editing ----------------------------------------------------------------------------------------
+    def push(self, command: Command) -> None:
+        """Apply a command (raising PlannerError, with nothing changed, if it is refused) and record it."""
+        command.apply(self.project)
+        self.undo_stack.push(_QtCommand(self, command))
+
+    def _on_changed(self, cs: ChangeSet) -> None:
+        self.changed.emit(cs)
+        self.request_analysis()
+
+    # -- files ------------------------------------------------------------------------------------------
+    def replace_project(self, project: Project, path: Path | None) -> None:
+        self.project.changed.disconnect(self._on_changed)
+        self.project = project
+        self.project.changed.connect(self._on_changed)
+        self.undo_stack.clear()
+        self.path = path
+        self.results = None
+        self.projectReplaced.emit()
+        self.pathChanged.emit(str(path or ""))
+        self.request_analysis()
+
+    def open(self, path: str | Path) -> None:
+        project = open_project(path)  # raises ProjectFileError; the current project stays as it was
+        self.replace_project(project, Path(path))
+
+    def save(self, path: str | Path | None = None) -> Path:
+        target = Path(path) if path else self.path
+        if target is None:
+            raise PlannerError("no file name yet: use Save As")
+        save_project(self.project, target)
+        self.path = target
+        self.undo_stack.setClean()
+        self.pathChanged.emit(str(target))
+        return target
+
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    # -- analysis ---------------------------------------------------------------------------------------
+    def request_analysis(self) -> None:
+        if self.synchronous:
+            self._start_analysis()
+        else:
+            self._timer.start()
+
+    def set_scenario(self, name: str | None) -> None:
+        self.scenario = name or None
+        self.request_analysis()
+
+    def _start_analysis(self) -> None:
+        with self._lock:
+            self._generation += 1
+            gen = self._generation
+        snap = snapshot_project(self.project)
+        if self.synchronous:
+            self._run(snap, gen)
+        else:
+            threading.Thread(
+                target=self._run, args=(snap, gen), daemon=True, name="gpuplanner-engine"
+            ).start()
+
+    def _run(self, snap: Project, gen: int) -> None:
+        t = time.perf_counter()
+        try:
+            res = analyze_project(snap, scenario=self.scenario)
+        except PlannerError as exc:
+            if gen == self._generation:
+                self.analysisFailed.emit(exc.one_line())
+            return
+        except Exception as exc:  # an engine bug must not take the window down with the user's work
+            if gen == self._generation:
+                self.analysisFailed.emit(f"analysis failed: {type(exc).__name__}: {exc}")
+            return
+        self.last_analysis_ms = (time.perf_counter() - t) * 1000
+        if gen == self._generation:  # a newer request supersedes this one
+            self.resultsReady.emit(res)  # queued to the UI thread when emitted from the worker
+
+    def _store_results(self, res: Results) -> None:
+        self.results = res
