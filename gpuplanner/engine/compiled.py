@@ -92,6 +92,11 @@ class LinkArrays:
     cable_ids: list[str]
     technology: list[str]  # infiniband | ethernet
     connector: list[str]  # cage/connector of the a end (osfp, qsfp112, qsfp56, qsfp28, sfp28, rj45)
+    a_port_key: np.ndarray  # int32 index into port_keys: (device type, port group) of the a end
+    b_port_key: np.ndarray
+    port_keys: list[tuple[str, str]]
+    port_key_speed_gbps: np.ndarray  # per port key: the group's port speed
+    port_key_count: np.ndarray  # per port key: ports in the group
 
 
 @dataclass(frozen=True)
@@ -215,39 +220,53 @@ def compile_project(project: Project) -> Compiled:
 
 
 def _compile_links(project, d_row, types, devs: DeviceArrays, racks: RackArrays) -> LinkArrays:
+    """Per-link figures; port-group facts are looked up once per distinct (device type, group) pair."""
     links = list(project.links.values())
     site = project.site
-    a = np.array([d_row[lk.a_device] for lk in links], dtype=np.int32)
-    b = np.array([d_row[lk.b_device] for lk in links], dtype=np.int32)
-    a_pg = [types[d_row[lk.a_device]].port_group(lk.a_group) for lk in links]
-    b_pg = [types[d_row[lk.b_device]].port_group(lk.b_group) for lk in links]
-    port_speed = np.array(
-        [
-            min(pa.speed_gbps if pa else 0, pb.speed_gbps if pb else 0)
-            for pa, pb in zip(a_pg, b_pg, strict=True)
-        ]
+    n = len(links)
+    a = np.fromiter((d_row[lk.a_device] for lk in links), dtype=np.int32, count=n)
+    b = np.fromiter((d_row[lk.b_device] for lk in links), dtype=np.int32, count=n)
+    a_group = [lk.a_group for lk in links]
+    b_group = [lk.b_group for lk in links]
+    type_ids = devs.type_ids
+    keys: dict[tuple[str, str], int] = {}
+    a_pgi = np.fromiter(
+        (keys.setdefault((type_ids[r], g), len(keys)) for r, g in zip(a.tolist(), a_group, strict=True)),
+        np.int32,
+        n,
     )
-    speed = np.array([lk.speed_gbps for lk in links], dtype=np.float64)
-    speed = np.where(speed > 0, speed, port_speed)
-    mult = np.array([lk.multiplicity for lk in links], dtype=np.int32)
-    given = np.array([lk.length_m is not None for lk in links], dtype=bool)
-    length = np.array([lk.length_m if lk.length_m is not None else np.nan for lk in links], dtype=np.float64)
+    b_pgi = np.fromiter(
+        (keys.setdefault((type_ids[r], g), len(keys)) for r, g in zip(b.tolist(), b_group, strict=True)),
+        np.int32,
+        n,
+    )
+    groups = []
+    for tid, g in keys:
+        e = project.catalog.entries.get(tid)
+        groups.append(e.port_group(g) if e is not None and hasattr(e, "port_group") else None)
+    pg_speed = np.array([pg.speed_gbps if pg else 0.0 for pg in groups] or [0.0])
+    pg_role = np.array([pg.role if pg else "" for pg in groups] or [""], dtype=object)
+    pg_ib = np.array([bool(pg and pg.type.startswith("infiniband")) for pg in groups] or [False])
+    pg_conn = np.array([connector_of(pg.type) if pg else "" for pg in groups] or [""], dtype=object)
+    speed = np.fromiter((lk.speed_gbps for lk in links), dtype=np.float64, count=n)
+    speed = np.where(speed > 0, speed, np.minimum(pg_speed[a_pgi], pg_speed[b_pgi]))
+    mult = np.fromiter((lk.multiplicity for lk in links), dtype=np.int32, count=n)
+    length = np.fromiter(
+        (np.nan if lk.length_m is None else lk.length_m for lk in links), dtype=np.float64, count=n
+    )
+    given = ~np.isnan(length)
     length = np.where(given, length, cable_lengths_m(a, b, devs, racks, site))
-
-    def tech(i: int) -> str:
-        """From the port types: InfiniBand only when both ends are InfiniBand ports."""
-        types_ = [pg.type for pg in (a_pg[i], b_pg[i]) if pg is not None]
-        return "infiniband" if types_ and all(t.startswith("infiniband") for t in types_) else "ethernet"
-
+    # InfiniBand only when both ends are InfiniBand ports
+    tech = np.where(pg_ib[a_pgi] & pg_ib[b_pgi], "infiniband", "ethernet")
     return LinkArrays(
         ids=[lk.id for lk in links],
         row={lk.id: i for i, lk in enumerate(links)},
         a=a,
         b=b,
-        a_group=[lk.a_group for lk in links],
-        b_group=[lk.b_group for lk in links],
-        a_role=[pg.role if pg else "" for pg in a_pg],
-        b_role=[pg.role if pg else "" for pg in b_pg],
+        a_group=a_group,
+        b_group=b_group,
+        a_role=pg_role[a_pgi].tolist(),
+        b_role=pg_role[b_pgi].tolist(),
         speed_gbps=speed,
         multiplicity=mult,
         capacity_gbps=speed * mult,
@@ -255,8 +274,13 @@ def _compile_links(project, d_row, types, devs: DeviceArrays, racks: RackArrays)
         length_given=given,
         medium=[lk.medium for lk in links],
         cable_ids=[lk.cable_id for lk in links],
-        technology=[tech(i) for i in range(len(links))],
-        connector=[connector_of(pa.type if pa else "") for pa in a_pg],
+        technology=tech.tolist(),
+        connector=pg_conn[a_pgi].tolist(),
+        a_port_key=a_pgi,
+        b_port_key=b_pgi,
+        port_keys=list(keys),
+        port_key_speed_gbps=pg_speed[: len(keys)],
+        port_key_count=np.array([pg.count if pg else 0 for pg in groups], dtype=np.int32),
     )
 
 

@@ -26,7 +26,7 @@ TIER_RANK = {
     "spine": 2,
     "core": 3,
 }
-HOP_SAMPLE = 20000
+HOP_SAMPLE = 4000  # pairs sampled for the hop histogram (deterministic seed)
 
 
 @dataclass(frozen=True)
@@ -101,35 +101,50 @@ def _tier_name(role: str) -> str:
 
 
 def link_tiers(c: Compiled) -> list[str]:
-    ra = [ROLE_NAMES[int(x)] for x in c.devices.role[c.links.a]]
-    rb = [ROLE_NAMES[int(x)] for x in c.devices.role[c.links.b]]
-    out = []
-    for a, b in zip(ra, rb, strict=True):
-        lo, hi = sorted((a, b), key=lambda r: TIER_RANK.get(r, 0))
-        out.append(f"{_tier_name(lo)}-{_tier_name(hi)}")
-    return out
+    """Tier pair of each link ("node-leaf", "leaf-spine", …), vectorised through a role × role name table."""
+    n_roles = len(ROLE_NAMES)
+    names = np.empty((n_roles, n_roles), dtype=object)
+    for i in range(n_roles):
+        for j in range(n_roles):
+            lo, hi = sorted((ROLE_NAMES[i], ROLE_NAMES[j]), key=lambda r: TIER_RANK.get(r, 0))
+            names[i, j] = f"{_tier_name(lo)}-{_tier_name(hi)}"
+    return names[c.devices.role[c.links.a], c.devices.role[c.links.b]].tolist()
 
 
 def port_use(c: Compiled, catalog: Catalog) -> list[PortUse]:
-    used: Counter = Counter()
+    """Ports used per (device, port group): Σ multiplicity × link speed / port speed (a 800G port carries two
+    400G links); every switch group is listed, other devices' groups only when over-used."""
     lk = c.links
-    for side, groups in (("a", lk.a_group), ("b", lk.b_group)):
-        rows = getattr(lk, side)
-        for i, (d, g) in enumerate(zip(rows.tolist(), groups, strict=True)):
-            pg = catalog.entries[c.devices.type_ids[d]].port_group(g)
-            if pg is not None:
-                used[(d, g)] += lk.multiplicity[i] * lk.speed_gbps[i] / pg.speed_gbps
+    nk = max(len(lk.port_keys), 1)
+    dev = np.concatenate([lk.a, lk.b]).astype(np.int64)
+    key = np.concatenate([lk.a_port_key, lk.b_port_key]).astype(np.int64)
+    pg_speed = lk.port_key_speed_gbps
+    w = (
+        np.tile(lk.multiplicity * lk.speed_gbps, 2) / np.where(pg_speed[key] > 0, pg_speed[key], 1.0)
+        if len(key)
+        else np.zeros(0)
+    )
+    combo, inv = np.unique(dev * nk + key, return_inverse=True)
+    used = np.bincount(inv, weights=w, minlength=len(combo))
+    used_of = {
+        (int(d), lk.port_keys[int(k)][1]): float(u)
+        for d, k, u in zip(combo // nk, combo % nk, used, strict=True)
+    }
     out = []
     for d in np.flatnonzero(c.devices.kind == KIND_CODES["switch"]).tolist():
-        e = catalog.entries[c.devices.type_ids[d]]
-        for pg in e.port_groups:
-            if pg.role != "management" or used.get((d, pg.name)):
-                out.append(PortUse(d, pg.name, pg.count, float(used.get((d, pg.name), 0.0))))
-    for (d, g), u in used.items():  # over-used server/storage groups too
-        if c.devices.kind[d] != KIND_CODES["switch"]:
-            pg = catalog.entries[c.devices.type_ids[d]].port_group(g)
-            if pg is not None and u > pg.count + 1e-9:
-                out.append(PortUse(d, g, pg.count, float(u)))
+        for pg in catalog.entries[c.devices.type_ids[d]].port_groups:
+            u = used_of.get((d, pg.name), 0.0)
+            if pg.role != "management" or u:
+                out.append(PortUse(d, pg.name, pg.count, u))
+    counts = lk.port_key_count[combo % nk] if len(combo) else np.zeros(0)
+    over = (
+        np.flatnonzero((used > counts + 1e-9) & (c.devices.kind[combo // nk] != KIND_CODES["switch"]))
+        if len(combo)
+        else []
+    )
+    for i in over:
+        d, k = int(combo[i] // nk), int(combo[i] % nk)
+        out.append(PortUse(d, lk.port_keys[k][1], int(counts[i]), float(used[i])))
     return out
 
 
