@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpuplanner.engine.routing_fields import BlockFields, compute_block, push
+from gpuplanner.engine.routing_fields import Arrivals, BlockFields, compute_block, push
 from gpuplanner.engine.routing_graph import BLOCK_FIELDS, Graph, build_graph
 
 BITS_PER_BYTE = 8
@@ -186,9 +186,12 @@ class Router:
         for b in np.unique(blocks):
             sel = np.flatnonzero(blocks == b)
             bf = self._block(int(b))
-            local, nodes0, x0 = push(bf, rows[sel], field[sel] % g.block_size, plan.cand_dist[sel], inj[sel])
+            multi = bool((g.field_endpoint[g.block_fields(int(b))] >= 0).any())
+            cols = field[sel] % g.block_size
+            local, arrived = push(bf, rows[sel], cols, plan.cand_dist[sel], inj[sel], multi)
             arc_load[g.switches.arc] += local
-            arc_load += self._last_hop_multi(int(b), bf, nodes0, x0, n_arcs)
+            if arrived is not None:
+                arc_load += self._last_hop_multi(int(b), bf.levels[0].shape[1], arrived, n_arcs)
 
         # last hop into single-homed endpoints: everything routed to them arrives at their one switch
         to_ep = plan.switched & ~g.transit[dst]
@@ -203,21 +206,19 @@ class Router:
         unroutable = plan.hops < 0
         return LinkLoads(arc_load[0::2].copy(), arc_load[1::2].copy(), unroutable)
 
-    def _last_hop_multi(self, b: int, bf: BlockFields, nodes0, x0, n_arcs: int) -> np.ndarray:
+    def _last_hop_multi(self, b: int, width: int, arrived: Arrivals, n_arcs: int) -> np.ndarray:
         """Multi-homed destinations: each attachment switch delivers what reached it for that endpoint."""
         g = self._g
         eps = g.field_endpoint[g.block_fields(b)]
-        multi = eps >= 0
-        if not multi.any() or nodes0.size == 0:
-            return np.zeros(n_arcs)
-        eps, cols = eps[multi], np.flatnonzero(multi)
+        cols = np.flatnonzero(eps >= 0)
+        eps = eps[cols]
         counts = g.up_ptr[eps + 1] - g.up_ptr[eps]
         idx = _ranges(g.up_ptr[eps], counts)
         col = np.repeat(cols, counts)
-        row_of = np.full(g.switches.nodes.size, -1, np.int64)
-        row_of[nodes0] = np.arange(nodes0.size)
-        row = row_of[g.switches.g2l[g.up_node[idx]]]
-        got = np.where(row >= 0, x0[np.maximum(row, 0), col], 0.0) / g.up_mult[idx]
+        row_of = np.full(g.switches.nodes.size * width, -1, np.int64)
+        row_of[arrived.node * width + arrived.word] = np.arange(arrived.node.size)
+        row = row_of[g.switches.g2l[g.up_node[idx]] * width + (col >> 6)]
+        got = np.where(row >= 0, arrived.amount[np.maximum(row, 0), col & 63], 0.0) / g.up_mult[idx]
         return np.bincount(g.up_arc[idx] ^ 1, got, n_arcs)
 
     def diameter(self) -> int:

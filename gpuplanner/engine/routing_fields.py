@@ -85,82 +85,93 @@ def _arcs_of(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndar
     return first + np.arange(row.size), row
 
 
-def _injected(n: int, ncol: int, local: np.ndarray, rows, cols, amts) -> np.ndarray:
-    return np.bincount(local[rows] * ncol + cols, amts, minlength=n * ncol).astype(np.float64)
+@dataclass(frozen=True)
+class Arrivals:
+    """Traffic that reached distance 0, as word rows: switch node[i], columns 64·word[i] + 0..63."""
+
+    node: np.ndarray  # int64[R]: local switch index
+    word: np.ndarray  # int64[R]
+    amount: np.ndarray  # float64[R, 64]
+
+
+def _word_rows(mark: np.ndarray, slot: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Distinct keys (node · W + word) in order, and each key's row; mark is all False on return."""
+    mark[keys] = True
+    distinct = np.flatnonzero(mark)
+    mark[distinct] = False
+    slot[distinct] = np.arange(distinct.size)
+    return distinct
 
 
 def push(
-    bf: BlockFields, inj_row: np.ndarray, inj_col: np.ndarray, inj_dist: np.ndarray, inj_amt: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    bf: BlockFields,
+    inj_row: np.ndarray,
+    inj_col: np.ndarray,
+    inj_dist: np.ndarray,
+    inj_amt: np.ndarray,
+    arrivals: bool = True,
+) -> tuple[np.ndarray, Arrivals | None]:
     """Route injected traffic (bytes at switch inj_row toward field inj_col, which is inj_dist hops
     away) down to distance 0, splitting equally over the arcs toward the next distance at every switch.
 
-    x[v, c] (traffic at switch v toward column c) is dense over the switches active at one distance.
-    For every arc, mask = active columns of its tail & columns for which its head is one hop closer.
-    Consecutive arcs of one switch with the same mask (a fan-out to equivalent switches) form a run and
-    are counted once; the shares x / next-hops are then pulled into the next switches with one sparse ×
-    dense product over rows of 64 columns, masked by the heads' distance bits.
-    Returns (load per local arc of bf.sub, switches at distance 0 that received traffic, their arrivals
-    float64[len, 64·W] by column)."""
+    Traffic is held as *word rows*: x[(v, w), 0..63] for the 64 columns of word w at switch v, only for
+    words that carry traffic. For each word row and arc of v, mask = its active columns & the columns
+    for which the arc's head is one hop closer. Consecutive arcs with the same mask (a fan-out to
+    equivalent switches) form a run and are counted once; the per-column shares x / next-hops are then
+    pulled into the heads' word rows with one sparse × dense product, masked by the heads' distance bits.
+    Returns (load per local arc of bf.sub, what reached distance 0 if `arrivals`, else None)."""
     sub, levels = bf.sub, bf.levels
     width = levels[0].shape[1]
-    ncol = 64 * width
-    n_sub = sub.nodes.size
     arc_load = np.zeros(sub.arc.size)
     by_dist = np.argsort(inj_dist, kind="stable")
     cut = np.searchsorted(inj_dist[by_dist], np.arange(int(inj_dist.max(initial=0)) + 2))
-    local = np.zeros(n_sub, np.int64)
-    mark = np.zeros(n_sub, bool)
-
-    def injections(d):
-        take = by_dist[cut[d] : cut[d + 1]]
-        return inj_row[take], inj_col[take], inj_amt[take]
-
     top = cut.size - 2
-    rows, cols, amts = injections(top)
-    nodes = np.unique(rows)
-    local[nodes] = np.arange(nodes.size)
-    x = _injected(nodes.size, ncol, local, rows, cols, amts).reshape(nodes.size, ncol)
+    if top == 0 and not arrivals:
+        return arc_load, None
+    n_keys = sub.nodes.size * width
+    mark = np.zeros(n_keys, bool)
+    slot = np.zeros(n_keys, np.int64)
+
+    def injected(d, rows_of_keys):
+        take = by_dist[cut[d] : cut[d + 1]]
+        key = inj_row[take] * width + (inj_col[take] >> 6)
+        keys = _word_rows(mark, slot, np.concatenate([rows_of_keys, key]))
+        x = np.bincount(slot[key] * 64 + (inj_col[take] & 63), inj_amt[take], minlength=keys.size * 64)
+        return keys, x.astype(np.float64).reshape(keys.size, 64)
+
+    keys, x = injected(top, np.zeros(0, np.int64))
     # loop over hop distances, farthest first; each step is vectorised over all switches and columns
     for d in range(top, 0, -1):
-        rows, cols, amts = injections(d - 1)
-        pos, row = _arcs_of(sub.indptr, nodes)
+        pos, wr = _arcs_of(sub.indptr, keys // width)
         head = sub.head[pos]
-        near = bf.level_any[d - 1][head]
-        pos, row, head = pos[near], row[near], head[near]
-        active = np.packbits(x > 0, axis=1, bitorder="little").view(np.uint64)
-        mask = active[row] & levels[d - 1][head]  # next-hop columns of each arc, 64 per word
-        used = mask.any(axis=1)
-        pos, row, head, mask = pos[used], row[used], head[used], mask[used]
+        word = keys[wr] % width
+        active = np.packbits(x > 0, axis=1, bitorder="little").view(np.uint64).ravel()
+        mask = active[wr] & levels[d - 1][head, word]  # next-hop columns of this arc, in this word
+        used = np.flatnonzero(mask)
+        pos, wr, head, word, mask = pos[used], wr[used], head[used], word[used], mask[used]
 
-        # runs of consecutive arcs of one switch with identical masks; (rep arc, column) pairs
+        # runs of consecutive arcs of one word row with identical masks; (rep, column) pairs
         new_run = np.ones(pos.size, bool)
-        new_run[1:] = (row[1:] != row[:-1]) | (mask[1:] != mask[:-1]).any(axis=1)
+        new_run[1:] = (wr[1:] != wr[:-1]) | (mask[1:] != mask[:-1])
         rep = np.flatnonzero(new_run)
         run_len = np.diff(np.append(rep, pos.size))
-        rr, ww = np.nonzero(mask[rep])
-        bits = np.unpackbits(mask[rep[rr], ww].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+        bits = np.unpackbits(mask[rep].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
         pair = np.flatnonzero(bits.view(bool))
-        word = pair >> 6
-        key = (row[rep[rr]] * ncol + ww * 64)[word] + (pair & 63)  # (tail, column)
-        next_hops = np.bincount(key, run_len[rr[word]], minlength=x.size)
+        run = pair >> 6
+        col_key = wr[rep[run]] * 64 + (pair & 63)
+        next_hops = np.bincount(col_key, run_len[run], minlength=x.size)
         share = np.divide(x.ravel(), next_hops, out=np.zeros(x.size), where=next_hops > 0)
-        per_run = np.bincount(rr[word], share[key], minlength=rep.size)
+        per_run = np.bincount(run, share[col_key], minlength=rep.size)
         arc_load[pos] += per_run[np.cumsum(new_run) - 1]
+        if d == 1 and not arrivals:  # what reaches distance 0 only loads last hops: the caller's part
+            return arc_load, None
 
-        # pull the shares into the next switches; keep the columns for which they are one hop closer
-        mark[head] = True
-        mark[rows] = True
-        nxt = np.flatnonzero(mark)
-        mark[nxt] = False
-        local[nxt] = np.arange(nxt.size)
-        aw, wv = np.nonzero(mask)
-        pull = csr_matrix(
-            (np.ones(aw.size), (local[head[aw]] * width + wv, row[aw] * width + wv)),
-            shape=(nxt.size * width, nodes.size * width),
+        # pull the shares into the heads' word rows; keep the columns for which they are one hop closer
+        head_key = head * width + word
+        keys, x_in = injected(d - 1, head_key)
+        pull = csr_matrix((np.ones(pos.size), (slot[head_key], wr)), shape=(keys.size, share.size // 64))
+        closer = np.unpackbits(
+            levels[d - 1].ravel()[keys].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little"
         )
-        closer = np.unpackbits(levels[d - 1][nxt].view(np.uint8), axis=1, bitorder="little")
-        x = (pull @ share.reshape(-1, 64)).reshape(nxt.size, ncol) * closer
-        x += _injected(nxt.size, ncol, local, rows, cols, amts).reshape(nxt.size, ncol)
-        nodes = nxt
-    return arc_load, nodes, x
+        x = (pull @ share.reshape(-1, 64)) * closer + x_in
+    return arc_load, Arrivals(keys // width, keys % width, x)
