@@ -7,7 +7,6 @@ checked against its reach. Loops run over the few distinct (speed, technology) p
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,7 +16,7 @@ from gpuplanner.catalog.types import CableType, TransceiverType
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
 
 DIRECT_ORDER = {"utp": 0, "dac": 0, "acc": 1, "aec": 1, "aoc": 2}
-MEDIA = ("dac", "acc", "aec", "aoc", "fiber-mmf", "fiber-smf", "none")
+MEDIA = ("dac", "acc", "aec", "aoc", "utp", "fiber-mmf", "fiber-smf", "none")
 
 
 @dataclass(frozen=True)
@@ -52,16 +51,41 @@ def _tech_ok(item_tech: str, tech: str) -> bool:
     return item_tech in ("any", tech) or (item_tech == "vpi")
 
 
+class _Choices:
+    """Per-link choices as integer codes into small tables (no per-link Python objects)."""
+
+    def __init__(self, n: int) -> None:
+        self.ids: list[str] = [""]  # code 0 = none
+        self.medium_names: list[str] = ["", *MEDIA]
+        self.cable = np.zeros(n, np.int32)
+        self.tr_a = np.zeros(n, np.int32)
+        self.tr_b = np.zeros(n, np.int32)
+        self.medium = np.zeros(n, np.int32)
+
+    def code(self, entry_id: str) -> int:
+        if entry_id not in self.ids:
+            self.ids.append(entry_id)
+        return self.ids.index(entry_id)
+
+    def medium_code(self, medium: str) -> int:
+        return self.medium_names.index(medium)
+
+
+def _codes(values: list, n: int) -> tuple[np.ndarray, list]:
+    table: dict = {}
+    codes = np.fromiter((table.setdefault(v, len(table)) for v in values), np.int32, n)
+    return codes, list(table)
+
+
 def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
-    """Vectorised over links; Python loops only over (speed, technology) pairs and catalog candidates."""
+    """Vectorised over links; Python loops only over distinct (speed, technology, cage) groups and catalog
+    candidates, working on index arrays of each group."""
     lk = c.links
     n = len(lk.ids)
     cables = [e for e in catalog.entries.values() if isinstance(e, CableType)]
+    fibers = sorted((cb for cb in cables if cb.medium.startswith("fiber-")), key=lambda cb: cb.reach_max_m)
     xcvrs = [e for e in catalog.entries.values() if isinstance(e, TransceiverType)]
-    medium = np.full(n, "", dtype=object)
-    cable_id = np.full(n, "", dtype=object)
-    tr_a = np.full(n, "", dtype=object)
-    tr_b = np.full(n, "", dtype=object)
+    ch = _Choices(n)
     reach = np.full(n, np.nan)
     n_tr_a = np.zeros(n)
     n_tr_b = np.zeros(n)
@@ -70,25 +94,32 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
     length = lk.length_m
     a_sw = c.devices.kind[lk.a] == KIND_CODES["switch"] if n else np.zeros(0, bool)
     b_sw = c.devices.kind[lk.b] == KIND_CODES["switch"] if n else np.zeros(0, bool)
-    want = np.array(lk.medium, dtype=object) if n else np.zeros(0, object)
-    tech_arr = np.array(lk.technology, dtype=object) if n else np.zeros(0, object)
-    user = np.array(lk.cable_ids, dtype=object) if n else np.zeros(0, object)
-    done = np.zeros(n, dtype=bool)
-    # 1. the user's own cable choice is kept (and checked against its reach below)
-    for cid in set(user.tolist()) - {""}:
-        cb = catalog.entries.get(cid)
-        if isinstance(cb, CableType):
-            m = user == cid
-            medium[m], cable_id[m], reach[m] = cb.medium, cb.id, cb.reach_max_m
-            power[m] = 2 * cb.power_w * mult[m]
-            done |= m
-    conn_arr = np.array(lk.connector, dtype=object) if n else np.zeros(0, object)
-    keys = {
-        (float(a), b, k) for a, b, k in zip(lk.speed_gbps.tolist(), lk.technology, lk.connector, strict=True)
+    want_code, want_names = _codes(lk.medium, n)
+    want_ok = {
+        name: np.isin(want_code, [i for i, w in enumerate(want_names) if w in ("", name)]) for name in MEDIA
     }
-    for speed, tech, conn in keys:
-        group = ~done & (lk.speed_gbps == speed) & (tech_arr == tech) & (conn_arr == conn)
-        if not group.any():
+    done = np.zeros(n, dtype=bool)
+
+    def assign(rows: np.ndarray, medium: str, cable: str, reach_m: float) -> None:
+        ch.medium[rows] = ch.medium_code(medium)
+        ch.cable[rows] = ch.code(cable) if cable else 0
+        reach[rows] = reach_m
+        done[rows] = True
+
+    # 1. the user's own cable choice is kept (and checked against its reach below)
+    user_code, user_names = _codes(lk.cable_ids, n)
+    for k, cid in enumerate(user_names):
+        cb = catalog.entries.get(cid)
+        if cid and isinstance(cb, CableType):
+            rows = np.flatnonzero(user_code == k)
+            assign(rows, cb.medium, cb.id, cb.reach_max_m)
+            power[rows] = 2 * cb.power_w * mult[rows]
+    group_code, group_keys = _codes(
+        list(zip(lk.speed_gbps.tolist(), lk.technology, lk.connector, strict=True)), n
+    )
+    for k, (speed, tech, conn) in enumerate(group_keys):
+        group = np.flatnonzero((group_code == k) & ~done)
+        if not len(group):
             continue
         # 2. direct-attach cables, cheapest medium first, shortest sufficient reach first
         direct = sorted(
@@ -103,10 +134,10 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
             key=lambda cb: (DIRECT_ORDER[cb.medium], cb.reach_max_m),
         )
         for cb in direct:
-            m = group & ~done & (length <= cb.reach_max_m) & ((want == "") | (want == cb.medium))
-            medium[m], cable_id[m], reach[m] = cb.medium, cb.id, cb.reach_max_m
-            power[m] = 2 * cb.power_w * mult[m]
-            done |= m
+            rows = group[~done[group] & (length[group] <= cb.reach_max_m) & want_ok[cb.medium][group]]
+            if len(rows):
+                assign(rows, cb.medium, cb.id, cb.reach_max_m)
+                power[rows] = 2 * cb.power_w * mult[rows]
         # 3. transceivers + fiber: multimode first, twin-port modules in switch cages
         optics = sorted(
             (
@@ -120,64 +151,59 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
         )
         for fiber in ("mmf", "smf"):
             for reach_m in sorted({t.reach_max_m for t in optics if t.fiber == fiber}):
+                rows = group[~done[group] & (length[group] <= reach_m) & want_ok[f"fiber-{fiber}"][group]]
+                if not len(rows):
+                    continue
                 same = [t for t in optics if t.fiber == fiber and t.reach_max_m >= reach_m]
                 if any(t.speed_gbps == speed for t in same):
                     same = [t for t in same if t.speed_gbps == speed]  # per-port modules
                 single = next((t for t in same if t.ports == 1), same[0])
                 twin = next((t for t in same if t.ports == 2), single)
-                m = group & ~done & (length <= reach_m) & ((want == "") | (want == f"fiber-{fiber}"))
-                if not m.any():
-                    continue
                 fib = next(
-                    (
-                        cb
-                        for cb in sorted(cables, key=lambda cb: cb.reach_max_m)
-                        if cb.medium == f"fiber-{fiber}" and cb.reach_max_m >= reach_m
-                    ),
-                    None,
+                    (cb for cb in fibers if cb.medium == f"fiber-{fiber}" and cb.reach_max_m >= reach_m), None
                 )
-                medium[m] = f"fiber-{fiber}"
-                cable_id[m] = fib.id if fib else ""
-                reach[m] = reach_m
-                tr_a[m] = np.where(a_sw[m], twin.id, single.id)
-                tr_b[m] = np.where(b_sw[m], twin.id, single.id)
+                assign(rows, f"fiber-{fiber}", fib.id if fib else "", reach_m)
+                sa, sb = a_sw[rows], b_sw[rows]
+                ch.tr_a[rows] = np.where(sa, ch.code(twin.id), ch.code(single.id))
+                ch.tr_b[rows] = np.where(sb, ch.code(twin.id), ch.code(single.id))
                 # modules per end: links over the links one module carries (a 2×400G module: two 400G links
                 # or one 800G link)
                 per_twin = twin.speed_gbps * twin.ports / speed
                 per_single = single.speed_gbps * single.ports / speed
-                n_tr_a[m] = mult[m] / np.where(a_sw[m], per_twin, per_single)
-                n_tr_b[m] = mult[m] / np.where(b_sw[m], per_twin, per_single)
-                pa = np.where(a_sw[m], twin.power_w, single.power_w)
-                pb = np.where(b_sw[m], twin.power_w, single.power_w)
-                power[m] = n_tr_a[m] * pa + n_tr_b[m] * pb
-                done |= m
-    medium[~done] = "none"
+                n_tr_a[rows] = mult[rows] / np.where(sa, per_twin, per_single)
+                n_tr_b[rows] = mult[rows] / np.where(sb, per_twin, per_single)
+                power[rows] = n_tr_a[rows] * np.where(sa, twin.power_w, single.power_w) + n_tr_b[
+                    rows
+                ] * np.where(sb, twin.power_w, single.power_w)
+    ch.medium[~done] = ch.medium_code("none")
     too_long = ~done | (np.nan_to_num(reach, nan=np.inf) < length)
-    bom_c: Counter = Counter()
-    bom_m: Counter = Counter()
-    ids, inverse = np.unique(cable_id.astype(str), return_inverse=True)
-    counts = np.bincount(inverse, weights=mult, minlength=len(ids))
-    metres = np.bincount(inverse, weights=mult * length, minlength=len(ids))
-    for cid, cnt, mtr in zip(ids.tolist(), counts.tolist(), metres.tolist(), strict=True):
-        if cid:
-            bom_c[cid] = int(cnt)
-            bom_m[cid] = round(float(mtr), 1)
-    bom_t: Counter = Counter()
-    for ids, counts in ((tr_a, n_tr_a), (tr_b, n_tr_b)):
-        has = ids != ""
-        for tid in set(ids[has].tolist()):
-            bom_t[tid] += float(counts[ids == tid].sum())
+    n_ids = len(ch.ids)
+    cnt = np.bincount(ch.cable, weights=mult, minlength=n_ids)
+    metres = np.bincount(ch.cable, weights=mult * length, minlength=n_ids)
+    trs = np.bincount(ch.tr_a, weights=n_tr_a, minlength=n_ids) + np.bincount(
+        ch.tr_b, weights=n_tr_b, minlength=n_ids
+    )
+    ids = np.array(ch.ids, dtype=object)
+    medium_names = np.array(ch.medium_names, dtype=object)
     return CablePlan(
-        medium=medium.tolist(),
-        cable_id=cable_id.tolist(),
-        transceiver_a=tr_a.tolist(),
-        transceiver_b=tr_b.tolist(),
+        medium=medium_names[ch.medium].tolist(),
+        cable_id=ids[ch.cable].tolist(),
+        transceiver_a=ids[ch.tr_a].tolist(),
+        transceiver_b=ids[ch.tr_b].tolist(),
         transceivers_a=n_tr_a,
         transceivers_b=n_tr_b,
         reach_m=reach,
         too_long=too_long,
         optics_power_w=power,
-        bom_cables=dict(sorted(bom_c.items())),
-        bom_cable_m=dict(sorted(bom_m.items())),
-        bom_transceivers={k: int(np.ceil(v)) for k, v in sorted(bom_t.items())},
+        bom_cables={
+            ch.ids[i]: int(round(cnt[i]))
+            for i in sorted(range(1, n_ids), key=lambda i: ch.ids[i])
+            if cnt[i] > 0
+        },
+        bom_cable_m={ch.ids[i]: round(float(metres[i]), 1) for i in range(1, n_ids) if cnt[i] > 0},
+        bom_transceivers={
+            ch.ids[i]: int(np.ceil(trs[i] - 1e-9))
+            for i in sorted(range(1, n_ids), key=lambda i: ch.ids[i])
+            if trs[i] > 0
+        },
     )

@@ -1,0 +1,68 @@
+"""Cable and optics plan: medium by reach (DAC → ACC → AOC → optics), twin-port modules at switch cages,
+rack positions feed lengths."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from gpuplanner.commands import SetFields, UndoStack
+from gpuplanner.engine.cabling import plan_cables
+from gpuplanner.engine.compiled import compile_project
+from gpuplanner.model import Project
+from gpuplanner.topology import GenerateOptions, generate_into
+
+
+def _project(**kw) -> Project:
+    p = Project()
+    generate_into(p, GenerateOptions(**{"servers": 64, "rack_budget_kw": 42, **kw}))
+    return p
+
+
+def test_short_links_take_copper_long_links_take_optics():
+    p = _project()
+    c = compile_project(p)
+    plan = plan_cables(c, p.catalog)
+    for i in range(len(c.links.ids)):
+        if plan.medium[i] == "dac":
+            assert c.links.length_m[i] <= plan.reach_m[i]
+        if c.links.length_m[i] > 5:
+            assert plan.medium[i] in ("aoc", "fiber-mmf", "fiber-smf", "utp")
+    assert not plan.too_long.any()
+
+
+def test_twin_port_modules_at_switch_end_single_at_nic():
+    p = _project()
+    c = compile_project(p)
+    plan = plan_cables(c, p.catalog)
+    optical = [i for i, m in enumerate(plan.medium) if m == "fiber-mmf"]
+    assert optical
+    node_leaf = [i for i in optical if c.devices.kind[c.links.a[i]] == 0]  # server at a end
+    assert node_leaf
+    i = node_leaf[0]
+    assert plan.transceivers_a[i] == 1.0  # one single-port module in the ConnectX-7 cage
+    assert plan.transceivers_b[i] == 0.5  # half a twin-port module in the switch cage
+
+
+def test_length_override_beyond_multimode_needs_single_mode():
+    p = _project(servers=32)
+    link = next(lk for lk in p.links.values() if p.devices[lk.b_device].role == "spine")
+    UndoStack(p).push(SetFields(p, "links", link.id, length_m=300.0))
+    c = compile_project(p)
+    plan = plan_cables(c, p.catalog)
+    row = c.links.row[link.id]
+    assert plan.medium[row] == "fiber-smf" and plan.reach_m[row] >= 300
+    UndoStack(p).push(SetFields(p, "links", link.id, length_m=50000.0))
+    plan = plan_cables(compile_project(p), p.catalog)
+    assert plan.too_long[row] and plan.medium[row] == "none"
+
+
+def test_moving_a_rack_further_changes_length():
+    p = _project(servers=32)
+    c0 = compile_project(p)
+    server = next(d for d in p.devices.values() if d.role == "compute")
+    rack = p.racks[server.rack_id]
+    UndoStack(p).push(SetFields(p, "racks", rack.id, row="Z9", position=40))
+    c1 = compile_project(p)
+    lid = next(iter(p.links_of(server.id)))
+    assert c1.links.length_m[c1.links.row[lid]] > c0.links.length_m[c0.links.row[lid]] + 10
+    assert dataclasses.replace(rack) == rack
