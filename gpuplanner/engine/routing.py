@@ -103,11 +103,13 @@ class Router:
             raise ValueError(f"src has {src.size} entries, dst {dst.size}: they must match")
         if src.size and (min(src.min(), dst.min()) < 0 or max(src.max(), dst.max()) >= g.n_nodes):
             raise ValueError(f"src and dst must be node indices in [0, {g.n_nodes})")
-        n_nodes = g.n_nodes
         same = src == dst
-        key = src * n_nodes + dst
-        lo = np.searchsorted(g.direct_key, key, "left")
-        n_direct = np.searchsorted(g.direct_key, key, "right") - lo
+        if g.direct_key.size:
+            key = src * g.n_nodes + dst
+            lo = np.searchsorted(g.direct_key, key, "left")
+            n_direct = np.searchsorted(g.direct_key, key, "right") - lo
+        else:
+            lo = n_direct = np.zeros(src.size, np.int64)
         direct = (n_direct > 0) & ~same
         field = g.field_of_node[dst]
         switched = ~same & ~direct & (field >= 0)
@@ -131,10 +133,12 @@ class Router:
         cand_arc[~via_switch] = g.up_arc[up_idx]
         cand_dist = self._dist(cand_node, field[cand_flow])
 
-        # shortest candidate per flow; flows are contiguous runs in cand_flow
+        # shortest candidate per flow; each flow's candidates are one run of cand_flow
         big = np.iinfo(np.int64).max
         best = np.full(src.size, big)
-        np.minimum.at(best, cand_flow, np.where(cand_dist < 0, big, cand_dist))
+        has = n_cand > 0
+        starts = np.cumsum(n_cand) - n_cand
+        best[sf[has]] = np.minimum.reduceat(np.where(cand_dist < 0, big, cand_dist), starts[has])
         chosen = (cand_dist >= 0) & (cand_dist == best[cand_flow])
         n_best = np.bincount(cand_flow[chosen], minlength=src.size)
         routed = switched & (n_best > 0)
@@ -218,8 +222,9 @@ class Router:
         row_of = np.full(g.switches.nodes.size * width, -1, np.int64)
         row_of[arrived.node * width + arrived.word] = np.arange(arrived.node.size)
         row = row_of[g.switches.g2l[g.up_node[idx]] * width + (col >> 6)]
-        got = np.where(row >= 0, arrived.amount[np.maximum(row, 0), col & 63], 0.0) / g.up_mult[idx]
-        return np.bincount(g.up_arc[idx] ^ 1, got, n_arcs)
+        hit = row >= 0
+        got = arrived.amount[row[hit], col[hit] & 63] / g.up_mult[idx[hit]]
+        return np.bincount(g.up_arc[idx[hit]] ^ 1, got, n_arcs)
 
     def diameter(self) -> int:
         """Largest hop count between two distinct endpoints that have a path (0 if no pair has one)."""
