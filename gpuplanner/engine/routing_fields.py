@@ -43,27 +43,32 @@ def _unpack(words: np.ndarray, n_cols: int) -> np.ndarray:
 def compute_block(sub: SubGraph, init_rows: np.ndarray, init_cols: np.ndarray, n_cols: int) -> BlockFields:
     n_sub = sub.nodes.size
     width = (n_cols + 63) // 64
-    front = _bits(init_rows, init_cols, (n_sub, width))
+    # word-major (W, S) during the search: each word's OR-reduce over arcs is a fast 1-D reduceat
+    front = np.ascontiguousarray(_bits(init_rows, init_cols, (n_sub, width)).T)
     visited = front.copy()
-    levels = [front]
+    every = _bits(np.zeros(n_cols, np.int64), np.arange(n_cols), (1, width)).T  # all columns of the block
+    levels = [front.T.copy()]
     # loop over BFS levels (hop distances), each level vectorised over all arcs and all columns
     while True:
-        sel = np.flatnonzero(front.any(axis=1)[sub.head])  # arcs whose head is on the frontier
+        done = (visited == every).all(axis=0)
+        sel = np.flatnonzero(front.any(axis=0)[sub.head] & ~done[sub.tail])  # pull from the frontier
         if sel.size == 0:
             break
         tails = sub.tail[sel]  # sorted, so each tail's arcs are one run
         starts = np.flatnonzero(np.r_[True, tails[1:] != tails[:-1]])
-        reached = np.bitwise_or.reduceat(front[sub.head[sel]], starts, axis=0)
+        heads = sub.head[sel]
         rows = tails[starts]
-        new = reached & ~visited[rows]
-        keep = new.any(axis=1)
+        new = np.empty((width, rows.size), np.uint64)
+        for w in range(width):  # loop over the ≤ 8 words of a block
+            new[w] = np.bitwise_or.reduceat(front[w][heads], starts) & ~visited[w][rows]
+        keep = new.any(axis=0)
         if not keep.any():
             break
-        rows, new = rows[keep], new[keep]
-        front = np.zeros((n_sub, width), np.uint64)
-        front[rows] = new
-        visited[rows] |= new
-        levels.append(front)
+        rows, new = rows[keep], new[:, keep]
+        front = np.zeros((width, n_sub), np.uint64)
+        front[:, rows] = new
+        visited[:, rows] |= new
+        levels.append(front.T.copy())
 
     level_any = tuple(lv.any(axis=1) for lv in levels)
     dtype = np.uint8 if len(levels) < 255 else np.uint16 if len(levels) < 65535 else np.int32
