@@ -199,12 +199,10 @@ class Router:
 
         # last hop into single-homed endpoints: everything routed to them arrives at their one switch
         to_ep = plan.switched & ~g.transit[dst]
-        single = to_ep & (g.field_endpoint[g.field_of_node[dst]] < 0)
+        single = to_ep & ~g.multi_homed[dst]
         arrival = np.bincount(dst[single], vol[single], g.n_nodes)
         ep = np.repeat(np.arange(g.n_nodes), np.diff(g.up_ptr))
-        down = np.bincount(
-            g.up_arc ^ 1, arrival[ep] / g.up_mult * (g.field_endpoint[g.field_of_node[ep]] < 0), n_arcs
-        )
+        down = np.bincount(g.up_arc ^ 1, arrival[ep] / g.up_mult * ~g.multi_homed[ep], n_arcs)
         arc_load += down
 
         unroutable = plan.hops < 0

@@ -51,6 +51,7 @@ class Graph:
     field_ptr: np.ndarray  # int64[F+1]
     field_init: np.ndarray  # int64[...]: attachment switches of each field (local switch index)
     field_endpoint: np.ndarray  # int64[F]: the endpoint of a multi-homed field, else -1
+    multi_homed: np.ndarray  # bool[N]: endpoint with links to two or more distinct switches
     field_dests: np.ndarray  # int64[F]: endpoints whose destination field this is
     block_size: int  # fields per block: field f is column f % block_size of block f // block_size
 
@@ -95,7 +96,7 @@ def _switch_graph(n: int, transit: np.ndarray, tail: np.ndarray, head: np.ndarra
     g2l[nodes] = np.arange(nodes.size)
     arcs = np.flatnonzero(transit[tail] & transit[head])
     lt, lh = g2l[tail[arcs]], g2l[head[arcs]]
-    order = np.lexsort((lh, lt))
+    order = np.argsort(lt * nodes.size + lh)
     indptr = np.zeros(nodes.size + 1, np.int64)
     np.cumsum(np.bincount(lt, minlength=nodes.size), out=indptr[1:])
     return SubGraph(nodes=nodes, g2l=g2l, indptr=indptr, tail=lt[order], head=lh[order], arc=arcs[order])
@@ -112,7 +113,7 @@ def build_graph(n_nodes: int, link_a, link_b, transit, block_size: int = BLOCK_F
     switches = _switch_graph(n, t, tail, head)
 
     up = arcs[~t[tail] & t[head]]
-    up = up[np.lexsort((head[up], tail[up]))]
+    up = up[np.argsort(tail[up] * n + head[up])]
     up_node = head[up]
     up_ptr = np.zeros(n + 1, np.int64)
     np.cumsum(np.bincount(tail[up], minlength=n), out=up_ptr[1:])
@@ -172,5 +173,6 @@ def _fields(n, transit, g2l, ep_of_pair, sw_of_pair, distinct) -> dict:
         field_ptr=field_ptr,
         field_init=field_init,
         field_endpoint=field_endpoint,
+        multi_homed=distinct >= 2,
         field_dests=np.bincount(field_of_node[~transit & (field_of_node >= 0)], minlength=n_f),
     )

@@ -368,3 +368,16 @@ def test_invalid_inputs_are_rejected():
         router.link_loads([1], [3], [1.0])
     with pytest.raises(ValueError, match="volume"):
         router.link_loads([1], [2], [1.0, 2.0])
+
+
+def test_degenerate_topologies():
+    no_switch = build_router(3, [0], [1], [False, False, False])
+    loads = no_switch.link_loads([0, 1, 0, 2], [1, 0, 2, 2], [3.0, 4.0, 5.0, 6.0])
+    np.testing.assert_array_equal(loads.unroutable, [False, False, True, False])
+    np.testing.assert_allclose([loads.load_ab_bytes[0], loads.load_ba_bytes[0]], [3.0, 4.0])
+    assert no_switch.diameter() == 1
+    empty = build_router(0, [], [], []).link_loads([], [], [])
+    assert empty.load_ab_bytes.size == 0 and empty.unroutable.size == 0
+    chain = build_router(3, [0, 1], [1, 2], [True, True, True])  # switch-to-switch demand
+    np.testing.assert_array_equal(chain.hop_counts([0, 2], [2, 2]), [2, 0])
+    np.testing.assert_allclose(chain.link_loads([0], [2], [1.0]).load_ab_bytes, [1.0, 1.0])
