@@ -21,6 +21,13 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     lang = args.lang or project.info.language
     res = analyze_project(project, scenario=args.scenario)
     data = results_json(project, res, lang)
+    data["phases"] = []
+    if project.tables["phases"]:
+        from gpuplanner.engine.phases import analyze_phases
+
+        phase_results, growth = analyze_phases(project, scenario=args.scenario, lang=lang)
+        data["phases"] = [pr.summary for pr in phase_results]
+        data["findings"] += [f.to_json(lang) for f in growth]
     if args.json:
         print_json(data)
         return 0
@@ -52,6 +59,25 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     share = data["network_share_of_gpu_cost"]
     if share is not None:
         print(f"  network share of GPU server cost {share * 100:.0f}%")
+    if data["phases"]:
+        print()
+        print_table(
+            [
+                [
+                    ph["name"],
+                    f"{ph['gpus']:,}",
+                    f"{ph['tokens_per_s']:,.0f}" if ph["tokens_per_s"] else "—",
+                    f"{ph['it_kw_max']:,.1f}",
+                    f"{ph['facility_kw_max']:,.1f}",
+                    f"{ph['pue']:.2f}",
+                    _money(ph["capex_added"], cur),
+                    _money(ph["tco"], cur),
+                    ph["scheduler"],
+                ]
+                for ph in data["phases"]
+            ],
+            ["phase", "GPUs", "tokens/s", "IT kW", "facility kW", "PUE", "capex added", "TCO", "scheduler"],
+        )
     print()
     racks = data["racks"]
     rows = [

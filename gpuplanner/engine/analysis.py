@@ -17,7 +17,9 @@ import numpy as np
 
 from gpuplanner.core.errors import PlannerError, ValidationError
 from gpuplanner.engine.checks_facility import facility_findings
+from gpuplanner.engine.checks_floor import floor_findings, floor_loads
 from gpuplanner.engine.checks_network import network_findings, workload_findings
+from gpuplanner.engine.checks_teams import island_gpus, scheduler_finding, team_findings
 from gpuplanner.engine.compiled import Compiled, compile_project
 from gpuplanner.engine.cost import CostResult, compute_cost
 from gpuplanner.engine.findings import Finding, sort_findings
@@ -41,6 +43,9 @@ class Results:
     link_util_ab: np.ndarray  # per compiled link: average utilisation over one training step, a→b
     link_util_ba: np.ndarray
     gpu_utilization: float  # the load power was computed at
+    floor_loads: dict[str, tuple[float, float]] = field(
+        default_factory=dict
+    )  # floor item → (load, capacity) kW
     scenario: str = ""
     workload_error: str = ""
     stage_ms: dict[str, float] = field(default_factory=dict)
@@ -159,6 +164,13 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
     findings = facility_findings(c, power, thermal, cost, project.site)
     findings += network_findings(c, fabric, project.catalog, wl)
     findings += workload_findings(c, wres, project.catalog)
+    findings += team_findings(project, c, island_gpus(c))
+    phases = sorted(project.tables["phases"].values(), key=lambda p: p.order)
+    advice = scheduler_finding(project, c, phases[-1].scheduler if phases and phases[-1].scheduler else None)
+    if advice is not None:
+        findings.append(advice)
+    loads = floor_loads(project, c, power, thermal)
+    findings += floor_findings(project, loads)
     lap("checks")
     return Results(
         compiled=c,
@@ -174,4 +186,5 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
         scenario=name,
         workload_error=werr,
         stage_ms=ms,
+        floor_loads=loads,
     )

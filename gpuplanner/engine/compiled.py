@@ -107,14 +107,25 @@ class Compiled:
     gpu_types: dict[str, GpuType] = field(default_factory=dict)
 
 
-def _rack_floor_positions(
-    project: Project, labels: list[str], positions: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+def _rack_floor_positions(project: Project, racks: list) -> tuple[np.ndarray, np.ndarray]:
+    """Floor position of each rack (m): its own when the floor plan placed it, else from row and position."""
     site = project.site
+    labels = [r.row for r in racks]
     order = {lab: i for i, lab in enumerate(sorted(set(labels)))}
-    x = (positions.astype(np.float64) - 1.0) * site.rack_pitch_m
-    y = np.array([order[lab] for lab in labels], dtype=np.float64) * site.row_pitch_m
-    return x, y
+    aisle_rows = project.tables["aisle_rows"]
+    row_y = {
+        lab: (
+            aisle_rows[lab].y_m
+            if lab in aisle_rows and aisle_rows[lab].y_m is not None
+            else i * site.row_pitch_m
+        )
+        for lab, i in order.items()
+    }
+    x = np.array(
+        [r.floor_x_m if r.floor_x_m is not None else (r.position - 1) * site.rack_pitch_m for r in racks]
+    )
+    y = np.array([r.floor_y_m if r.floor_y_m is not None else row_y[r.row] for r in racks])
+    return x.astype(np.float64), y.astype(np.float64)
 
 
 def compile_project(project: Project) -> Compiled:
@@ -129,7 +140,7 @@ def compile_project(project: Project) -> Compiled:
         pdu_cap.append(getattr(pdu, "capacity_kw", np.nan) if pdu is not None else np.nan)
     labels = [r.row for r in racks]
     positions = np.array([r.position for r in racks], dtype=np.int32)
-    fx, fy = _rack_floor_positions(project, labels, positions)
+    fx, fy = _rack_floor_positions(project, racks)
     rack_arrays = RackArrays(
         ids=[r.id for r in racks],
         row=r_row,
@@ -275,7 +286,10 @@ def _compile_links(project, d_row, types, devs: DeviceArrays, racks: RackArrays)
         medium=[lk.medium for lk in links],
         cable_ids=[lk.cable_id for lk in links],
         technology=tech.tolist(),
-        connector=pg_conn[a_pgi].tolist(),
+        # the cage of the end that runs at the link's speed (a 400G NIC cabled to a 25G switch takes its adapter)
+        connector=np.where(
+            (pg_speed[a_pgi] > speed) & (pg_speed[b_pgi] == speed), pg_conn[b_pgi], pg_conn[a_pgi]
+        ).tolist(),
         a_port_key=a_pgi,
         b_port_key=b_pgi,
         port_keys=list(keys),

@@ -138,6 +138,16 @@ def results_json(project, results: Results, lang: str = "en") -> dict[str, Any]:
             if (results.link_util > 0).any()
             else 0.0,
         },
+        "floor_units": [
+            {
+                "id": iid,
+                "name": project.tables["floor_items"][iid].name,
+                "kind": project.tables["floor_items"][iid].kind,
+                "load_kw": load,
+                "capacity_kw": cap,
+            }
+            for iid, (load, cap) in results.floor_loads.items()
+        ],
         "findings": [f.to_json(lang) for f in results.findings],
         "stage_ms": results.stage_ms,
     }

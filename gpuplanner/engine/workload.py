@@ -8,6 +8,7 @@ drawn fabric: the busiest link, per direction). 1.0 on a non-blocking fabric; â‰
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -74,21 +75,34 @@ def shape_of(workload, catalog) -> ModelShape:
     )
 
 
-def cluster_of(c: Compiled, catalog, fg: FabricGraph) -> tuple[ClusterSpec, int]:
-    """The compute servers as the performance model sees them (the most common GPU server type)."""
+def cluster_of(
+    c: Compiled, catalog, fg: FabricGraph, servers: np.ndarray | None = None
+) -> tuple[ClusterSpec, int]:
+    """The GPU servers (all, or the given device rows) as the performance model sees them: the most common
+    server type; NIC bandwidth per GPU from the compute links actually drawn (a 400G NIC cabled at 25G counts
+    25G)."""
     is_gpu = (c.devices.kind == KIND_CODES["server"]) & (c.devices.gpu_count > 0)
+    if servers is not None:
+        mask = np.zeros(len(is_gpu), bool)
+        mask[servers] = True
+        is_gpu &= mask
     if not is_gpu.any():
-        raise PlannerError("the plan has no GPU servers")
+        raise PlannerError(
+            "the plan has no GPU servers" + (" in this partition" if servers is not None else "")
+        )
     types, counts = np.unique(np.array(c.devices.type_ids, dtype=object)[is_gpu], return_counts=True)
     srv: ServerType = catalog.get(str(types[np.argmax(counts)]))
     gpu: GpuType = catalog.get(srv.gpu)
     n_gpus = int(c.devices.gpu_count[is_gpu].sum())
-    compute = srv.ports("compute")
-    nic_gbps = sum(pg.count * pg.speed_gbps for pg in compute) / max(srv.gpu_count, 1)
-    if nic_gbps <= 0:
-        nic_gbps = sum(pg.count * pg.speed_gbps for pg in srv.port_groups if pg.role != "management") / max(
-            srv.gpu_count, 1
-        )
+    ep = fg.endpoint_link[fg.endpoint_link >= 0]
+    ep_dev = fg.node_device[fg.endpoint_link >= 0]
+    on = is_gpu[ep_dev]
+    drawn = float(c.links.capacity_gbps[ep[on]].sum()) if on.any() else 0.0
+    nic_gbps = (
+        drawn / n_gpus
+        if drawn > 0
+        else sum(pg.count * pg.speed_gbps for pg in srv.ports("compute")) / max(srv.gpu_count, 1)
+    )
     spec = ClusterSpec(
         gpu_name=gpu.name,
         peak_bf16_tflops=gpu.bf16_dense_tflops,
@@ -176,7 +190,19 @@ def net_factors(
 def analyze_workload(project, c: Compiled, fg: FabricGraph, router: Router, workload) -> WorkloadResult:
     catalog = project.catalog
     shape = shape_of(workload, catalog)
-    spec, n_gpus = cluster_of(c, catalog, fg)
+    servers = None
+    if workload.partition:
+        servers = np.array(
+            [i for i, d in enumerate(project.devices.values()) if d.partition == workload.partition],
+            dtype=np.int64,
+        )
+        if not len(servers):
+            raise PlannerError(
+                f"workload '{workload.name}': no servers in partition '{workload.partition}'",
+                field="partition",
+                value=workload.partition,
+            )
+    spec, n_gpus = cluster_of(c, catalog, fg, servers)
     cfg = train_config(workload, n_gpus)
     used = cfg.tp * cfg.pp * cfg.dp * cfg.cp
     if used > n_gpus:
@@ -186,6 +212,9 @@ def analyze_workload(project, c: Compiled, fg: FabricGraph, router: Router, work
             field="dp",
         )
     flows = training_flows(shape, cfg, spec.gpus_per_node, workload.placement_order or "tp-cp-dp-pp")
+    if servers is not None:  # ranks â†’ the partition's GPUs, in device order
+        gpu_ids = np.flatnonzero(np.isin(fg.gpu_server, servers))
+        flows = dataclasses.replace(flows, src_gpu=gpu_ids[flows.src_gpu], dst_gpu=gpu_ids[flows.dst_gpu])
     ab, ba, per_kind = route_flows(c, fg, router, flows, n_gpus)
     factors, busiest = net_factors(c, fg, per_kind, spec.nic_gbps_per_gpu)
     calib = None

@@ -5,17 +5,25 @@ from gpuplanner.model.project import Project
 from gpuplanner.model.rows import (
     ROW_TYPES,
     SINGLETON_TABLES,
+    AisleRow,
     Device,
     Fabric,
+    FloorItem,
     Link,
+    Phase,
     ProjectInfo,
     Rack,
     Scenario,
     Site,
+    Team,
     Workload,
 )
 
 __all__ = [
+    "AisleRow",
+    "FloorItem",
+    "Phase",
+    "Team",
     "ROW_TYPES",
     "SINGLETON_TABLES",
     "ChangeSet",

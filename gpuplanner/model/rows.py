@@ -51,6 +51,8 @@ class Site:
     software_usd_per_gpu_year: float = 0.0
     cloud_usd_per_gpu_hour: float = 2.5
     expected_utilization: float = 0.7
+    hall_width_m: float = 0.0  # 0 = sized to fit the racks
+    hall_depth_m: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +66,9 @@ class Rack:
     power_budget_kw: float | None = None  # None = the rack type's budget
     x: float = 0.0
     y: float = 0.0
+    phase_id: str = ""  # "" = the first phase
+    floor_x_m: float | None = None  # None = from row and position (site rack and row pitch)
+    floor_y_m: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +84,8 @@ class Device:
     fabric_id: str | None = None  # for switches: the fabric they belong to
     price_usd: float | None = None  # per-project price override
     group: str = ""  # scalable unit / pod / plane label, for layout and reports
+    phase_id: str = ""  # "" = the first phase
+    partition: str = ""  # scheduler partition / node group ("" = the default one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +101,7 @@ class Link:
     cable_id: str = ""  # "" = auto
     length_m: float | None = None  # None = from rack positions
     fabric_id: str | None = None
+    phase_id: str = ""  # "" = the first phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +150,7 @@ class Workload:
     measured_mfu: float | None = None
     measured_busbw_gbyte_per_s: float | None = None
     active: bool = True
+    partition: str = ""  # run on the GPU servers of this partition ("" = all)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +159,54 @@ class Scenario:
     name: str
     description: str = ""
     overrides_json: str = "{}"  # {"site.electricity_usd_per_kwh": 0.08, "racks.cooling_id": "…"}: data only
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """A build-out phase: it adds the racks, devices and links that name it to the phases before it."""
+
+    id: str
+    name: str
+    order: int = 1
+    description: str = ""
+    scheduler: str = ""  # "" = advised by the checks; slurm | kubernetes | volcano | slurm+kubernetes
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    id: str
+    name: str
+    partition: str = ""  # "" = the whole cluster
+    gpu_guaranteed: int = 0
+    gpu_burst: int = 0  # may borrow up to this many GPUs when idle
+    priority: int = 1  # higher wins
+    largest_job_gpus: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AisleRow:
+    """A row of racks on the floor: its label matches Rack.row."""
+
+    id: str  # the row label
+    aisle: str = "cold"  # the aisle the rack fronts face: cold | hot
+    contained: bool = False
+    y_m: float | None = None  # None = from the row order × site.row_pitch_m
+
+
+@dataclass(frozen=True, slots=True)
+class FloorItem:
+    """Cooling and power equipment on the floor plan, with its capacity."""
+
+    id: str
+    name: str
+    kind: str = "crah"  # crah | in-row | rear-door | cdu | immersion-tank | pdu | busway | utility-feed
+    x_m: float = 0.0
+    y_m: float = 0.0
+    width_m: float = 0.6
+    depth_m: float = 1.2
+    capacity_kw: float = 0.0
+    row: str = ""  # serves the racks of this row ("" = the whole hall)
+    phase_id: str = ""
 
 
 ROW_TYPES: dict[str, type] = {
@@ -161,9 +218,24 @@ ROW_TYPES: dict[str, type] = {
     "fabrics": Fabric,
     "workloads": Workload,
     "scenarios": Scenario,
+    "phases": Phase,
+    "teams": Team,
+    "aisle_rows": AisleRow,
+    "floor_items": FloorItem,
 }
 SINGLETON_TABLES = ("project", "site")
-ID_PREFIX = {"racks": "r", "devices": "d", "links": "l", "fabrics": "f", "workloads": "w", "scenarios": "s"}
+ID_PREFIX = {
+    "racks": "r",
+    "devices": "d",
+    "links": "l",
+    "fabrics": "f",
+    "workloads": "w",
+    "scenarios": "s",
+    "phases": "ph",
+    "teams": "t",
+    "floor_items": "fi",
+}
+FLOOR_ITEM_KINDS = ("crah", "in-row", "rear-door", "cdu", "immersion-tank", "pdu", "busway", "utility-feed")
 
 
 def field_names(table: str) -> tuple[str, ...]:

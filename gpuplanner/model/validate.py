@@ -29,6 +29,18 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("workloads", "architecture"): ("dense", "moe", "vit", "dit"),
     ("project", "language"): ("en", "zh"),
     ("site", "climate"): ("cold", "temperate", "hot"),
+    ("aisle_rows", "aisle"): ("cold", "hot"),
+    ("floor_items", "kind"): (
+        "crah",
+        "in-row",
+        "rear-door",
+        "cdu",
+        "immersion-tank",
+        "pdu",
+        "busway",
+        "utility-feed",
+    ),
+    ("phases", "scheduler"): ("", "slurm", "kubernetes", "volcano", "slurm+kubernetes"),
 }
 _POSITIVE = {
     ("links", "multiplicity"),
@@ -46,6 +58,8 @@ _POSITIVE = {
     ("racks", "position"),
     ("site", "tco_years"),
     ("project", "usd_exchange_rate"),
+    ("phases", "order"),
+    ("teams", "priority"),
 }
 
 
@@ -81,7 +95,7 @@ def field_specs(
                 bool in _allowed_types(hints[f.name]),
                 (table, f.name) in _POSITIVE,
                 _CHOICES.get((table, f.name)),
-                f.name in ("x", "y", "ambient_temp_c"),
+                f.name in ("x", "y", "ambient_temp_c", "x_m", "y_m", "floor_x_m", "floor_y_m"),
             )
             for f in dataclasses.fields(cls)
         ]
@@ -144,7 +158,15 @@ def check_references(table: str, row: Any, project: Any) -> None:
             raise ValidationError(
                 f"link '{row.id}' joins a device to itself", field="b_device", value=row.b_device
             )
-    elif table == "racks" and row.type_id not in project.catalog:
+    if (
+        table in ("racks", "devices", "links", "floor_items")
+        and row.phase_id
+        and row.phase_id not in project.tables["phases"]
+    ):
+        raise ValidationError(
+            f"{table} row '{row.id}' names a missing phase", field="phase_id", value=row.phase_id
+        )
+    if table == "racks" and row.type_id not in project.catalog:
         raise ValidationError(
             f"rack '{row.name}' has an unknown catalog type", field="type_id", value=row.type_id
         )

@@ -30,7 +30,20 @@ from gpuplanner.model.validate import check_references, validate_row
 from gpuplanner.storage.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-TABLE_ORDER = ("project", "site", "fabrics", "racks", "devices", "links", "workloads", "scenarios")
+TABLE_ORDER = (
+    "project",
+    "site",
+    "phases",
+    "fabrics",
+    "aisle_rows",
+    "racks",
+    "devices",
+    "links",
+    "workloads",
+    "scenarios",
+    "teams",
+    "floor_items",
+)
 
 
 def _column_types(cls: type) -> dict[str, type]:

@@ -13,12 +13,42 @@ import sqlite3
 from collections.abc import Callable
 
 APPLICATION_ID = 0x47504C4E  # "GPLN"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 def _v0_to_v1(conn: sqlite3.Connection) -> None:
-    """Version 0 was never released; kept as the pattern for later migrations (ALTER/UPDATE here)."""
+    """Version 0 was never released."""
 
 
-# MIGRATIONS[n] upgrades a file of format n to n + 1, in place, inside one transaction.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v0_to_v1}
+def _v1_to_v2(conn: sqlite3.Connection) -> None:
+    """Phases, teams, floor plan: new columns on racks/devices/links/site and four new tables."""
+    for table, column, decl in (
+        ("racks", "phase_id", "TEXT DEFAULT ''"),
+        ("racks", "floor_x_m", "FLOAT"),
+        ("racks", "floor_y_m", "FLOAT"),
+        ("devices", "phase_id", "TEXT DEFAULT ''"),
+        ("devices", "partition", "TEXT DEFAULT ''"),
+        ("links", "phase_id", "TEXT DEFAULT ''"),
+        ("workloads", "partition", "TEXT DEFAULT ''"),
+        ("site", "hall_width_m", "FLOAT DEFAULT 0"),
+        ("site", "hall_depth_m", "FLOAT DEFAULT 0"),
+    ):
+        conn.execute(f"ALTER TABLE [{table}] ADD COLUMN [{column}] {decl}")
+    conn.execute(
+        "CREATE TABLE [phases] ([id] TEXT PRIMARY KEY, [name] TEXT, [order] INTEGER, [description] TEXT, [scheduler] TEXT)"
+    )
+    conn.execute(
+        "CREATE TABLE [teams] ([id] TEXT PRIMARY KEY, [name] TEXT, [partition] TEXT, [gpu_guaranteed] INTEGER, "
+        "[gpu_burst] INTEGER, [priority] INTEGER, [largest_job_gpus] INTEGER)"
+    )
+    conn.execute(
+        "CREATE TABLE [aisle_rows] ([id] TEXT PRIMARY KEY, [aisle] TEXT, [contained] INTEGER, [y_m] FLOAT)"
+    )
+    conn.execute(
+        "CREATE TABLE [floor_items] ([id] TEXT PRIMARY KEY, [name] TEXT, [kind] TEXT, [x_m] FLOAT, [y_m] FLOAT, "
+        "[width_m] FLOAT, [depth_m] FLOAT, [capacity_kw] FLOAT, [row] TEXT, [phase_id] TEXT)"
+    )
+
+
+# MIGRATIONS[n] upgrades a file of format n to n + 1, in place (on the in-memory copy), inside one transaction.
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v0_to_v1, 1: _v1_to_v2}

@@ -39,7 +39,11 @@ def generate(project: Project, opts: GenerateOptions) -> Plan:
         )
     if opts.planes < 1:
         raise GenerationError("planes must be ≥ 1", field="planes", value=opts.planes)
-    plan = Plan(project)
+    if opts.phase_id and opts.phase_id not in project.tables["phases"]:
+        raise GenerationError(
+            f"no phase '{opts.phase_id}' in the project", field="phase_id", value=opts.phase_id
+        )
+    plan = Plan(project, prefix=opts.prefix, phase_id=opts.phase_id)
     srv = server_entry(project.catalog, opts.server)
     switch_entry(project.catalog, opts.leaf_switch)
     su_size = opts.su_size if opts.template in ("rail-leaf-spine", "fat-tree-3tier") else opts.servers
@@ -80,25 +84,41 @@ def generate_into(project: Project, opts: GenerateOptions) -> Compound:
     return apply_plan(project, generate(project, opts), f"Generate {opts.template}")
 
 
+def server_port_group(srv: ServerType, opts: GenerateOptions):
+    """The server port group the fabric connects: the one named, else compute, frontend or storage ports."""
+    if opts.server_ports:
+        pg = srv.port_group(opts.server_ports)
+        if pg is None:
+            names = ", ".join(g.name for g in srv.port_groups)
+            raise GenerationError(
+                f"server '{srv.id}' has no port group '{opts.server_ports}' ({names})", field="server_ports"
+            )
+        return pg
+    groups = srv.ports("compute") or srv.ports("frontend") or srv.ports("storage")
+    if not groups:
+        raise GenerationError(f"server '{srv.id}' has no network ports to connect", entry=srv.id)
+    return groups[0]
+
+
 def _single_switch(
     plan: Plan, servers: list[Device], srv: ServerType, opts: GenerateOptions, fabric_id: str, width: float
 ) -> None:
     sw = switch_entry(plan.catalog, opts.leaf_switch)
-    groups = srv.ports("compute") or srv.ports("frontend") or srv.ports("storage")
-    if not groups:
-        raise GenerationError(f"server '{srv.id}' has no network ports to connect", entry=srv.id)
-    cp = groups[0]
-    sw_grp = fabric_group(sw, cp.speed_gbps)
-    need = len(servers) * cp.count
-    have = sw_grp.count * int(sw_grp.speed_gbps // cp.speed_gbps)
+    cp = server_port_group(srv, opts)
+    fastest = max(pg.speed_gbps for pg in sw.fabric_ports())
+    speed = min(cp.speed_gbps, fastest)  # a 400G NIC port runs at 100 or 25 Gb/s on a slower switch
+    sw_grp = fabric_group(sw, speed)
+    per_server = min(cp.count, opts.nic_ports) if opts.nic_ports else cp.count
+    need = len(servers) * per_server
+    have = sw_grp.count * int(sw_grp.speed_gbps // speed)
     if need > have:
         raise GenerationError(
-            f"one {sw.name} offers {have} ports of {cp.speed_gbps:g} Gb/s; {len(servers)} servers need {need}",
+            f"one {sw.name} offers {have} ports of {speed:g} Gb/s; {len(servers)} servers need {need}",
             hint="use leaf-spine for more servers",
         )
     switch = plan.add_device(sw.id, "switch-01", "leaf", fabric_id=fabric_id, x=width / 2, y=Y_TIER["leaf"])
     for s in servers:
-        plan.link(s, cp, switch, sw_grp, multiplicity=cp.count, speed_gbps=cp.speed_gbps, fabric_id=fabric_id)
+        plan.link(s, cp, switch, sw_grp, multiplicity=per_server, speed_gbps=speed, fabric_id=fabric_id)
 
 
 def _leaf_spine(

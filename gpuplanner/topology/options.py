@@ -38,6 +38,11 @@ class GenerateOptions:
     mgmt_switch: str = "nvidia-spectrum-sn2201"
     mgmt_spine_switch: str = "nvidia-spectrum-3-sn4600c"
     name: str = ""
+    prefix: str = ""  # prefix of every device name (e.g. "pilot" → pilot-node-0001), for phases side by side
+    phase_id: str = ""  # the phase the generated rows belong to
+    first_row: int = 0  # rack rows are numbered from R{first_row + 1}
+    server_ports: str = ""  # server port group to connect ("" = its compute ports)
+    nic_ports: int = 0  # ports of that group to connect per server (0 = all)
 
     def with_(self, **kw) -> GenerateOptions:
         return dataclasses.replace(self, **kw)

@@ -53,7 +53,7 @@ def place_servers(plan: Plan, servers: list[Device], srv: ServerType, opts: Gene
     for s in servers:
         groups.setdefault(s.group, []).append(s)
     updates: dict[str, Device] = {}
-    row, pos, col = 0, 0, 0
+    row, pos, col = opts.first_row, 0, 0
     for g_i, members in enumerate(groups.values()):
         n_racks = math.ceil(len(members) / n_per)
         if pos and pos + n_racks > opts.racks_per_row:
@@ -66,6 +66,7 @@ def place_servers(plan: Plan, servers: list[Device], srv: ServerType, opts: Gene
                 row=_row_label(row),
                 position=pos + 1,
                 power_budget_kw=opts.rack_budget_kw,
+                phase_id=opts.phase_id,
                 x=col * X_SERVER,
                 y=Y_TIER["racks"],
             )
@@ -103,7 +104,7 @@ def place_network(plan: Plan, opts: GenerateOptions) -> None:
             rows_of_su.setdefault(d.group, r.row)
             last_pos[r.row] = max(last_pos.get(r.row, 0), r.position)
     n_rows = len({r.row for r in plan.racks}) or 1
-    middle = f"{_row_label(n_rows // 2)}N"  # sorts right after the middle compute row
+    middle = f"{_row_label(opts.first_row + n_rows // 2)}N"  # sorts right after the middle compute row
     bins: dict[str, list[Device]] = {}
     for d in plan.devices:
         if d.id in placed:
@@ -125,6 +126,7 @@ def place_network(plan: Plan, opts: GenerateOptions) -> None:
                 rack = Rack(
                     id=plan.new_id("racks"),
                     name=f"{row}-{pos:02d}",
+                    phase_id=opts.phase_id,
                     type_id=rt.id,
                     row=row,
                     position=pos,

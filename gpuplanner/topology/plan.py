@@ -42,6 +42,8 @@ class Plan:
     links: list[Link] = field(default_factory=list)
     fabrics: list[Fabric] = field(default_factory=list)
     port_use: dict[tuple[str, str], float] = field(default_factory=dict)
+    prefix: str = ""
+    phase_id: str = ""
     _entry_of: dict[str, object] = field(default_factory=dict)
 
     @property
@@ -56,7 +58,7 @@ class Plan:
     ) -> Fabric:
         f = Fabric(
             id=self.new_id("fabrics"),
-            name=name,
+            name=f"{self.prefix} {name}".strip(),
             kind=kind,
             technology=technology,
             topology=topology,
@@ -78,7 +80,8 @@ class Plan:
     ) -> Device:
         d = Device(
             id=self.new_id("devices"),
-            name=name,
+            name=f"{self.prefix}-{name}" if self.prefix else name,
+            phase_id=self.phase_id,
             type_id=type_id,
             role=role,
             fabric_id=fabric_id,
@@ -110,7 +113,10 @@ class Plan:
         speed = speed_gbps or min(a_group.speed_gbps, b_group.speed_gbps)
         for dev, pg in ((a, a_group), (b, b_group)):
             key = (dev.id, pg.name)
-            used = self.port_use.get(key, 0.0) + multiplicity * speed / pg.speed_gbps
+            # A switch port faster than the link is split (an 800G cage takes 2 × 400G); a NIC port running
+            # slower than its speed is still one port.
+            per_link = speed / pg.speed_gbps if isinstance(self.entry(dev.id), SwitchType) else 1.0
+            used = self.port_use.get(key, 0.0) + multiplicity * per_link
             if used > pg.count + 1e-9:
                 raise GenerationError(
                     f"{dev.name}: port group '{pg.name}' would need {math.ceil(used)} ports, it has {pg.count}",
@@ -127,6 +133,7 @@ class Plan:
             multiplicity=multiplicity,
             speed_gbps=float(speed),
             fabric_id=fabric_id,
+            phase_id=self.phase_id,
         )
         self.links.append(lk)
         return lk

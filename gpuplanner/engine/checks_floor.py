@@ -1,0 +1,63 @@
+"""Floor plan: the load each cooling or power unit carries against its capacity.
+
+A unit serves the racks of its row ("" = the whole hall). Air units (CRAH, in-row) carry the racks' air
+heat; CDUs and rear doors their liquid heat; immersion tanks the liquid heat of their row; PDUs, busways and
+the utility feed the racks' electrical kW at max (the feed: facility kW at max).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gpuplanner.engine.findings import Finding, register_templates
+
+register_templates(
+    {
+        "floor-unit-overloaded": {
+            "message": {
+                "en": "{name} ({kind}) carries {load} kW but is rated {capacity} kW.",
+                "zh": "{name}（{kind}）承载 {load} kW，而额定容量只有 {capacity} kW。",
+            },
+            "fix": {
+                "en": "Add a unit to the row, move racks to another row, or choose a larger unit.",
+                "zh": "为该列增加设备、把部分机柜移到其他列，或选用更大容量的设备。",
+            },
+        }
+    }
+)
+
+AIR = ("crah", "in-row")
+LIQUID = ("cdu", "rear-door", "immersion-tank")
+ELECTRIC = ("pdu", "busway")
+
+
+def floor_loads(project, c, power, thermal) -> dict[str, tuple[float, float]]:
+    """item id → (load kW, capacity kW)."""
+    labels = np.array(c.racks.row_label, dtype=object)
+    out: dict[str, tuple[float, float]] = {}
+    for item in project.tables["floor_items"].values():
+        sel = np.ones(len(labels), bool) if not item.row else labels == item.row
+        if item.kind in AIR:
+            load = float(thermal.rack_air_kw_max[sel].sum())
+        elif item.kind in LIQUID:
+            load = float(thermal.rack_liquid_kw_max[sel].sum())
+        elif item.kind in ELECTRIC:
+            load = float(power.rack_kw_max[sel].sum())
+        else:  # utility feed
+            load = float(thermal.facility_kw_max)
+        out[item.id] = (load, float(item.capacity_kw))
+    return out
+
+
+def floor_findings(project, loads: dict[str, tuple[float, float]]) -> list[Finding]:
+    items = project.tables["floor_items"]
+    return [
+        Finding(
+            "warning",
+            "floor-unit-overloaded",
+            (iid,),
+            {"name": items[iid].name, "kind": items[iid].kind, "load": load, "capacity": cap},
+        )
+        for iid, (load, cap) in loads.items()
+        if cap > 0 and load > cap + 1e-9
+    ]
