@@ -149,11 +149,12 @@ def push(
     for d in range(top, 0, -1):
         pos, wr = _arcs_of(sub.indptr, keys // width)
         head = sub.head[pos]
-        word = keys[wr] % width
+        word = (keys % width)[wr]
+        head_key = head * width + word
         active = np.packbits(x > 0, axis=1, bitorder="little").view(np.uint64).ravel()
-        mask = active[wr] & levels[d - 1][head, word]  # next-hop columns of this arc, in this word
+        mask = active[wr] & levels[d - 1].ravel()[head_key]  # next-hop columns of this arc, in this word
         used = np.flatnonzero(mask)
-        pos, wr, head, word, mask = pos[used], wr[used], head[used], word[used], mask[used]
+        pos, wr, head_key, mask = pos[used], wr[used], head_key[used], mask[used]
 
         # runs of consecutive arcs of one word row with identical masks; (rep, column) pairs
         new_run = np.ones(pos.size, bool)
@@ -172,9 +173,11 @@ def push(
             return arc_load, None
 
         # pull the shares into the heads' word rows; keep the columns for which they are one hop closer
-        head_key = head * width + word
         keys, x_in = injected(d - 1, head_key)
-        pull = csr_matrix((np.ones(pos.size), (slot[head_key], wr)), shape=(keys.size, share.size // 64))
+        # entries are ordered by word row, so the transpose of the pull is CSR as it stands
+        per_row = np.zeros(x.shape[0] + 1, np.int64)
+        np.cumsum(np.bincount(wr, minlength=x.shape[0]), out=per_row[1:])
+        pull = csr_matrix((np.ones(pos.size), slot[head_key], per_row), shape=(x.shape[0], keys.size)).T
         closer = np.unpackbits(
             levels[d - 1].ravel()[keys].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little"
         )
