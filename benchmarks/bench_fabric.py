@@ -78,7 +78,7 @@ def main() -> None:
         for name, (src, dst) in patterns(fg).items():
             vol = np.full(src.size, 64e6)
 
-            def run(src=src, dst=dst, vol=vol):
+            def run(src=src, dst=dst, vol=vol, fg=fg):
                 # the generic algorithm from scratch: a fresh router (no cached distance fields) every run
                 build_router(fg.n_nodes, fg.link_a, fg.link_b, fg.transit).link_loads(src, dst, vol)
 
