@@ -58,6 +58,20 @@ def snapshot_project(project: Project) -> Project:
     return copy
 
 
+# Fields that only place things on the canvas: changing them changes no figure.
+CANVAS_ONLY = {"x", "y"}
+
+
+def needs_analysis(cs: ChangeSet) -> bool:
+    """False when the edit only moved boxes on the canvas (a drag must not re-run the engine)."""
+    for table, tc in cs.tables.items():
+        if tc.added or tc.removed:
+            return True
+        if table not in ("devices", "racks") or not tc.fields() <= CANVAS_ONLY:
+            return True
+    return False
+
+
 class Document(QObject):
     changed = Signal(object)  # ChangeSet
     resultsReady = Signal(object)  # Results
@@ -94,7 +108,8 @@ class Document(QObject):
 
     def _on_changed(self, cs: ChangeSet) -> None:
         self.changed.emit(cs)
-        self.request_analysis()
+        if needs_analysis(cs):
+            self.request_analysis()
 
     # -- files ------------------------------------------------------------------------------------------
     def replace_project(self, project: Project, path: Path | None) -> None:
