@@ -1,0 +1,101 @@
+"""The PDF proposal (reportlab), built headless from a project and its analysis.
+
+``build_report(project, path, lang=None, scenario=None)`` analyses the project (as the named scenario sees it),
+takes every figure from ``results_json`` — the same figures as ``gpuplanner analyze --json`` and the app — and
+writes the report atomically. The desktop window calls the same function for Export PDF.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import tempfile
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gpuplanner.core.errors import PlannerError, ValidationError
+from gpuplanner.engine.analysis import analyze_project
+from gpuplanner.engine.summary import results_json
+from gpuplanner.reports.context import ReportContext
+from gpuplanner.reports.fonts import fonts_for
+from gpuplanner.reports.i18n import LANGS
+from gpuplanner.reports.story import make_story, write_pdf
+from gpuplanner.reports.styles import make_styles
+
+__all__ = ["ReportError", "ReportWarning", "build_report", "scenario_figures"]
+
+
+class ReportError(PlannerError):
+    """The report cannot be written (folder missing, no permission, disk full)."""
+
+
+class ReportWarning(UserWarning):
+    """Something the report left out (e.g. a logo file that cannot be read); the report is still written."""
+
+
+def _default_warn(message: str) -> None:
+    warnings.warn(message, ReportWarning, stacklevel=3)
+
+
+def scenario_figures(project: Any, lang: str) -> list[tuple[str, str, dict[str, Any] | str]]:
+    """Each scenario analysed in full: (name, description, results_json or the one-line error)."""
+    out: list[tuple[str, str, dict[str, Any] | str]] = []
+    for sc in project.tables["scenarios"].values():
+        try:
+            res = analyze_project(project, scenario=sc.name)
+            out.append((sc.name, sc.description, results_json(project, res, lang)))
+        except PlannerError as exc:
+            out.append((sc.name, sc.description, exc.one_line()))
+    return out
+
+
+def build_report(
+    project: Any,
+    path: str | os.PathLike[str],
+    lang: str | None = None,
+    scenario: str | None = None,
+    *,
+    results: Any = None,
+    today: dt.date | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> Path:
+    """Writes the proposal PDF to ``path`` and returns the path. ``results``: an analysis already made for
+    ``scenario`` (the app passes its own); ``warn`` receives what the report had to leave out."""
+    lang = lang or getattr(project.info, "language", "") or "en"
+    if lang not in LANGS:
+        raise ValidationError(
+            f"no report language '{lang}' (choose {' or '.join(LANGS)})", field="lang", value=lang
+        )
+    out = Path(path)
+    if not out.parent.exists() if str(out.parent) else False:
+        raise ReportError("the folder does not exist", file=str(out.parent))
+    if results is None:
+        results = analyze_project(project, scenario=scenario)
+    fonts = fonts_for(lang)
+    ctx = ReportContext(
+        project=project,
+        results=results,
+        data=results_json(project, results, lang),
+        lang=lang,
+        fonts=fonts,
+        styles=make_styles(fonts, lang),
+        today=today or dt.date.today(),
+        warn=warn or _default_warn,
+        scenario=results.scenario or scenario or None,
+    )
+    if len(project.tables["scenarios"]) >= 2:
+        ctx.scenarios = scenario_figures(project, lang)
+    story = make_story(ctx)
+    fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".pdf", dir=str(out.parent) or ".")
+    os.close(fd)
+    try:
+        write_pdf(ctx, story, tmp)
+        os.replace(tmp, out)
+    except OSError as exc:
+        raise ReportError(f"cannot write the report: {exc.strerror or exc}", file=str(out)) from exc
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return out

@@ -1,0 +1,85 @@
+"""Number formats of the report, one function per kind of figure, so the report prints every figure of
+``results_json`` the same way (and a test can format the engine's figure and find it in the PDF text)."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+DASH = "—"
+
+
+def _ok(x: Any) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(float(x))
+
+
+def num(x: Any, digits: int = 0) -> str:
+    """Thousands separators and ``digits`` decimals; missing or non-finite → an em dash."""
+    return f"{float(x):,.{digits}f}" if _ok(x) else DASH
+
+
+def integer(x: Any) -> str:
+    return f"{int(round(float(x))):,}" if _ok(x) else DASH
+
+
+def kw(x: Any) -> str:
+    return num(x, 1)
+
+
+def pue(x: Any) -> str:
+    return num(x, 2)
+
+
+def money(x: Any) -> str:
+    """A money amount in the project's currency, without the currency (it is in the column or label)."""
+    return num(x, 0)
+
+
+def money_cur(x: Any, currency: str) -> str:
+    return f"{money(x)} {currency}" if _ok(x) else DASH
+
+
+def unit_price(x: Any) -> str:
+    """Unit prices below 100 keep their cents (per-metre fibre, per-kW cooling)."""
+    return num(x, 2) if _ok(x) and abs(float(x)) < 100 else num(x, 0)
+
+
+def pct(fraction: Any, digits: int = 1) -> str:
+    return f"{float(fraction) * 100:.{digits}f}%" if _ok(fraction) else DASH
+
+
+def seconds(x: Any) -> str:
+    if not _ok(x):
+        return DASH
+    return f"{float(x):.3f}" if abs(float(x)) < 1 else f"{float(x):,.2f}"
+
+
+def days(x: Any) -> str:
+    return num(x, 1)
+
+
+def compact(x: Any) -> str:
+    """Short form for axis labels: 1.2k, 3.4M, 5.6B."""
+    if not _ok(x):
+        return DASH
+    v = float(x)
+    for div, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if abs(v) >= div:
+            return f"{v / div:,.1f}{suffix}".replace(".0" + suffix, suffix)
+    return f"{v:,.0f}" if abs(v) >= 10 or v == int(v) else f"{v:.2g}"
+
+
+def value(v: Any) -> str:
+    """A catalog or assumption value of any shape, briefly."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        return f"{v:,.4g}" if abs(v) < 1e6 else f"{v:,.0f}"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}: {value(x)}" for k, x in v.items())
+    if isinstance(v, list | tuple):
+        return ", ".join(value(x) for x in v)
+    return DASH if v is None else str(v)

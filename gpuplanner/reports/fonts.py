@@ -1,0 +1,105 @@
+"""The report's fonts: the bundled WenQuanYi Micro Hei (CJK, Apache-2.0) embedded as TrueType, so Chinese text
+shows real glyphs on every PDF viewer and extracts as text (reportlab writes a ToUnicode map for TTF subsets).
+
+The font file is looked up in ``$GPUPLANNER_CJK_FONT`` (a file path), then in ``resources/fonts/`` next to the
+package (repository layout: ``gpuplanner/../resources``) or inside it (``gpuplanner/_data/resources``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from gpuplanner.core.errors import PlannerError
+
+ENV_FONT = "GPUPLANNER_CJK_FONT"
+FONT_FILE = "wqy-microhei.ttc"
+CJK_FONT = "WQYMicroHei"
+
+# Characters the PDF standard fonts cannot show (outside WinAnsi, i.e. cp1252) are drawn with the CJK font.
+WINANSI = frozenset(bytes(range(32, 256)).decode("cp1252", errors="ignore")) | {"\n", "\t"}
+_WINANSI_CLASS = "".join(re.escape(ch) for ch in sorted(WINANSI))
+_NON_LATIN1 = re.compile(f"[^{_WINANSI_CLASS}]+")
+_RUNS = re.compile(f"([{_WINANSI_CLASS}]+|[^{_WINANSI_CLASS}]+)")
+
+
+class FontError(PlannerError):
+    """The bundled CJK font cannot be found or read."""
+
+
+def font_path() -> Path:
+    env = os.environ.get(ENV_FONT)
+    if env:
+        p = Path(env)
+        if not p.is_file():
+            raise FontError(f"{ENV_FONT} names a missing file", file=str(p), hint="unset it or fix the path")
+        return p
+    here = Path(__file__).resolve().parent.parent  # gpuplanner/
+    for candidate in (here.parent / "resources" / "fonts", here / "_data" / "resources" / "fonts"):
+        if (candidate / FONT_FILE).is_file():
+            return candidate / FONT_FILE
+    raise FontError(
+        f"the bundled font {FONT_FILE} is missing",
+        file=str(here.parent / "resources" / "fonts"),
+        hint=f"reinstall GPU Planner or set {ENV_FONT}",
+    )
+
+
+@dataclass(frozen=True)
+class FontSet:
+    """Font names for one language: ``body``/``bold`` for running text, ``cjk`` for non-Latin-1 runs."""
+
+    body: str
+    bold: str
+    cjk: str
+
+    @property
+    def all_cjk(self) -> bool:
+        return self.body == self.cjk
+
+
+@cache
+def register_cjk() -> str:
+    """Registers the CJK font with reportlab once per process and returns its name."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    path = font_path()
+    try:
+        font = TTFont(CJK_FONT, str(path), subfontIndex=0)
+    except Exception as exc:  # reportlab raises TTFError and plain errors for unreadable files
+        raise FontError(f"cannot read the CJK font: {exc}", file=str(path)) from exc
+    pdfmetrics.registerFont(font)
+    # A family so that <b> inside a paragraph resolves (the font has a single weight).
+    pdfmetrics.registerFontFamily(
+        CJK_FONT, normal=CJK_FONT, bold=CJK_FONT, italic=CJK_FONT, boldItalic=CJK_FONT
+    )
+    return CJK_FONT
+
+
+def fonts_for(lang: str) -> FontSet:
+    cjk = register_cjk()
+    if lang == "zh":
+        return FontSet(body=cjk, bold=cjk, cjk=cjk)
+    return FontSet(body="Helvetica", bold="Helvetica-Bold", cjk=cjk)
+
+
+def has_non_latin1(text: str) -> bool:
+    return _NON_LATIN1.search(text) is not None
+
+
+def runs(text: str, fonts: FontSet, font: str) -> list[tuple[str, str]]:
+    """``text`` cut into (run, font name): WinAnsi runs in ``font``, the others in the CJK font."""
+    if fonts.all_cjk or not has_non_latin1(text):
+        return [(text, fonts.cjk if fonts.all_cjk else font)]
+    return [(r, font if r[0] in WINANSI else fonts.cjk) for r in _RUNS.findall(text)]
+
+
+def wrap_cjk_runs(markup: str, fonts: FontSet) -> str:
+    """Puts every run of non-Latin-1 characters of already-escaped paragraph markup in the CJK font."""
+    if fonts.all_cjk or not has_non_latin1(markup):
+        return markup
+    return _NON_LATIN1.sub(lambda m: f'<font name="{fonts.cjk}">{m.group(0)}</font>', markup)

@@ -1,0 +1,1 @@
+"""The report's sections, in order; each ``build(ctx)`` returns its flowables."""

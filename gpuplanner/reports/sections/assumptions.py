@@ -1,0 +1,146 @@
+"""Appendix: every catalog entry the plan uses with each figure's source and date, the prices, the project's
+own inputs and the model's assumptions (facility, cost, network, performance), each with its source."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import yaml
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable
+
+from gpuplanner.catalog import bundled_catalog_dir
+from gpuplanner.core.errors import CatalogError
+from gpuplanner.reports import fmt
+from gpuplanner.reports.context import ReportContext
+from gpuplanner.reports.sections.common import section, sub
+from gpuplanner.reports.styles import ACCENT_LIGHT, MARGIN, PAGE
+
+WIDTH = PAGE[0] - 2 * MARGIN
+WIDTHS = [46 * mm, 40 * mm, WIDTH - 104 * mm, 18 * mm]
+MAX_SOURCE = 600  # sources are printed whole (URLs included) up to this length
+AREAS = ("facility", "cost", "network", "performance")
+
+
+def area_entries(area: str) -> dict[str, dict[str, Any]]:
+    """name → {value, source, as_of, estimate} of ``catalogs/assumptions/<area>.yaml`` (with or without an
+    ``entries`` map)."""
+    path = bundled_catalog_dir() / "assumptions" / f"{area}.yaml"
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise CatalogError(f"cannot read assumptions: {exc}", file=str(path)) from exc
+    entries = doc.get("entries", doc) if isinstance(doc, dict) else {}
+    return {k: v for k, v in entries.items() if isinstance(v, dict) and "value" in v}
+
+
+def used_ids(ctx: ReportContext) -> list[str]:
+    r = ctx.results
+    ids = set(ctx.project.used_type_ids())
+    ids |= set(r.fabric.cables.bom_cables) | set(r.fabric.cables.bom_transceivers)
+    ids |= {r.thermal.table.ids[j] for j in set(r.thermal.rack_cooling.tolist())}
+    ids |= set(r.compiled.gpu_types)
+    return sorted(i for i in ids if i in ctx.project.catalog.entries)
+
+
+def _date(as_of: Any, estimate: bool) -> str:
+    return f"{as_of} *" if estimate else str(as_of)
+
+
+def _headers(ctx: ReportContext) -> list[str]:
+    return [ctx.t(k) for k in ("col_entry", "col_value", "col_source", "col_as_of")]
+
+
+def catalog_table(ctx: ReportContext, ids: list[str]) -> Flowable:
+    rows: list[list[Any]] = []
+    extra: list[tuple] = []
+    for eid in ids:
+        e = ctx.project.catalog.entries[eid]
+        r = len(rows) + 1
+        rows.append([f"{e.name} ({e.id})", "", e.source, _date(e.as_of, e.estimate)])
+        extra += [("BACKGROUND", (0, r), (-1, r), ACCENT_LIGHT), ("SPAN", (0, r), (1, r))]
+        for name, value in e.figures().items():
+            if value is None or value == "" or value == ():
+                continue
+            src, as_of, est = e.figure_source(name)
+            own = (src, as_of) != (e.source, str(e.as_of))
+            rows.append(
+                [
+                    name,
+                    fmt.value(value),
+                    src if own else ctx.t("same_source"),
+                    _date(as_of, est) if own else "",
+                ]
+            )
+        for pg in getattr(e, "port_groups", ()) or ():
+            rows.append(
+                [
+                    f"port_groups.{pg.name}",
+                    f"{pg.count} × {pg.type} {fmt.value(pg.speed_gbps)}G",
+                    ctx.t("same_source"),
+                    "",
+                ]
+            )
+    return ctx.table(_headers(ctx), rows, WIDTHS, text_cols=(0, 1, 2), extra=extra, cell_limit=MAX_SOURCE)
+
+
+def price_table(ctx: ReportContext, ids: list[str]) -> Flowable | None:
+    rows = []
+    for eid in ids:
+        p = ctx.project.catalog.prices.get(eid)
+        if p is None:
+            continue
+        unit = ctx.t(f"price_{p.unit}") if p.unit in ("each", "per_m", "per_kw") else p.unit
+        rows.append(
+            [
+                eid,
+                ctx.t("price_value", price=fmt.unit_price(p.price_usd), unit=unit),
+                p.source,
+                _date(p.as_of, p.estimate),
+            ]
+        )
+    return (
+        ctx.table(_headers(ctx), rows, WIDTHS, text_cols=(0, 1, 2), cell_limit=MAX_SOURCE) if rows else None
+    )
+
+
+def site_table(ctx: ReportContext) -> Flowable:
+    site = ctx.project.site
+    rows = [
+        [f.name, fmt.value(getattr(site, f.name)), ctx.t("project_input"), ""]
+        for f in dataclasses.fields(site)
+        if f.name != "id"
+    ]
+    return ctx.table(_headers(ctx), rows, WIDTHS, text_cols=(0, 1, 2))
+
+
+def area_table(ctx: ReportContext, entries: dict[str, dict[str, Any]]) -> Flowable:
+    rows = [
+        [
+            name,
+            fmt.value(e.get("value")),
+            str(e.get("source", "")),
+            _date(e.get("as_of", ""), bool(e.get("estimate"))),
+        ]
+        for name, e in entries.items()
+    ]
+    return ctx.table(_headers(ctx), rows, WIDTHS, text_cols=(0, 1, 2), cell_limit=MAX_SOURCE)
+
+
+def build(ctx: ReportContext, n: int | str) -> list[Flowable]:
+    out: list[Flowable] = [section(ctx, n, "sec_assumptions"), ctx.para(ctx.t("asm_intro"))]
+    ids = used_ids(ctx)
+    out += [*sub(ctx, "asm_catalog"), catalog_table(ctx, ids)]
+    prices = price_table(ctx, ids)
+    if prices is not None:
+        out += [*sub(ctx, "asm_prices"), prices]
+    out += [*sub(ctx, "asm_site"), site_table(ctx)]
+    for area in AREAS:
+        try:
+            entries = area_entries(area)
+        except CatalogError as exc:
+            ctx.warn(exc.one_line())
+            continue
+        out += [*sub(ctx, "asm_area", area=ctx.t(f"area_{area}")), area_table(ctx, entries)]
+    return out

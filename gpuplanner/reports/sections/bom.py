@@ -1,0 +1,166 @@
+"""Bill of materials: devices by type, cables and optics, racks and PDUs, cooling, labour and software, with
+quantities, unit and extended prices in the project's currency. Lines follow the cost stage's own rules, so
+each category's subtotal and the total equal the capex of ``results_json``."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable
+
+from gpuplanner.engine.compiled import KIND_CODES
+from gpuplanner.engine.power import load_assumptions
+from gpuplanner.reports import fmt, i18n
+from gpuplanner.reports.context import ReportContext
+from gpuplanner.reports.sections.common import section
+from gpuplanner.reports.styles import ACCENT_LIGHT, MARGIN, PAGE
+
+CATEGORY_KIND = {"servers": "server", "switches": "switch", "storage": "storage", "other_devices": "other"}
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str
+    item_id: str
+    qty: float
+    unit: str
+    unit_usd: float | None  # None: no price (counts as 0)
+    amount_usd: float
+
+
+def _name(ctx: ReportContext, item_id: str) -> str:
+    e = ctx.project.catalog.entries.get(item_id)
+    return e.name if e is not None else item_id
+
+
+def device_lines(ctx: ReportContext, kind: str) -> list[Line]:
+    d, cost = ctx.results.compiled.devices, ctx.results.cost
+    sel = np.flatnonzero(d.kind == KIND_CODES[kind])
+    groups: dict[tuple[str, float], int] = defaultdict(int)
+    for i in sel.tolist():
+        p = float(cost.device_price_usd[i])
+        groups[(d.type_ids[i], p)] += 1
+    out = []
+    for (tid, p), n in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        priced = not np.isnan(p)
+        out.append(
+            Line(_name(ctx, tid), tid, n, ctx.t("unit_each"), p if priced else None, n * p if priced else 0)
+        )
+    return out
+
+
+def cable_lines(ctx: ReportContext) -> list[Line]:
+    cat, plan = ctx.project.catalog, ctx.results.fabric.cables
+    out = []
+    for item, qty in [*plan.bom_cables.items(), *plan.bom_transceivers.items()]:
+        p = cat.price_usd(item)
+        out.append(Line(_name(ctx, item), item, qty, ctx.t("unit_each"), p, qty * p if p is not None else 0))
+    return out
+
+
+def rack_lines(ctx: ReportContext) -> list[Line]:
+    cat, a = ctx.project.catalog, load_assumptions("cost")
+    counts: dict[str, int] = defaultdict(int)
+    for t in ctx.results.compiled.racks.type_ids:
+        counts[t] += 1
+    out = []
+    for tid, n in sorted(counts.items()):
+        p = cat.price_usd(tid)
+        price = p if p is not None else a.number("rack_usd_fallback")
+        out.append(Line(_name(ctx, tid), tid, n, ctx.t("unit_each"), price, n * price))
+        entry = cat.entries.get(tid)
+        pdu, per = getattr(entry, "pdu", None), int(getattr(entry, "pdu_count", 0) or 0)
+        if pdu and per:
+            pp = cat.price_usd(pdu)
+            pprice = pp if pp is not None else a.number("pdu_usd_fallback")
+            out.append(Line(_name(ctx, pdu), pdu, n * per, ctx.t("unit_each"), pprice, n * per * pprice))
+    return out
+
+
+def cooling_lines(ctx: ReportContext) -> list[Line]:
+    th, pw, a = ctx.results.thermal, ctx.results.power, load_assumptions("cost")
+    t = th.table
+    fallback = a.value("cooling_usd_per_kw_fallback")
+    out = []
+    for j in sorted(set(th.rack_cooling.tolist())):
+        per_kw = float(t.usd_per_kw[j])
+        if np.isnan(per_kw):
+            per_kw = float(fallback.get(t.methods[j], max(fallback.values())))
+        kw = float(pw.rack_kw_max[th.rack_cooling == j].sum())
+        name = ctx.t("bom_cooling_line", method=i18n.label("cool", t.methods[j], ctx.lang))
+        out.append(Line(name, t.ids[j], kw, ctx.t("unit_kw"), per_kw, kw * per_kw))
+    loop_kw = float(th.rack_loop_kw_max.sum())
+    if loop_kw > 0:
+        per = a.number("liquid_loop_usd_per_kw")
+        out.append(Line(ctx.t("bom_loop_line"), "", loop_kw, ctx.t("unit_kw"), per, loop_kw * per))
+    return out
+
+
+def lines_by_category(ctx: ReportContext) -> dict[str, list[Line]]:
+    capex = ctx.results.cost.capex_usd_by_category
+    a = load_assumptions("cost")
+    cables = float(ctx.results.compiled.links.multiplicity.sum())
+    gpus = float(ctx.results.compiled.devices.gpu_count.sum())
+    out: dict[str, list[Line]] = {}
+    for cat in capex:
+        if cat in CATEGORY_KIND:
+            lines = device_lines(ctx, CATEGORY_KIND[cat])
+        elif cat == "cables_optics":
+            lines = cable_lines(ctx)
+        elif cat == "racks_pdus":
+            lines = rack_lines(ctx)
+        elif cat == "cooling":
+            lines = cooling_lines(ctx)
+        elif cat == "cabling_labour":
+            per = a.number("cabling_labour_usd_per_cable")
+            lines = [Line(ctx.t("bom_labour_line"), "", cables, ctx.t("unit_cable"), per, cables * per)]
+        elif not capex[cat]:
+            lines = []
+        elif cat == "software":
+            per = a.number("software_capex_usd_per_gpu")
+            lines = [Line(ctx.t("bom_software_line"), "", gpus, ctx.t("unit_gpu"), per, gpus * per)]
+        else:
+            lines = [Line(ctx.t("bom_nics_line"), "", 1, "", capex[cat], capex[cat])]
+        lines = [ln for ln in lines if ln.qty > 0 or ln.amount_usd]
+        if abs(sum(ln.amount_usd for ln in lines) - capex[cat]) > max(0.5, 1e-9 * abs(capex[cat])):
+            # The engine counted something these lines do not show: print its figure as one line.
+            lines = [Line(ctx.t(f"cat_{cat}"), "", 1, "", capex[cat], capex[cat])]
+        if lines:
+            out[cat] = lines
+    return out
+
+
+def build(ctx: ReportContext, n: int) -> list[Flowable]:
+    out: list[Flowable] = [section(ctx, n, "sec_bom"), ctx.para(ctx.t("bom_intro", cur=ctx.currency))]
+    rate = ctx.results.cost.usd_exchange_rate
+    groups = lines_by_category(ctx)
+    if not groups:
+        return [*out, ctx.para(ctx.t("bom_empty"))]
+    rows: list[list[object]] = []
+    extra: list[tuple] = []
+    capex = ctx.data["capex_by_category"]
+    for cat, lines in groups.items():
+        r = len(rows) + 1
+        rows.append([ctx.para(ctx.t(f"cat_{cat}"), "cell_bold"), "", "", "", "", ""])
+        extra += [("SPAN", (0, r), (-1, r)), ("BACKGROUND", (0, r), (-1, r), ACCENT_LIGHT)]
+        for ln in lines:
+            qty = fmt.integer(ln.qty) if float(ln.qty).is_integer() else fmt.num(ln.qty, 1)
+            price = fmt.unit_price(ln.unit_usd * rate) if ln.unit_usd is not None else fmt.DASH
+            rows.append([ln.name, ln.item_id, qty, ln.unit, price, fmt.money(ln.amount_usd * rate)])
+        r = len(rows) + 1
+        subtotal = ctx.para(ctx.t("bom_subtotal", category=ctx.t(f"cat_{cat}")), "cell_bold")
+        rows.append([subtotal, "", "", "", "", fmt.money(capex[cat])])
+        extra += [("SPAN", (0, r), (4, r)), ("FONTNAME", (0, r), (-1, r), ctx.fonts.bold)]
+    rows.append(
+        [ctx.para(ctx.t("bom_total"), "cell_bold"), "", "", "", ctx.currency, fmt.money(ctx.data["capex"])]
+    )
+    extra.append(("SPAN", (0, len(rows)), (3, len(rows))))
+    w = PAGE[0] - 2 * MARGIN
+    widths = [w - 124 * mm, 44 * mm, 16 * mm, 14 * mm, 22 * mm, 28 * mm]
+    headers = [ctx.t(k) for k in ("col_item", "col_catalog_id", "col_qty", "col_unit", "col_unit_price")]
+    headers.append(ctx.t("col_amount", cur=ctx.currency))
+    out.append(ctx.table(headers, rows, widths, numeric_from=2, text_cols=(0, 1), total_rows=1, extra=extra))
+    return out

@@ -1,0 +1,62 @@
+"""The order of the sections, and the document build (two passes: the contents need the page numbers)."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Flowable, NextPageTemplate, PageBreak
+
+from gpuplanner.reports import i18n
+from gpuplanner.reports.context import ReportContext
+from gpuplanner.reports.doc import ReportDoc, numbered_canvas
+from gpuplanner.reports.sections import (
+    assumptions,
+    bom,
+    contents,
+    cost,
+    cover,
+    findings,
+    network,
+    performance,
+    power,
+    racks,
+    scenarios,
+    summary,
+)
+
+
+def make_story(ctx: ReportContext) -> list[Flowable]:
+    story: list[Flowable] = [*cover.build(ctx), NextPageTemplate("portrait"), PageBreak()]
+    story += contents.build(ctx)
+    numbered = [summary, findings, network, racks, power, performance, cost, bom]
+    if len(ctx.scenarios) >= 2:
+        numbered.append(scenarios)
+    for n, mod in enumerate(numbered, start=1):
+        if mod is not network:  # the network section turns to a landscape page itself
+            story.append(PageBreak())
+        story += mod.build(ctx, n)
+    story.append(PageBreak())
+    story += assumptions.build(ctx, "A")
+    return story
+
+
+def write_pdf(ctx: ReportContext, story: list[Flowable], path: str) -> None:
+    info = ctx.project.info
+    name = info.name or ctx.t("report_title")
+    date = i18n.long_date(ctx.today, ctx.lang)
+    right = ctx.t("header_right", customer=info.customer) if info.customer else ctx.t("header_right_plain")
+    doc = ReportDoc(
+        path,
+        header_left=name,
+        header_right=right,
+        fonts=ctx.fonts,
+        title=name,
+        author=info.consultant or "",
+        subject=ctx.t("report_subtitle"),
+        creator="GPU Planner",
+        lang="zh-CN" if ctx.lang == "zh" else "en",
+    )
+    canvas = numbered_canvas(
+        ctx.fonts,
+        lambda page, total: ctx.t("page_of", page=page, total=total),
+        ctx.t("footer_left", project=name, date=date),
+    )
+    doc.multiBuild(story, canvasmaker=canvas)
