@@ -28,6 +28,8 @@ GIGA = 1e9
 
 @dataclass(frozen=True)
 class LinkLoads:
+    """Result of Router.link_loads, indexed like the links (L) and the demand rows (F)."""
+
     load_ab_bytes: np.ndarray  # float64[L]: bytes carried link_a → link_b
     load_ba_bytes: np.ndarray  # float64[L]: bytes carried link_b → link_a
     unroutable: np.ndarray  # bool[F]: demand rows with no path (their bytes are on no link)
@@ -95,6 +97,36 @@ class Router:
         return out
 
     # ---- per-flow plan ----------------------------------------------------------------------------
+    def _direct(self, src: np.ndarray, dst: np.ndarray, same: np.ndarray):
+        """Rows joined by direct cables: (mask, row of each cable used, its arc, share of the row)."""
+        g = self._g
+        if g.direct_key.size:
+            key = src * g.n_nodes + dst
+            lo = np.searchsorted(g.direct_key, key, "left")
+            n_direct = np.searchsorted(g.direct_key, key, "right") - lo
+        else:
+            lo = n_direct = np.zeros(src.size, np.int64)
+        direct = (n_direct > 0) & ~same
+        rows = np.flatnonzero(direct)
+        flow = np.repeat(rows, n_direct[rows])
+        return direct, flow, g.direct_arc[_ranges(lo[rows], n_direct[rows])], 1.0 / n_direct[flow]
+
+    def _first_hops(self, src: np.ndarray, rows: np.ndarray):
+        """Where traffic of `rows` enters the switches: the source itself if it is a switch, else each of
+        its switches. Returns (candidates per row, row, switch, arc or -1), candidates of a row adjacent."""
+        g = self._g
+        s = src[rows]
+        from_switch = g.transit[s]
+        n_cand = np.where(from_switch, 1, g.up_ptr[s + 1] - g.up_ptr[s])
+        via = np.repeat(from_switch, n_cand)
+        up = _ranges(g.up_ptr[s], np.where(from_switch, 0, n_cand))
+        node = np.empty(via.size, np.int64)
+        arc = np.full(via.size, -1, np.int64)
+        node[via] = s[from_switch]
+        node[~via] = g.up_node[up]
+        arc[~via] = g.up_arc[up]
+        return n_cand, np.repeat(rows, n_cand), node, arc
+
     def _plan(self, src, dst) -> _Plan:
         g = self._g
         src = np.asarray(src, dtype=np.int64).ravel()
@@ -104,36 +136,13 @@ class Router:
         if src.size and (min(src.min(), dst.min()) < 0 or max(src.max(), dst.max()) >= g.n_nodes):
             raise ValueError(f"src and dst must be node indices in [0, {g.n_nodes})")
         same = src == dst
-        if g.direct_key.size:
-            key = src * g.n_nodes + dst
-            lo = np.searchsorted(g.direct_key, key, "left")
-            n_direct = np.searchsorted(g.direct_key, key, "right") - lo
-        else:
-            lo = n_direct = np.zeros(src.size, np.int64)
-        direct = (n_direct > 0) & ~same
+        direct, direct_flow, direct_arc, direct_share = self._direct(src, dst, same)
         field = g.field_of_node[dst]
-        switched = ~same & ~direct & (field >= 0)
-
-        df = np.flatnonzero(direct)
-        direct_flow = np.repeat(df, n_direct[df])
-        direct_arc = g.direct_arc[_ranges(lo[df], n_direct[df])]
-        direct_share = 1.0 / n_direct[direct_flow]
-
-        sf = np.flatnonzero(switched)
-        s = src[sf]
-        from_switch = g.transit[s]
-        n_cand = np.where(from_switch, 1, g.up_ptr[s + 1] - g.up_ptr[s])
-        cand_flow = np.repeat(sf, n_cand)
-        up_idx = _ranges(g.up_ptr[s], np.where(from_switch, 0, n_cand))
-        via_switch = np.repeat(from_switch, n_cand)
-        cand_node = np.empty(cand_flow.size, np.int64)
-        cand_arc = np.full(cand_flow.size, -1, np.int64)
-        cand_node[via_switch] = s[from_switch]
-        cand_node[~via_switch] = g.up_node[up_idx]
-        cand_arc[~via_switch] = g.up_arc[up_idx]
+        sf = np.flatnonzero(~same & ~direct & (field >= 0))
+        n_cand, cand_flow, cand_node, cand_arc = self._first_hops(src, sf)
         cand_dist = self._dist(cand_node, field[cand_flow])
 
-        # shortest candidate per flow; each flow's candidates are one run of cand_flow
+        # the nearest candidates of each row (its candidates are one run of cand_flow) share the row
         big = np.iinfo(np.int64).max
         best = np.full(src.size, big)
         has = n_cand > 0
@@ -141,7 +150,7 @@ class Router:
         best[sf[has]] = np.minimum.reduceat(np.where(cand_dist < 0, big, cand_dist), starts[has])
         chosen = (cand_dist >= 0) & (cand_dist == best[cand_flow])
         n_best = np.bincount(cand_flow[chosen], minlength=src.size)
-        routed = switched & (n_best > 0)
+        routed = n_best > 0
 
         hops = np.full(src.size, -1, np.int32)
         hops[same] = 0
@@ -167,14 +176,17 @@ class Router:
         return self._plan(src, dst).hops
 
     def link_loads(self, src, dst, volume) -> LinkLoads:
-        """Bytes per link and direction for demand rows (src[i] → dst[i], volume[i] bytes)."""
+        """Bytes per link and direction for demand rows src[i] → dst[i] of volume[i] bytes.
+
+        src, dst: node indices (normally endpoints; a switch may also send or receive); rows with
+        src == dst carry nothing and are routable. Unroutable rows are flagged and load no link."""
         g = self._g
         vol = np.asarray(volume, dtype=np.float64).ravel()
-        plan = self._plan(src, dst)
-        if vol.size != plan.hops.size:
-            raise ValueError(f"volume has {vol.size} entries for {plan.hops.size} demand rows")
+        if vol.size != np.size(src):
+            raise ValueError(f"volume has {vol.size} entries for {np.size(src)} demand rows")
         if not np.all(np.isfinite(vol)) or np.any(vol < 0):
             raise ValueError("volume must be finite and non-negative (bytes)")
+        plan = self._plan(src, dst)
         n_arcs = 2 * g.n_links
         arc_load = np.zeros(n_arcs)
         arc_load += np.bincount(plan.direct_arc, vol[plan.direct_flow] * plan.direct_share, n_arcs)
@@ -183,19 +195,7 @@ class Router:
         arc_load += np.bincount(plan.cand_arc[first], inj[first], n_arcs)
 
         dst = np.asarray(dst, dtype=np.int64).ravel()
-        field = g.field_of_node[dst[plan.cand_flow]]
-        blocks = field // g.block_size
-        rows = g.switches.g2l[plan.cand_node]
-        # loop over blocks of destination fields (≤ 512 destinations each)
-        for b in np.unique(blocks):
-            sel = np.flatnonzero(blocks == b)
-            bf = self._block(int(b))
-            multi = bool((g.field_endpoint[g.block_fields(int(b))] >= 0).any())
-            cols = field[sel] % g.block_size
-            local, arrived = push(bf, rows[sel], cols, plan.cand_dist[sel], inj[sel], multi)
-            arc_load[g.switches.arc] += local
-            if arrived is not None:
-                arc_load += self._last_hop_multi(int(b), bf.levels[0].shape[1], arrived, n_arcs)
+        self._through_switches(plan, g.field_of_node[dst[plan.cand_flow]], inj, arc_load)
 
         # last hop into single-homed endpoints: everything routed to them arrives at their one switch
         to_ep = plan.switched & ~g.transit[dst]
@@ -207,6 +207,24 @@ class Router:
 
         unroutable = plan.hops < 0
         return LinkLoads(arc_load[0::2].copy(), arc_load[1::2].copy(), unroutable)
+
+    def _through_switches(
+        self, plan: _Plan, field: np.ndarray, inj: np.ndarray, arc_load: np.ndarray
+    ) -> None:
+        """Add the switch-to-switch loads (and last hops into multi-homed endpoints) of routed traffic."""
+        g = self._g
+        blocks = field // g.block_size
+        rows = g.switches.g2l[plan.cand_node]
+        # loop over blocks of destination fields (≤ 512 destinations each)
+        for b in np.unique(blocks):
+            sel = np.flatnonzero(blocks == b)
+            bf = self._block(int(b))
+            multi = bool((g.field_endpoint[g.block_fields(int(b))] >= 0).any())
+            cols = field[sel] % g.block_size
+            local, arrived = push(bf, rows[sel], cols, plan.cand_dist[sel], inj[sel], multi)
+            arc_load[g.switches.arc] += local
+            if arrived is not None:
+                arc_load += self._last_hop_multi(int(b), bf.levels[0].shape[1], arrived, arc_load.size)
 
     def _last_hop_multi(self, b: int, width: int, arrived: Arrivals, n_arcs: int) -> np.ndarray:
         """Multi-homed destinations: each attachment switch delivers what reached it for that endpoint."""
