@@ -10,10 +10,10 @@ Patterns:
   ring  ring all-reduce step among same-rail GPUs: GPU r of server s → GPU r of server s+1 (mod S)
   a2a   expert-parallel all-to-all: groups of 8 same-rail GPUs on servers s + j·S/8 (j = 0..7, so every
         group spans the cluster); each GPU sends to the 7 others of its group
-Times are medians over --runs: `cold` = build_router + first link_loads (after a topology edit),
+Times are medians over --runs (more for fast cases, to fill 0.5 s): `cold` = build_router + first link_loads (after a topology edit),
 `warm` = link_loads with the distance fields cached (after a demand edit). Memory = tracemalloc peak of
 one cold run. The NetworkX per-destination baseline runs in full when its estimate (from 16 destinations)
-is under --nx-cap-s, else the estimate is printed with a '~'.
+is under --nx-cap-s (median of 3 when they fit), else the estimate is printed with a '~'.
 """
 
 from __future__ import annotations
@@ -66,9 +66,10 @@ def all_to_all(fa: FabricArrays, group: int = 8) -> tuple[np.ndarray, np.ndarray
 PATTERNS = {"ring": ring, "a2a": all_to_all}
 
 
-def _median_s(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
+def _median_s(fn, runs: int, min_total_s: float = 0.5) -> float:
+    """Median of at least `runs` timed calls, and of enough calls to fill min_total_s (steadier ms)."""
+    times: list[float] = []
+    while len(times) < runs or sum(times) < min_total_s:
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
@@ -93,9 +94,9 @@ def _networkx_s(fa: FabricArrays, src, dst, vol, cap_s: float) -> tuple[float, b
     est = (time.perf_counter() - t0) * dests.size / min(16, dests.size)
     if est > cap_s:
         return est, True, None
-    t0 = time.perf_counter()
     res = ecmp_link_loads(g, fa.link_a.size, src, dst, vol)
-    return time.perf_counter() - t0, False, res
+    runs = 3 if 3 * est < cap_s else 1
+    return _median_s(lambda: ecmp_link_loads(g, fa.link_a.size, src, dst, vol), runs, 0.0), False, res
 
 
 def _measure(fa: FabricArrays, src, dst, vol, runs: int):
