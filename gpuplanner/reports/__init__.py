@@ -24,7 +24,7 @@ from gpuplanner.reports.i18n import LANGS
 from gpuplanner.reports.story import make_story, write_pdf
 from gpuplanner.reports.styles import make_styles
 
-__all__ = ["ReportError", "ReportWarning", "build_report", "scenario_figures"]
+__all__ = ["ReportError", "ReportWarning", "build_report", "new_context", "scenario_figures"]
 
 
 class ReportError(PlannerError):
@@ -51,6 +51,37 @@ def scenario_figures(project: Any, lang: str) -> list[tuple[str, str, dict[str, 
     return out
 
 
+def new_context(
+    project: Any,
+    lang: str | None = None,
+    scenario: str | None = None,
+    *,
+    results: Any = None,
+    today: dt.date | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> ReportContext:
+    """Everything a section needs: the analysis (made here unless given), its figures, fonts and styles."""
+    lang = lang or getattr(project.info, "language", "") or "en"
+    if lang not in LANGS:
+        raise ValidationError(
+            f"no report language '{lang}' (choose {' or '.join(LANGS)})", field="lang", value=lang
+        )
+    if results is None:
+        results = analyze_project(project, scenario=scenario)
+    fonts = fonts_for(lang)
+    return ReportContext(
+        project=project,
+        results=results,
+        data=results_json(project, results, lang),
+        lang=lang,
+        fonts=fonts,
+        styles=make_styles(fonts, lang),
+        today=today or dt.date.today(),
+        warn=warn or _default_warn,
+        scenario=results.scenario or scenario or None,
+    )
+
+
 def build_report(
     project: Any,
     path: str | os.PathLike[str],
@@ -63,32 +94,14 @@ def build_report(
 ) -> Path:
     """Writes the proposal PDF to ``path`` and returns the path. ``results``: an analysis already made for
     ``scenario`` (the app passes its own); ``warn`` receives what the report had to leave out."""
-    lang = lang or getattr(project.info, "language", "") or "en"
-    if lang not in LANGS:
-        raise ValidationError(
-            f"no report language '{lang}' (choose {' or '.join(LANGS)})", field="lang", value=lang
-        )
     out = Path(path)
-    if not out.parent.exists() if str(out.parent) else False:
+    if not out.parent.is_dir():
         raise ReportError("the folder does not exist", file=str(out.parent))
-    if results is None:
-        results = analyze_project(project, scenario=scenario)
-    fonts = fonts_for(lang)
-    ctx = ReportContext(
-        project=project,
-        results=results,
-        data=results_json(project, results, lang),
-        lang=lang,
-        fonts=fonts,
-        styles=make_styles(fonts, lang),
-        today=today or dt.date.today(),
-        warn=warn or _default_warn,
-        scenario=results.scenario or scenario or None,
-    )
+    ctx = new_context(project, lang, scenario, results=results, today=today, warn=warn)
     if len(project.tables["scenarios"]) >= 2:
-        ctx.scenarios = scenario_figures(project, lang)
+        ctx.scenarios = scenario_figures(project, ctx.lang)
     story = make_story(ctx)
-    fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".pdf", dir=str(out.parent) or ".")
+    fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".pdf", dir=str(out.parent))
     os.close(fd)
     try:
         write_pdf(ctx, story, tmp)

@@ -1,0 +1,29 @@
+"""`gpuplanner report FILE -o proposal.pdf [--lang zh|en] [--scenario NAME]`: the PDF proposal, headless."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from gpuplanner.reports import build_report
+from gpuplanner.storage import open_project
+
+
+def _warn(message: str) -> None:
+    print(f"gpuplanner: warning: {message}", file=sys.stderr)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    project = open_project(args.file)
+    out = build_report(project, args.output, lang=args.lang, scenario=args.scenario, warn=_warn)
+    print(f"wrote {out}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("report", help="write the proposal as a PDF (no display needed)")
+    p.add_argument("file")
+    p.add_argument("-o", "--output", required=True, help="the PDF to write")
+    p.add_argument("--lang", choices=["en", "zh"], help="language of the report (default: the project's)")
+    p.add_argument("--scenario", help="report on a named scenario of the project")
+    p.set_defaults(func=_cmd_report)

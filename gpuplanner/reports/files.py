@@ -1,0 +1,108 @@
+"""Files made from the report's own computations: the bill of materials as CSV and the drawings (topology or
+one rack's elevation) as SVG or PNG. Headless: reportlab's SVG renderer and a Pillow rasteriser, no Qt."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from pathlib import Path
+from typing import Any
+
+from reportlab.graphics import renderSVG
+from reportlab.graphics.shapes import Drawing
+
+from gpuplanner.core.errors import ValidationError
+from gpuplanner.reports import ReportError, new_context
+from gpuplanner.reports.context import ReportContext
+from gpuplanner.reports.drawings.rack import rack_drawing
+from gpuplanner.reports.drawings.raster import drawing_to_png
+from gpuplanner.reports.drawings.topology import topology_drawing
+from gpuplanner.reports.drawings.topology_model import build_topology_model
+from gpuplanner.reports.sections.bom import lines_by_category
+from gpuplanner.reports.sections.racks import rack_layouts
+
+FORMATS = ("bom-csv", "svg", "png")
+BOM_COLUMNS = (
+    "category",
+    "category_name",
+    "item",
+    "catalog_id",
+    "quantity",
+    "unit",
+    "unit_price",
+    "amount",
+    "currency",
+)
+TOPOLOGY_SIZE = (1100.0, 640.0)
+
+
+def bom_csv(ctx: ReportContext) -> str:
+    """One row per BOM line, then a total row; amounts in the project's currency (unrounded)."""
+    rate = ctx.results.cost.usd_exchange_rate
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(BOM_COLUMNS)
+    for cat, lines in lines_by_category(ctx).items():
+        for ln in lines:
+            price = "" if ln.unit_usd is None else f"{ln.unit_usd * rate:.2f}"
+            w.writerow(
+                [
+                    cat,
+                    ctx.t(f"cat_{cat}"),
+                    ln.name,
+                    ln.item_id,
+                    f"{ln.qty:g}",
+                    ln.unit,
+                    price,
+                    f"{ln.amount_usd * rate:.2f}",
+                    ctx.currency,
+                ]
+            )
+    w.writerow(["total", ctx.t("bom_total"), "", "", "", "", "", f"{ctx.data['capex']:.2f}", ctx.currency])
+    return buf.getvalue()
+
+
+def drawing_for(ctx: ReportContext, rack: str | None = None) -> Drawing:
+    """The topology drawing, or the elevation of the rack named ``rack``."""
+    if rack is None:
+        model = build_topology_model(ctx.project, ctx.results)
+        return topology_drawing(model, *TOPOLOGY_SIZE, ctx.fonts, ctx.lang)
+    names = ctx.results.compiled.racks.names
+    for racks, slots in rack_layouts(ctx):
+        for r in racks:
+            if names[r] == rack or ctx.results.compiled.racks.ids[r] == rack:
+                ru = int(ctx.results.compiled.racks.ru[r])
+                return rack_drawing(names[r], ru, slots, ctx.fonts, width=160.0)
+    raise ValidationError(f"no rack '{rack}' in the project", field="rack", value=rack)
+
+
+def write_file(
+    project: Any,
+    fmt: str,
+    path: str | os.PathLike[str],
+    *,
+    lang: str | None = None,
+    scenario: str | None = None,
+    rack: str | None = None,
+    results: Any = None,
+) -> list[Path]:
+    """Writes ``bom-csv``, ``svg`` or ``png`` to ``path`` and returns the files written."""
+    if fmt not in FORMATS:
+        raise ValidationError(
+            f"no file format '{fmt}' here (choose {', '.join(FORMATS)})", field="format", value=fmt
+        )
+    out = Path(path)
+    if not out.parent.is_dir():
+        raise ReportError("the folder does not exist", file=str(out.parent))
+    ctx = new_context(project, lang, scenario, results=results)
+    try:
+        if fmt == "bom-csv":
+            out.write_text(bom_csv(ctx), encoding="utf-8")
+        elif fmt == "svg":
+            renderSVG.drawToFile(drawing_for(ctx, rack), str(out))
+        else:
+            drawing_to_png(drawing_for(ctx, rack), out)
+    except OSError as exc:
+        raise ReportError(f"cannot write: {exc.strerror or exc}", file=str(out)) from exc
+    return [out]
