@@ -1,0 +1,240 @@
+"""Menus, toolbar and the actions behind them (with the usual shortcuts), for the main window."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QMimeData
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.ui.canvas import interactions
+
+if TYPE_CHECKING:
+    from gpuplanner.ui.main_window import MainWindow
+
+
+def build(w: MainWindow) -> dict[str, QAction]:
+    a: dict[str, QAction] = {}
+
+    def act(key: str, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        action = QAction(text, w)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        a[key] = action
+        return action
+
+    SK = QKeySequence.StandardKey
+    act("new", w.tr("&New"), w.new_project, SK.New)
+    act("template", w.tr("New from &template…"), lambda: _new_from_template(w), "Ctrl+Shift+N")
+    act("open", w.tr("&Open…"), w.open_dialog, SK.Open)
+    act("save", w.tr("&Save"), w.save, SK.Save)
+    act("save_as", w.tr("Save &as…"), w.save_as, SK.SaveAs)
+    act("report", w.tr("&Export report (PDF)…"), lambda: _export_report(w), "Ctrl+E")
+    act("print_racks", w.tr("&Print rack elevation…"), w.rack_view.print_dialog, SK.Print)
+    act("quit", w.tr("&Quit"), w.close, SK.Quit)
+    undo = w.doc.undo_stack.createUndoAction(w, w.tr("&Undo"))
+    undo.setShortcut(QKeySequence(SK.Undo))
+    redo = w.doc.undo_stack.createRedoAction(w, w.tr("&Redo"))
+    redo.setShortcut(QKeySequence(SK.Redo))
+    a["undo"], a["redo"] = undo, redo
+    act("cut", w.tr("Cu&t"), lambda: (copy(w), delete(w)), SK.Cut)
+    act("copy", w.tr("&Copy"), lambda: copy(w), SK.Copy)
+    act("paste", w.tr("&Paste"), lambda: paste(w), SK.Paste)
+    act("delete", w.tr("&Delete"), lambda: delete(w), SK.Delete)
+    act(
+        "select_all",
+        w.tr("Select &all"),
+        lambda: w.scene.select_ids(
+            list(w.doc.project.devices) + list(w.doc.project.racks) + list(w.doc.project.links)
+        ),
+        SK.SelectAll,
+    )
+    act("zoom_in", w.tr("Zoom &in"), lambda: w.view.zoom_by(1.25), SK.ZoomIn)
+    act("zoom_out", w.tr("Zoom &out"), lambda: w.view.zoom_by(0.8), SK.ZoomOut)
+    act("fit", w.tr("Zoom to &fit"), w.view.zoom_to_fit, "Ctrl+0")
+    link = act(
+        "link_tool",
+        w.tr("Draw &links"),
+        lambda: setattr(w.view, "link_tool", a["link_tool"].isChecked()),
+        "L",
+        w.tr("Drag from one device to another to link them (or drag from a port-group pad at any time)"),
+    )
+    link.setCheckable(True)
+    act("workload", w.tr("&Workload…"), lambda: _workload(w), "Ctrl+W")
+    act("site", w.tr("&Site and costs…"), lambda: _site(w), "Ctrl+Shift+S")
+    act(
+        "about",
+        w.tr("&About GPU Planner"),
+        lambda: QMessageBox.about(
+            w,
+            w.tr("About GPU Planner"),
+            w.tr("GPU Planner — plan GPU clusters offline: fabric, performance, power, cooling and cost."),
+        ),
+    )
+    _report_availability(w, a["report"])
+    _menus(w, a)
+    return a
+
+
+def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
+    mb = w.menuBar()
+    f = mb.addMenu(w.tr("&File"))
+    for k in ("new", "template", "open"):
+        f.addAction(a[k])
+    w.recent_menu = f.addMenu(w.tr("Open &recent"))
+    for k in ("save", "save_as"):
+        f.addAction(a[k])
+    f.addSeparator()
+    f.addAction(a["report"])
+    f.addAction(a["print_racks"])
+    f.addSeparator()
+    f.addAction(a["quit"])
+    e = mb.addMenu(w.tr("&Edit"))
+    for k in ("undo", "redo", None, "cut", "copy", "paste", "delete", None, "select_all"):
+        e.addSeparator() if k is None else e.addAction(a[k])
+    v = mb.addMenu(w.tr("&View"))
+    for k in ("zoom_in", "zoom_out", "fit"):
+        v.addAction(a[k])
+    v.addSeparator()
+    for dock in w.docks.values():
+        v.addAction(dock.toggleViewAction())
+    p = mb.addMenu(w.tr("&Plan"))
+    for k in ("workload", "site", "link_tool"):
+        p.addAction(a[k])
+    h = mb.addMenu(w.tr("&Help"))
+    h.addAction(a["about"])
+    tb = w.addToolBar(w.tr("Main"))
+    tb.setObjectName("toolbar-main")
+    for k in (
+        "new",
+        "open",
+        "save",
+        None,
+        "undo",
+        "redo",
+        None,
+        "delete",
+        "link_tool",
+        None,
+        "fit",
+        None,
+        "workload",
+        "site",
+        "report",
+    ):
+        tb.addSeparator() if k is None else tb.addAction(a[k])
+    refresh_recent(w)
+
+
+def refresh_recent(w: MainWindow) -> None:
+    menu = getattr(w, "recent_menu", None)
+    if menu is None:
+        return
+    menu.clear()
+    files = w.recent_files()
+    for path in files:
+        action = menu.addAction(Path(path).name)
+        action.setToolTip(path)
+        action.triggered.connect(lambda _c=False, p=path: w.open_file(p))
+    menu.setEnabled(bool(files))
+
+
+# -- edit -----------------------------------------------------------------------------------------------
+def delete(w: MainWindow) -> None:
+    cmd = interactions.delete_command(w.doc.project, w.scene.selected_ids())
+    w.view.push(cmd)
+
+
+def copy(w: MainWindow) -> None:
+    ids = w.scene.selected_ids()
+    if not ids:
+        return
+    mime = QMimeData()
+    text = interactions.copy_text(w.doc.project, ids)
+    mime.setData(interactions.CLIPBOARD_MIME, text.encode("utf-8"))
+    QGuiApplication.clipboard().setMimeData(mime)
+
+
+def paste(w: MainWindow) -> None:
+    mime = QGuiApplication.clipboard().mimeData()
+    if mime is None or not mime.hasFormat(interactions.CLIPBOARD_MIME):
+        w.statusBar().showMessage(w.tr("Nothing to paste: copy racks, devices or links first"), 5000)
+        return
+    text = bytes(mime.data(interactions.CLIPBOARD_MIME).data()).decode("utf-8")
+    cmd, new_ids = interactions.paste_command(w.doc.project, text)
+    if w.view.push(cmd, "" if cmd else w.tr("The clipboard does not hold GPU Planner items")):
+        w.scene.select_ids(new_ids)
+
+
+# -- plan -----------------------------------------------------------------------------------------------
+def _workload(w: MainWindow) -> None:
+    from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
+
+    WorkloadDialog(w.doc, w).exec()
+
+
+def _site(w: MainWindow) -> None:
+    from gpuplanner.ui.dialogs.site_dialog import SiteDialog
+
+    SiteDialog(w.doc, w).exec()
+
+
+def _new_from_template(w: MainWindow) -> None:
+    from gpuplanner.model import Project
+    from gpuplanner.ui.dialogs.template_dialog import TemplateDialog
+
+    catalog = w.doc.project.catalog
+    dlg = TemplateDialog(catalog, w)
+    if dlg.exec() and dlg.project is not None and w.new_project(Project(catalog)):
+        w.view.push(dlg.command(w.doc.project))
+        w.view.zoom_to_fit()
+
+
+# -- report ---------------------------------------------------------------------------------------------
+def report_builder():
+    """``gpuplanner.reports.build_report`` when the report package is there, else None."""
+    try:
+        mod = importlib.import_module("gpuplanner.reports")
+    except ImportError:
+        return None
+    return getattr(mod, "build_report", None)
+
+
+def _report_availability(w: MainWindow, action: QAction) -> None:
+    if report_builder() is None:
+        action.setEnabled(False)
+        action.setToolTip(w.tr("The PDF report is not part of this build (gpuplanner.reports is missing)"))
+
+
+def _export_report(w: MainWindow) -> None:
+    build_report = report_builder()
+    if build_report is None:
+        return
+    stem = w.doc.path.stem if w.doc.path else (w.doc.project.info.name or "proposal")
+    path, _ = QFileDialog.getSaveFileName(w, w.tr("Export report"), f"{stem}.pdf", w.tr("PDF (*.pdf)"))
+    if not path:
+        return
+    warnings: list[str] = []
+    try:
+        out = build_report(
+            w.doc.project,
+            path,
+            lang=w.doc.project.info.language,
+            scenario=w.doc.scenario,
+            warn=warnings.append,
+        )
+    except (PlannerError, OSError) as exc:
+        QMessageBox.warning(w, w.tr("Cannot write the report"), f"{path}\n\n{exc}")
+        return
+    msg = w.tr("Report written to {path}").format(path=out)
+    if warnings:
+        msg += " — " + "; ".join(warnings)
+    w.statusBar().showMessage(msg, 10000)

@@ -1,0 +1,101 @@
+"""Starting the desktop app: ``run_app(path)`` (what ``gpuplanner`` and ``gpuplanner FILE.gpuplan`` call).
+
+Registers the bundled fonts (a CJK font, so that Chinese names render on machines without one), loads the
+UI translation when there is one, offers to restore work left by a crashed session, and opens the file.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QLocale, QTranslator
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.ui import autosave
+from gpuplanner.ui.main_window import MainWindow
+
+
+def resources_dir() -> Path:
+    here = Path(__file__).resolve().parent.parent  # gpuplanner/
+    for candidate in (here.parent / "resources", here / "_data" / "resources"):
+        if candidate.is_dir():
+            return candidate
+    return here.parent / "resources"
+
+
+def register_fonts(app: QApplication) -> list[str]:
+    """Add resources/fonts/*.ttf|ttc|otf to Qt, and put them after the default family as fallbacks."""
+    families: list[str] = []
+    folder = resources_dir() / "fonts"
+    for path in sorted(folder.glob("*")) if folder.is_dir() else []:
+        if path.suffix.lower() in (".ttf", ".ttc", ".otf"):
+            font_id = QFontDatabase.addApplicationFont(str(path))
+            if font_id >= 0:
+                families += [f for f in QFontDatabase.applicationFontFamilies(font_id) if f not in families]
+    if families:
+        font = QFont(app.font())
+        font.setFamilies([app.font().family(), *families])
+        app.setFont(font)
+    return families
+
+
+def install_translation(app: QApplication, lang: str | None = None) -> QTranslator | None:
+    lang = lang or os.environ.get("GPUPLANNER_LANG") or QLocale.system().name().split("_")[0]
+    qm = resources_dir() / "translations" / f"gpuplanner_{lang}.qm"
+    if not qm.exists():
+        return None
+    translator = QTranslator(app)
+    if translator.load(str(qm)):
+        app.installTranslator(translator)
+        return translator
+    return None
+
+
+def offer_recovery(window: MainWindow) -> bool:
+    """After a crash, ask whether to restore the newest recovery copy (older ones are offered next start)."""
+    recoveries = autosave.find_recoveries(window.autosaver.folder)
+    if not recoveries:
+        return False
+    rec = recoveries[0]
+    answer = QMessageBox.question(
+        window,
+        window.tr("Restore unsaved work?"),
+        window.tr(
+            "GPU Planner did not close properly. Restore the unsaved work on “{name}” ({file}), autosaved at {when}?"
+        ).format(
+            name=rec.name or window.tr("Untitled"),
+            file=rec.original or window.tr("never saved"),
+            when=rec.saved_at,
+        ),
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.Yes,
+    )
+    if answer != QMessageBox.StandardButton.Yes:
+        autosave.remove_recovery(rec)
+        return False
+    try:
+        window.autosaver.restore(rec)
+    except PlannerError as exc:
+        QMessageBox.warning(window, window.tr("Cannot restore"), f"{rec.path}\n\n{exc.one_line()}")
+        return False
+    window.update_title()
+    return True
+
+
+def run_app(path: str | None) -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName("gpuplanner")
+    app.setApplicationName("GPU Planner")
+    register_fonts(app)  # type: ignore[arg-type]
+    install_translation(app)  # type: ignore[arg-type]
+    window = MainWindow()
+    window.show()
+    restored = offer_recovery(window)
+    if path and not restored:
+        window.open_file(path)
+    window.view.zoom_to_fit()
+    return app.exec()

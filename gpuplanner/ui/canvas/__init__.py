@@ -1,0 +1,1 @@
+"""The topology canvas: scene (model → items), view (gestures), items, the link layer and its tiles."""

@@ -1,0 +1,185 @@
+"""Engine results → what the canvas shows: rack kW text, status and cooling badge; link utilisation in the
+layer's row order; tooltips that say the figures and why (busiest collective, the limit that binds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication
+
+from gpuplanner.engine.analysis import Results
+from gpuplanner.model import Project
+from gpuplanner.ui import theme
+from gpuplanner.ui.canvas.ports import speed_label
+
+KIND_NAMES = {
+    "tp": "tensor-parallel (TP)",
+    "cp": "context-parallel (CP)",
+    "dp": "data-parallel (DP) gradient reduction",
+    "pp": "pipeline (PP) activations",
+    "ep": "expert-parallel (EP) all-to-all",
+}
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("annotations", text)
+
+
+def fmt_kw(kw: float) -> str:
+    if not np.isfinite(kw):
+        return "–"
+    return f"{kw:,.1f}" if kw < 1000 else f"{kw:,.0f}"
+
+
+@dataclass(frozen=True)
+class RackNote:
+    kw_text: str
+    status: int
+    badge: theme.Badge | None
+    tooltip: str
+
+
+def rack_notes(res: Results) -> dict[str, RackNote]:
+    """Per rack id: its kW line, status, cooling badge and tooltip."""
+    c, pw, th = res.compiled, res.power, res.thermal
+    out: dict[str, RackNote] = {}
+    methods = th.table.methods
+    for i, rid in enumerate(c.racks.ids):
+        load, budget = pw.rack_kw_load[i], pw.rack_budget_kw[i]
+        cool_ok = bool(th.rack_cooling_ok[i])
+        if pw.rack_over_budget[i] or not cool_ok:
+            status = theme.RACK_BAD
+        elif pw.rack_over_budget_max[i] or (np.isfinite(budget) and load >= theme.NEAR_BUDGET * budget):
+            status = theme.RACK_NEAR
+        else:
+            status = theme.RACK_OK
+        kw = tr("{load} / {budget} kW").format(load=fmt_kw(load), budget=fmt_kw(budget))
+        method = methods[int(th.rack_cooling[i])]
+        badge = theme.cooling_badge(method) if load > 0 else None
+        out[rid] = RackNote(kw, status, badge, _rack_tooltip(res, i, method, cool_ok))
+    return out
+
+
+def _rack_tooltip(res: Results, i: int, method: str, cool_ok: bool) -> str:
+    c, pw, th = res.compiled, res.power, res.thermal
+    lines = [
+        c.racks.names[i],
+        tr("power: {load} kW at the predicted load, {peak} kW at maximum; budget {budget} kW").format(
+            load=fmt_kw(pw.rack_kw_load[i]),
+            peak=fmt_kw(pw.rack_kw_max[i]),
+            budget=fmt_kw(pw.rack_budget_kw[i]),
+        ),
+    ]
+    if pw.rack_over_budget[i]:
+        lines.append(tr("over budget at the predicted load"))
+    elif pw.rack_over_budget_max[i]:
+        lines.append(tr("over budget at maximum draw"))
+    cap = th.rack_cooling_max_kw[i]
+    how = tr("chosen by you") if th.rack_cooling_pinned[i] else tr("chosen automatically")
+    lines.append(
+        tr("cooling: {method} ({how}), takes up to {cap} kW per rack").format(
+            method=theme.cooling_method_name(method), how=how, cap=fmt_kw(cap)
+        )
+    )
+    if not cool_ok:
+        lines.append(tr("the cooling cannot take {peak} kW").format(peak=fmt_kw(pw.rack_kw_max[i])))
+    lines.append(
+        tr("airflow {cfm} CFM · coolant {lpm} L/min · liquid {liq} kW, air {air} kW").format(
+            cfm=f"{th.rack_airflow_cfm[i]:,.0f}",
+            lpm=f"{th.rack_coolant_l_per_min[i]:,.1f}",
+            liq=fmt_kw(th.rack_liquid_kw[i]),
+            air=fmt_kw(th.rack_air_kw[i]),
+        )
+    )
+    return "\n".join(lines)
+
+
+def link_util_for(res: Results, layer_ids: list[str], layer_index: dict[str, int]) -> np.ndarray:
+    """The engine's per-link utilisation in the layer's row order (0 for links the results do not know)."""
+    util = res.link_util
+    ids = res.compiled.links.ids
+    if ids == layer_ids:
+        return util.copy()
+    out = np.zeros(len(layer_ids))
+    for k, lid in enumerate(ids):
+        j = layer_index.get(lid)
+        if j is not None:
+            out[j] = util[k]
+    return out
+
+
+def busiest_kinds(res: Results) -> dict[str, list[str]]:
+    """Link id → collective kinds for which it is the busiest link."""
+    out: dict[str, list[str]] = {}
+    if res.workload is None:
+        return out
+    ids = res.compiled.links.ids
+    for kind, row in res.workload.kind_busiest_link.items():
+        if 0 <= int(row) < len(ids):
+            out.setdefault(ids[int(row)], []).append(kind)
+    return out
+
+
+def link_tooltip(project: Project, res: Results | None, link_id: str, busiest: dict[str, list[str]]) -> str:
+    lk = project.links.get(link_id)
+    if lk is None:
+        return ""
+    a, b = project.devices[lk.a_device], project.devices[lk.b_device]
+    speed = lk.speed_gbps
+    lines = [
+        f"{a.name}:{lk.a_group} ↔ {b.name}:{lk.b_group}",
+        tr("{n} × {speed} = {total} per direction").format(
+            n=lk.multiplicity, speed=speed_label(speed), total=speed_label(speed * lk.multiplicity)
+        ),
+    ]
+    row = res.compiled.links.row.get(link_id) if res is not None else None
+    if res is None or row is None:
+        lines.append(tr("not analysed yet"))
+        return "\n".join(lines)
+    ab, ba = res.link_util_ab[row], res.link_util_ba[row]
+    if res.workload is None:
+        lines.append(tr("no training workload: no predicted traffic"))
+    else:
+        lines.append(
+            tr("utilisation over a training step: {ab:.0f} % {a}→{b}, {ba:.0f} % {b}→{a}").format(
+                ab=ab * 100, ba=ba * 100, a=a.name, b=b.name
+            )
+        )
+    kinds = busiest.get(link_id, [])
+    if kinds:
+        names = ", ".join(tr(KIND_NAMES.get(k, k)) for k in kinds)
+        lines.append(tr("busiest link for: {kinds} — it sets that traffic's speed").format(kinds=names))
+    tier = res.fabric.link_tier[row] if row < len(res.fabric.link_tier) else ""
+    medium = res.fabric.cables.medium[row] if row < len(res.fabric.cables.medium) else ""
+    length = res.compiled.links.length_m[row]
+    lines.append(
+        tr("tier {tier} · {medium} · {length} m").format(
+            tier=tier, medium=medium or "–", length=f"{length:g}"
+        )
+    )
+    return "\n".join(lines)
+
+
+def device_tooltip(project: Project, res: Results | None, device_id: str) -> str:
+    d = project.devices.get(device_id)
+    if d is None:
+        return ""
+    entry = project.catalog.entries.get(d.type_id)
+    lines = [f"{d.name} — {entry.name if entry else d.type_id}", theme.role_name(d.role)]
+    if d.rack_id and d.rack_id in project.racks:
+        lines.append(
+            tr("rack {rack}, U{u}").format(rack=project.racks[d.rack_id].name, u=d.u_position or "?")
+        )
+    gpus = getattr(entry, "gpu_count", 0) or 0
+    if gpus:
+        lines.append(tr("{n} GPUs").format(n=gpus))
+    if res is not None and device_id in res.compiled.devices.row:
+        i = res.compiled.devices.row[device_id]
+        lines.append(
+            tr("power {load} W at the predicted load (max {peak} W)").format(
+                load=f"{res.power.device_load_w[i]:,.0f}", peak=f"{res.power.device_max_w[i]:,.0f}"
+            )
+        )
+    return "\n".join(lines)

@@ -1,0 +1,158 @@
+"""Canvas geometry: device and rack rectangles, U slots and port-group pads, as plain numbers.
+
+Model coordinates are scene coordinates: a device's (x, y) is its top-left corner; a rack's (x, y) is the
+top-left corner of its frame (U1 at the bottom, ``U_PX`` pixels per U, as the topology placement lays
+servers out). A device whose centre lies in its rack's frame is drawn "framed" at its U slots' size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpuplanner.catalog.types import RackType, ServerType, StorageType, SwitchType
+from gpuplanner.model import Device, Project, Rack
+from gpuplanner.topology.placement import U_PX
+
+RACK_W = 130.0
+RACK_HEADER_H = 40.0  # name, kW line and cooling badge above the frame
+FRAME_INSET = 8.0
+FRAMED_W = RACK_W - 2 * FRAME_INSET
+FREE_SWITCH_W, FREE_SWITCH_H = 100.0, 28.0
+FREE_SERVER_MIN_H = 30.0
+
+
+def rack_ru(project: Project, rack: Rack) -> int:
+    t = project.catalog.entries.get(rack.type_id)
+    return int(t.ru) if isinstance(t, RackType) else 42
+
+
+def rack_frame(project: Project, rack: Rack) -> tuple[float, float, float, float]:
+    return (rack.x, rack.y, RACK_W, rack_ru(project, rack) * U_PX)
+
+
+def device_ru(project: Project, dev: Device) -> int:
+    return int(getattr(project.catalog.entries.get(dev.type_id), "ru", 1) or 1)
+
+
+def is_framed(project: Project, dev: Device) -> bool:
+    """True when the device sits inside its rack's frame on the canvas (servers placed by the generator)."""
+    rack = project.racks.get(dev.rack_id) if dev.rack_id else None
+    if rack is None:
+        return False
+    x, y, w, h = rack_frame(project, rack)
+    cx = dev.x + FRAMED_W / 2
+    cy = dev.y + device_ru(project, dev) * U_PX / 2
+    return x <= cx <= x + w and y <= cy <= y + h
+
+
+def device_size(project: Project, dev: Device, framed: bool | None = None) -> tuple[float, float]:
+    ru = device_ru(project, dev)
+    if framed if framed is not None else is_framed(project, dev):
+        return FRAMED_W, ru * U_PX
+    entry = project.catalog.entries.get(dev.type_id)
+    if isinstance(entry, ServerType):
+        return FRAMED_W, max(ru * U_PX, FREE_SERVER_MIN_H)
+    if isinstance(entry, SwitchType | StorageType):
+        return FREE_SWITCH_W, FREE_SWITCH_H
+    return FREE_SWITCH_W, FREE_SWITCH_H
+
+
+def port_group_names(project: Project, type_id: str) -> tuple[str, ...]:
+    entry = project.catalog.entries.get(type_id)
+    return tuple(pg.name for pg in getattr(entry, "port_groups", ()) or ())
+
+
+def slot_y(rack_y: float, rack_ru_: int, u: int, ru: int) -> float:
+    """Scene y of the top of a device of ``ru`` units whose lowest unit is ``u`` (1-based)."""
+    return rack_y + (rack_ru_ - (u + ru - 1)) * U_PX
+
+
+def u_at(rack_y: float, rack_ru_: int, scene_y: float) -> int:
+    """The U number under a scene y inside a rack frame (1 = bottom)."""
+    return int(rack_ru_ - int((scene_y - rack_y) // U_PX))
+
+
+def occupied_units(
+    project: Project, rack_id: str, skip: set[str] | frozenset[str] = frozenset()
+) -> np.ndarray:
+    """Bool per U (index 0 = U1) of the rack: True where a device (other than ``skip``) sits."""
+    ru = rack_ru(project, project.racks[rack_id])
+    used = np.zeros(ru + 1, dtype=bool)
+    for d in project.devices.values():
+        if d.rack_id == rack_id and d.id not in skip and d.u_position:
+            lo = max(1, d.u_position)
+            used[lo : min(ru, lo + device_ru(project, d) - 1) + 1] = True
+    return used[1:]
+
+
+def first_free_u(project: Project, rack_id: str, ru: int, skip: frozenset[str] = frozenset()) -> int | None:
+    """Lowest U where ``ru`` consecutive free units start, or None when the device does not fit."""
+    used = occupied_units(project, rack_id, skip)
+    run = 0
+    for i, u in enumerate(used):
+        run = 0 if u else run + 1
+        if run == ru:
+            return i - ru + 2
+    return None
+
+
+def fits_at(project: Project, rack_id: str, u: int, ru: int, skip: frozenset[str] = frozenset()) -> bool:
+    used = occupied_units(project, rack_id, skip)
+    return u >= 1 and u + ru - 1 <= len(used) and not used[u - 1 : u - 1 + ru].any()
+
+
+@dataclass
+class DeviceGeometry:
+    """Device rectangles as arrays (row order = ``ids``), for the link layer and the overview."""
+
+    ids: list[str]
+    index: dict[str, int]
+    x: np.ndarray
+    y: np.ndarray
+    w: np.ndarray
+    h: np.ndarray
+    role: list[str]
+    groups: list[tuple[str, ...]]
+
+    @classmethod
+    def build(cls, project: Project) -> DeviceGeometry:
+        devs = list(project.devices.values())
+        n = len(devs)
+        x, y, w, h = (np.zeros(n) for _ in range(4))
+        groups_by_type: dict[str, tuple[str, ...]] = {}
+        groups: list[tuple[str, ...]] = []
+        for i, d in enumerate(devs):
+            x[i], y[i] = d.x, d.y
+            w[i], h[i] = device_size(project, d)
+            if d.type_id not in groups_by_type:
+                groups_by_type[d.type_id] = port_group_names(project, d.type_id)
+            groups.append(groups_by_type[d.type_id])
+        return cls(
+            ids=[d.id for d in devs],
+            index={d.id: i for i, d in enumerate(devs)},
+            x=x,
+            y=y,
+            w=w,
+            h=h,
+            role=[d.role for d in devs],
+            groups=groups,
+        )
+
+    def update(self, project: Project, ids: set[str]) -> None:
+        for i in ids:
+            row = self.index.get(i)
+            d = project.devices.get(i)
+            if row is None or d is None:
+                continue
+            self.x[row], self.y[row] = d.x, d.y
+            self.w[row], self.h[row] = device_size(project, d)
+            self.role[row] = d.role
+
+    def pad_fraction(self, row: int, group: str) -> float:
+        """Where along the device's width the port group's pad sits (0..1, its centre)."""
+        names = self.groups[row]
+        if group in names and names:
+            return (names.index(group) + 0.5) / len(names)
+        return 0.5

@@ -1,0 +1,119 @@
+"""The canvas legend: link utilisation buckets (with link counts), rack status colours and cooling badges,
+laid out as a compact strip that wraps to the canvas width."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QWidget
+
+from gpuplanner.ui import theme
+
+PAD = 6
+ROW_H = 18
+CHIP_W = 18
+GAP = 12
+
+
+@dataclass(frozen=True)
+class Entry:
+    kind: str  # title | line | box | badge
+    text: str
+    color: QColor
+    badge: str = ""
+
+
+class Legend(QWidget):
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.counts: list[int] = [0] * theme.N_BUCKETS
+        self.max_width = 900
+        self._layout: list[tuple[Entry, float, float, float]] = []  # entry, x, y, width
+        self._relayout()
+
+    def set_counts(self, counts: list[int]) -> None:
+        if counts != self.counts:
+            self.counts = counts
+            self._relayout()
+            self.update()
+
+    def set_max_width(self, width: int) -> None:
+        if width != self.max_width:
+            self.max_width = max(200, width)
+            self._relayout()
+            self.update()
+
+    def entries(self) -> list[Entry]:
+        out = [Entry("title", self.tr("Links (utilisation over a training step):"), QColor())]
+        for label, color, n in zip(theme.bucket_labels(), theme.BUCKET_COLORS, self.counts, strict=True):
+            out.append(Entry("line", self.tr("{label} ({n})").format(label=label, n=f"{n:,}"), color))
+        out.append(Entry("title", self.tr("Racks (kW at load / budget):"), QColor()))
+        for label, color in zip(theme.rack_status_labels(), theme.RACK_STATUS_COLORS, strict=True):
+            out.append(Entry("box", label, color))
+        out.append(Entry("title", self.tr("Cooling:"), QColor()))
+        for method in ("air", "rear-door", "cold-plate", "immersion"):
+            badge = theme.cooling_badge(method)
+            out.append(Entry("badge", theme.cooling_method_name(method), badge.color, badge.text))
+        return out
+
+    def _entry_width(self, e: Entry, fm: QFontMetrics, bold: QFontMetrics) -> float:
+        if e.kind == "title":
+            return bold.horizontalAdvance(e.text) + 4
+        chip = CHIP_W + 12 if e.kind == "badge" else CHIP_W
+        return chip + 5 + fm.horizontalAdvance(e.text)
+
+    def _relayout(self) -> None:
+        fm = QFontMetrics(self.font())
+        bf = self.font()
+        bf.setBold(True)
+        bold = QFontMetrics(bf)
+        x, y, widest = PAD, PAD, 0.0
+        self._layout = []
+        for e in self.entries():
+            w = self._entry_width(e, fm, bold)
+            if x > PAD and (e.kind == "title" or x + w > self.max_width - PAD):  # each group starts a row
+                x, y = PAD, y + ROW_H
+            self._layout.append((e, x, y, w))
+            x += w + GAP
+            widest = max(widest, x)
+        self.resize(int(min(widest, self.max_width)), int(y + ROW_H + PAD))
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt API)
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setPen(QPen(QColor(180, 186, 196)))
+        p.setBrush(QColor(255, 255, 255, 235))
+        p.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
+        bold = self.font()
+        bold.setBold(True)
+        small = self.font()
+        small.setPointSizeF(max(6.0, self.font().pointSizeF() - 2))
+        small.setBold(True)
+        for e, x, y, w in self._layout:
+            mid = y + ROW_H / 2
+            tx = x
+            if e.kind == "line":
+                p.setPen(QPen(e.color, 3))
+                p.drawLine(int(x), int(mid), int(x + CHIP_W), int(mid))
+                tx = x + CHIP_W + 5
+            elif e.kind == "box":
+                p.setPen(QPen(e.color, 2))
+                p.setBrush(theme.RACK_FILL)
+                p.drawRect(QRectF(x + 2, y + 3, CHIP_W - 4, ROW_H - 6))
+                tx = x + CHIP_W + 5
+            elif e.kind == "badge":
+                chip = QRectF(x, y + 2, CHIP_W + 12, ROW_H - 4)
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(e.color)
+                p.drawRoundedRect(chip, 3, 3)
+                p.setPen(QColor("white"))
+                p.setFont(small)
+                p.drawText(chip, Qt.AlignmentFlag.AlignCenter, e.badge)
+                tx = x + CHIP_W + 17
+            p.setFont(bold if e.kind == "title" else self.font())
+            p.setPen(QColor(30, 30, 30))
+            p.drawText(QRectF(tx, y, x + w - tx + 2, ROW_H), int(Qt.AlignmentFlag.AlignVCenter), e.text)
+        p.end()

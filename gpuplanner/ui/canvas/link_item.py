@@ -1,0 +1,361 @@
+"""The link layer: every link of the project drawn by one graphics item from arrays.
+
+Links are lines between port-group pads (top edge of the lower device's pad → bottom edge of the upper one),
+coloured by utilisation bucket. They are drawn into cached tiles (``tiles.TileCache``), a few paths per
+colour bucket and width class; at low zoom, lines closer than a device pixel are merged first, and racks and
+devices are drawn as rectangles into the same tiles. Labels ("37 % · 400G") are drawn live, only when zoomed
+in, for at most ``MAX_LABELS`` links in view. Links being dragged are drawn live on top. Hit tests (hover,
+click, rubber band) are vectorised over all links.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from pyqtgraph.functions import arrayToQPath
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from gpuplanner.model import Project
+from gpuplanner.ui import theme
+from gpuplanner.ui.canvas import lod
+from gpuplanner.ui.canvas.geometry import DeviceGeometry
+from gpuplanner.ui.canvas.tiles import TileCache
+
+MAX_LABELS = 400
+FRAME_BUDGET_S = 0.018
+
+
+def speed_text(speed_gbps: float, multiplicity: int) -> str:
+    s = f"{speed_gbps / 1000:g}T" if speed_gbps >= 1000 else f"{speed_gbps:g}G"
+    return f"{multiplicity}×{s}" if multiplicity > 1 else s
+
+
+class LinkLayer(QGraphicsItem):
+    def __init__(self, overview: lod.OverviewData) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setZValue(1)
+        self.overview = overview
+        self.tiles = TileCache(self._render_tile)
+        self.ids: list[str] = []
+        self.index: dict[str, int] = {}
+        self.a = self.b = np.zeros(0, dtype=np.int64)
+        self.fa = self.fb = np.zeros(0)
+        self.speed = np.zeros(0)
+        self.mult = np.zeros(0, dtype=np.int64)
+        self.xy = np.zeros((0, 4))
+        self.util = np.zeros(0)
+        self.bucket = np.zeros(0, dtype=np.uint8)
+        self.hidden = np.zeros(0, dtype=bool)
+        self.selected: set[str] = set()
+        self._bounds = QRectF()
+        self._font = QFont()
+        self._font.setPointSizeF(8.0)
+        self._refresh = QTimer()
+        self._refresh.setSingleShot(True)
+        self._refresh.setInterval(0)
+        self._refresh.timeout.connect(self.update)
+
+    # -- data -------------------------------------------------------------------------------------------
+    def rebuild(self, project: Project, geom: DeviceGeometry) -> None:
+        links = list(project.links.values())
+        n = len(links)
+        self.ids = [lk.id for lk in links]
+        self.index = {i: k for k, i in enumerate(self.ids)}
+        row = geom.index
+        self.a = np.fromiter((row[lk.a_device] for lk in links), dtype=np.int64, count=n)
+        self.b = np.fromiter((row[lk.b_device] for lk in links), dtype=np.int64, count=n)
+        self.fa = np.fromiter((geom.pad_fraction(row[lk.a_device], lk.a_group) for lk in links), float, n)
+        self.fb = np.fromiter((geom.pad_fraction(row[lk.b_device], lk.b_group) for lk in links), float, n)
+        self.speed = np.fromiter((lk.speed_gbps for lk in links), float, n)
+        self.mult = np.fromiter((lk.multiplicity for lk in links), dtype=np.int64, count=n)
+        old = dict(zip(self.ids, self.util, strict=False)) if len(self.util) == n else {}
+        self.util = np.array([old.get(i, 0.0) for i in self.ids]) if old else np.zeros(n)
+        self.bucket = theme.util_buckets(self.util)
+        self.hidden = np.zeros(n, dtype=bool)
+        self.selected &= set(self.ids)
+        self.recompute(geom)
+
+    def recompute(self, geom: DeviceGeometry, rows: np.ndarray | None = None) -> None:
+        """Endpoint coordinates from the device rectangles (all links, or ``rows``)."""
+        a, b = (self.a, self.b) if rows is None else (self.a[rows], self.b[rows])
+        fa, fb = (self.fa, self.fb) if rows is None else (self.fa[rows], self.fb[rows])
+        cya, cyb = geom.y[a] + geom.h[a] / 2, geom.y[b] + geom.h[b] / 2
+        a_above = cya <= cyb
+        xy = np.empty((len(a), 4))
+        xy[:, 0] = geom.x[a] + geom.w[a] * fa
+        xy[:, 1] = np.where(a_above, geom.y[a] + geom.h[a], geom.y[a])
+        xy[:, 2] = geom.x[b] + geom.w[b] * fb
+        xy[:, 3] = np.where(a_above, geom.y[b], geom.y[b] + geom.h[b])
+        if rows is None:
+            self.xy = xy
+        else:
+            self.xy[rows] = xy
+        self._update_bounds()
+
+    def _update_bounds(self) -> None:
+        r = self.overview.bounds()
+        if len(self.xy):
+            x = self.xy[:, [0, 2]]
+            y = self.xy[:, [1, 3]]
+            r = r.united(QRectF(x.min(), y.min(), x.max() - x.min(), y.max() - y.min()))
+        r = r.adjusted(-200, -200, 200, 200)
+        if r != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = r
+
+    def rows_of(self, ids: list[str] | set[str]) -> np.ndarray:
+        return np.array(sorted(self.index[i] for i in ids if i in self.index), dtype=np.int64)
+
+    def rows_of_devices(self, device_rows: np.ndarray) -> np.ndarray:
+        return np.flatnonzero(np.isin(self.a, device_rows) | np.isin(self.b, device_rows))
+
+    def set_util(self, util: np.ndarray) -> np.ndarray:
+        """New utilisation per link (layer order); returns the rows whose label or colour changed."""
+        util = np.nan_to_num(util.astype(np.float64))
+        bucket = theme.util_buckets(util)
+        label_changed = np.round(util * 100) != np.round(self.util * 100)
+        colour_changed = bucket != self.bucket
+        self.util, self.bucket = util, bucket
+        if colour_changed.any():
+            self.invalidate_rows(np.flatnonzero(colour_changed))
+        changed = np.flatnonzero(label_changed | colour_changed)
+        if len(changed):
+            self.update()
+        return changed
+
+    # -- queries ----------------------------------------------------------------------------------------
+    def label_text(self, link_id: str) -> str:
+        i = self.index[link_id]
+        return f"{self.util[i] * 100:.0f}% · {speed_text(self.speed[i], int(self.mult[i]))}"
+
+    def color_of(self, link_id: str) -> QColor:
+        return theme.bucket_color(int(self.bucket[self.index[link_id]]))
+
+    def bucket_counts(self) -> np.ndarray:
+        return np.bincount(self.bucket, minlength=theme.N_BUCKETS)
+
+    def hit(self, pt: QPointF, tol: float) -> str | None:
+        """The link nearest to ``pt`` within ``tol`` scene units, or None."""
+        if not len(self.ids):
+            return None
+        x1, y1, x2, y2 = self.xy.T
+        dx, dy = x2 - x1, y2 - y1
+        ll = dx * dx + dy * dy
+        t = np.clip(
+            np.divide((pt.x() - x1) * dx + (pt.y() - y1) * dy, ll, out=np.zeros_like(ll), where=ll > 0), 0, 1
+        )
+        d2 = (x1 + t * dx - pt.x()) ** 2 + (y1 + t * dy - pt.y()) ** 2
+        i = int(np.argmin(d2))
+        return self.ids[i] if d2[i] <= tol * tol else None
+
+    def in_rect(self, rect: QRectF) -> list[str]:
+        """Links with both ends inside ``rect``."""
+        x1, y1, x2, y2 = self.xy.T
+        inside = (x1 >= rect.left()) & (x1 <= rect.right()) & (y1 >= rect.top()) & (y1 <= rect.bottom())
+        inside &= (x2 >= rect.left()) & (x2 <= rect.right()) & (y2 >= rect.top()) & (y2 <= rect.bottom())
+        return [self.ids[i] for i in np.flatnonzero(inside)]
+
+    def fit_rect(self) -> QRectF:
+        return self._bounds.adjusted(150, 150, -150, -150)
+
+    # -- cache invalidation -----------------------------------------------------------------------------
+    def invalidate_rows(self, rows: np.ndarray) -> None:
+        if not len(rows) or not len(self.tiles):
+            self.update()
+            return
+        xy = self.xy[rows]
+        lo_x, hi_x = np.minimum(xy[:, 0], xy[:, 2]), np.maximum(xy[:, 0], xy[:, 2])
+        lo_y, hi_y = np.minimum(xy[:, 1], xy[:, 3]), np.maximum(xy[:, 1], xy[:, 3])
+
+        def touches(r: QRectF) -> bool:
+            m = (
+                (hi_x >= r.left() - 2)
+                & (lo_x <= r.right() + 2)
+                & (hi_y >= r.top() - 2)
+                & (lo_y <= r.bottom() + 2)
+            )
+            return bool(m.any())
+
+        self.tiles.invalidate_where(touches)
+        self.update()
+
+    def invalidate_rects(self, rects: list[QRectF]) -> None:
+        self.tiles.invalidate(rects)
+        self.update()
+
+    def invalidate_all(self) -> None:
+        self.tiles.clear()
+        self.update()
+
+    def set_hidden(self, rows: np.ndarray | None) -> None:
+        """Take ``rows`` out of the tiles (they are drawn live while dragged); None puts all back."""
+        before = np.flatnonzero(self.hidden)
+        self.hidden[:] = False
+        if rows is not None and len(rows):
+            self.hidden[rows] = True
+        self.invalidate_rows(np.union1d(before, rows if rows is not None else before))
+
+    # -- painting ---------------------------------------------------------------------------------------
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt API)
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        """Empty: the layer is never "under the mouse" (hits go through ``hit``), so rubber bands start."""
+        return QPainterPath()
+
+    def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        scale = p.worldTransform().m11()
+        exposed = option.exposedRect
+        if not self.tiles.paint(p, exposed, scale, FRAME_BUDGET_S):
+            self._refresh.start()
+        if self.hidden.any():
+            self._paint_rows(p, np.flatnonzero(self.hidden), scale, antialias=True)
+        if self.selected:
+            self._paint_selected(p)
+        if scale >= lod.LABEL_SCALE:
+            self._paint_labels(p, exposed)
+
+    def _render_tile(self, p: QPainter, rect: QRectF, scale: float) -> None:
+        overview = scale < lod.OVERVIEW_BELOW
+        if overview:
+            self.overview.paint_racks(p, rect, scale)
+        if len(self.ids):
+            pad = 4 / scale
+            box = rect.adjusted(-pad, -pad, pad, pad)
+            rows, xy = clip_segments(self.xy, box, ~self.hidden)
+            if len(rows):
+                rows, xy = merge_segments(rows, xy, box, scale, self.bucket, self.width_class(rows))
+                self._stroke(p, rows, xy, scale, antialias=bool(scale >= 0.5 and len(rows) < 3000))
+        if overview:
+            self.overview.paint_devices(p, rect, scale)
+
+    def width_class(self, rows: np.ndarray) -> np.ndarray:
+        """0: one cable, 1: two or three, 2: four or more (drawn wider)."""
+        return np.minimum(np.log2(np.maximum(self.mult[rows], 1)).astype(np.int64), 2)
+
+    def _paint_rows(self, p: QPainter, rows: np.ndarray, scale: float, antialias: bool) -> None:
+        if len(rows):
+            self._stroke(p, rows, self.xy[rows], scale, antialias)
+
+    def _stroke(self, p: QPainter, rows: np.ndarray, xy: np.ndarray, scale: float, antialias: bool) -> None:
+        """A few paths: one per utilisation bucket (worst drawn last, on top) and width class."""
+        p.save()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, antialias)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        wide = scale >= lod.OVERVIEW_BELOW
+        width_class = self.width_class(rows) if wide else np.zeros(len(rows), dtype=np.int64)
+        buckets = self.bucket[rows]
+        for bucket in range(theme.N_BUCKETS):
+            in_bucket = buckets == bucket
+            if not in_bucket.any():
+                continue
+            for wc in range(3):
+                sel = in_bucket & (width_class == wc)
+                if not sel.any():
+                    continue
+                pen = QPen(theme.bucket_color(bucket), 1.0 + 0.6 * wc)
+                pen.setCosmetic(True)
+                p.setPen(pen)
+                part = xy[sel]
+                p.drawPath(arrayToQPath(part[:, [0, 2]].ravel(), part[:, [1, 3]].ravel(), connect="pairs"))
+        p.restore()
+
+    def _paint_selected(self, p: QPainter) -> None:
+        rows = self.rows_of(self.selected)
+        if not len(rows):
+            return
+        p.save()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        halo = QPen(theme.SELECTION, 4.0)
+        halo.setCosmetic(True)
+        p.setPen(halo)
+        xy = self.xy[rows]
+        p.drawPath(arrayToQPath(xy[:, [0, 2]].ravel(), xy[:, [1, 3]].ravel(), connect="pairs"))
+        p.restore()
+        self._paint_rows(p, rows, 1.0, antialias=True)
+
+    def visible_label_rows(self, exposed: QRectF) -> np.ndarray:
+        mx = (self.xy[:, 0] + self.xy[:, 2]) / 2
+        my = (self.xy[:, 1] + self.xy[:, 3]) / 2
+        m = (
+            (mx >= exposed.left())
+            & (mx <= exposed.right())
+            & (my >= exposed.top())
+            & (my <= exposed.bottom())
+        )
+        rows = np.flatnonzero(m)
+        order = np.argsort(-self.util[rows], kind="stable")  # the busiest first when there are too many
+        return rows[order[:MAX_LABELS]]
+
+    def _paint_labels(self, p: QPainter, exposed: QRectF) -> None:
+        rows = self.visible_label_rows(exposed)
+        if not len(rows):
+            return
+        t = p.worldTransform()
+        p.save()
+        p.setWorldTransform(QTransform())
+        p.setFont(self._font)
+        fm = QFontMetricsF(self._font)
+        taken: set[tuple[int, int]] = set()
+        for i in rows:
+            mid = t.map(QPointF((self.xy[i, 0] + self.xy[i, 2]) / 2, (self.xy[i, 1] + self.xy[i, 3]) / 2))
+            text = self.label_text(self.ids[i])
+            w = fm.horizontalAdvance(text) + 6
+            box = QRectF(mid.x() - w / 2, mid.y() - 7, w, 14)
+            cells = {
+                (cx, cy)
+                for cx in range(int(box.left() // 24), int(box.right() // 24) + 1)
+                for cy in range(int(box.top() // 14), int(box.bottom() // 14) + 1)
+            }
+            if cells & taken:
+                continue
+            taken |= cells
+            p.setPen(QPen(theme.bucket_color(int(self.bucket[i])), 1))
+            p.setBrush(QBrush(QColor(255, 255, 255, 230)))
+            p.drawRoundedRect(box, 3, 3)
+            p.setPen(QColor(30, 30, 30))
+            p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        p.restore()
+
+
+def clip_segments(xy: np.ndarray, rect: QRectF, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Liang–Barsky, vectorised: the rows of the segments that cross ``rect`` and their clipped ends."""
+    x1, y1, x2, y2 = xy.T
+    m = keep & (np.maximum(x1, x2) >= rect.left()) & (np.minimum(x1, x2) <= rect.right())
+    m &= (np.maximum(y1, y2) >= rect.top()) & (np.minimum(y1, y2) <= rect.bottom())
+    rows = np.flatnonzero(m)
+    x1, y1, x2, y2 = x1[rows], y1[rows], x2[rows], y2[rows]
+    dx, dy = x2 - x1, y2 - y1
+    t0, t1 = np.zeros(len(rows)), np.ones(len(rows))
+    ok = np.ones(len(rows), dtype=bool)
+    for pk, qk in (
+        (-dx, x1 - rect.left()),
+        (dx, rect.right() - x1),
+        (-dy, y1 - rect.top()),
+        (dy, rect.bottom() - y1),
+    ):
+        zero = pk == 0
+        ok &= ~(zero & (qk < 0))
+        r = np.divide(qk, pk, out=np.zeros_like(qk), where=~zero)
+        t0 = np.where(~zero & (pk < 0), np.maximum(t0, r), t0)
+        t1 = np.where(~zero & (pk > 0), np.minimum(t1, r), t1)
+    ok &= t0 <= t1
+    out = np.column_stack((x1 + t0 * dx, y1 + t0 * dy, x1 + t1 * dx, y1 + t1 * dy))
+    return rows[ok], out[ok]
+
+
+def merge_segments(
+    rows: np.ndarray, xy: np.ndarray, rect: QRectF, scale: float, bucket: np.ndarray, width_class: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Drop segments that land on the same half device pixels as another of the same colour and width."""
+    q = np.round((xy - [rect.left(), rect.top(), rect.left(), rect.top()]) * scale * 2).astype(np.int64)
+    q = np.clip(q + 16, 0, 4095)
+    swap = (q[:, 0] > q[:, 2]) | ((q[:, 0] == q[:, 2]) & (q[:, 1] > q[:, 3]))
+    q[swap] = q[swap][:, [2, 3, 0, 1]]
+    key = (((q[:, 0] * 4096 + q[:, 1]) * 4096 + q[:, 2]) * 4096 + q[:, 3]) * 32
+    key += bucket[rows].astype(np.int64) * 4 + width_class
+    _, first = np.unique(key, return_index=True)
+    return rows[first], xy[first]

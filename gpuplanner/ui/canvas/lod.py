@@ -1,0 +1,98 @@
+"""Level of detail: zoom thresholds, and the overview drawing of racks and devices at low zoom.
+
+Below ``OVERVIEW_BELOW`` the per-item graphics (one Python paint per device) are made fully transparent
+(Qt then skips the whole subtree in C++) and racks and devices are drawn as plain rectangles into the link
+layer's cached tiles instead. Labels appear only from ``LABEL_SCALE`` on, port-group pads from
+``PADS_SCALE``. The arrays here are rebuilt only when racks or devices change, never per paint.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+
+from gpuplanner.ui import theme
+from gpuplanner.ui.canvas.geometry import RACK_HEADER_H, DeviceGeometry
+
+OVERVIEW_BELOW = 0.12
+DEVICE_TEXT_SCALE = 0.3
+LABEL_SCALE = 0.55
+PADS_SCALE = 0.6
+
+
+class OverviewData:
+    """Rack frames with a status colour and device rectangles with a role colour, as arrays."""
+
+    def __init__(self) -> None:
+        self.rack_ids: list[str] = []
+        self.rack_xywh = np.zeros((0, 4))
+        self.rack_status = np.zeros(0, dtype=np.int8)
+        self.geom: DeviceGeometry | None = None
+
+    def set_racks(self, ids: list[str], xywh: np.ndarray, status: np.ndarray) -> None:
+        self.rack_ids = ids
+        self.rack_xywh = xywh.reshape(-1, 4)
+        self.rack_status = status
+
+    def bounds(self) -> QRectF:
+        rects = []
+        if len(self.rack_xywh):
+            r = self.rack_xywh
+            rects.append(
+                (
+                    r[:, 0].min(),
+                    (r[:, 1] - RACK_HEADER_H).min(),
+                    (r[:, 0] + r[:, 2]).max(),
+                    (r[:, 1] + r[:, 3]).max(),
+                )
+            )
+        g = self.geom
+        if g is not None and len(g.ids):
+            rects.append((g.x.min(), g.y.min(), (g.x + g.w).max(), (g.y + g.h).max()))
+        if not rects:
+            return QRectF()
+        a = np.array(rects)
+        return QRectF(
+            a[:, 0].min(), a[:, 1].min(), a[:, 2].max() - a[:, 0].min(), a[:, 3].max() - a[:, 1].min()
+        )
+
+    def paint_racks(self, p: QPainter, rect: QRectF, scale: float) -> None:
+        r = self.rack_xywh
+        if not len(r):
+            return
+        top = r[:, 1] - RACK_HEADER_H
+        mask = (r[:, 0] + r[:, 2] >= rect.left()) & (r[:, 0] <= rect.right())
+        mask &= (r[:, 1] + r[:, 3] >= rect.top()) & (top <= rect.bottom())
+        for status in np.unique(self.rack_status[mask]):
+            rows = np.flatnonzero(mask & (self.rack_status == status))
+            color = theme.RACK_STATUS_COLORS[int(status)]
+            p.setPen(QPen(color, 0))
+            p.setBrush(QBrush(theme.RACK_FILL))
+            p.drawRects([QRectF(*r[i]) for i in rows])
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QBrush(color))
+            p.drawRects([QRectF(r[i, 0], top[i], r[i, 2], RACK_HEADER_H * 0.6) for i in rows])
+
+    def paint_devices(self, p: QPainter, rect: QRectF, scale: float) -> None:
+        g = self.geom
+        if g is None or not len(g.ids):
+            return
+        mask = (
+            (g.x + g.w >= rect.left())
+            & (g.x <= rect.right())
+            & (g.y + g.h >= rect.top())
+            & (g.y <= rect.bottom())
+        )
+        rows = np.flatnonzero(mask)
+        if not len(rows):
+            return
+        by_role: dict[str, list[int]] = {}
+        for i in rows:
+            by_role.setdefault(g.role[i], []).append(int(i))
+        outline = QPen(theme.ROLE_BORDER, 0) if scale * 40 >= 4 else Qt.PenStyle.NoPen
+        for role, idx in by_role.items():
+            color = QColor(theme.role_color(role)).darker(115)
+            p.setPen(outline)
+            p.setBrush(QBrush(color))
+            p.drawRects([QRectF(g.x[i], g.y[i], g.w[i], g.h[i]) for i in idx])

@@ -1,0 +1,350 @@
+"""The canvas scene: id → item maps kept in step with the model, ChangeSet by ChangeSet, and annotations
+from the engine's Results applied to the items whose text or colour bucket changed.
+
+Racks and devices are top-level items (under a common parent Qt would visit every child on every paint,
+calling each Python ``boundingRect``); below ``lod.OVERVIEW_BELOW`` they are made transparent and disabled
+(Qt skips them in C++) and the link layer's tiles draw them instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+
+from gpuplanner.engine.analysis import Results
+from gpuplanner.model import ChangeSet, Project
+from gpuplanner.ui import theme
+from gpuplanner.ui.canvas import annotations as notes
+from gpuplanner.ui.canvas import lod
+from gpuplanner.ui.canvas.device_item import DeviceItem, Pad
+from gpuplanner.ui.canvas.geometry import (
+    RACK_HEADER_H,
+    DeviceGeometry,
+    device_size,
+    is_framed,
+    rack_frame,
+    rack_ru,
+)
+from gpuplanner.ui.canvas.link_item import LinkLayer
+from gpuplanner.ui.canvas.ports import port_groups, ports_used, speed_label
+from gpuplanner.ui.canvas.rack_item import RackItem
+from gpuplanner.ui.document import Document
+
+
+class PlannerScene(QGraphicsScene):
+    selectionIdsChanged = Signal(list)  # noqa: N815 (Qt signal naming)
+    annotationsUpdated = Signal(int)  # noqa: N815 — number of items whose annotation changed
+
+    def __init__(self, doc: Document) -> None:
+        super().__init__()
+        self.doc = doc
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.overview = lod.OverviewData()
+        self.layer = LinkLayer(self.overview)
+        self.addItem(self.layer)
+        self.overview_mode = False
+        self.device_items: dict[str, DeviceItem] = {}
+        self.rack_items: dict[str, RackItem] = {}
+        self.geom: DeviceGeometry = DeviceGeometry.build(doc.project)
+        self.busiest: dict[str, list[str]] = {}
+        self._rack_status: dict[str, int] = {}
+        self._selecting = False
+        self.selectionChanged.connect(self._on_selection)
+        doc.changed.connect(self.apply_changes)
+        doc.resultsReady.connect(self.apply_results)
+        doc.projectReplaced.connect(self.rebuild)
+        self.rebuild()
+
+    @property
+    def project(self) -> Project:
+        return self.doc.project
+
+    # -- building ---------------------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        for item in list(self.device_items.values()) + list(self.rack_items.values()):
+            self.removeItem(item)
+        self.device_items.clear()
+        self.rack_items.clear()
+        self._rack_status.clear()
+        for rid in self.project.racks:
+            self._sync_rack(rid)
+        for did in self.project.devices:
+            self._sync_device(did)
+        self._rebuild_arrays()
+        if self.doc.results is not None:
+            self.apply_results(self.doc.results)
+        self._fit_scene_rect()
+
+    def _rebuild_arrays(self) -> None:
+        self.geom = DeviceGeometry.build(self.project)
+        self.overview.geom = self.geom
+        self._sync_overview_racks()
+        self.layer.rebuild(self.project, self.geom)
+        self.layer.invalidate_all()
+
+    def _sync_overview_racks(self) -> None:
+        ids = list(self.project.racks)
+        xywh = np.array([rack_frame(self.project, self.project.racks[i]) for i in ids], dtype=float)
+        status = np.array([self._rack_status.get(i, theme.RACK_OK) for i in ids], dtype=np.int8)
+        self.overview.set_racks(ids, xywh, status)
+
+    def _fit_scene_rect(self) -> None:
+        r = self.layer.fit_rect()
+        if r.isNull():
+            r = QRectF(0, 0, 1600, 1000)
+        self.setSceneRect(r.adjusted(-2000, -1500, 2000, 1500))
+
+    def _sync_rack(self, rid: str) -> None:
+        rack = self.project.racks.get(rid)
+        item = self.rack_items.get(rid)
+        if rack is None:
+            if item is not None:
+                self.removeItem(item)
+                del self.rack_items[rid]
+            return
+        if item is None:
+            item = RackItem(rid)
+            item.on_moved = self._rack_dragged
+            self._apply_lod(item)
+            self.addItem(item)
+            self.rack_items[rid] = item
+        item.set_shape(rack.name, rack_ru(self.project, rack))
+        item.set_model_pos(rack.x, rack.y)
+
+    def _sync_device(self, did: str) -> None:
+        dev = self.project.devices.get(did)
+        item = self.device_items.get(did)
+        if dev is None:
+            if item is not None:
+                self.removeItem(item)
+                del self.device_items[did]
+            return
+        if item is None:
+            item = DeviceItem(did)
+            self._apply_lod(item)
+            self.addItem(item)
+            self.device_items[did] = item
+        w, h = device_size(self.project, dev)
+        item.set_shape(dev.name, dev.role, w, h, self._pads(dev.id, dev.type_id))
+        item.setPos(dev.x, dev.y)
+        item.setToolTip(notes.device_tooltip(self.project, self.doc.results, did))
+
+    def _pads(self, device_id: str, type_id: str) -> tuple[Pad, ...]:
+        out = []
+        for pg in port_groups(self.project, type_id):
+            used = ports_used(self.project, device_id, pg.name, pg)
+            tip = self.tr(
+                "{name}: {n} × {speed} {type} — {used:g} in use; drag from here to another device's port group to link"
+            ).format(name=pg.name, n=pg.count, speed=speed_label(pg.speed_gbps), type=pg.type, used=used)
+            out.append(Pad(pg.name, pg.name, tip))
+        return tuple(out)
+
+    # -- model changes ----------------------------------------------------------------------------------
+    def apply_changes(self, cs: ChangeSet) -> None:
+        racks, devs, links = cs.tables.get("racks"), cs.tables.get("devices"), cs.tables.get("links")
+        structural = False
+        if racks and not racks.is_empty():
+            old = [self._rack_rect(r) for r in racks.updated if r in self.rack_items]
+            for rid in racks.added | racks.removed | set(racks.updated):
+                self._sync_rack(rid)
+            self._sync_overview_racks()
+            self.layer.invalidate_rects(
+                old + [self._rack_rect(r) for r in racks.added | set(racks.updated) if r in self.rack_items]
+            )
+            structural |= bool(racks.removed)  # devices may have been unracked (sizes change)
+        if devs and not devs.is_empty():
+            structural |= bool(devs.added or devs.removed)
+            for did in devs.added | devs.removed | set(devs.updated):
+                self._sync_device(did)
+        if links and not links.is_empty():
+            structural = True
+            touched = set()
+            for lid in links.added | links.removed | set(links.updated):
+                lk = self.project.links.get(lid)
+                if lk is not None:
+                    touched |= {lk.a_device, lk.b_device}
+            for did in touched:
+                if did in self.device_items:
+                    dev = self.project.devices[did]
+                    self.device_items[did].pads = self._pads(did, dev.type_id)
+        if structural:
+            self._rebuild_arrays()
+        elif devs and devs.updated:
+            self._devices_moved(set(devs.updated))
+        self._fit_scene_rect()
+
+    def _rack_rect(self, rid: str) -> QRectF:
+        item = self.rack_items[rid]
+        return item.mapRectToScene(item.boundingRect())
+
+    def _devices_moved(self, ids: set[str]) -> None:
+        rows = np.array([self.geom.index[i] for i in ids if i in self.geom.index], dtype=np.int64)
+        old_rects = [self._geom_rect(r) for r in rows]
+        link_rows = self.layer.rows_of_devices(rows)
+        self.layer.invalidate_rows(link_rows)
+        self.geom.update(self.project, ids)
+        self.layer.recompute(self.geom, link_rows)
+        self.layer.invalidate_rows(link_rows)
+        self.layer.invalidate_rects(old_rects + [self._geom_rect(r) for r in rows])
+
+    def _geom_rect(self, row: int) -> QRectF:
+        g = self.geom
+        return QRectF(g.x[row], g.y[row], g.w[row], g.h[row]).adjusted(-2, -2, 2, 2)
+
+    def sync_positions(self, ids: list[str]) -> None:
+        """Put items back where the model says (after a refused or partly refused drag)."""
+        for i in ids:
+            if i in self.device_items:
+                d = self.project.devices[i]
+                self.device_items[i].setPos(d.x, d.y)
+            elif i in self.rack_items:
+                r = self.project.racks[i]
+                self.rack_items[i].set_model_pos(r.x, r.y)
+        self.geom.update(self.project, {i for i in ids if i in self.device_items})
+        self.layer.recompute(self.geom)
+
+    # -- live drag --------------------------------------------------------------------------------------
+    def begin_live(self, device_ids: set[str]) -> None:
+        rows = np.array([self.geom.index[i] for i in device_ids if i in self.geom.index], dtype=np.int64)
+        self._live_rows = rows
+        self._live_links = self.layer.rows_of_devices(rows)
+        self.layer.set_hidden(self._live_links)
+
+    def update_live(self) -> None:
+        rows = getattr(self, "_live_rows", None)
+        if rows is None:
+            return
+        for r in rows:
+            item = self.device_items[self.geom.ids[r]]
+            p = item.scenePos()
+            self.geom.x[r], self.geom.y[r] = p.x(), p.y()
+        self.layer.recompute(self.geom, self._live_links)
+        self.layer.update()
+
+    def end_live(self) -> None:
+        if getattr(self, "_live_rows", None) is None:
+            return
+        self._live_rows = None
+        self.layer.set_hidden(None)
+
+    def _rack_dragged(self, rack: RackItem, delta: QPointF) -> None:
+        for did, item in self.device_items.items():
+            d = self.project.devices[did]
+            if d.rack_id == rack.rack_id and not item.isSelected() and is_framed(self.project, d):
+                item.moveBy(delta.x(), delta.y())
+
+    def rack_members(self, rack_id: str) -> list[str]:
+        return [
+            d.id for d in self.project.devices.values() if d.rack_id == rack_id and is_framed(self.project, d)
+        ]
+
+    def rack_at(self, x: float, y: float) -> str | None:
+        """The rack whose frame (or header) contains the scene point."""
+        for rid, item in self.rack_items.items():
+            r = item.mapRectToScene(item.frame().adjusted(0, -RACK_HEADER_H, 0, 0))
+            if r.contains(QPointF(x, y)):
+                return rid
+        return None
+
+    # -- results ----------------------------------------------------------------------------------------
+    def apply_results(self, res: Results) -> None:
+        changed = 0
+        util = notes.link_util_for(res, self.layer.ids, self.layer.index)
+        changed += len(self.layer.set_util(util))
+        self.busiest = notes.busiest_kinds(res)
+        rack_dirty = []
+        for rid, note in notes.rack_notes(res).items():
+            item = self.rack_items.get(rid)
+            if item is None:
+                continue
+            if item.set_annotation(note.kw_text, note.status, note.badge):
+                changed += 1
+                item.setToolTip(note.tooltip)
+            elif item.toolTip() != note.tooltip:
+                item.setToolTip(note.tooltip)
+            if self._rack_status.get(rid) != note.status:
+                self._rack_status[rid] = note.status
+                rack_dirty.append(self._rack_rect(rid))
+        if rack_dirty:
+            self._sync_overview_racks()
+            self.layer.invalidate_rects(rack_dirty)
+        changed += self._device_annotations(res)
+        self.annotationsUpdated.emit(changed)
+
+    def _device_annotations(self, res: Results) -> int:
+        c = res.compiled
+        load = res.power.device_load_w
+        changed = 0
+        for did, item in self.device_items.items():
+            i = c.devices.row.get(did)
+            text = "" if i is None or load[i] <= 0 else self.tr("{kw} kW").format(kw=f"{load[i] / 1000:,.1f}")
+            if item.set_annotation(text):
+                changed += 1
+                item.setToolTip(notes.device_tooltip(self.project, res, did))
+        return changed
+
+    def link_tooltip(self, link_id: str) -> str:
+        return notes.link_tooltip(self.project, self.doc.results, link_id, self.busiest)
+
+    # -- level of detail --------------------------------------------------------------------------------
+    def set_scale(self, scale: float) -> None:
+        overview = scale < lod.OVERVIEW_BELOW
+        if overview != self.overview_mode:
+            self.overview_mode = overview
+            for item in list(self.device_items.values()) + list(self.rack_items.values()):
+                self._apply_lod(item)
+
+    def _apply_lod(self, item: QGraphicsItem) -> None:
+        item.setOpacity(0.0 if self.overview_mode else 1.0)
+        item.setEnabled(not self.overview_mode)
+
+    # -- selection --------------------------------------------------------------------------------------
+    def selected_ids(self) -> list[str]:
+        ids = [i.device_id for i in self.selectedItems() if isinstance(i, DeviceItem)]
+        ids += [i.rack_id for i in self.selectedItems() if isinstance(i, RackItem)]
+        return ids + sorted(self.layer.selected)
+
+    def select_ids(self, ids: list[str] | set[str], add: bool = False) -> None:
+        self._selecting = True
+        if not add:
+            self.clearSelection()
+            self.layer.selected = set()
+        for i in ids:
+            if i in self.device_items:
+                self.device_items[i].setSelected(True)
+            elif i in self.rack_items:
+                self.rack_items[i].setSelected(True)
+            elif i in self.layer.index:
+                self.layer.selected.add(i)
+        self.layer.update()
+        self._selecting = False
+        self._on_selection()
+
+    def toggle_link(self, link_id: str | None, add: bool) -> None:
+        if not add:
+            self._selecting = True
+            self.clearSelection()
+            self._selecting = False
+            self.layer.selected = set()
+        if link_id is not None:
+            self.layer.selected ^= {link_id}
+        self.layer.update()
+        self._on_selection()
+
+    def _on_selection(self) -> None:
+        if not self._selecting:
+            ids = self.selected_ids()
+            self.selectionIdsChanged.emit(ids)
+            self.doc.selectionChanged.emit(ids)
+
+    def items_rect(self, ids: list[str]) -> QRectF:
+        r = QRectF()
+        for i in ids:
+            item = self.device_items.get(i) or self.rack_items.get(i)
+            if item is not None:
+                r = r.united(item.sceneBoundingRect())
+            elif i in self.layer.index:
+                x1, y1, x2, y2 = self.layer.xy[self.layer.index[i]]
+                r = r.united(QRectF(QPointF(min(x1, x2), min(y1, y2)), QPointF(max(x1, x2), max(y1, y2))))
+        return r

@@ -1,0 +1,1 @@
+"""Dialogs: workload, site and costs, new project from a topology template."""

@@ -1,0 +1,100 @@
+"""A dialog that edits fields of one row in groups, with Apply/OK/Cancel; one command per Apply.
+
+Refused values (the model's validation, naming the field and the value) are shown in the dialog, which stays
+open with the user's input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpuplanner.commands import Command, SetFields
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.ui import fields
+from gpuplanner.ui.document import Document
+
+Groups = list[tuple[str, list[str]]]
+
+
+class RowDialog(QDialog):
+    table = ""
+
+    def __init__(
+        self, doc: Document, row: Any, groups: Groups, parent: QWidget | None = None, columns: int = 2
+    ) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.row = row
+        self.editors: dict[str, fields.Editor] = {}
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b00020")
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        grid = QGridLayout()
+        for k, (title, names) in enumerate(groups):
+            box = QGroupBox(title)
+            form = QFormLayout(box)
+            for name in names:
+                ed = fields.make_editor(doc.project, self.table, row, name)
+                ed.set(getattr(row, name))
+                self.editors[name] = ed
+                form.addRow(fields.label_of(name), ed.widget)
+            grid.addWidget(box, k // columns, k % columns)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok
+            | QDialogButtonBox.StandardButton.Apply
+            | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept_if_applied)
+        buttons.rejected.connect(self.reject)
+        buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.apply)
+        self.buttons = buttons
+        layout = QVBoxLayout(self)
+        layout.addLayout(grid)
+        layout.addWidget(self.status)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+
+    def values(self) -> dict[str, Any]:
+        return {name: ed.get() for name, ed in self.editors.items()}
+
+    def changes(self) -> dict[str, Any]:
+        return {k: v for k, v in self.values().items() if v != getattr(self.row, k)}
+
+    def command(self, changes: dict[str, Any]) -> Command:
+        return SetFields(self.doc.project, self.table, self.row.id, text=self.windowTitle(), **changes)
+
+    def apply(self) -> bool:
+        changes = self.changes()
+        if not changes:
+            return True
+        try:
+            self.doc.push(self.command(changes))
+        except PlannerError as exc:
+            self.error.setText(self.tr("Not applied: {why}").format(why=exc.one_line()))
+            return False
+        except (TypeError, ValueError) as exc:
+            self.error.setText(self.tr("Not applied: {why}").format(why=exc))
+            return False
+        self.error.clear()
+        self.row = self.doc.project.tables[self.table].get(
+            self.row.id, dataclasses.replace(self.row, **changes)
+        )
+        return True
+
+    def accept_if_applied(self) -> None:
+        if self.apply():
+            self.accept()

@@ -1,0 +1,195 @@
+"""Editors for row fields, chosen from the field's type, name (units from the suffix) and vocabulary.
+
+Used by the inspector and the dialogs: ``make_editor`` returns a widget and two functions (read the value,
+set the value without emitting). Values are checked by the model when the command is pushed; a refused
+value is reported by the caller, naming the field and the value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QSignalBlocker
+from PySide6.QtGui import QDoubleValidator, QIntValidator
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QWidget
+
+from gpuplanner.model import Project
+from gpuplanner.model.validate import field_specs
+
+UNITS = (
+    ("_usd_per_kwh", "USD/kWh"),
+    ("_usd_per_gpu_hour", "USD/GPU·h"),
+    ("_usd_per_gpu_year", "USD/GPU·yr"),
+    ("_usd_per_year", "USD/yr"),
+    ("_pct_per_year", "%/yr"),
+    ("_kw_available", "kW"),
+    ("_usd", "USD"),
+    ("_kw", "kW"),
+    ("_w", "W"),
+    ("_gbps", "Gb/s"),
+    ("_gbyte_per_s", "GB/s"),
+    ("_m", "m"),
+    ("_c", "°C"),
+    ("_years", "yr"),
+)
+NONE_TEXT = "—"
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("fields", text)
+
+
+def unit_of(name: str) -> str:
+    for suffix, unit in UNITS:
+        if name.endswith(suffix):
+            return unit
+    return ""
+
+
+def label_of(name: str) -> str:
+    """ "power_budget_kw" → "power budget (kW)" (the words translatable, the unit from the suffix)."""
+    base, unit = name, ""
+    for suffix, u in UNITS:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            base, unit = name[: -len(suffix)], u
+            break
+    text = tr(base.replace("_", " "))
+    return f"{text} ({unit})" if unit else text
+
+
+@dataclass
+class Editor:
+    widget: QWidget
+    get: Callable[[], Any]
+    set: Callable[[Any], None]
+    changed: Any  # the signal to connect to "commit"
+
+
+def references(project: Project, table: str, name: str) -> list[tuple[str, Any]] | None:
+    """(shown text, value) choices for a field that refers to something, or None."""
+    cat = project.catalog
+
+    def kinds(*ks: str) -> list[tuple[str, Any]]:
+        return [(f"{e.name} ({e.id})", e.id) for k in ks for e in cat.of_kind(k)]
+
+    if table == "devices" and name == "type_id":
+        return kinds("server", "switch", "storage")
+    if table == "racks" and name == "type_id":
+        return kinds("rack")
+    if table == "racks" and name == "cooling_id":
+        return [(tr("automatic (cheapest that takes the load)"), "")] + kinds("cooling")
+    if table == "devices" and name == "rack_id":
+        return [(NONE_TEXT, None)] + [(r.name, r.id) for r in project.racks.values()]
+    if name == "fabric_id":
+        return [(NONE_TEXT, None)] + [(f.name, f.id) for f in project.tables["fabrics"].values()]
+    if table == "links" and name == "cable_id":
+        return [(tr("automatic"), "")] + kinds("cable")
+    if table == "links" and name == "medium":
+        media = sorted({getattr(e, "medium", "") for e in cat.of_kind("cable")} - {""})
+        return [(tr("automatic"), "")] + [(m, m) for m in media]
+    if table == "workloads" and name == "model_id":
+        return [(tr("shape fields below"), "")] + kinds("model")
+    return None
+
+
+def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:
+    cls = type(row)
+    spec = {s[0]: s for s in field_specs(table, cls)}[name]
+    _, allowed, _, _, choices, negative_ok = spec
+    refs = references(project, table, name)
+    if choices:
+        refs = [(QCoreApplication.translate("choices", c), c) for c in choices]
+    if refs is not None:
+        return _combo(refs, getattr(row, name))
+    optional = type(None) in allowed
+    if bool in allowed:
+        box = QCheckBox()
+        return Editor(box, box.isChecked, lambda v: box.setChecked(bool(v)), box.toggled)
+    if int in allowed and float not in allowed:
+        return _line(optional, int, name) if optional else _int_spin(name)
+    if float in allowed:
+        return _line(optional, float, name) if optional else _float_spin(name, negative_ok)
+    edit = QLineEdit()
+    return Editor(edit, edit.text, lambda v: edit.setText("" if v is None else str(v)), edit.editingFinished)
+
+
+def _combo(items: list[tuple[str, Any]], current: Any) -> Editor:
+    combo = QComboBox()
+    values = [v for _, v in items]
+    for text, _v in items:
+        combo.addItem(text)
+    if current not in values:  # a value the lists do not know (a user catalog entry that is gone)
+        combo.addItem(str(current))
+        values.append(current)
+
+    def get() -> Any:
+        return values[combo.currentIndex()]
+
+    def set_(v: Any) -> None:
+        with QSignalBlocker(combo):
+            combo.setCurrentIndex(values.index(v) if v in values else -1)
+
+    set_(current)
+    return Editor(combo, get, set_, combo.activated)
+
+
+def _int_spin(name: str) -> Editor:
+    spin = QSpinBox()
+    spin.setRange(0, 2_000_000_000)
+    spin.setKeyboardTracking(False)
+    unit = unit_of(name)
+    if unit:
+        spin.setSuffix(f" {unit}")
+
+    def set_(v: Any) -> None:
+        with QSignalBlocker(spin):
+            spin.setValue(int(v))
+
+    return Editor(spin, spin.value, set_, spin.editingFinished)
+
+
+def _float_spin(name: str, negative_ok: bool) -> Editor:
+    spin = QDoubleSpinBox()
+    spin.setDecimals(4 if name.endswith(("_per_kwh", "factor", "utilization", "headroom", "_rate")) else 2)
+    spin.setRange(-1e12 if negative_ok else 0.0, 1e12)
+    spin.setKeyboardTracking(False)
+    unit = unit_of(name)
+    if unit:
+        spin.setSuffix(f" {unit}")
+
+    def set_(v: Any) -> None:
+        with QSignalBlocker(spin):
+            spin.setValue(float(v))
+
+    return Editor(spin, spin.value, set_, spin.editingFinished)
+
+
+def _line(optional: bool, kind: type, name: str) -> Editor:
+    edit = QLineEdit()
+    edit.setPlaceholderText(tr("automatic") if optional else "")
+    edit.setValidator(QIntValidator() if kind is int else QDoubleValidator())
+    unit = unit_of(name)
+    if unit:
+        edit.setToolTip(unit)
+
+    def get() -> Any:
+        text = edit.text().strip().replace(",", "")
+        if not text:
+            return None
+        try:
+            return kind(text)
+        except ValueError:
+            return text  # the model refuses it with a message naming the field and value
+
+    def set_(v: Any) -> None:
+        with QSignalBlocker(edit):
+            edit.setText("" if v is None else f"{v:g}" if isinstance(v, float) else str(v))
+
+    return Editor(edit, get, set_, edit.editingFinished)
+
+
+def editable_fields(row: Any) -> list[str]:
+    return [f.name for f in dataclasses.fields(row) if f.name != "id"]

@@ -1,0 +1,185 @@
+"""The inspector: every field of the selected rack, device or link (or, with nothing selected, of the
+project and the site), editable with units; each edit is one SetFields command. Refused values are shown
+under the form, naming the field and the value, and the editor goes back to the model's value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from gpuplanner.commands import SetFields
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.model import ChangeSet
+from gpuplanner.ui import fields
+from gpuplanner.ui.canvas import annotations as notes
+from gpuplanner.ui.document import Document
+
+READ_ONLY = {("links", "a_device"), ("links", "b_device")}
+
+
+class Inspector(QWidget):
+    def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.targets: list[tuple[str, str]] = []  # (table, row id) shown
+        self.editors: dict[tuple[str, str, str], fields.Editor] = {}
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b00020")
+        self.figures = QLabel()
+        self.figures.setWordWrap(True)
+        self.figures.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.body = QWidget()
+        self.body_layout = QVBoxLayout(self.body)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.body)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.error)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.figures)
+        doc.selectionChanged.connect(self.show_ids)
+        doc.changed.connect(self._on_changed)
+        doc.resultsReady.connect(lambda _r: self._show_figures())
+        doc.projectReplaced.connect(lambda: self.show_ids([]))
+        self.show_ids([])
+
+    @property
+    def project(self):
+        return self.doc.project
+
+    # -- what to show -----------------------------------------------------------------------------------
+    def show_ids(self, ids: list[str]) -> None:
+        self.error.clear()
+        p = self.project
+        rows = [(t, i) for i in ids for t in ("racks", "devices", "links") if i in p.tables[t]]
+        if len(rows) == 1:
+            table, rid = rows[0]
+            self.title.setText(
+                self.tr("<b>{name}</b> — {what}").format(name=self._name(table, rid), what=self._what(table))
+            )
+            self._build([(table, rid, "")])
+        elif rows:
+            self.title.setText(
+                self.tr("<b>{n} items selected</b> — select one to edit it").format(n=len(rows))
+            )
+            self._build([])
+        else:
+            self.title.setText(self.tr("<b>Project and site</b> — nothing selected"))
+            self._build([("project", "project", self.tr("Project")), ("site", "site", self.tr("Site"))])
+        self._show_figures()
+
+    def _what(self, table: str) -> str:
+        return {"racks": self.tr("rack"), "devices": self.tr("device"), "links": self.tr("link")}[table]
+
+    def _name(self, table: str, rid: str) -> str:
+        row = self.project.tables[table][rid]
+        if table == "links":
+            d = self.project.devices
+            return f"{d[row.a_device].name} ↔ {d[row.b_device].name}"
+        return row.name
+
+    def _build(self, targets: list[tuple[str, str, str]]) -> None:
+        while self.body_layout.count():
+            w = self.body_layout.takeAt(0).widget()
+            if w is not None:
+                w.deleteLater()
+        self.editors.clear()
+        self.targets = [(t, i) for t, i, _ in targets]
+        for table, rid, heading in targets:
+            box = QGroupBox(heading)
+            form = QFormLayout(box)
+            form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+            row = self.project.tables[table][rid]
+            for name in fields.editable_fields(row):
+                form.addRow(fields.label_of(name), self._editor(table, rid, row, name))
+            self.body_layout.addWidget(box)
+        self.body_layout.addStretch(1)
+
+    def _editor(self, table: str, rid: str, row: Any, name: str) -> QWidget:
+        if (table, name) in READ_ONLY:
+            dev = self.project.devices.get(getattr(row, name))
+            return QLabel(dev.name if dev else str(getattr(row, name)))
+        if table == "links" and name in ("a_group", "b_group"):
+            ed = self._group_editor(row, name)
+        else:
+            ed = fields.make_editor(self.project, table, row, name)
+        ed.set(getattr(row, name))
+        ed.changed.connect(lambda *_a, t=table, i=rid, n=name: self.commit(t, i, n))
+        self.editors[(table, rid, name)] = ed
+        return ed.widget
+
+    def _group_editor(self, row: Any, name: str) -> fields.Editor:
+        dev = self.project.devices[row.a_device if name == "a_group" else row.b_device]
+        entry = self.project.catalog.entries.get(dev.type_id)
+        items = [
+            (f"{pg.name} ({pg.count} × {pg.speed_gbps:g}G {pg.type})", pg.name)
+            for pg in getattr(entry, "port_groups", ())
+        ]
+        return fields._combo(items, getattr(row, name))  # noqa: SLF001 (same package)
+
+    # -- editing ----------------------------------------------------------------------------------------
+    def commit(self, table: str, rid: str, name: str) -> bool:
+        ed = self.editors.get((table, rid, name))
+        if ed is None or rid not in self.project.tables[table]:
+            return False
+        row = self.project.tables[table][rid]
+        value = ed.get()
+        if value == getattr(row, name):
+            return False
+        try:
+            cmd = SetFields(
+                self.project,
+                table,
+                rid,
+                text=self.tr("Set {field}").format(field=fields.label_of(name)),
+                **{name: value},
+            )
+            self.doc.push(cmd)
+        except PlannerError as exc:
+            self.error.setText(
+                self.tr("{field} = {value!r} refused: {why}").format(
+                    field=fields.label_of(name), value=value, why=exc.one_line()
+                )
+            )
+            ed.set(getattr(row, name))
+            return False
+        self.error.clear()
+        return True
+
+    def _on_changed(self, cs: ChangeSet) -> None:
+        for table, rid in self.targets:
+            tc = cs.tables.get(table)
+            if tc is None:
+                continue
+            if rid in tc.removed:
+                self.show_ids([])
+                return
+            if rid in tc.updated:
+                row = self.project.tables[table][rid]
+                for (t, i, name), ed in self.editors.items():
+                    if (t, i) == (table, rid):
+                        ed.set(getattr(row, name))
+
+    def _show_figures(self) -> None:
+        res = self.doc.results
+        if len(self.targets) != 1 or self.targets[0][0] not in ("devices", "racks", "links"):
+            self.figures.clear()
+            return
+        table, rid = self.targets[0]
+        if table == "devices":
+            text = notes.device_tooltip(self.project, res, rid)
+        elif table == "links":
+            text = notes.link_tooltip(self.project, res, rid, notes.busiest_kinds(res) if res else {})
+        else:
+            rn = notes.rack_notes(res).get(rid) if res is not None else None
+            text = rn.tooltip if rn else ""
+        self.figures.setText(text)

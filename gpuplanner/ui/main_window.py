@@ -1,0 +1,249 @@
+"""The main window: palette, canvas, inspector, results, plots and rack elevation docks; menus, toolbar and
+status bar (actions in ``ui.actions``); files (new, open, save, recent, close asks), autosave and recovery.
+Bad input never closes the window: a message names the file, field or value and the user's work stays.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QWidget
+
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.model import Project
+from gpuplanner.ui import actions
+from gpuplanner.ui.autosave import AutoSaver
+from gpuplanner.ui.canvas.scene import PlannerScene
+from gpuplanner.ui.canvas.view import PlannerView
+from gpuplanner.ui.document import Document
+from gpuplanner.ui.inspector import Inspector
+from gpuplanner.ui.palette import Palette
+from gpuplanner.ui.plots import PlotsPanel
+from gpuplanner.ui.rack_view import RackElevation
+from gpuplanner.ui.results_panel import ResultsPanel
+
+MAX_RECENT = 8
+FILE_FILTER = "GPU Planner projects (*.gpuplan);;All files (*)"
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self,
+        doc: Document | None = None,
+        settings: QSettings | None = None,
+        recovery_dir: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.doc = doc or Document()
+        self.settings = settings or QSettings("gpuplanner", "gpuplanner")
+        self.scene = PlannerScene(self.doc)
+        self.view = PlannerView(self.scene)
+        self.setCentralWidget(self.view)
+        self.palette = Palette(self.doc.project.catalog)
+        self.inspector = Inspector(self.doc)
+        self.results_panel = ResultsPanel(self.doc)
+        self.plots = PlotsPanel(self.doc)
+        self.rack_view = RackElevation(self.doc)
+        self.docks: dict[str, QDockWidget] = {}
+        self._add_dock("palette", self.tr("Catalog"), self.palette, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self._add_dock(
+            "inspector", self.tr("Inspector"), self.inspector, Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        self._add_dock(
+            "results", self.tr("Results"), self.results_panel, Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        self._add_dock("plots", self.tr("Plots"), self.plots, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self._add_dock(
+            "racks", self.tr("Rack elevation"), self.rack_view, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
+        self.tabifyDockWidget(self.docks["plots"], self.docks["racks"])
+        self.docks["plots"].raise_()
+        self.actions = actions.build(self)
+        self._status_widgets()
+        self.autosaver = AutoSaver(self.doc, recovery_dir)
+        self._connect()
+        self.update_title()
+        self.resize(1500, 950)
+        self.resizeDocks([self.docks["palette"]], [260], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["inspector"]], [380], Qt.Orientation.Horizontal)
+        self.resizeDocks(
+            [self.docks["inspector"], self.docks["results"]], [330, 420], Qt.Orientation.Vertical
+        )
+        self.resizeDocks([self.docks["plots"]], [250], Qt.Orientation.Vertical)
+
+    def _add_dock(self, key: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock-{key}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        self.docks[key] = dock
+
+    def _status_widgets(self) -> None:
+        self.status_analysis = QLabel()
+        self.status_gpus = QLabel()
+        self.status_zoom = QLabel()
+        self.status_saved = QLabel()
+        for w in (self.status_gpus, self.status_analysis, self.status_zoom, self.status_saved):
+            self.statusBar().addPermanentWidget(w)
+
+    def _connect(self) -> None:
+        d = self.doc
+        d.undo_stack.cleanChanged.connect(lambda _c: self.update_title())
+        d.pathChanged.connect(lambda _p: self.update_title())
+        d.changed.connect(lambda _cs: self.update_title())
+        d.resultsReady.connect(self._on_results)
+        d.analysisFailed.connect(
+            lambda m: self.statusBar().showMessage(self.tr("Analysis failed: {m}").format(m=m), 10000)
+        )
+        d.projectReplaced.connect(self._on_replaced)
+        self.view.message.connect(lambda m: self.statusBar().showMessage(m, 8000))
+        self.view.scaleChanged.connect(
+            lambda s: self.status_zoom.setText(self.tr("zoom {p:.0f} %").format(p=s * 100))
+        )
+        self.palette.activated.connect(self.add_at_centre)
+        self.results_panel.selectItems.connect(self.select_and_show)
+        self.plots.selectItems.connect(self.select_and_show)
+        self.rack_view.selectItems.connect(self.select_and_show)
+
+    # -- status and title -------------------------------------------------------------------------------
+    def is_modified(self) -> bool:
+        return self.doc.is_modified() or self.autosaver.restored_unsaved
+
+    def update_title(self) -> None:
+        name = self.doc.project.info.name or self.tr("Untitled")
+        file = self.doc.path.name if self.doc.path else self.tr("not saved")
+        self.setWindowTitle(self.tr("{name} — {file}[*] — GPU Planner").format(name=name, file=file))
+        self.setWindowModified(self.is_modified())
+        self.status_saved.setText(self.tr("● unsaved changes") if self.is_modified() else self.tr("saved"))
+        self.status_gpus.setText(self.tr("{n} GPUs").format(n=f"{self.doc.project.gpu_count():,}"))
+
+    def _on_results(self, _res: object) -> None:
+        self.status_analysis.setText(self.tr("analysis {ms:.0f} ms").format(ms=self.doc.last_analysis_ms))
+
+    def _on_replaced(self) -> None:
+        self.update_title()
+        self.view.zoom_to_fit()
+
+    def select_and_show(self, ids: list[str]) -> None:
+        self.scene.select_ids(ids)
+        self.view.show_ids(ids)
+
+    def add_at_centre(self, type_id: str) -> None:
+        c = self.view.mapToScene(self.view.viewport().rect().center())
+        from gpuplanner.ui.canvas import interactions
+
+        cmd, note = interactions.drop_command(
+            self.doc.project, type_id, c.x(), c.y(), self.scene.rack_at(c.x(), c.y())
+        )
+        self.view.push(cmd, note)
+
+    # -- files ------------------------------------------------------------------------------------------
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the current project (saved, discarded, or nothing to save)."""
+        if not self.is_modified():
+            return True
+        answer = QMessageBox.question(
+            self,
+            self.tr("Unsaved changes"),
+            self.tr("“{name}” has unsaved changes. Save them first?").format(name=self.doc.project.info.name),
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_project(self, project: Project | None = None) -> bool:
+        if not self.maybe_save():
+            return False
+        self.autosaver.discard()
+        self.doc.replace_project(project or Project(self.doc.project.catalog), None)
+        return True
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Open project"), self._last_dir(), self.tr(FILE_FILTER)
+        )
+        if path:
+            self.open_file(path)
+
+    def open_file(self, path: str | Path) -> bool:
+        if not self.maybe_save():
+            return False
+        try:
+            self.doc.open(path)
+        except PlannerError as exc:
+            self._file_error(self.tr("Cannot open the project"), str(path), exc.one_line())
+            return False
+        except Exception as exc:  # never lose the window over an unexpected file problem
+            self._file_error(self.tr("Cannot open the project"), str(path), f"{type(exc).__name__}: {exc}")
+            return False
+        self.autosaver.discard()
+        self.add_recent(str(path))
+        return True
+
+    def _file_error(self, title: str, path: str, why: str) -> None:
+        QMessageBox.warning(
+            self,
+            title,
+            self.tr("{path}\n\n{why}\n\nThe current project is unchanged.").format(path=path, why=why),
+        )
+
+    def save(self) -> bool:
+        if self.doc.path is None:
+            return self.save_as()
+        return self._save_to(self.doc.path)
+
+    def save_as(self) -> bool:
+        start = str(
+            self.doc.path or Path(self._last_dir()) / f"{self.doc.project.info.name or 'project'}.gpuplan"
+        )
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save project as"), start, self.tr(FILE_FILTER))
+        if not path:
+            return False
+        if not path.endswith(".gpuplan"):
+            path += ".gpuplan"
+        return self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            self.doc.save(path)
+        except (PlannerError, OSError) as exc:
+            why = exc.one_line() if isinstance(exc, PlannerError) else str(exc)
+            self._file_error(self.tr("Cannot save the project"), str(path), why)
+            return False
+        self.autosaver.discard()
+        self.add_recent(str(path))
+        self.update_title()
+        self.statusBar().showMessage(self.tr("Saved {path}").format(path=path), 5000)
+        return True
+
+    # -- recent files -----------------------------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def add_recent(self, path: str) -> None:
+        path = str(Path(path).resolve())
+        files = [path] + [p for p in self.recent_files() if p != path]
+        self.settings.setValue("recent", files[:MAX_RECENT])
+        actions.refresh_recent(self)
+
+    def _last_dir(self) -> str:
+        recent = self.recent_files()
+        return str(Path(recent[0]).parent) if recent else str(Path.home())
+
+    # -- closing ----------------------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
+        if self.maybe_save():
+            self.autosaver.discard()
+            self.settings.setValue("geometry", self.saveGeometry())
+            event.accept()
+        else:
+            event.ignore()

@@ -1,0 +1,128 @@
+"""The catalog palette: entries grouped GPUs / servers / switches / storage / racks, searchable, dragged
+onto the canvas (mime type ``interactions.CATALOG_MIME`` carrying the catalog id)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from gpuplanner.catalog import Catalog
+from gpuplanner.catalog.types import CatalogEntry, GpuType, RackType, ServerType, StorageType, SwitchType
+from gpuplanner.ui.canvas.interactions import CATALOG_MIME
+
+ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+class CatalogTree(QTreeWidget):
+    def mimeTypes(self) -> list[str]:  # noqa: N802 (Qt API)
+        return [CATALOG_MIME]
+
+    def mimeData(self, items: Sequence[QTreeWidgetItem]) -> QMimeData:  # noqa: N802 (Qt API)
+        mime = QMimeData()
+        ids = [i.data(0, ID_ROLE) for i in items if i.data(0, ID_ROLE)]
+        if ids:
+            mime.setData(CATALOG_MIME, ids[0].encode("utf-8"))
+            mime.setText(ids[0])
+        return mime
+
+
+class Palette(QWidget):
+    activated = Signal(str)  # catalog id (double click: add at the centre of the canvas)
+
+    def __init__(self, catalog: Catalog, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.catalog = catalog
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(self.tr("Search the catalog (name, vendor, id)…"))
+        self.search.setClearButtonEnabled(True)
+        self.tree = CatalogTree()
+        self.tree.setHeaderHidden(True)
+        self.tree.setDragEnabled(True)
+        self.tree.setDragDropMode(QTreeWidget.DragDropMode.DragOnly)
+        self.tree.setRootIsDecorated(True)
+        self.tree.itemDoubleClicked.connect(self._double_clicked)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.search)
+        layout.addWidget(self.tree)
+        self.search.textChanged.connect(self.filter)
+        self.populate()
+
+    def groups(self) -> list[tuple[str, str]]:
+        return [
+            ("gpu", self.tr("GPUs")),
+            ("server", self.tr("Servers")),
+            ("switch", self.tr("Switches")),
+            ("storage", self.tr("Storage")),
+            ("rack", self.tr("Racks")),
+        ]
+
+    def populate(self) -> None:
+        self.tree.clear()
+        for kind, title in self.groups():
+            group = QTreeWidgetItem([title])
+            group.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            for e in self.catalog.of_kind(kind):
+                item = QTreeWidgetItem([self.label(e)])
+                item.setData(0, ID_ROLE, e.id)
+                item.setToolTip(0, self.tooltip(e))
+                item.setFlags(
+                    Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
+                )
+                group.addChild(item)
+            self.tree.addTopLevelItem(group)
+            group.setExpanded(kind != "gpu")
+
+    def label(self, e: CatalogEntry) -> str:
+        if isinstance(e, GpuType):
+            return self.tr("{name} — {mem:g} GB").format(name=e.name, mem=e.mem_gb)
+        if isinstance(e, ServerType):
+            return self.tr("{name} — {n} GPU, {ru}U").format(name=e.name, n=e.gpu_count, ru=e.ru)
+        if isinstance(e, SwitchType):
+            return self.tr("{name} — {ports} ports").format(name=e.name, ports=e.radix())
+        if isinstance(e, StorageType):
+            return self.tr("{name} — {ru}U").format(name=e.name, ru=e.ru)
+        if isinstance(e, RackType):
+            return self.tr("{name} — {ru}U, {kw:g} kW").format(name=e.name, ru=e.ru, kw=e.power_budget_kw)
+        return e.name
+
+    def tooltip(self, e: CatalogEntry) -> str:
+        lines = [f"{e.vendor} {e.model}", e.id]
+        if isinstance(e, GpuType):
+            lines.append(
+                self.tr("BF16 dense {tf:g} TFLOPS, TDP {w:g} W").format(tf=e.bf16_dense_tflops, w=e.tdp_w)
+            )
+            lines.append(self.tr("dropping a GPU adds a server that carries it"))
+        elif hasattr(e, "power_max_w"):
+            lines.append(self.tr("{ru}U, up to {w:,.0f} W").format(ru=getattr(e, "ru", 1), w=e.power_max_w))
+            for pg in getattr(e, "port_groups", ()):
+                lines.append(f"  {pg.name}: {pg.count} × {pg.speed_gbps:g}G {pg.type}")
+        if e.estimate:
+            lines.append(self.tr("figures marked as estimates"))
+        desc = e.describe()
+        if desc:
+            lines.append(desc)
+        return "\n".join(lines)
+
+    def filter(self, text: str) -> None:
+        words = text.lower().split()
+        for g in range(self.tree.topLevelItemCount()):
+            group = self.tree.topLevelItem(g)
+            shown = 0
+            for k in range(group.childCount()):
+                item = group.child(k)
+                e = self.catalog.entries.get(item.data(0, ID_ROLE))
+                hay = f"{item.text(0)} {e.id if e else ''} {e.vendor if e else ''}".lower()
+                hide = not all(w in hay for w in words)
+                item.setHidden(hide)
+                shown += not hide
+            group.setHidden(shown == 0)
+            if words:
+                group.setExpanded(True)
+
+    def _double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
+        type_id = item.data(0, ID_ROLE)
+        if type_id:
+            self.activated.emit(type_id)

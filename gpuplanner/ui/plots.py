@@ -1,0 +1,238 @@
+"""Plots (pyqtgraph): the workload's scaling curve, link utilisation per tier, rack power against budget,
+and cost over the years. Clicking a rack's bar selects the rack; clicking a histogram bar selects the
+links of that tier and utilisation band.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
+
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.engine.analysis import Results
+from gpuplanner.engine.perf.scaling import dp_scaling
+from gpuplanner.ui import theme
+from gpuplanner.ui.canvas.annotations import rack_notes
+from gpuplanner.ui.document import Document
+
+BIN_EDGES = np.linspace(0.0, 1.0, 11)
+TIER_PENS = ("#4472c4", "#ed7d31", "#70ad47", "#7f6084", "#c00000", "#2f9fa8", "#8c8c8c")
+
+
+def _plot(title: str, left: str, bottom: str) -> pg.PlotWidget:
+    w = pg.PlotWidget(background="w")
+    w.setTitle(title, color="#222", size="10pt")
+    w.setLabel("left", left)
+    w.setLabel("bottom", bottom)
+    w.showGrid(x=True, y=True, alpha=0.25)
+    w.setMenuEnabled(False)
+    return w
+
+
+class PlotsPanel(QWidget):
+    selectItems = Signal(list)  # noqa: N815 (Qt signal naming)
+
+    def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.res: Results | None = None
+        self.tabs = QTabWidget()
+        self.scaling = _plot(
+            self.tr("Scaling (fixed layout, batch per replica)"), self.tr("tokens/s"), self.tr("GPUs")
+        )
+        self.efficiency = _plot(self.tr("Scaling efficiency"), self.tr("efficiency (%)"), self.tr("GPUs"))
+        self.hist = _plot(
+            self.tr("Link utilisation over a training step"), self.tr("links"), self.tr("utilisation (%)")
+        )
+        self.power = _plot(
+            self.tr("Rack power at load against budget"), self.tr("kW"), self.tr("rack (index)")
+        )
+        self.tco = _plot(self.tr("Cost over the years"), self.tr("USD (millions)"), self.tr("years"))
+        self.scaling_note = QLabel()
+        scaling_tab = QWidget()
+        lay = QVBoxLayout(scaling_tab)
+        lay.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        row.addWidget(self.scaling, 1)
+        row.addWidget(self.efficiency, 1)
+        lay.addLayout(row, 1)
+        lay.addWidget(self.scaling_note)
+        self.tabs.addTab(scaling_tab, self.tr("Scaling"))
+        self.tabs.addTab(self.hist, self.tr("Link utilisation"))
+        self.tabs.addTab(self.power, self.tr("Rack power"))
+        self.tabs.addTab(self.tco, self.tr("TCO"))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tabs)
+        self.hist_bars: list[tuple[str, int, float, float]] = []  # (tier, bin, x0, x1)
+        self.hist.scene().sigMouseClicked.connect(self._hist_clicked)
+        self.power.scene().sigMouseClicked.connect(self._power_clicked)
+        doc.resultsReady.connect(self.show_results)
+        doc.projectReplaced.connect(self.clear)
+
+    def clear(self) -> None:
+        for w in (self.scaling, self.efficiency, self.hist, self.power, self.tco):
+            w.clear()
+        self.res = None
+
+    def show_results(self, res: Results) -> None:
+        self.res = res
+        self._scaling(res)
+        self._histogram(res)
+        self._power(res)
+        self._tco(res)
+
+    # -- scaling ----------------------------------------------------------------------------------------
+    def _scaling(self, res: Results) -> None:
+        self.scaling.clear()
+        self.efficiency.clear()
+        w = res.workload
+        if w is None:
+            self.scaling_note.setText(self.tr("No training workload: Plan → Workload… adds one."))
+            return
+        try:
+            s = dp_scaling(w.shape, w.config, w.cluster, max(res.fabric.gpus, w.estimate.n_gpus))
+        except PlannerError as exc:
+            self.scaling_note.setText(exc.one_line())
+            return
+        n = s["n_gpus"].astype(float)
+        self.scaling.setLogMode(x=True, y=False)
+        self.efficiency.setLogMode(x=True, y=False)
+        self.scaling.plot(
+            n, s["tokens_per_s"], pen=pg.mkPen("#4472c4", width=2), symbol="o", symbolBrush="#4472c4"
+        )
+        self.efficiency.plot(
+            n, s["efficiency"] * 100, pen=pg.mkPen("#70ad47", width=2), symbol="o", symbolBrush="#70ad47"
+        )
+        self.efficiency.setYRange(0, 105)
+        here = pg.InfiniteLine(
+            pos=np.log10(w.estimate.n_gpus),
+            angle=90,
+            pen=pg.mkPen("#c00000", style=pg.QtCore.Qt.PenStyle.DashLine),
+        )
+        self.scaling.addItem(here)
+        self.scaling_note.setText(
+            self.tr(
+                "{n} GPUs today: {tps} tokens/s, MFU {mfu:.1f} % (red line). Layout tp={tp} pp={pp} cp={cp}."
+            ).format(
+                n=w.estimate.n_gpus,
+                tps=f"{w.estimate.tokens_per_s:,.0f}",
+                mfu=w.estimate.mfu * 100,
+                tp=w.config.tp,
+                pp=w.config.pp,
+                cp=w.config.cp,
+            )
+        )
+
+    # -- link utilisation histogram ---------------------------------------------------------------------
+    def _histogram(self, res: Results) -> None:
+        self.hist.clear()
+        self.hist_bars = []
+        tiers = np.array(res.fabric.link_tier)
+        util = res.link_util
+        names = sorted(set(tiers.tolist()))
+        if not names:
+            return
+        legend = self.hist.addLegend(offset=(-10, 10))
+        width = 10.0 / (len(names) + 1)
+        for k, tier in enumerate(names):
+            counts, _ = np.histogram(np.clip(util[tiers == tier], 0, 1), bins=BIN_EDGES)
+            x = BIN_EDGES[:-1] * 100 + width * (k + 0.5)
+            bars = pg.BarGraphItem(
+                x=x, height=counts, width=width, brush=TIER_PENS[k % len(TIER_PENS)], name=tier
+            )
+            self.hist.addItem(bars)
+            legend.addItem(bars, tier)
+            for b, x0 in enumerate(x):
+                self.hist_bars.append((tier, b, x0 - width / 2, x0 + width / 2))
+
+    def _hist_clicked(self, ev) -> None:
+        if self.res is None:
+            return
+        p = self.hist.getPlotItem().vb.mapSceneToView(ev.scenePos())
+        for tier, b, x0, x1 in self.hist_bars:
+            if x0 <= p.x() <= x1:
+                self.select_links(tier, b)
+                return
+
+    def select_links(self, tier: str, bin_index: int) -> list[str]:
+        res = self.res
+        if res is None:
+            return []
+        util = np.clip(res.link_util, 0, 1)
+        b = np.clip(np.digitize(util, BIN_EDGES) - 1, 0, len(BIN_EDGES) - 2)
+        rows = np.flatnonzero((np.array(res.fabric.link_tier) == tier) & (b == bin_index))
+        ids = [res.compiled.links.ids[i] for i in rows]
+        if ids:
+            self.selectItems.emit(ids)
+        return ids
+
+    # -- rack power -------------------------------------------------------------------------------------
+    def _power(self, res: Results) -> None:
+        self.power.clear()
+        pw = res.power
+        n = len(pw.rack_kw_load)
+        if not n:
+            return
+        notes = rack_notes(res)
+        ids = res.compiled.racks.ids
+        brushes = [
+            theme.RACK_STATUS_COLORS[notes[i].status] if notes[i].status else pg.mkColor("#7fa7d9")
+            for i in ids
+        ]
+        x = np.arange(n, dtype=float)
+        self.power.addItem(pg.BarGraphItem(x=x, height=pw.rack_kw_load, width=0.8, brushes=brushes))
+        budget = np.nan_to_num(pw.rack_budget_kw, nan=0.0)
+        self.power.plot(
+            x,
+            budget,
+            pen=None,
+            symbol="_",
+            symbolSize=14,
+            symbolPen=pg.mkPen("#c00000", width=2),
+            name=self.tr("budget"),
+        )
+        axis = self.power.getAxis("bottom")
+        if n <= 40:
+            axis.setTicks([[(i, res.compiled.racks.names[i]) for i in range(n)]])
+        else:
+            axis.setTicks(None)
+
+    def _power_clicked(self, ev) -> None:
+        if self.res is None:
+            return
+        p: QPointF = self.power.getPlotItem().vb.mapSceneToView(ev.scenePos())
+        i = round(p.x())
+        n = len(self.res.compiled.racks.ids)
+        if 0 <= i < n and abs(p.x() - i) <= 0.4:
+            self.select_rack(i)
+
+    def select_rack(self, index: int) -> str:
+        rid = self.res.compiled.racks.ids[index]  # type: ignore[union-attr]
+        self.selectItems.emit([rid])
+        return rid
+
+    # -- TCO --------------------------------------------------------------------------------------------
+    def _tco(self, res: Results) -> None:
+        self.tco.clear()
+        c = res.cost
+        years = np.arange(0, c.tco_years + 1, dtype=float)
+        rate = c.usd_exchange_rate
+        own = (c.capex_usd + c.opex_usd_per_year * years) * rate / 1e6
+        cloud = c.cloud_usd_per_year * years * rate / 1e6
+        self.tco.setLabel("left", self.tr("{cur} (millions)").format(cur=c.currency))
+        legend = self.tco.addLegend(offset=(10, 10))
+        a = self.tco.plot(years, own, pen=pg.mkPen("#4472c4", width=2), symbol="o", symbolBrush="#4472c4")
+        b = self.tco.plot(
+            years,
+            cloud,
+            pen=pg.mkPen("#ed7d31", width=2, style=pg.QtCore.Qt.PenStyle.DashLine),
+            symbol="t",
+            symbolBrush="#ed7d31",
+        )
+        legend.addItem(a, self.tr("own: capex + opex"))
+        legend.addItem(
+            b, self.tr("cloud at {p:g} USD/GPU·h").format(p=self.doc.project.site.cloud_usd_per_gpu_hour)
+        )
