@@ -89,9 +89,8 @@ class Router:
         blocks = fields // size
         loc = self._g.switches.g2l[nodes]
         # loop over the blocks this demand touches (a handful), vectorised within each
-        for b in np.unique(blocks):
-            sel = np.flatnonzero(blocks == b)
-            bf = self._block(int(b))
+        for b, sel in _by_block(blocks, self._g.n_blocks):
+            bf = self._block(b)
             d = bf.dist[loc[sel], fields[sel] % size].astype(np.int64)
             out[sel] = np.where(d == bf.unreached, -1, d)
         return out
@@ -117,7 +116,14 @@ class Router:
         g = self._g
         s = src[rows]
         from_switch = g.transit[s]
-        n_cand = np.where(from_switch, 1, g.up_ptr[s + 1] - g.up_ptr[s])
+        n_cand = g.up_ptr[s + 1] - g.up_ptr[s]
+        if not from_switch.any():  # the usual case: every source is an endpoint
+            if np.all(n_cand == 1):
+                up = g.up_ptr[s]
+                return n_cand, rows, g.up_node[up], g.up_arc[up]
+            up = _ranges(g.up_ptr[s], n_cand)
+            return n_cand, np.repeat(rows, n_cand), g.up_node[up], g.up_arc[up]
+        n_cand[from_switch] = 1
         via = np.repeat(from_switch, n_cand)
         up = _ranges(g.up_ptr[s], np.where(from_switch, 0, n_cand))
         node = np.empty(via.size, np.int64)
@@ -216,15 +222,14 @@ class Router:
         blocks = field // g.block_size
         rows = g.switches.g2l[plan.cand_node]
         # loop over blocks of destination fields (≤ 512 destinations each)
-        for b in np.unique(blocks):
-            sel = np.flatnonzero(blocks == b)
-            bf = self._block(int(b))
-            multi = bool((g.field_endpoint[g.block_fields(int(b))] >= 0).any())
+        for b, sel in _by_block(blocks, g.n_blocks):
+            bf = self._block(b)
+            multi = bool((g.field_endpoint[g.block_fields(b)] >= 0).any())
             cols = field[sel] % g.block_size
             local, arrived = push(bf, rows[sel], cols, plan.cand_dist[sel], inj[sel], multi)
             arc_load[g.switches.arc] += local
             if arrived is not None:
-                arc_load += self._last_hop_multi(int(b), bf.levels[0].shape[1], arrived, arc_load.size)
+                arc_load += self._last_hop_multi(b, bf.levels[0].shape[1], arrived, arc_load.size)
 
     def _last_hop_multi(self, b: int, width: int, arrived: Arrivals, n_arcs: int) -> np.ndarray:
         """Multi-homed destinations: each attachment switch delivers what reached it for that endpoint."""
@@ -284,6 +289,16 @@ class Router:
         i, j = pair // fields.size, pair % fields.size
         full = cables == n_ep[i] * n_ep[j] - np.where(i == j, n_ep[i], 0)
         return i[full], j[full]
+
+
+def _by_block(blocks: np.ndarray, n_blocks: int):
+    """(block, rows of that block) for each block present; all rows at once when there is one."""
+    present = np.flatnonzero(np.bincount(blocks, minlength=n_blocks))
+    if present.size == 1:
+        yield int(present[0]), slice(None)
+        return
+    for b in present:
+        yield int(b), np.flatnonzero(blocks == b)
 
 
 def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
