@@ -44,11 +44,21 @@ def scenario_figures(project: Any, lang: str) -> list[tuple[str, str, dict[str, 
     out: list[tuple[str, str, dict[str, Any] | str]] = []
     for sc in project.tables["scenarios"].values():
         try:
-            res = analyze_project(project, scenario=sc.name)
+            res = analyze(project, sc.name)
             out.append((sc.name, sc.description, results_json(project, res, lang)))
         except PlannerError as exc:
             out.append((sc.name, sc.description, exc.one_line()))
     return out
+
+
+def analyze(project: Any, scenario: str | None) -> Any:
+    """The analysis the report prints; an engine failure becomes one clear line instead of a traceback."""
+    try:
+        return analyze_project(project, scenario=scenario)
+    except PlannerError:
+        raise
+    except (ValueError, IndexError, KeyError, ZeroDivisionError, FloatingPointError) as exc:
+        raise ReportError(f"the project cannot be analysed ({exc.__class__.__name__}: {exc})") from exc
 
 
 def new_context(
@@ -67,7 +77,7 @@ def new_context(
             f"no report language '{lang}' (choose {' or '.join(LANGS)})", field="lang", value=lang
         )
     if results is None:
-        results = analyze_project(project, scenario=scenario)
+        results = analyze(project, scenario)
     fonts = fonts_for(lang)
     return ReportContext(
         project=project,

@@ -63,12 +63,18 @@ def _geometry(model: TopologyModel, width: float, height: float) -> tuple[np.nda
 def _bundles(model: TopologyModel, cx, cy, bh, row_gap: float) -> Group:
     g = Group()
     order = np.lexsort((model.bundle_cables, model.bundle_util))  # hot bundles drawn last, on top
+    rows = np.array([b.row for b in model.blocks])
+    pair = np.minimum(rows[model.bundle_a], rows[model.bundle_b]) * 1000 + np.maximum(
+        rows[model.bundle_a], rows[model.bundle_b]
+    )
+    _, inv, per_pair = np.unique(pair, return_inverse=True, return_counts=True)
     for k in order.tolist():
         a, b = int(model.bundle_a[k]), int(model.bundle_b[k])
         if a == b:
             continue
         colour = UTIL_COLOURS[util_bucket(float(model.bundle_util[k]))]
-        w = min(0.35 + 0.4 * math.log2(1 + float(model.bundle_cables[k])), 3.2)
+        cap = 3.2 if per_pair[inv[k]] <= 48 else 1.0  # a dense mesh stays see-through
+        w = min(0.35 + 0.4 * math.log2(1 + float(model.bundle_cables[k])), cap)
         if abs(cy[a] - cy[b]) < 1e-6:  # same tier: an arc above the row
             x1, x2, y = cx[a], cx[b], cy[a] + bh[a] / 2
             rise = min(10 + 0.12 * abs(x2 - x1), row_gap * 0.4)

@@ -13,7 +13,8 @@ from gpuplanner.engine.compiled import ROLE_CODES
 
 ROW_ROLES = ("core", "spine", "leaf", "compute", "storage-switch", "storage", "other")
 OMITTED_ROLES = ("management",)
-MAX_BLOCKS = 40
+MAX_BLOCKS = 40  # one block per device or rack up to this many in a tier
+AGG_BLOCKS = 16  # an aggregated tier: at most this many blocks (whole groups merged, or even chunks)
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,19 @@ def _partition(members: np.ndarray, keys: list[str], order: np.ndarray) -> list[
 
 def _chunks(members: np.ndarray, order: np.ndarray) -> list[np.ndarray]:
     sorted_m = members[np.argsort(order[members], kind="stable")]
-    size = math.ceil(len(sorted_m) / MAX_BLOCKS)
+    size = math.ceil(len(sorted_m) / AGG_BLOCKS)
     return [sorted_m[i : i + size] for i in range(0, len(sorted_m), size)]
+
+
+def _merge(groups: list[tuple[str, np.ndarray]]) -> list[tuple[str, np.ndarray]]:
+    """Neighbouring groups merged so that at most AGG_BLOCKS remain (labelled first–last)."""
+    per = math.ceil(len(groups) / AGG_BLOCKS)
+    out = []
+    for i in range(0, len(groups), per):
+        part = groups[i : i + per]
+        label = part[0][0] if len(part) == 1 else f"{part[0][0]}–{part[-1][0]}"
+        out.append((label, np.concatenate([m for _, m in part])))
+    return out
 
 
 def _row_blocks(
@@ -69,8 +81,8 @@ def _row_blocks(
     if len(members) <= MAX_BLOCKS:
         return [(names[i], np.asarray([i])) for i in members[np.argsort(x[members], kind="stable")].tolist()]
     by_group = _partition(members, groups, x)
-    if 1 < len(by_group) <= MAX_BLOCKS and all(k for k, _ in by_group):
-        return by_group
+    if len(by_group) > 1 and all(k for k, _ in by_group):
+        return _merge(by_group)
     return [(names[int(m[0])], m) for m in _chunks(members, x)]
 
 

@@ -6,12 +6,12 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
-from reportlab.platypus import Flowable, Image, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Image, KeepInFrame, Spacer, Table, TableStyle
 
 from gpuplanner import __version__
 from gpuplanner.reports import i18n
 from gpuplanner.reports.context import ReportContext
-from gpuplanner.reports.styles import ACCENT, MARGIN, PAGE, RULE
+from gpuplanner.reports.styles import ACCENT, BOTTOM, MARGIN, PAGE, RULE
 
 LOGO_W, LOGO_H = 55 * mm, 28 * mm
 
@@ -89,7 +89,7 @@ def build(ctx: ReportContext) -> list[Flowable]:
     out.append(img if img is not None else Spacer(1, LOGO_H))
     out.append(Spacer(1, 22 * mm))
     out.append(ctx.para(ctx.t("report_title"), "subtitle"))
-    out.append(ctx.para(ctx.project.info.name or ctx.t("report_title"), "title", 160))
+    out.append(ctx.para(ctx.project.info.name or ctx.t("report_title"), "title", 120))
     out.append(ctx.para(ctx.t("report_subtitle"), "subtitle"))
     out.append(Spacer(1, 6 * mm))
     out.append(_details(ctx))
@@ -97,4 +97,5 @@ def build(ctx: ReportContext) -> list[Flowable]:
     out.append(_signatures(ctx))
     out.append(Spacer(1, 10 * mm))
     out.append(ctx.para(ctx.t("cover_note", version=__version__), "muted"))
-    return out
+    # Whatever the project's texts, the cover stays one page (long texts shrink it).
+    return [KeepInFrame(PAGE[0] - 2 * MARGIN, PAGE[1] - 2 * BOTTOM - 4, out, mode="shrink")]
