@@ -24,7 +24,7 @@ CABLE_TYPE = {"dac": "dac-passive", "acc": "dac-active", "aec": "dac-active", "a
               "fiber-mmf": "mmf-om4", "fiber-smf": "smf-os2"}  # fmt: skip
 FILES = (
     "01-manufacturers.csv", "02-device-roles.csv", "03-device-types.yaml", "04-sites.csv", "05-locations.csv",
-    "06-racks.csv", "07-devices.csv", "08-cables.csv",
+    "06-racks.csv", "07-devices.csv", "08-breakout-interfaces.csv", "09-cables.csv",
 )  # fmt: skip
 
 
@@ -111,10 +111,31 @@ def _devices_csv(project, results, site: str) -> str:
     return _csv(header, rows)
 
 
-def _cables_csv(project, results) -> str:
+def _breakouts_csv(project, results, cabling) -> str:
+    """The breakout lanes the cables use, as child interfaces of their physical ports (same type)."""
+    d, lk = results.compiled.devices, results.compiled.links
+    types = {}
+    for t in set(d.type_ids):
+        e = project.catalog.entries.get(t)
+        names = interface_names(e)
+        for pg in getattr(e, "port_groups", ()) or ():
+            for n in names.get(pg.name, []):
+                types[(t, n)] = pg.type
+    rows, seen = [], set()
+    for cb in cabling:
+        for dev, end in ((int(lk.a[cb.link_row]), cb.a), (int(lk.b[cb.link_row]), cb.b)):
+            if end.parent and (dev, end.port) not in seen:
+                seen.add((dev, end.port))
+                rows.append(
+                    [d.names[dev], end.port, types.get((d.type_ids[dev], end.parent), "other"), end.parent]
+                )
+    return _csv(["device", "name", "type", "parent"], rows)
+
+
+def _cables_csv(project, results, cabling) -> str:
     d, lk, plan = results.compiled.devices, results.compiled.links, results.fabric.cables
     rows = []
-    for cb in cables(project, results):
+    for cb in cabling:
         i = cb.link_row
         rows.append(
             [
@@ -149,6 +170,7 @@ def netbox_files(project, results) -> dict[str, str]:
     d, r = results.compiled.devices, results.compiled.racks
     cat = project.catalog.entries
     site = project.info.name or "GPU Planner site"
+    cabling = cables(project, results)
     vendors = sorted({cat[t].vendor if t in cat else "Unknown" for t in set(d.type_ids)})
     roles = sorted({ROLE_NAMES[int(x)] for x in set(d.role.tolist())})
     return {
@@ -164,7 +186,8 @@ def netbox_files(project, results) -> dict[str, str]:
         ),
         FILES[5]: _racks_csv(results, site),
         FILES[6]: _devices_csv(project, results, site),
-        FILES[7]: _cables_csv(project, results),
+        FILES[7]: _breakouts_csv(project, results, cabling),
+        FILES[8]: _cables_csv(project, results, cabling),
     }
 
 
