@@ -74,17 +74,17 @@ class ReportContext:
     ) -> Flowable:
         """A table that breaks across pages with its header repeated. ``text_cols`` wrap (paragraphs); the
         other cells are short strings (fast for thousands of rows) in the body font."""
+        wrap = set(text_cols)
+        right = {
+            j for j in range(len(headers)) if numeric_from is not None and j >= numeric_from and j not in wrap
+        }
         head = [
             Paragraph(
-                self.markup(h, 120),
-                self.styles.head_cell_right
-                if numeric_from is not None and j >= numeric_from
-                else self.styles.head_cell,
+                self.markup(h, 120), self.styles.head_cell_right if j in right else self.styles.head_cell
             )
             for j, h in enumerate(headers)
         ]
         body: list[list[Any]] = []
-        wrap = set(text_cols)
         for r in rows:
             out = []
             for j, v in enumerate(r):
@@ -103,6 +103,8 @@ class ReportContext:
         style.add("FONTNAME", (0, 1), (-1, -1), self.fonts.body)
         style.add("FONTSIZE", (0, 1), (-1, -1), 7.5)
         style.add("TEXTCOLOR", (0, 1), (-1, -1), self.styles.cell.textColor)
+        for j in wrap:
+            style.add("ALIGN", (j, 0), (j, -1), "LEFT")
         if total_rows:
             style.add("FONTNAME", (0, -total_rows), (-1, -1), self.fonts.bold)
             style.add("LINEABOVE", (0, -total_rows), (-1, -total_rows), 0.8, self.styles.h1.textColor)

@@ -59,14 +59,20 @@ def days(x: Any) -> str:
     return num(x, 1)
 
 
-def compact(x: Any) -> str:
-    """Short form for axis labels: 1.2k, 3.4M, 5.6B."""
+SUFFIXES = {
+    "en": ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")),
+    "zh": ((1e12, "万亿"), (1e8, "亿"), (1e4, "万")),
+}
+
+
+def compact(x: Any, lang: str = "en") -> str:
+    """Short form for tiles and axis labels: 1.2k, 3.4M, 5.6B (English); 1.2万, 3.4亿 (Chinese)."""
     if not _ok(x):
         return DASH
     v = float(x)
-    for div, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+    for div, suffix in SUFFIXES.get(lang, SUFFIXES["en"]):
         if abs(v) >= div:
-            return f"{v / div:,.1f}{suffix}".replace(".0" + suffix, suffix)
+            return f"{v / div:,.1f}".removesuffix(".0") + suffix
     return f"{v:,.0f}" if abs(v) >= 10 or v == int(v) else f"{v:.2g}"
 
 
@@ -77,7 +83,11 @@ def value(v: Any) -> str:
     if isinstance(v, int):
         return f"{v:,}"
     if isinstance(v, float):
-        return f"{v:,.4g}" if abs(v) < 1e6 else f"{v:,.0f}"
+        if not math.isfinite(v):
+            return DASH
+        if v.is_integer():
+            return f"{int(v):,}"
+        return f"{v:,.1f}" if abs(v) >= 100 else f"{v:.4g}"
     if isinstance(v, dict):
         return ", ".join(f"{k}: {value(x)}" for k, x in v.items())
     if isinstance(v, list | tuple):

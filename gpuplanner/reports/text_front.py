@@ -133,7 +133,7 @@ FRONT: dict[str, tuple[str, str]] = {
     "col_finding": ("Finding", "问题"),
     "col_fix": ("Recommended fix", "建议措施"),
     "findings_intro": (
-        "The design checks report {errors} errors, {warnings} warnings and {infos} notes.",
+        "Findings of the design checks — errors: {errors}, warnings: {warnings}, notes: {infos}.",
         "设计检查共发现 {errors} 个错误、{warnings} 个警告和 {infos} 条提示。",
     ),
     "no_findings": ("The design checks found nothing to report.", "设计检查未发现问题。"),

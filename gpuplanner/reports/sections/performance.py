@@ -35,7 +35,7 @@ def config_rows(ctx: ReportContext, perf: dict[str, Any]) -> list[tuple[str, str
         (ctx.t("p_parallel"), par),
         (ctx.t("p_batch"), f"{fmt.integer(c.global_batch)} × {fmt.integer(c.seq_len)}"),
         (ctx.t("p_precision"), str(c.precision).upper()),
-        (ctx.t("p_tokens"), fmt.compact(c.total_tokens)),
+        (ctx.t("p_tokens"), fmt.compact(c.total_tokens, ctx.lang)),
     ]
 
 

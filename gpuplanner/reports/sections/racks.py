@@ -21,8 +21,10 @@ ROLE_NAMES = {v: k for k, v in ROLE_CODES.items()}
 
 
 def _short(ctx: ReportContext, type_id: str) -> str:
+    """The model as a rack label: 'MQM9700-NS2F (Quantum-2 QM9700)' → 'MQM9700-NS2F'."""
     e = ctx.project.catalog.entries.get(type_id)
-    return (e.model or e.name) if e is not None else type_id
+    model = (e.model or e.name) if e is not None else type_id
+    return model.split(" (", 1)[0] or model
 
 
 def rack_layouts(ctx: ReportContext) -> list[tuple[list[int], list[Slot]]]:

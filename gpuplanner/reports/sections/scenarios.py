@@ -54,7 +54,7 @@ def _table(ctx: ReportContext, chunk: list[tuple[str, str, dict[str, Any] | str]
     first = 62 * mm
     col = (width - first) / len(chunk)
     rows: list[list[Any]] = [
-        [ctx.t("scen_description"), *[ctx.cell(desc or fmt.DASH) for _, desc, _ in chunk]]
+        [ctx.t("scen_description"), *[ctx.cell(desc or fmt.DASH, "cell_right") for _, desc, _ in chunk]]
     ]
     for label, get in metrics(ctx):
         row: list[Any] = [label]
@@ -63,7 +63,7 @@ def _table(ctx: ReportContext, chunk: list[tuple[str, str, dict[str, Any] | str]
         rows.append(row)
     errors = [ctx.t("scen_error", error=data) if isinstance(data, str) else "" for _, _, data in chunk]
     if any(errors):
-        rows.append(["", *[ctx.cell(e) for e in errors]])
+        rows.append(["", *[ctx.cell(e, "cell_right") for e in errors]])
     headers = [ctx.t("col_figure"), *[name for name, _, _ in chunk]]
     return ctx.table(headers, rows, [first, *[col] * len(chunk)], numeric_from=1, text_cols=(0,))
 

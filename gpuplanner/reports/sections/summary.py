@@ -39,7 +39,7 @@ def _tiles(ctx: ReportContext) -> Table:
         (ctx.t("kf_gpus"), fmt.integer(d["gpus"])),
         (
             ctx.t("kf_throughput"),
-            ctx.t("kf_tokens_value", tokens=fmt.compact(perf["tokens_per_s"])) if perf else "—",
+            ctx.t("kf_tokens_value", tokens=fmt.compact(perf["tokens_per_s"], ctx.lang)) if perf else "—",
         ),
         (ctx.t("kf_ttt"), ctx.t("kf_days_value", days=fmt.days(perf["time_to_train_days"])) if perf else "—"),
         (
@@ -50,7 +50,10 @@ def _tiles(ctx: ReportContext) -> Table:
         (
             ctx.t("kf_cost", years=d["tco_years"]),
             ctx.t(
-                "kf_cost_value", capex=fmt.compact(d["capex"]), tco=fmt.compact(d["tco"]), cur=ctx.currency
+                "kf_cost_value",
+                capex=fmt.compact(d["capex"], ctx.lang),
+                tco=fmt.compact(d["tco"], ctx.lang),
+                cur=ctx.currency,
             ),
         ),
     ]
