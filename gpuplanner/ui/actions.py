@@ -163,6 +163,15 @@ def copy(w: MainWindow) -> None:
     QGuiApplication.clipboard().setMimeData(mime)
 
 
+def release_clipboard() -> None:
+    """Drop our items from the clipboard before Qt goes away (an offscreen QClipboard holding Python-made
+    mime data crashes at exit)."""
+    clip = QGuiApplication.clipboard()
+    mime = clip.mimeData() if clip is not None else None
+    if mime is not None and mime.hasFormat(interactions.CLIPBOARD_MIME):
+        clip.clear()
+
+
 def paste(w: MainWindow) -> None:
     mime = QGuiApplication.clipboard().mimeData()
     if mime is None or not mime.hasFormat(interactions.CLIPBOARD_MIME):

@@ -15,7 +15,7 @@ from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.ui import autosave
+from gpuplanner.ui import actions, autosave
 from gpuplanner.ui.main_window import MainWindow
 
 
@@ -98,4 +98,6 @@ def run_app(path: str | None) -> int:
     if path and not restored:
         window.open_file(path)
     window.view.zoom_to_fit()
-    return app.exec()
+    code = app.exec()
+    actions.release_clipboard()
+    return code

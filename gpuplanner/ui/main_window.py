@@ -109,7 +109,10 @@ class MainWindow(QMainWindow):
 
     # -- status and title -------------------------------------------------------------------------------
     def is_modified(self) -> bool:
-        return self.doc.is_modified() or self.autosaver.restored_unsaved
+        try:
+            return self.doc.is_modified() or self.autosaver.restored_unsaved
+        except RuntimeError:  # the undo stack is already gone while the window is being destroyed
+            return False
 
     def update_title(self) -> None:
         name = self.doc.project.info.name or self.tr("Untitled")
