@@ -180,6 +180,5 @@ class Inspector(QWidget):
         elif table == "links":
             text = notes.link_tooltip(self.project, res, rid, notes.busiest_kinds(res) if res else {})
         else:
-            rn = notes.rack_notes(res).get(rid) if res is not None else None
-            text = rn.tooltip if rn else ""
+            text = notes.rack_tooltip(res, rid) if res is not None else ""
         self.figures.setText(text)

@@ -5,6 +5,7 @@ Bad input never closes the window: a message names the file, field or value and 
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -115,6 +116,10 @@ class MainWindow(QMainWindow):
             return False
 
     def update_title(self) -> None:
+        with contextlib.suppress(RuntimeError):  # signals still arriving while the window is destroyed
+            self._update_title()
+
+    def _update_title(self) -> None:
         name = self.doc.project.info.name or self.tr("Untitled")
         file = self.doc.path.name if self.doc.path else self.tr("not saved")
         self.setWindowTitle(self.tr("{name} — {file}[*] — GPU Planner").format(name=name, file=file))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Signal
+from PySide6.QtCore import QPointF, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from gpuplanner.core.errors import PlannerError
@@ -18,6 +18,7 @@ from gpuplanner.ui.canvas.annotations import rack_notes
 from gpuplanner.ui.document import Document
 
 BIN_EDGES = np.linspace(0.0, 1.0, 11)
+REDRAW_DELAY_MS = 80
 TIER_PENS = ("#4472c4", "#ed7d31", "#70ad47", "#7f6084", "#c00000", "#2f9fa8", "#8c8c8c")
 
 
@@ -67,6 +68,12 @@ class PlotsPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs)
         self.hist_bars: list[tuple[str, int, float, float]] = []  # (tier, bin, x0, x1)
+        self._dirty: set[int] = set()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(REDRAW_DELAY_MS)
+        self._timer.timeout.connect(self.refresh)
+        self.tabs.currentChanged.connect(lambda _i: self.refresh())
         self.hist.scene().sigMouseClicked.connect(self._hist_clicked)
         self.power.scene().sigMouseClicked.connect(self._power_clicked)
         doc.resultsReady.connect(self.show_results)
@@ -78,11 +85,24 @@ class PlotsPanel(QWidget):
         self.res = None
 
     def show_results(self, res: Results) -> None:
+        """Remember the results; redraw the visible plot a little later, so that the canvas's annotations
+        are painted first (redrawing pyqtgraph items costs tens of milliseconds)."""
         self.res = res
-        self._scaling(res)
-        self._histogram(res)
-        self._power(res)
-        self._tco(res)
+        self._dirty = set(range(self.tabs.count()))
+        self._timer.start()
+
+    def refresh(self, everything: bool = False) -> None:
+        if self.res is None or not (self.isVisible() or everything):
+            return
+        draw = (self._scaling, self._histogram, self._power, self._tco)
+        tabs = set(self._dirty) if everything else {self.tabs.currentIndex()} & self._dirty
+        for k in sorted(tabs):
+            draw[k](self.res)
+            self._dirty.discard(k)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().showEvent(event)
+        self.refresh()
 
     # -- scaling ----------------------------------------------------------------------------------------
     def _scaling(self, res: Results) -> None:

@@ -19,12 +19,13 @@ from tests.ui.conftest import drag, focus_on, small_project
 def test_low_zoom_draws_the_overview_from_tiles(window):
     w = window
     sc = w.scene
-    w.view.set_zoom(lod.OVERVIEW_BELOW / 2)
-    assert sc.overview_mode
-    assert all(i.opacity() == 0 and not i.isEnabled() for i in sc.device_items.values())
     before = sc.layer.tiles.rendered
+    w.view.set_zoom(lod.OVERVIEW_BELOW / 2)
     w.view.viewport().repaint()
     assert sc.layer.tiles.rendered > before, "the overview is rendered into tiles"
+    QApplication.processEvents()
+    assert sc.overview_mode
+    assert all(i.opacity() == 0 and not i.isEnabled() for i in sc.device_items.values())
     cached = sc.layer.tiles.rendered
     for _ in range(3):
         w.view.viewport().repaint()

@@ -175,4 +175,5 @@ def test_rack_notes_follow_thermal_and_budget(window):
         bad = bool(res.power.rack_over_budget[i] or not res.thermal.rack_cooling_ok[i])
         assert (note.status == theme.RACK_BAD) == bad
         assert w.scene.rack_items[rid].kw_text == note.kw_text
-        assert "CFM" in w.scene.rack_items[rid].toolTip() and "L/min" in w.scene.rack_items[rid].toolTip()
+        tip = w.scene.item_tooltip(w.scene.rack_items[rid])
+        assert "CFM" in tip and "L/min" in tip and "cooling" in tip

@@ -38,28 +38,50 @@ class RackNote:
     kw_text: str
     status: int
     badge: theme.Badge | None
-    tooltip: str
+
+
+_NOTES: tuple[int, dict[str, RackNote]] | None = None  # the last Results' notes (the canvas and plots share)
+
+
+def rack_status(res: Results) -> np.ndarray:
+    """Per compiled rack: theme.RACK_OK / RACK_NEAR / RACK_BAD (over budget at load, or cooling too weak)."""
+    pw, th = res.power, res.thermal
+    budget = pw.rack_budget_kw
+    near = pw.rack_over_budget_max | (
+        np.isfinite(budget) & (pw.rack_kw_load >= theme.NEAR_BUDGET * np.nan_to_num(budget))
+    )
+    bad = pw.rack_over_budget | ~th.rack_cooling_ok
+    return np.where(bad, theme.RACK_BAD, np.where(near, theme.RACK_NEAR, theme.RACK_OK)).astype(np.int8)
 
 
 def rack_notes(res: Results) -> dict[str, RackNote]:
-    """Per rack id: its kW line, status, cooling badge and tooltip."""
+    """Per rack id: its kW line, status and cooling badge (tooltips are built on demand: ``rack_tooltip``)."""
+    global _NOTES
+    if _NOTES is not None and _NOTES[0] == id(res):
+        return _NOTES[1]
     c, pw, th = res.compiled, res.power, res.thermal
-    out: dict[str, RackNote] = {}
-    methods = th.table.methods
-    for i, rid in enumerate(c.racks.ids):
-        load, budget = pw.rack_kw_load[i], pw.rack_budget_kw[i]
-        cool_ok = bool(th.rack_cooling_ok[i])
-        if pw.rack_over_budget[i] or not cool_ok:
-            status = theme.RACK_BAD
-        elif pw.rack_over_budget_max[i] or (np.isfinite(budget) and load >= theme.NEAR_BUDGET * budget):
-            status = theme.RACK_NEAR
-        else:
-            status = theme.RACK_OK
-        kw = tr("{load} / {budget} kW").format(load=fmt_kw(load), budget=fmt_kw(budget))
-        method = methods[int(th.rack_cooling[i])]
-        badge = theme.cooling_badge(method) if load > 0 else None
-        out[rid] = RackNote(kw, status, badge, _rack_tooltip(res, i, method, cool_ok))
+    status = rack_status(res)
+    badges = {m: theme.cooling_badge(m) for m in set(th.table.methods)}
+    methods = [th.table.methods[int(k)] for k in th.rack_cooling]
+    template = tr("{load} / {budget} kW")
+    out = {
+        rid: RackNote(
+            template.format(load=fmt_kw(pw.rack_kw_load[i]), budget=fmt_kw(pw.rack_budget_kw[i])),
+            int(status[i]),
+            badges[methods[i]] if pw.rack_kw_load[i] > 0 else None,
+        )
+        for i, rid in enumerate(c.racks.ids)
+    }
+    _NOTES = (id(res), out)
     return out
+
+
+def rack_tooltip(res: Results, rack_id: str) -> str:
+    i = res.compiled.racks.row.get(rack_id)
+    if i is None:
+        return ""
+    method = res.thermal.table.methods[int(res.thermal.rack_cooling[i])]
+    return _rack_tooltip(res, i, method, bool(res.thermal.rack_cooling_ok[i]))
 
 
 def _rack_tooltip(res: Results, i: int, method: str, cool_ok: bool) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from gpuplanner.ui import theme
@@ -32,6 +32,7 @@ class Legend(QWidget):
         self.counts: list[int] = [0] * theme.N_BUCKETS
         self.max_width = 900
         self._layout: list[tuple[Entry, float, float, float]] = []  # entry, x, y, width
+        self._pixmap: QPixmap | None = None
         self._relayout()
 
     def set_counts(self, counts: list[int]) -> None:
@@ -80,9 +81,21 @@ class Legend(QWidget):
             x += w + GAP
             widest = max(widest, x)
         self.resize(int(min(widest, self.max_width)), int(y + ROW_H + PAD))
+        self._pixmap = None
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt API)
+        """Blit the legend, drawn once per change (it sits over the canvas, so it is repainted every frame)."""
+        ratio = self.devicePixelRatioF()
+        if self._pixmap is None or self._pixmap.size() != self.size() * ratio:
+            self._pixmap = QPixmap(self.size() * ratio)
+            self._pixmap.setDevicePixelRatio(ratio)
+            self._pixmap.fill(Qt.GlobalColor.transparent)
+            self._draw(QPainter(self._pixmap))
         p = QPainter(self)
+        p.drawPixmap(0, 0, self._pixmap)
+        p.end()
+
+    def _draw(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setPen(QPen(QColor(180, 186, 196)))
         p.setBrush(QColor(255, 255, 255, 235))

@@ -9,7 +9,7 @@ calling each Python ``boundingRect``); below ``lod.OVERVIEW_BELOW`` they are mad
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from gpuplanner.engine.analysis import Results
@@ -128,7 +128,6 @@ class PlannerScene(QGraphicsScene):
         w, h = device_size(self.project, dev)
         item.set_shape(dev.name, dev.role, w, h, self._pads(dev.id, dev.type_id))
         item.setPos(dev.x, dev.y)
-        item.setToolTip(notes.device_tooltip(self.project, self.doc.results, did))
 
     def _pads(self, device_id: str, type_id: str) -> tuple[Pad, ...]:
         out = []
@@ -260,9 +259,6 @@ class PlannerScene(QGraphicsScene):
                 continue
             if item.set_annotation(note.kw_text, note.status, note.badge):
                 changed += 1
-                item.setToolTip(note.tooltip)
-            elif item.toolTip() != note.tooltip:
-                item.setToolTip(note.tooltip)
             if self._rack_status.get(rid) != note.status:
                 self._rack_status[rid] = note.status
                 rack_dirty.append(self._rack_rect(rid))
@@ -281,11 +277,21 @@ class PlannerScene(QGraphicsScene):
             text = "" if i is None or load[i] <= 0 else self.tr("{kw} kW").format(kw=f"{load[i] / 1000:,.1f}")
             if item.set_annotation(text):
                 changed += 1
-                item.setToolTip(notes.device_tooltip(self.project, res, did))
         return changed
 
     def link_tooltip(self, link_id: str) -> str:
         return notes.link_tooltip(self.project, self.doc.results, link_id, self.busiest)
+
+    def item_tooltip(self, item: QGraphicsItem) -> str:
+        """Built when the mouse rests on the item, from the latest results (not for every item per edit)."""
+        res = self.doc.results
+        if isinstance(item, DeviceItem):
+            return notes.device_tooltip(self.project, res, item.device_id)
+        if isinstance(item, RackItem):
+            if res is None or item.rack_id not in res.compiled.racks.row:
+                return self.project.racks[item.rack_id].name if item.rack_id in self.project.racks else ""
+            return notes.rack_tooltip(res, item.rack_id)
+        return ""
 
     # -- level of detail --------------------------------------------------------------------------------
     def set_scale(self, scale: float) -> None:
@@ -293,7 +299,12 @@ class PlannerScene(QGraphicsScene):
         if overview != self.overview_mode:
             self.overview_mode = overview
             for item in list(self.device_items.values()) + list(self.rack_items.values()):
-                self._apply_lod(item)
+                item.setOpacity(0.0 if overview else 1.0)
+            QTimer.singleShot(0, self._apply_enabled)  # after this frame: 4,000 calls cost ~6 ms
+
+    def _apply_enabled(self) -> None:
+        for item in list(self.device_items.values()) + list(self.rack_items.values()):
+            item.setEnabled(not self.overview_mode)
 
     def _apply_lod(self, item: QGraphicsItem) -> None:
         item.setOpacity(0.0 if self.overview_mode else 1.0)

@@ -337,16 +337,25 @@ class PlannerView(QGraphicsView):
         base class constructor)."""
         if watched is self.viewport() and event.type() == QEvent.Type.ToolTip:
             pos = event.pos()
-            if (
-                not any(isinstance(i, DeviceItem | RackItem) for i in self.items(pos))
-                or self.planner.overview_mode
-            ):
+            items = [i for i in self.items(pos) if isinstance(i, DeviceItem | RackItem)]
+            text = ""
+            if items and not self.planner.overview_mode:
+                item = items[0]
+                pad = (
+                    item.pad_at(item.mapFromScene(self.mapToScene(pos)))
+                    if isinstance(item, DeviceItem)
+                    else None
+                )
+                text = next((p.tooltip for p in item.pads if p.name == pad), "") if pad else ""
+                text = text or self.planner.item_tooltip(item)
+            else:
                 hit = self.planner.layer.hit(self.mapToScene(pos), HIT_PX / self.scale_now())
-                if hit is not None:
-                    QToolTip.showText(event.globalPos(), self.planner.link_tooltip(hit), self.viewport())
-                else:
-                    QToolTip.hideText()
-                return True
+                text = self.planner.link_tooltip(hit) if hit is not None else ""
+            if text:
+                QToolTip.showText(event.globalPos(), text, self.viewport())
+            else:
+                QToolTip.hideText()
+            return True
         return False
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)

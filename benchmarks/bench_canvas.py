@@ -1,0 +1,199 @@
+"""Canvas benchmark: the real main window, offscreen, on a 1k-GPU and a 16k-GPU project.
+
+Prints, per project: time to open (file → scene built) and to the first paint, the time until the first
+analysis has annotated the canvas; mean / p95 / worst frame time over a scripted pan-and-zoom path (each
+frame forced with ``viewport().repaint()`` and timed); and the time from an edit (pushed through the
+Document, analysed off the UI thread as in the app) until the canvas has repainted with the new
+annotations — median over several edits of each kind. Targets: edit → annotation ≤ 50 ms at 1k and ≤ 500 ms at 16k GPUs; frames
+≤ 33 ms at 16k.
+
+    python benchmarks/bench_canvas.py [--sizes 1k,16k] [--index bsp|none] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from PySide6.QtCore import QEventLoop, QPointF, QSettings, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication, QGraphicsScene  # noqa: E402
+
+from gpuplanner.commands import AddRows, SetFields  # noqa: E402
+from gpuplanner.model import Project, Workload  # noqa: E402
+from gpuplanner.storage import save_project  # noqa: E402
+from gpuplanner.topology.generators import generate  # noqa: E402
+from gpuplanner.topology.options import GenerateOptions  # noqa: E402
+from gpuplanner.ui.document import Document  # noqa: E402
+from gpuplanner.ui.main_window import MainWindow  # noqa: E402
+
+
+def make_16k(folder: Path) -> Path:
+    """2,048 DGX H100 (16,384 GPUs) in a 3-tier fat tree, 42 kW racks, with a Llama 3 70B job."""
+    p = Project()
+    generate(p, GenerateOptions(template="fat-tree-3tier", servers=2048, rack_budget_kw=42)).to_command(
+        "g"
+    ).apply(p)
+    wl = Workload(
+        id=p.new_id("workloads"), name="Llama 3 70B", model_id="llama3-70b", tp=8, pp=4, global_batch=2048
+    )
+    AddRows("workloads", [wl]).apply(p)
+    path = folder / "cluster-16k-h100.gpuplan"
+    save_project(p, path)
+    return path
+
+
+def wait_for(app: QApplication, flag: list, timeout_s: float = 60.0) -> None:
+    """Run the Qt event loop until ``flag`` is set (blocking in Qt, as the app does: a Python polling loop
+    would compete with the engine thread for the GIL and slow it down)."""
+    loop = QEventLoop()
+    timer = QTimer()
+    timer.timeout.connect(lambda: loop.quit() if flag else None)
+    timer.start(1)
+    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+    if not flag:
+        loop.exec()
+    timer.stop()
+    app.processEvents()  # the rest of the slots of the same signal
+    if not flag:
+        raise TimeoutError("no annotations within the timeout")
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def open_and_paint(app: QApplication, path: Path, index: str) -> tuple[MainWindow, dict[str, float]]:
+    doc = Document()
+    folder = Path(tempfile.mkdtemp())
+    w = MainWindow(
+        doc, settings=QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat), recovery_dir=folder
+    )
+    if index == "none":
+        w.scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+    w.show()
+    app.processEvents()
+    annotated: list[int] = []
+    w.scene.annotationsUpdated.connect(annotated.append)
+    t0 = time.perf_counter()
+    w.open_file(path)
+    t1 = time.perf_counter()
+    w.view.viewport().repaint()
+    t2 = time.perf_counter()
+    wait_for(app, annotated)
+    t3 = time.perf_counter()
+    return w, {"open_s": t1 - t0, "first_paint_ms": (t2 - t1) * 1000, "first_annotation_s": t3 - t0}
+
+
+def frame_path(w: MainWindow) -> list[tuple[float, QPointF]]:
+    """Zoom from the whole cluster down to 100 % over the leaf tier, pan, zoom out again."""
+    fit = w.scene.layer.fit_rect()
+    w.view.zoom_to_fit()
+    s0 = w.view.scale_now()
+    focus = QPointF(fit.center().x(), 600.0)
+    steps: list[tuple[float, QPointF]] = []
+    s = s0
+    while s < 1.0:
+        s = min(1.0, s * 1.2)
+        steps.append((s, focus))
+    for scale in (1.0, 0.3, 0.05):
+        for k in range(1, 25):
+            steps.append((scale, QPointF(focus.x() + k * 90 / scale, focus.y())))
+    while s > s0:
+        s = max(s0, s / 1.2)
+        steps.append((s, focus))
+    return steps
+
+
+def frames(app: QApplication, w: MainWindow) -> dict[str, float]:
+    times = []
+    for scale, center in frame_path(w):
+        t = time.perf_counter()
+        w.view.set_zoom(scale, center)  # includes switching the level of detail when crossing it
+        w.view.viewport().repaint()
+        times.append((time.perf_counter() - t) * 1000)
+    return {
+        "frames": len(times),
+        "frame_mean_ms": statistics.mean(times),
+        "frame_p95_ms": pct(times, 0.95),
+        "frame_worst_ms": max(times),
+        "frames_over_33ms": sum(t > 33 for t in times),
+    }
+
+
+def edits(app: QApplication, w: MainWindow, runs: int) -> dict[str, float]:
+    """Edits a consultant makes, each timed from push to the canvas annotations being updated."""
+    p = w.doc.project
+    racks = list(p.racks.values())
+    wl = next(iter(p.tables["workloads"].values()), None)
+    out: dict[str, float] = {}
+    kinds = {
+        "rack budget": lambda k: SetFields(p, "racks", racks[k % len(racks)].id, power_budget_kw=30.0 + k),
+        "rack cooling": lambda k: SetFields(
+            p,
+            "racks",
+            racks[k % len(racks)].id,
+            cooling_id="" if p.racks[racks[k % len(racks)].id].cooling_id else "generic-cold-plate-dlc-cdu",
+        ),
+    }
+    if wl is not None:
+        kinds["workload batch"] = lambda k: SetFields(
+            p, "workloads", wl.id, global_batch=wl.global_batch * (2 if k % 2 == 0 else 4)
+        )
+    for name, make in kinds.items():
+        times, engine = [], []
+        for k in range(runs):
+            done: list[int] = []
+            conn = w.scene.annotationsUpdated.connect(done.append)
+            t = time.perf_counter()
+            w.doc.push(make(k))
+            wait_for(app, done)  # returns once every slot of resultsReady has run
+            w.view.viewport().repaint()  # and the canvas shows the new annotations
+            times.append((time.perf_counter() - t) * 1000)
+            engine.append(w.doc.last_analysis_ms)
+            w.scene.annotationsUpdated.disconnect(conn)
+        out[f"edit→annotation {name} (ms)"] = statistics.median(times)
+        out[f"  {name}: engine alone (ms)"] = statistics.median(engine)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="1k,16k")
+    ap.add_argument("--index", choices=["bsp", "none"], default="bsp")
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    app = QApplication.instance() or QApplication([])
+    tmp = Path(tempfile.mkdtemp())
+    paths = {"1k": ROOT / "examples" / "superpod-1024-h100.gpuplan"}
+    for size in args.sizes.split(","):
+        if size == "16k":
+            paths["16k"] = make_16k(tmp)
+        path = paths[size]
+        w, figures = open_and_paint(app, path, args.index)
+        p = w.doc.project
+        print(
+            f"\n{size}: {path.name} — {p.gpu_count():,} GPUs, {len(p.devices):,} devices, {len(p.links):,} links, "
+            f"{len(p.racks):,} racks; scene index {args.index}"
+        )
+        figures |= frames(app, w)
+        figures |= edits(app, w, args.runs)
+        for k, v in figures.items():
+            print(f"  {k:32s} {v:10.1f}" if isinstance(v, float) else f"  {k:32s} {v:10d}")
+        w.doc.undo_stack.setClean()
+        w.close()
+        w.deleteLater()
+        app.processEvents()
+
+
+if __name__ == "__main__":
+    main()
