@@ -48,13 +48,14 @@ class _QtCommand(QUndoCommand):
 
 
 def snapshot_project(project: Project) -> Project:
-    """A copy the worker can read while the UI edits (rows are immutable: copying the dicts is enough)."""
+    """A copy the worker can read while the UI edits (rows are immutable: copying the dicts is enough).
+
+    The link index is copied as it is rather than rebuilt: re-indexing 37,000 links took 240 ms of the UI
+    thread per edit at 16k GPUs. A snapshot never allocates ids, so the id allocators are not carried over.
+    """
     copy = Project(project.catalog)
-    for table, rows in project.tables.items():
-        if table in ("project", "site"):
-            copy.tables[table] = dict(rows)
-        else:
-            copy.load_rows(table, list(rows.values()))
+    copy.tables = {table: dict(rows) for table, rows in project.tables.items()}
+    copy._links_by_device = {d: set(ids) for d, ids in project._links_by_device.items()}  # noqa: SLF001
     return copy
 
 
@@ -91,6 +92,7 @@ class Document(QObject):
         self.scenario: str | None = None
         self.last_analysis_ms = 0.0
         self._generation = 0
+        self._running = False
         self._lock = threading.Lock()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -142,7 +144,9 @@ class Document(QObject):
 
     # -- analysis ---------------------------------------------------------------------------------------
     def request_analysis(self) -> None:
-        if self.synchronous:
+        """Solve now when the engine is idle (an edit's figures should not wait for a debounce); edits that
+        arrive while a solve runs are coalesced by the debounce timer into one more solve."""
+        if self.synchronous or not (self._running or self._timer.isActive()):
             self._start_analysis()
         else:
             self._timer.start()
@@ -159,11 +163,18 @@ class Document(QObject):
         if self.synchronous:
             self._run(snap, gen)
         else:
+            self._running = True
             threading.Thread(
                 target=self._run, args=(snap, gen), daemon=True, name="gpuplanner-engine"
             ).start()
 
     def _run(self, snap: Project, gen: int) -> None:
+        try:
+            self._solve(snap, gen)
+        finally:
+            self._running = False
+
+    def _solve(self, snap: Project, gen: int) -> None:
         t = time.perf_counter()
         try:
             res = analyze_project(snap, scenario=self.scenario)
