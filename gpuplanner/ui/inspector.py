@@ -91,6 +91,8 @@ class Inspector(QWidget):
         while self.body_layout.count():
             w = self.body_layout.takeAt(0).widget()
             if w is not None:
+                w.hide()  # deleteLater runs later: hidden now, so that old and new forms never overlap
+                w.setParent(None)
                 w.deleteLater()
         self.editors.clear()
         self.targets = [(t, i) for t, i, _ in targets]

@@ -117,9 +117,11 @@ class PlotsPanel(QWidget):
         except PlannerError as exc:
             self.scaling_note.setText(exc.one_line())
             return
-        n = s["n_gpus"].astype(float)
-        self.scaling.setLogMode(x=True, y=False)
-        self.efficiency.setLogMode(x=True, y=False)
+        n = np.log2(s["n_gpus"].astype(float))  # doubling sizes, evenly spaced, labelled with GPU counts
+        ticks = [[(float(x), f"{int(g):,}") for x, g in zip(n, s["n_gpus"], strict=True)]]
+        for plot in (self.scaling, self.efficiency):
+            plot.getAxis("bottom").setTicks(ticks)
+        self.scaling.setLabel("left", self.tr("throughput"), units=self.tr("tokens/s"))  # SI prefix: k, M
         self.scaling.plot(
             n, s["tokens_per_s"], pen=pg.mkPen("#4472c4", width=2), symbol="o", symbolBrush="#4472c4"
         )
@@ -128,7 +130,7 @@ class PlotsPanel(QWidget):
         )
         self.efficiency.setYRange(0, 105)
         here = pg.InfiniteLine(
-            pos=np.log10(w.estimate.n_gpus),
+            pos=np.log2(w.estimate.n_gpus),
             angle=90,
             pen=pg.mkPen("#c00000", style=pg.QtCore.Qt.PenStyle.DashLine),
         )

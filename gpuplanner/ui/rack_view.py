@@ -18,7 +18,7 @@ from gpuplanner.ui.canvas.annotations import fmt_kw, rack_notes
 from gpuplanner.ui.canvas.geometry import device_ru, rack_ru
 from gpuplanner.ui.document import Document
 
-COL_W, GAP, U_H, HEAD_H, MARGIN = 230.0, 36.0, 15.0, 74.0, 24.0
+COL_W, GAP, U_H, HEAD_H, MARGIN = 240.0, 32.0, 15.0, 74.0, 24.0
 
 
 def px_font(px: int, bold: bool = False) -> QFont:
@@ -27,6 +27,12 @@ def px_font(px: int, bold: bool = False) -> QFont:
     f.setPixelSize(px)
     f.setBold(bold)
     return f
+
+
+def elide_lines(p: QPainter, lines: list[str], width: float) -> str:
+    """The lines, each shortened with … to fit ``width`` in the painter's current font."""
+    fm = p.fontMetrics()
+    return "\n".join(fm.elidedText(t, Qt.TextElideMode.ElideRight, int(width)) for t in lines)
 
 
 @dataclass
@@ -50,7 +56,7 @@ class ElevationCanvas(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt API)
         p = QPainter(self)
         p.fillRect(self.rect(), QColor("white"))
-        self.slots = self.view.render(p)
+        self.slots = self.view.draw(p)
         p.end()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt API)
@@ -68,6 +74,7 @@ class RackElevation(QWidget):
         self.doc = doc
         self.row_label = ""
         self.rows = QComboBox()
+        self.rows.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.rows.activated.connect(lambda _i: self.show_row(self.rows.currentData()))
         print_button = QPushButton(self.tr("Print…"))
         print_button.clicked.connect(self.print_dialog)
@@ -137,7 +144,7 @@ class RackElevation(QWidget):
         return QRectF(0, 0, 2 * MARGIN + len(racks) * (COL_W + GAP), 2 * MARGIN + HEAD_H + tallest * U_H + 10)
 
     # -- drawing (screen and printer) -------------------------------------------------------------------
-    def render(self, p: QPainter) -> list[Slot]:
+    def draw(self, p: QPainter) -> list[Slot]:
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         res = self.doc.results
         notes = rack_notes(res) if res is not None else {}
@@ -182,21 +189,21 @@ class RackElevation(QWidget):
         if note is not None and self.doc.results is not None:
             i = self.doc.results.compiled.racks.row[rack.id]
             pw = self.doc.results.power
-            lines.insert(
-                0,
-                self.tr("{load} kW at load · {peak} kW max · budget {budget} kW").format(
-                    load=fmt_kw(pw.rack_kw_load[i]),
-                    peak=fmt_kw(pw.rack_kw_max[i]),
-                    budget=fmt_kw(pw.rack_budget_kw[i]),
+            lines = [
+                self.tr("{load} kW at load, {peak} kW max").format(
+                    load=fmt_kw(pw.rack_kw_load[i]), peak=fmt_kw(pw.rack_kw_max[i])
                 ),
-            )
+                self.tr("budget {budget} kW · {used} of {ru} U used").format(
+                    budget=fmt_kw(pw.rack_budget_kw[i]), used=used, ru=ru
+                ),
+            ]
             method = self.doc.results.thermal.table.methods[int(self.doc.results.thermal.rack_cooling[i])]
             lines.append(self.tr("cooling: {m}").format(m=theme.cooling_method_name(method)))
         p.setPen(color if status != theme.RACK_OK else QColor(50, 50, 50))
         p.drawText(
             head.adjusted(6, 20, -6, 0),
             Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft,
-            "\n".join(lines),
+            elide_lines(p, lines, head.width() - 12),
         )
         top = MARGIN + HEAD_H
         frame = QRectF(x + 22, top, COL_W - 22, ru * U_H)
@@ -222,9 +229,10 @@ class RackElevation(QWidget):
         p.drawRect(r)
         entry = self.project.catalog.entries.get(d.type_id)
         model = entry.name if entry else d.type_id
-        text = f"{d.name} · {fmt_kw(kw)} kW" if n == 1 else f"{d.name}\n{model}\n{fmt_kw(kw)} kW"
+        lines = [f"{d.name} · {fmt_kw(kw)} kW"] if n == 1 else [d.name, model, f"{fmt_kw(kw)} kW"]
         p.setPen(QColor(20, 20, 20))
         p.setFont(px_font(11 if n > 1 else 10))
+        text = elide_lines(p, lines, r.width() - 8)
         p.drawText(r.adjusted(4, 0, -4, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
         return Slot(d, r, kw)
 
@@ -238,7 +246,7 @@ class RackElevation(QWidget):
             size = self.content_size()
             s = min(page.width() / size.width(), page.height() / size.height())
             p.scale(s, s)
-            self.render(p)
+            self.draw(p)
         finally:
             p.end()
 

@@ -19,7 +19,8 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from gpuplanner.model import Project
 from gpuplanner.ui import theme
 from gpuplanner.ui.canvas import lod
-from gpuplanner.ui.canvas.geometry import DeviceGeometry
+from gpuplanner.ui.canvas.geometry import RACK_HEADER_H, DeviceGeometry
+from gpuplanner.ui.canvas.painting import saved
 from gpuplanner.ui.canvas.tiles import TileCache
 
 MAX_LABELS = 200
@@ -232,8 +233,6 @@ class LinkLayer(QGraphicsItem):
 
     def _render_tile(self, p: QPainter, rect: QRectF, scale: float) -> None:
         overview = scale < lod.OVERVIEW_BELOW
-        if overview:
-            self.overview.paint_racks(p, rect, scale)
         if len(self.ids):
             pad = 4 / scale
             box = rect.adjusted(-pad, -pad, pad, pad)
@@ -242,7 +241,8 @@ class LinkLayer(QGraphicsItem):
                 rows, xy = merge_segments(rows, xy, box, scale, self.bucket, self.width_class(rows))
             if len(rows):
                 self._stroke(p, rows, xy, scale, antialias=bool(scale >= 0.5 and len(rows) < AA_BELOW))
-        if overview:
+        if overview:  # the same stacking as the items: links, then racks, then devices
+            self.overview.paint_racks(p, rect, scale)
             self.overview.paint_devices(p, rect, scale)
 
     def width_class(self, rows: np.ndarray) -> np.ndarray:
@@ -255,40 +255,77 @@ class LinkLayer(QGraphicsItem):
 
     def _stroke(self, p: QPainter, rows: np.ndarray, xy: np.ndarray, scale: float, antialias: bool) -> None:
         """A few paths: one per utilisation bucket (worst drawn last, on top) and width class."""
-        p.save()
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, antialias)
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        wide = scale >= lod.OVERVIEW_BELOW
-        width_class = self.width_class(rows) if wide else np.zeros(len(rows), dtype=np.int64)
-        buckets = self.bucket[rows]
-        for bucket in range(theme.N_BUCKETS):
-            in_bucket = buckets == bucket
-            if not in_bucket.any():
-                continue
-            for wc in range(3):
-                sel = in_bucket & (width_class == wc)
-                if not sel.any():
+        with saved(p):
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, antialias)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            wide = scale >= lod.OVERVIEW_BELOW
+            width_class = self.width_class(rows) if wide else np.zeros(len(rows), dtype=np.int64)
+            buckets = self.bucket[rows]
+            for bucket in range(theme.N_BUCKETS):
+                in_bucket = buckets == bucket
+                if not in_bucket.any():
                     continue
-                pen = QPen(theme.bucket_color(bucket), 1.0 + 0.6 * wc)
-                pen.setCosmetic(True)
-                p.setPen(pen)
-                part = xy[sel]
-                p.drawPath(arrayToQPath(part[:, [0, 2]].ravel(), part[:, [1, 3]].ravel(), connect="pairs"))
-        p.restore()
+                for wc in range(3):
+                    sel = in_bucket & (width_class == wc)
+                    if not sel.any():
+                        continue
+                    pen = QPen(theme.bucket_color(bucket), 1.0 + 0.6 * wc)
+                    pen.setCosmetic(True)
+                    p.setPen(pen)
+                    part = xy[sel]
+                    p.drawPath(
+                        arrayToQPath(part[:, [0, 2]].ravel(), part[:, [1, 3]].ravel(), connect="pairs")
+                    )
 
     def _paint_selected(self, p: QPainter) -> None:
         rows = self.rows_of(self.selected)
         if not len(rows):
             return
-        p.save()
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        halo = QPen(theme.SELECTION, 4.0)
-        halo.setCosmetic(True)
-        p.setPen(halo)
-        xy = self.xy[rows]
-        p.drawPath(arrayToQPath(xy[:, [0, 2]].ravel(), xy[:, [1, 3]].ravel(), connect="pairs"))
-        p.restore()
+        with saved(p):
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            halo = QPen(theme.SELECTION, 4.0)
+            halo.setCosmetic(True)
+            p.setPen(halo)
+            xy = self.xy[rows]
+            p.drawPath(arrayToQPath(xy[:, [0, 2]].ravel(), xy[:, [1, 3]].ravel(), connect="pairs"))
         self._paint_rows(p, rows, 1.0, antialias=True)
+
+    def _blocked_cells(self, exposed: QRectF, t: QTransform) -> set[tuple[int, int]]:
+        """Label cells covered by devices and racks in view (racks are drawn above the links and would hide
+        a label; a label over a device would hide its text)."""
+        rects = []
+        g = self.overview.geom
+        if g is not None and len(g.ids):
+            m = (
+                (g.x + g.w >= exposed.left())
+                & (g.x <= exposed.right())
+                & (g.y + g.h >= exposed.top())
+                & (g.y <= exposed.bottom())
+            )
+            rects.append(np.column_stack((g.x[m], g.y[m], g.w[m], g.h[m])))
+        r = self.overview.rack_xywh
+        if len(r):
+            top = r[:, 1] - RACK_HEADER_H
+            m = (
+                (r[:, 0] + r[:, 2] >= exposed.left())
+                & (r[:, 0] <= exposed.right())
+                & (r[:, 1] >= exposed.top())
+                & (top <= exposed.bottom())
+            )
+            rects.append(np.column_stack((r[m, 0], top[m], r[m, 2], r[m, 3] + RACK_HEADER_H)))
+        cells: set[tuple[int, int]] = set()
+        if not rects:
+            return cells
+        a = np.vstack(rects)
+        x0 = (a[:, 0] * t.m11() + t.dx()) // LABEL_CELL_W
+        x1 = ((a[:, 0] + a[:, 2]) * t.m11() + t.dx()) // LABEL_CELL_W
+        y0 = (a[:, 1] * t.m22() + t.dy()) // LABEL_CELL_H
+        y1 = ((a[:, 1] + a[:, 3]) * t.m22() + t.dy()) // LABEL_CELL_H
+        for cx0, cx1, cy0, cy1 in zip(
+            x0.astype(int), x1.astype(int), y0.astype(int), y1.astype(int), strict=True
+        ):
+            cells.update((cx, cy) for cx in range(cx0, cx1 + 1) for cy in range(cy0, cy1 + 1))
+        return cells
 
     def visible_label_rows(self, exposed: QRectF) -> np.ndarray:
         mx, my = self.mid[:, 0], self.mid[:, 1]
@@ -309,31 +346,28 @@ class LinkLayer(QGraphicsItem):
             return
         t = p.worldTransform()
         mids = self.mid[rows] * [t.m11(), t.m22()] + [t.dx(), t.dy()]
-        p.save()
-        p.setWorldTransform(QTransform())
-        p.setFont(self._font)
-        fm = QFontMetricsF(self._font)
-        taken: set[tuple[int, int]] = set()
-        white = QBrush(QColor(255, 255, 255, 230))
-        for i, (mx, my) in zip(rows, mids, strict=True):
-            cy = int(my // LABEL_CELL_H)
-            cx0, cx1 = int((mx - 30) // LABEL_CELL_W), int((mx + 30) // LABEL_CELL_W)
-            cells = {(cx, cy) for cx in range(cx0, cx1 + 1)}
-            if cells & taken:  # checked before any text is measured: most candidates stop here
-                continue
-            text = self.label_text(self.ids[i])
-            w = fm.horizontalAdvance(text) + 6
-            box = QRectF(mx - w / 2, my - 7, w, 14)
-            taken |= {
-                (cx, cy)
-                for cx in range(int(box.left() // LABEL_CELL_W), int(box.right() // LABEL_CELL_W) + 1)
-            }
-            p.setPen(QPen(theme.bucket_color(int(self.bucket[i])), 1))
-            p.setBrush(white)
-            p.drawRoundedRect(box, 3, 3)
-            p.setPen(QColor(30, 30, 30))
-            p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
-        p.restore()
+        with saved(p):
+            p.setWorldTransform(QTransform())
+            p.setFont(self._font)
+            fm = QFontMetricsF(self._font)
+            taken = self._blocked_cells(exposed, t)
+            white = QBrush(QColor(255, 255, 255, 230))
+            for i, (mx, my) in zip(rows, mids, strict=True):
+                cys = range(int((my - 7) // LABEL_CELL_H), int((my + 7) // LABEL_CELL_H) + 1)
+                cx0, cx1 = int((mx - 30) // LABEL_CELL_W), int((mx + 30) // LABEL_CELL_W)
+                cells = {(cx, cy) for cx in range(cx0, cx1 + 1) for cy in cys}
+                if cells & taken:  # checked before any text is measured: most candidates stop here
+                    continue
+                text = self.label_text(self.ids[i])
+                w = fm.horizontalAdvance(text) + 6
+                box = QRectF(mx - w / 2, my - 7, w, 14)
+                span = range(int(box.left() // LABEL_CELL_W), int(box.right() // LABEL_CELL_W) + 1)
+                taken |= {(cx, cy) for cx in span for cy in cys}
+                p.setPen(QPen(theme.bucket_color(int(self.bucket[i])), 1))
+                p.setBrush(white)
+                p.drawRoundedRect(box, 3, 3)
+                p.setPen(QColor(30, 30, 30))
+                p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
 def clip_segments(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 from PySide6.QtCore import QRectF, Qt
@@ -18,6 +20,16 @@ def font(px: int, bold: bool = False) -> QFont:
         f.setBold(bold)
         _FONTS[key] = f
     return _FONTS[key]
+
+
+@contextmanager
+def saved(p: QPainter) -> Iterator[QPainter]:
+    """save() … restore() that survives an exception (an unbalanced painter state crashes Qt)."""
+    p.save()
+    try:
+        yield p
+    finally:
+        p.restore()
 
 
 @lru_cache(maxsize=50000)
@@ -46,22 +58,25 @@ def draw_lines(
     line_h = px + 2
     if dev.height() < line_h or dev.width() < 3 * px:
         return 0
-    p.save()
-    p.setWorldTransform(QTransform())
-    y = dev.top() + max(0.0, (dev.height() - line_h * len(lines)) / 2) if len(lines) == 1 else dev.top() + 1
-    drawn = 0
-    for text, color, bold in lines:
-        if y + line_h > dev.bottom() + 1:
-            break
-        p.setFont(font(px, bold))
-        p.setPen(color)
-        shown = elided(text, px, bold, int(dev.width() - 2 * margin))
-        p.drawText(
-            QRectF(dev.left() + margin, y, dev.width() - 2 * margin, line_h),
-            int(align | Qt.AlignmentFlag.AlignVCenter),
-            shown,
+    with saved(p):
+        p.setWorldTransform(QTransform())
+        y = (
+            dev.top() + max(0.0, (dev.height() - line_h * len(lines)) / 2)
+            if len(lines) == 1
+            else dev.top() + 1
         )
-        y += line_h
-        drawn += 1
-    p.restore()
+        drawn = 0
+        for text, color, bold in lines:
+            if y + line_h > dev.bottom() + 1:
+                break
+            p.setFont(font(px, bold))
+            p.setPen(color)
+            shown = elided(text, px, bold, int(dev.width() - 2 * margin))
+            p.drawText(
+                QRectF(dev.left() + margin, y, dev.width() - 2 * margin, line_h),
+                int(align | Qt.AlignmentFlag.AlignVCenter),
+                shown,
+            )
+            y += line_h
+            drawn += 1
     return drawn

@@ -54,7 +54,7 @@ class RackItem(QGraphicsItem):
             | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
             | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges
         )
-        self.setZValue(0)
+        self.setZValue(1.5)  # above the link layer: lines pass behind racks, headers stay legible
         self._bounds = self._compute_bounds()
 
     def _compute_bounds(self) -> QRectF:
@@ -121,6 +121,8 @@ class RackItem(QGraphicsItem):
         header = self.header()
         tint = QColor(color)
         tint.setAlpha(40 if self.status == theme.RACK_OK else 70)
+        p.setBrush(QBrush(theme.RACK_FILL))  # opaque first: the links behind must not show through the text
+        p.drawRect(header)
         p.setBrush(QBrush(tint))
         p.drawRect(header)
         if self.drop_hint is not None:
@@ -150,23 +152,19 @@ class RackItem(QGraphicsItem):
     def _paint_header_text(self, p: QPainter, header: QRectF, color: QColor) -> None:
         badge_w = 0.0
         if self.badge is not None:
-            badge_w = 34.0
-            b = QRectF(header.right() - badge_w - 2, header.top() + 3, badge_w, 14)
+            badge_w = 46.0
+            b = QRectF(header.right() - badge_w - 2, header.top() + 2, badge_w, 17)
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QBrush(self.badge.color))
             p.drawRoundedRect(b, 3, 3)
+            white = QColor("white")
             draw_lines(
-                p,
-                b,
-                [(self.badge.text, QColor("white"), True)],
-                px=9,
-                align=Qt.AlignmentFlag.AlignHCenter,
-                margin=1,
+                p, b, [(self.badge.text, white, True)], px=10, align=Qt.AlignmentFlag.AlignHCenter, margin=1
             )
         kw_color = color if self.status != theme.RACK_OK else QColor(40, 40, 40)
         bad = self.status != theme.RACK_OK
         if header.height() * p.worldTransform().m11() >= 2 * 12:
-            top = QRectF(header.left(), header.top() + 1, header.width() - badge_w - 2, 19)
+            top = QRectF(header.left(), header.top() + 1, header.width() - badge_w - 4, 19)
             draw_lines(p, top, [(self.name, QColor(20, 20, 20), True)], px=11)
             bottom = QRectF(header.left(), header.top() + 20, header.width(), 19)
             draw_lines(p, bottom, [(self.kw_text, kw_color, bad)], px=11)

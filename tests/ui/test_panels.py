@@ -1,0 +1,192 @@
+"""Panels and dialogs: inspector edits (and refusals naming the field and value), results figures and
+findings, plots that select on the canvas, the rack elevation (and its PDF), the site, workload and
+template dialogs, the palette search, fonts, and the report action."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtGui import QImage, QPainter
+
+from gpuplanner.engine.analysis import analyze_project
+from gpuplanner.ui import actions
+from gpuplanner.ui.app import register_fonts, resources_dir
+from gpuplanner.ui.dialogs.site_dialog import SiteDialog
+from gpuplanner.ui.dialogs.template_dialog import TemplateDialog
+from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
+from gpuplanner.ui.results_panel import money
+
+
+def test_inspector_edits_a_rack_with_units(window):
+    w = window
+    rack = next(iter(w.doc.project.racks.values()))
+    w.scene.select_ids([rack.id])
+    ed = w.inspector.editors[("racks", rack.id, "power_budget_kw")]
+    assert ed.widget.toolTip() == "kW", "an optional figure: empty means the rack type's budget; unit shown"
+    ed.set(64.0)
+    assert w.inspector.commit("racks", rack.id, "power_budget_kw")
+    assert w.doc.project.racks[rack.id].power_budget_kw == 64.0
+    assert "64" in w.scene.rack_items[rack.id].kw_text
+    assert w.doc.undo_stack.undoText().startswith("Set power budget")
+
+
+def test_inspector_refusal_names_field_and_value(window):
+    w = window
+    link = next(iter(w.doc.project.links.values()))
+    w.scene.select_ids([link.id])
+    ed = w.inspector.editors[("links", link.id, "multiplicity")]
+    ed.set(0)
+    assert not w.inspector.commit("links", link.id, "multiplicity")
+    text = w.inspector.error.text()
+    assert "multiplicity" in text and "0" in text
+    assert w.doc.project.links[link.id].multiplicity == link.multiplicity
+    assert ed.get() == link.multiplicity, "the editor shows the model's value again"
+
+
+def test_nothing_selected_edits_project_and_site(window):
+    w = window
+    w.scene.select_ids([])
+    ed = w.inspector.editors[("site", "site", "electricity_usd_per_kwh")]
+    before = w.doc.results.cost.tco_usd
+    ed.set(0.25)
+    assert w.inspector.commit("site", "site", "electricity_usd_per_kwh")
+    assert w.doc.results.cost.tco_usd > before
+    assert w.results_panel.values["tco"].text().startswith(money(w.doc.results.cost.tco_usd).split(" ")[0])
+
+
+def test_results_panel_shows_engine_figures_and_findings(window):
+    w = window
+    res = analyze_project(w.doc.project)
+    v = w.results_panel.values
+    assert v["gpus"].text() == f"{res.fabric.gpus:,}"
+    assert v["mfu"].text() == f"{res.workload.estimate.mfu * 100:.1f} %"
+    assert v["pue"].text() == f"{res.thermal.pue:.2f}"
+    tree = w.results_panel.tree
+    assert tree.topLevelItemCount() == len(res.findings)
+    with_items = next(i for i in range(tree.topLevelItemCount()) if tree.topLevelItem(i).data(0, 256))
+    item = tree.topLevelItem(with_items)
+    w.results_panel._clicked(item, 0)  # noqa: SLF001
+    ids = set(item.data(0, 256))
+    assert ids & set(w.scene.selected_ids()) or not (
+        ids & (set(w.scene.device_items) | set(w.scene.rack_items))
+    )
+
+
+def test_plots_select_racks_and_links_on_the_canvas(window):
+    w = window
+    plots = w.plots
+    plots.refresh(everything=True)
+    rid = plots.select_rack(1)
+    assert w.scene.selected_ids() == [rid]
+    res = w.doc.results
+    tier = "node-leaf"
+    util = res.link_util[np.array(res.fabric.link_tier) == tier]
+    b = int(np.clip(np.digitize(util[0], np.linspace(0, 1, 11)) - 1, 0, 9))
+    ids = plots.select_links(tier, b)
+    assert ids and set(ids) == set(w.scene.selected_ids())
+
+
+def test_rack_elevation_follows_selection_and_prints(window, tmp_path: Path):
+    w = window
+    p = w.doc.project
+    server = next(d for d in p.devices.values() if d.role == "compute")
+    w.scene.select_ids([server.id])
+    view = w.rack_view
+    assert view.row_label == p.racks[server.rack_id].row
+    img = QImage(view.content_size().size().toSize(), QImage.Format.Format_ARGB32)
+    painter = QPainter(img)
+    slots = view.draw(painter)
+    painter.end()
+    assert server.id in {s.device.id for s in slots}
+    pdf = tmp_path / "racks.pdf"
+    view.export_pdf(str(pdf))
+    assert pdf.read_bytes()[:5] == b"%PDF-" and pdf.stat().st_size > 1000
+
+
+def test_site_dialog_applies_and_refuses(window):
+    w = window
+    dlg = SiteDialog(w.doc, w)
+    dlg.editors["tco_years"].set(7)
+    assert dlg.apply()
+    assert w.doc.project.site.tco_years == 7 and w.doc.results.cost.tco_years == 7
+    dlg.editors["tco_years"].set(0)
+    assert not dlg.apply()
+    assert "tco_years" in dlg.error.text()
+
+
+def test_workload_dialog_adds_a_workload_when_there_is_none(make_window):
+    from tests.ui.conftest import small_project
+
+    p = small_project()
+    p.tables["workloads"].clear()
+    w = make_window(p)
+    assert w.doc.results.workload is None
+    dlg = WorkloadDialog(w.doc, w)
+    assert dlg.is_new
+    dlg.editors["model_id"].set("llama3-8b")
+    dlg.editors["tp"].set(8)
+    dlg.editors["dp"].set(6)
+    dlg.editors["global_batch"].set(96)
+    assert dlg.apply(), dlg.error.text()
+    assert len(w.doc.project.tables["workloads"]) == 1 and not dlg.is_new
+    assert w.doc.results.workload is not None
+    assert "MFU" in dlg.status.text()
+    w.doc.undo_stack.undo()
+    assert not w.doc.project.tables["workloads"]
+
+
+def test_template_dialog_generates_an_undoable_project(window, monkeypatch):
+    w = window
+    dlg = TemplateDialog(w.doc.project.catalog, w)
+    dlg.servers.setValue(8)
+    dlg.su_size.setValue(8)
+    dlg.name.setText("Pilot")
+    dlg.generate()
+    assert dlg.project is not None and dlg.result() == 1
+    monkeypatch.setattr(TemplateDialog, "exec", lambda self: 1)
+    monkeypatch.setattr("gpuplanner.ui.dialogs.template_dialog.TemplateDialog.__init__", _reuse(dlg))
+    actions._new_from_template(w)  # noqa: SLF001
+    p = w.doc.project
+    assert p.info.name == "Pilot" and sum(d.role == "compute" for d in p.devices.values()) == 8
+    assert w.doc.undo_stack.count() == 1 and w.is_modified()
+
+
+def _reuse(dlg):
+    def init(self, catalog, parent=None):
+        self.__dict__.update(dlg.__dict__)
+
+    return init
+
+
+def test_template_dialog_shows_the_generator_refusal(window):
+    dlg = TemplateDialog(window.doc.project.catalog, window)
+    dlg.servers.setValue(64)
+    dlg.su_size.setValue(64)
+    dlg.generate()
+    assert dlg.project is None and "Cannot generate" in dlg.error.text()
+
+
+def test_palette_search_filters_entries(window):
+    pal = window.palette
+    pal.search.setText("dgx h100")
+    shown = [
+        pal.tree.topLevelItem(g).child(k).text(0)
+        for g in range(pal.tree.topLevelItemCount())
+        for k in range(pal.tree.topLevelItem(g).childCount())
+        if not pal.tree.topLevelItem(g).child(k).isHidden()
+    ]
+    assert shown and all("DGX H100" in s for s in shown)
+
+
+def test_cjk_font_is_registered(qapp):
+    if not list((resources_dir() / "fonts").glob("*.tt[cf]")):
+        pytest.skip("no bundled font")
+    families = register_fonts(qapp)
+    assert families and families[0] in qapp.font().families()
+
+
+def test_report_action_follows_the_report_package(window):
+    action = window.actions["report"]
+    assert action.isEnabled() == (actions.report_builder() is not None)

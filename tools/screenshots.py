@@ -1,0 +1,109 @@
+"""Screenshots of the desktop app for the README, taken on a real X server (Xvfb):
+
+    xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb python tools/screenshots.py
+
+writes docs/screenshots/window-256-h100.png (the whole window on the 256-GPU example, a rack selected),
+docs/screenshots/rack-elevation.png (that rack's row in the elevation view) and
+docs/screenshots/canvas-16k-overview.png (a generated 16,384-GPU fat tree, zoomed out).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from PySide6.QtCore import QPointF, QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from gpuplanner.commands import AddRows  # noqa: E402
+from gpuplanner.model import Project, Workload  # noqa: E402
+from gpuplanner.storage import save_project  # noqa: E402
+from gpuplanner.topology.generators import generate  # noqa: E402
+from gpuplanner.topology.options import GenerateOptions  # noqa: E402
+from gpuplanner.ui.app import register_fonts  # noqa: E402
+from gpuplanner.ui.document import Document  # noqa: E402
+from gpuplanner.ui.main_window import MainWindow  # noqa: E402
+
+OUT = ROOT / "docs" / "screenshots"
+SIZE = (1600, 1000)
+
+
+def settle(app: QApplication, w: MainWindow, seconds: float = 1.0) -> None:
+    """Let events run and the canvas tiles fill in (they render within a budget per frame)."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        app.processEvents()
+        w.view.viewport().repaint()
+        time.sleep(0.02)
+    w.plots.refresh(everything=True)
+    app.processEvents()
+
+
+def window(app: QApplication, tmp: Path) -> MainWindow:
+    settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(Document(synchronous=True), settings=settings, recovery_dir=tmp / "recovery")
+    w.resize(*SIZE)
+    w.show()
+    app.processEvents()
+    return w
+
+
+def shot_256(app: QApplication, tmp: Path) -> None:
+    w = window(app, tmp)
+    w.open_file(ROOT / "examples" / "cluster-256-h100.gpuplan")
+    p = w.doc.project
+    rack = next(r for r in p.racks.values() if any(d.role == "compute" for d in p.devices_in_rack(r.id)))
+    w.scene.select_ids([rack.id])
+    frame = w.scene.rack_items[rack.id].sceneBoundingRect()
+    w.view.set_zoom(0.62, QPointF(frame.center().x() + 380, frame.top() - 60))
+    settle(app, w)
+    w.grab().save(str(OUT / "window-256-h100.png"))
+    w.docks["racks"].raise_()
+    w.rack_view.show_row(rack.row)
+    settle(app, w, 0.5)
+    w.rack_view.canvas.grab().save(str(OUT / "rack-elevation.png"))  # the whole row, not just the dock
+    w.doc.undo_stack.setClean()
+    w.close()
+
+
+def shot_16k(app: QApplication, tmp: Path) -> None:
+    p = Project()
+    generate(p, GenerateOptions(template="fat-tree-3tier", servers=2048, rack_budget_kw=42)).to_command(
+        "g"
+    ).apply(p)
+    wl = Workload(
+        id=p.new_id("workloads"), name="Llama 3 70B", model_id="llama3-70b", tp=8, pp=4, global_batch=2048
+    )
+    AddRows("workloads", [wl]).apply(p)
+    path = tmp / "cluster-16k-h100.gpuplan"
+    save_project(p, path)
+    w = window(app, tmp)
+    w.open_file(path)
+    fit = w.scene.layer.fit_rect()
+    vp = w.view.viewport().rect()
+    scale = 0.11  # below lod.OVERVIEW_BELOW: racks, devices and links come from the tiles
+    w.view.set_zoom(scale, QPointF(fit.left() + vp.width() / scale / 2 - 400, fit.center().y()))
+    settle(app, w, 2.0)
+    w.grab().save(str(OUT / "canvas-16k-overview.png"))
+    w.doc.undo_stack.setClean()
+    w.close()
+
+
+def main() -> None:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    register_fonts(app)  # type: ignore[arg-type]
+    OUT.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp())
+    shot_256(app, tmp)
+    shot_16k(app, tmp)
+    for f in sorted(OUT.glob("*.png")):
+        print(f.relative_to(ROOT))
+
+
+if __name__ == "__main__":
+    main()
