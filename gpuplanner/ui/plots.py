@@ -5,6 +5,9 @@ links of that tier and utilisation band.
 
 from __future__ import annotations
 
+import html
+from collections import Counter
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QTimer, Signal
@@ -17,19 +20,38 @@ from gpuplanner.ui import theme
 from gpuplanner.ui.canvas.annotations import rack_notes
 from gpuplanner.ui.document import Document
 
-BIN_EDGES = np.linspace(0.0, 1.0, 11)
 REDRAW_DELAY_MS = 80
-TIER_PENS = ("#4472c4", "#ed7d31", "#70ad47", "#7f6084", "#c00000", "#2f9fa8", "#8c8c8c")
+# Tier colours: no greens, ambers or reds, which mean utilisation on the canvas.
+TIER_PENS = ("#4472c4", "#7f6084", "#2f9fa8", "#8c8c8c", "#a5b8e0", "#5b4a99", "#b0b0b0", "#3a6f8f")
 
 
 def _plot(title: str, left: str, bottom: str) -> pg.PlotWidget:
     w = pg.PlotWidget(background="w")
     w.setTitle(title, color="#222", size="10pt")
-    w.setLabel("left", left)
+    if left:
+        w.setLabel("left", left)
     w.setLabel("bottom", bottom)
     w.showGrid(x=True, y=True, alpha=0.25)
     w.setMenuEnabled(False)
     return w
+
+
+def _with_note(plot: QWidget, note: QLabel) -> QWidget:
+    """A plot with its legend underneath (inside a short plot a legend would cover the data)."""
+    box = QWidget()
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(0, 0, 0, 0)
+    lay.addWidget(plot, 1)
+    lay.addWidget(note)
+    note.setWordWrap(True)
+    return box
+
+
+def legend_html(entries: list[tuple[str, str]]) -> str:
+    """Coloured squares and names, for a legend below a plot."""
+    return " &nbsp; ".join(
+        f'<span style="color:{color}">&#9632;</span>&nbsp;{html.escape(text)}' for color, text in entries
+    )
 
 
 class PlotsPanel(QWidget):
@@ -40,15 +62,15 @@ class PlotsPanel(QWidget):
         self.doc = doc
         self.res: Results | None = None
         self.tabs = QTabWidget()
-        self.scaling = _plot(
-            self.tr("Scaling (fixed layout, batch per replica)"), self.tr("tokens/s"), self.tr("GPUs")
+        self.scaling = _plot(self.tr("Throughput"), "", self.tr("GPUs (same layout, batch per replica)"))
+        self.efficiency = _plot(
+            self.tr("Scaling efficiency, % of the smallest size per GPU"), "", self.tr("GPUs")
         )
-        self.efficiency = _plot(self.tr("Scaling efficiency"), self.tr("efficiency (%)"), self.tr("GPUs"))
         self.hist = _plot(
             self.tr("Link utilisation over a training step"), self.tr("links"), self.tr("utilisation (%)")
         )
         self.power = _plot(
-            self.tr("Rack power at load against budget"), self.tr("kW"), self.tr("rack (index)")
+            self.tr("Rack power at load (bars) against budget (red marks)"), self.tr("kW"), self.tr("rack")
         )
         self.tco = _plot(self.tr("Cost over the years"), self.tr("USD (millions)"), self.tr("years"))
         self.scaling_note = QLabel()
@@ -60,10 +82,12 @@ class PlotsPanel(QWidget):
         row.addWidget(self.efficiency, 1)
         lay.addLayout(row, 1)
         lay.addWidget(self.scaling_note)
+        self.hist_legend = QLabel()
+        self.tco_legend = QLabel()
         self.tabs.addTab(scaling_tab, self.tr("Scaling"))
-        self.tabs.addTab(self.hist, self.tr("Link utilisation"))
+        self.tabs.addTab(_with_note(self.hist, self.hist_legend), self.tr("Link utilisation"))
         self.tabs.addTab(self.power, self.tr("Rack power"))
-        self.tabs.addTab(self.tco, self.tr("TCO"))
+        self.tabs.addTab(_with_note(self.tco, self.tco_legend), self.tr("TCO"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs)
@@ -121,9 +145,19 @@ class PlotsPanel(QWidget):
         ticks = [[(float(x), f"{int(g):,}") for x, g in zip(n, s["n_gpus"], strict=True)]]
         for plot in (self.scaling, self.efficiency):
             plot.getAxis("bottom").setTicks(ticks)
-        self.scaling.setLabel("left", self.tr("throughput"), units=self.tr("tokens/s"))  # SI prefix: k, M
+        tps = s["tokens_per_s"]
+        millions = float(np.nanmax(tps)) >= 1e6
+        self.scaling.setTitle(
+            self.tr("Throughput, million tokens/s") if millions else self.tr("Throughput, thousand tokens/s"),
+            color="#222",
+            size="10pt",
+        )
         self.scaling.plot(
-            n, s["tokens_per_s"], pen=pg.mkPen("#4472c4", width=2), symbol="o", symbolBrush="#4472c4"
+            n,
+            tps / (1e6 if millions else 1e3),
+            pen=pg.mkPen("#4472c4", width=2),
+            symbol="o",
+            symbolBrush="#4472c4",
         )
         self.efficiency.plot(
             n, s["efficiency"] * 100, pen=pg.mkPen("#70ad47", width=2), symbol="o", symbolBrush="#70ad47"
@@ -149,26 +183,33 @@ class PlotsPanel(QWidget):
         )
 
     # -- link utilisation histogram ---------------------------------------------------------------------
+    def bin_edges(self, res: Results) -> np.ndarray:
+        """Ten bins from 0 to the busiest link rounded up to 10 % (so that low loads are not one bar)."""
+        top = float(np.nanmax(res.link_util)) if len(res.link_util) else 0.0
+        return np.linspace(0.0, min(1.0, max(0.1, np.ceil(top * 10) / 10)), 11)
+
     def _histogram(self, res: Results) -> None:
         self.hist.clear()
         self.hist_bars = []
         tiers = np.array(res.fabric.link_tier)
-        util = res.link_util
-        names = sorted(set(tiers.tolist()))
+        names = [t for t, _n in Counter(tiers.tolist()).most_common()]
         if not names:
             return
-        legend = self.hist.addLegend(offset=(-10, 10))
-        width = 10.0 / (len(names) + 1)
+        edges = self.bin_edges(res)
+        step = (edges[1] - edges[0]) * 100
+        entries = []
+        width = step / (len(names) + 1)
         for k, tier in enumerate(names):
-            counts, _ = np.histogram(np.clip(util[tiers == tier], 0, 1), bins=BIN_EDGES)
-            x = BIN_EDGES[:-1] * 100 + width * (k + 0.5)
-            bars = pg.BarGraphItem(
-                x=x, height=counts, width=width, brush=TIER_PENS[k % len(TIER_PENS)], name=tier
-            )
+            counts, _ = np.histogram(np.clip(res.link_util[tiers == tier], 0, 1), bins=edges)
+            x = edges[:-1] * 100 + width * (k + 0.5)
+            bars = pg.BarGraphItem(x=x, height=counts, width=width, brush=TIER_PENS[k % len(TIER_PENS)])
             self.hist.addItem(bars)
-            legend.addItem(bars, tier)
+            entries.append((TIER_PENS[k % len(TIER_PENS)], tier))
             for b, x0 in enumerate(x):
                 self.hist_bars.append((tier, b, x0 - width / 2, x0 + width / 2))
+        self.hist_legend.setText(
+            legend_html(entries) + " &nbsp; " + html.escape(self.tr("(click a bar to select those links)"))
+        )
 
     def _hist_clicked(self, ev) -> None:
         if self.res is None:
@@ -184,7 +225,8 @@ class PlotsPanel(QWidget):
         if res is None:
             return []
         util = np.clip(res.link_util, 0, 1)
-        b = np.clip(np.digitize(util, BIN_EDGES) - 1, 0, len(BIN_EDGES) - 2)
+        edges = self.bin_edges(res)
+        b = np.clip(np.digitize(util, edges) - 1, 0, len(edges) - 2)
         rows = np.flatnonzero((np.array(res.fabric.link_tier) == tier) & (b == bin_index))
         ids = [res.compiled.links.ids[i] for i in rows]
         if ids:
@@ -217,8 +259,9 @@ class PlotsPanel(QWidget):
             name=self.tr("budget"),
         )
         axis = self.power.getAxis("bottom")
-        if n <= 40:
-            axis.setTicks([[(i, res.compiled.racks.names[i]) for i in range(n)]])
+        if n <= 60:
+            every = max(1, -(-n // 16))  # at most ~16 names, so that they do not run into each other
+            axis.setTicks([[(i, res.compiled.racks.names[i]) for i in range(0, n, every)]])
         else:
             axis.setTicks(None)
 
@@ -245,16 +288,17 @@ class PlotsPanel(QWidget):
         own = (c.capex_usd + c.opex_usd_per_year * years) * rate / 1e6
         cloud = c.cloud_usd_per_year * years * rate / 1e6
         self.tco.setLabel("left", self.tr("{cur} (millions)").format(cur=c.currency))
-        legend = self.tco.addLegend(offset=(10, 10))
-        a = self.tco.plot(years, own, pen=pg.mkPen("#4472c4", width=2), symbol="o", symbolBrush="#4472c4")
-        b = self.tco.plot(
+        self.tco.plot(years, own, pen=pg.mkPen("#4472c4", width=2), symbol="o", symbolBrush="#4472c4")
+        self.tco.plot(
             years,
             cloud,
             pen=pg.mkPen("#ed7d31", width=2, style=pg.QtCore.Qt.PenStyle.DashLine),
             symbol="t",
             symbolBrush="#ed7d31",
         )
-        legend.addItem(a, self.tr("own: capex + opex"))
-        legend.addItem(
-            b, self.tr("cloud at {p:g} USD/GPU·h").format(p=self.doc.project.site.cloud_usd_per_gpu_hour)
+        cloud_text = self.tr("cloud at {p:g} USD/GPU·h, {u:.0f} % used").format(
+            p=self.doc.project.site.cloud_usd_per_gpu_hour, u=self.doc.project.site.expected_utilization * 100
+        )
+        self.tco_legend.setText(
+            legend_html([("#4472c4", self.tr("own: capex + opex")), ("#ed7d31", cloud_text)])
         )

@@ -83,7 +83,7 @@ def test_plots_select_racks_and_links_on_the_canvas(window):
     res = w.doc.results
     tier = "node-leaf"
     util = res.link_util[np.array(res.fabric.link_tier) == tier]
-    b = int(np.clip(np.digitize(util[0], np.linspace(0, 1, 11)) - 1, 0, 9))
+    b = int(np.clip(np.digitize(util[0], plots.bin_edges(res)) - 1, 0, 9))
     ids = plots.select_links(tier, b)
     assert ids and set(ids) == set(w.scene.selected_ids())
 
@@ -190,3 +190,15 @@ def test_cjk_font_is_registered(qapp):
 def test_report_action_follows_the_report_package(window):
     action = window.actions["report"]
     assert action.isEnabled() == (actions.report_builder() is not None)
+
+
+def test_export_report_writes_the_pdf(window, tmp_path: Path, monkeypatch):
+    if actions.report_builder() is None:
+        pytest.skip("gpuplanner.reports is not in this build")
+    from PySide6.QtWidgets import QFileDialog
+
+    target = tmp_path / "proposal.pdf"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    actions._export_report(window)  # noqa: SLF001
+    assert target.read_bytes()[:5] == b"%PDF-"
+    assert "Report written" in window.statusBar().currentMessage()
