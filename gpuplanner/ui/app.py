@@ -6,8 +6,10 @@ UI translation when there is one, offers to restore work left by a crashed sessi
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import traceback
 from pathlib import Path
 
 from PySide6.QtCore import QLocale, QTranslator
@@ -86,6 +88,23 @@ def offer_recovery(window: MainWindow) -> bool:
     return True
 
 
+def install_excepthook(window: MainWindow) -> None:
+    """An unexpected error in a slot is printed and shown in the status bar; the window and the user's
+    work stay (and the autosave keeps running)."""
+
+    def hook(etype, value, tb) -> None:
+        traceback.print_exception(etype, value, tb)
+        with contextlib.suppress(RuntimeError):
+            window.statusBar().showMessage(
+                window.tr("Internal error: {e} — your work is kept; please report it").format(
+                    e=f"{etype.__name__}: {value}"
+                ),
+                20000,
+            )
+
+    sys.excepthook = hook
+
+
 def run_app(path: str | None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("gpuplanner")
@@ -93,6 +112,7 @@ def run_app(path: str | None) -> int:
     register_fonts(app)  # type: ignore[arg-type]
     install_translation(app)  # type: ignore[arg-type]
     window = MainWindow()
+    install_excepthook(window)
     window.show()
     restored = offer_recovery(window)
     if path and not restored:
