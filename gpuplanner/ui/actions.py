@@ -49,14 +49,7 @@ def build(w: MainWindow) -> dict[str, QAction]:
     act("copy", w.tr("&Copy"), lambda: copy(w), SK.Copy)
     act("paste", w.tr("&Paste"), lambda: paste(w), SK.Paste)
     act("delete", w.tr("&Delete"), lambda: delete(w), SK.Delete)
-    act(
-        "select_all",
-        w.tr("Select &all"),
-        lambda: w.scene.select_ids(
-            list(w.doc.project.devices) + list(w.doc.project.racks) + list(w.doc.project.links)
-        ),
-        SK.SelectAll,
-    )
+    act("select_all", w.tr("Select &all"), lambda: select_all(w), SK.SelectAll)
     act("zoom_in", w.tr("Zoom &in"), lambda: w.view.zoom_by(1.25), SK.ZoomIn)
     act("zoom_out", w.tr("Zoom &out"), lambda: w.view.zoom_by(0.8), SK.ZoomOut)
     act("fit", w.tr("Zoom to &fit"), w.view.zoom_to_fit, "Ctrl+0")
@@ -68,17 +61,9 @@ def build(w: MainWindow) -> dict[str, QAction]:
         w.tr("Drag from one device to another to link them (or drag from a port-group pad at any time)"),
     )
     link.setCheckable(True)
-    act("workload", w.tr("&Workload…"), lambda: _workload(w), "Ctrl+W")
+    act("workload", w.tr("&Workload…"), lambda: _workload(w), "Ctrl+Shift+W")
     act("site", w.tr("&Site and costs…"), lambda: _site(w), "Ctrl+Shift+S")
-    act(
-        "about",
-        w.tr("&About GPU Planner"),
-        lambda: QMessageBox.about(
-            w,
-            w.tr("About GPU Planner"),
-            w.tr("GPU Planner — plan GPU clusters offline: fabric, performance, power, cooling and cost."),
-        ),
-    )
+    act("about", w.tr("&About GPU Planner"), lambda: _about(w))
     _report_availability(w, a["report"])
     _menus(w, a)
     return a
@@ -145,6 +130,16 @@ def refresh_recent(w: MainWindow) -> None:
         action.setToolTip(path)
         action.triggered.connect(lambda _c=False, p=path: w.open_file(p))
     menu.setEnabled(bool(files))
+
+
+def select_all(w: MainWindow) -> None:
+    p = w.doc.project
+    w.scene.select_ids(list(p.devices) + list(p.racks) + list(p.links))
+
+
+def _about(w: MainWindow) -> None:
+    text = w.tr("GPU Planner — plan GPU clusters offline: fabric, performance, power, cooling and cost.")
+    QMessageBox.about(w, w.tr("About GPU Planner"), text)
 
 
 # -- edit -----------------------------------------------------------------------------------------------
