@@ -11,11 +11,20 @@ from gpuplanner.reports.files import FORMATS as REPORT_FORMATS
 from gpuplanner.reports.files import write_file
 from gpuplanner.storage import open_project
 
-FORMATS = ("slurm", "netbox", "bom-csv", "cables-csv", "svg", "png", "json")
+FORMATS = ("slurm", "netbox", "bom-csv", "cables-csv", "svg", "png", "json", "slurm-partitions", "k8s-quotas")
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
     project = open_project(args.file)
+    if args.format in ("slurm-partitions", "k8s-quotas"):
+        from pathlib import Path
+
+        from gpuplanner.exports.quotas import kubernetes_quotas, slurm_partitions
+
+        text = slurm_partitions(project) if args.format == "slurm-partitions" else kubernetes_quotas(project)
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}")
+        return 0
     results = analyze_project(project, scenario=args.scenario)
     if args.format in DATA_FORMATS:
         written = export(

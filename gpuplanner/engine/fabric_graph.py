@@ -90,10 +90,10 @@ def build_fabric_graph(c: Compiled) -> FabricGraph:
     order = np.lexsort((ep_links, ep_dev))
     ep_nodes, ep_dev = ep_nodes[order], ep_dev[order]
     n_ep_of_dev = np.bincount(ep_dev, minlength=n_dev)
-    first_ep = np.concatenate([[0], np.cumsum(n_ep_of_dev)[:-1]])
+    first_ep = np.cumsum(n_ep_of_dev) - n_ep_of_dev
     gpus = dev.gpu_count.astype(np.int64)
     gpu_server = np.repeat(np.arange(n_dev, dtype=np.int32), gpus)
-    start = np.concatenate([[0], np.cumsum(gpus)[:-1]])
+    start = np.cumsum(gpus) - gpus
     gpu_local = (np.arange(int(gpus.sum())) - np.repeat(start, gpus)).astype(np.int32)
     n_ep = n_ep_of_dev[gpu_server]
     rail = np.where(n_ep > 0, gpu_local * np.maximum(n_ep, 1) // np.maximum(gpus[gpu_server], 1), -1).astype(

@@ -143,6 +143,7 @@ def _leaf_spine(
         )
     rails_pp = rails // opts.planes
     leaf_down_grp = fabric_group(leaf_sw, speed)
+    placed = {d.id: d for d in plan.devices}
     three = opts.template == "fat-tree-3tier"
     for plane in range(opts.planes):
         label = f"p{plane + 1}-" if opts.planes > 1 else ""
@@ -152,7 +153,7 @@ def _leaf_spine(
             down, up = leaf_shape(k, opts.su_size, opts.oversub)
             sus = [servers[i : i + opts.su_size] for i in range(0, len(servers), opts.su_size)]
             for su_i, su in enumerate(sus):
-                xs = [d.x for d in su]
+                xs = [placed[d.id].x for d in su]  # positions after rack placement
                 lo, hi = min(xs), max(xs) + X_SERVER * 0.8
                 lx = _spread_x(len(plane_rails), hi - lo, lo)
                 for j, r in enumerate(plane_rails):
@@ -181,7 +182,7 @@ def _leaf_spine(
             down, up = leaf_shape(k, per_leaf * rails_pp, opts.oversub)
             groups = [servers[i : i + per_leaf] for i in range(0, len(servers), per_leaf)]
             for g_i, grp in enumerate(groups):
-                xs = [d.x for d in grp]
+                xs = [placed[d.id].x for d in grp]
                 leaf = plan.add_device(
                     leaf_sw.id,
                     f"{label}leaf-{g_i + 1:03d}",

@@ -263,3 +263,15 @@ def test_estimate_refuses_what_does_not_fit():
     )
     assert r.returncode == 2
     assert "GB" in r.stdout + r.stderr
+
+
+def test_empty_project_analyzes_and_exports_quotas(tmp_path):
+    f = tmp_path / "e.gpuplan"
+    assert run("new", str(f)).returncode == 0
+    r = run("analyze", str(f), "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["gpus"] == 0
+    out = tmp_path / "p.conf"
+    assert run("export", str(ROOT / "examples" / "phased-pilot-to-su.gpuplan"), "-f", "slurm-partitions", "-o",
+               str(out)).returncode == 0
+    assert "PartitionName=train" in out.read_text()
