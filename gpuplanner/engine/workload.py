@@ -180,8 +180,13 @@ def net_factors(
             continue
         busiest[kind] = int(np.argmax(t_link))
         # The GPUs' own NIC bound: the busiest sender's bytes over its NIC share.
-        sent = np.bincount(src, weights=vol)
-        t_nic = sent.max() / (nic_gbps_per_gpu * GIGA / 8)
+        # The senders' own NIC bound: bytes each endpoint sends over that endpoint's link capacity (one
+        # endpoint may be a bundle of NICs when a server's ports share one ToR).
+        sent = np.bincount(src, weights=vol, minlength=fg.n_nodes)
+        ep_cap = np.full(fg.n_nodes, nic_gbps_per_gpu * GIGA / 8)
+        has = fg.endpoint_link >= 0
+        ep_cap[has] = c.links.capacity_gbps[fg.endpoint_link[has]] * GIGA / 8
+        t_nic = float(np.max(sent / ep_cap))
         if kind in COLLECTIVE_KINDS:
             factors[kind] = float(min(1.0, max(1e-3, t_nic / t_link.max())))
     return factors, busiest
