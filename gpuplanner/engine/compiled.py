@@ -239,18 +239,23 @@ def _compile_links(project, d_row, types, devs: DeviceArrays, racks: RackArrays)
     b = np.fromiter((d_row[lk.b_device] for lk in links), dtype=np.int32, count=n)
     a_group = [lk.a_group for lk in links]
     b_group = [lk.b_group for lk in links]
-    type_ids = devs.type_ids
-    keys: dict[tuple[str, str], int] = {}
-    a_pgi = np.fromiter(
-        (keys.setdefault((type_ids[r], g), len(keys)) for r, g in zip(a.tolist(), a_group, strict=True)),
-        np.int32,
-        n,
+    # (device type, port group) → one key per distinct pair, as integer arithmetic (no per-link tuples)
+    t_table: dict[str, int] = {}
+    dev_type = np.fromiter(
+        (t_table.setdefault(t, len(t_table)) for t in devs.type_ids), np.int64, len(devs.type_ids)
     )
-    b_pgi = np.fromiter(
-        (keys.setdefault((type_ids[r], g), len(keys)) for r, g in zip(b.tolist(), b_group, strict=True)),
-        np.int32,
-        n,
+    g_table: dict[str, int] = {}
+    a_g = np.fromiter((g_table.setdefault(g, len(g_table)) for g in a_group), np.int64, n)
+    b_g = np.fromiter((g_table.setdefault(g, len(g_table)) for g in b_group), np.int64, n)
+    n_g = max(len(g_table), 1)
+    combo, inv = np.unique(
+        np.concatenate([dev_type[a] * n_g + a_g, dev_type[b] * n_g + b_g]), return_inverse=True
     )
+    a_pgi = inv[:n].astype(np.int32)
+    b_pgi = inv[n:].astype(np.int32)
+    t_names = list(t_table)
+    g_names = list(g_table)
+    keys = {(t_names[int(k) // n_g], g_names[int(k) % n_g]): i for i, k in enumerate(combo)}
     groups = []
     for tid, g in keys:
         e = project.catalog.entries.get(tid)
