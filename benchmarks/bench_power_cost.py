@@ -2,7 +2,7 @@
 131k GPUs (DGX H100, rail-optimised fabrics built by the topology generators, compiled once), and the
 incremental update after moving one server between racks.
 
-    /work/venv/bin/python benchmarks/bench_power_cost.py [--sizes 1k,16k,131k] [--runs 21]
+    python benchmarks/bench_power_cost.py [--sizes 1k,16k,131k] [--runs 21]
 
 Prints median milliseconds per run. Targets: full power+thermal+cost+checks ≤ 20 ms at 16k GPUs; moving one
 server (update_rack_of) ≤ 2 ms.

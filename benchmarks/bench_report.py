@@ -2,7 +2,7 @@
 2,048 DGX H100, 42 kW racks, with a Llama 3 70B training workload so every section is filled), in English
 and Chinese. Target: a 16k-GPU report in under 10 s.
 
-    /work/venv/bin/python benchmarks/bench_report.py [--sizes 1k,16k] [--runs 3] [--lang en,zh]
+    python benchmarks/bench_report.py [--sizes 1k,16k] [--runs 3] [--lang en,zh]
 
 Prints the median seconds of the whole build_report call (analysis included), the page count and file size.
 """
