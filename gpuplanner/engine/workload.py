@@ -17,7 +17,14 @@ from gpuplanner.catalog.types import GpuType, ModelType, ServerType
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
 from gpuplanner.engine.fabric_graph import FabricGraph
-from gpuplanner.engine.perf.shapes import COLLECTIVE_KINDS, Calibration, ClusterSpec, ModelShape, TrainConfig
+from gpuplanner.engine.perf.shapes import (
+    COLLECTIVE_KINDS,
+    Calibration,
+    ClusterSpec,
+    ModelShape,
+    TrainConfig,
+    shape_from_entry,
+)
 from gpuplanner.engine.perf.traffic import KIND_CODES as FLOW_KINDS
 from gpuplanner.engine.perf.traffic import training_flows
 from gpuplanner.engine.perf.training import TrainEstimate, estimate
@@ -43,23 +50,9 @@ class WorkloadResult:
 
 def shape_of(workload, catalog) -> ModelShape:
     m = catalog.entries.get(workload.model_id) if workload.model_id else None
-    if isinstance(m, ModelType):
-        return ModelShape(
-            architecture=m.architecture,
-            layers=m.layers,
-            hidden=m.hidden,
-            heads=m.heads,
-            kv_heads=m.kv_heads or m.heads,
-            ffn_hidden=m.ffn_hidden,
-            vocab=m.vocab,
-            seq_len=workload.seq_len or m.seq_len,
-            experts=m.experts,
-            top_k=m.top_k,
-            shared_experts=m.shared_experts,
-            moe_ffn_hidden=m.moe_ffn_hidden,
-            dense_layers=m.dense_layers,
-            gated_mlp=m.gated_mlp if m.gated_mlp is not None else True,
-        )
+    if isinstance(m, ModelType):  # the catalog model, read as the performance package reads it
+        shape = shape_from_entry(dict(m.raw))
+        return dataclasses.replace(shape, seq_len=workload.seq_len or shape.seq_len)
     return ModelShape(
         architecture=workload.architecture,
         layers=workload.layers,
