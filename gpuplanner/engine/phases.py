@@ -82,6 +82,7 @@ def analyze_phases(
             "servers": data["servers"],
             "switches": data["fabric"]["switches"],
             "tokens_per_s": perf.get("tokens_per_s"),
+            "step_time_s": perf.get("step_time_s"),
             "mfu": perf.get("mfu"),
             "it_kw_max": data["it_kw_max"],
             "facility_kw_max": data["facility_kw_max"],
@@ -91,6 +92,13 @@ def analyze_phases(
             "capex_added": data["capex"] - prev_capex,
             "tco": data["tco"],
             "scheduler": ph.scheduler or advised_scheduler(data["gpus"], sub),
+            # room to grow into the next phase without replacing equipment
+            "ports_free": data["fabric"]["ports_free"],
+            "rack_kw_headroom": sum(
+                max(r["kw_budget"] - r["kw_max"], 0.0) for r in data["racks"] if r["kw_budget"]
+            ),
+            "utility_feed_kw_needed": data["utility_feed_kw_needed"],
+            "utility_kw_available": data["utility_kw_available"],
             "findings": len(res.findings),
         }
         prev_capex = data["capex"]
