@@ -13,11 +13,11 @@ import traceback
 from pathlib import Path
 
 from PySide6.QtCore import QLocale, QTranslator
-from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtGui import QFont, QFontDatabase, QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.ui import actions, autosave
+from gpuplanner.ui import actions, autosave, smoke
 from gpuplanner.ui.main_window import MainWindow
 
 
@@ -55,6 +55,14 @@ def install_translation(app: QApplication, lang: str | None = None) -> QTranslat
         app.installTranslator(translator)
         return translator
     return None
+
+
+def app_icon() -> QIcon:
+    """The window/taskbar icon: resources/icons/gpuplanner-*.png (made by packaging/make_icons.py)."""
+    icon = QIcon()
+    for path in sorted((resources_dir() / "icons").glob("gpuplanner-*.png")):
+        icon.addFile(str(path))
+    return icon
 
 
 def offer_recovery(window: MainWindow) -> bool:
@@ -109,6 +117,7 @@ def run_app(path: str | None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("gpuplanner")
     app.setApplicationName("GPU Planner")
+    app.setWindowIcon(app_icon())
     register_fonts(app)  # type: ignore[arg-type]
     install_translation(app)  # type: ignore[arg-type]
     window = MainWindow()
@@ -118,6 +127,7 @@ def run_app(path: str | None) -> int:
     if path and not restored:
         window.open_file(path)
     window.view.zoom_to_fit()
+    smoke.install(app, window, path)  # only with $GPUPLANNER_SMOKE_QUIT_MS (packaged-build self-test)
     code = app.exec()
     actions.release_clipboard()
     return code

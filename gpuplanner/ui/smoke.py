@@ -1,0 +1,85 @@
+"""A hidden start-up self-test for packaged builds, switched on by an environment variable.
+
+``GPUPLANNER_SMOKE_QUIT_MS=5000 QT_QPA_PLATFORM=offscreen gpuplanner examples/cluster-256-h100.gpuplan``
+starts the window as usual, and once it has shown the project prints::
+
+    smoke: opened <project name> with <N> GPUs
+    smoke: analysis ready in <ms> ms            (or: smoke: analysis failed: <why>)
+
+then closes the window. It waits for the first analysis at most that many milliseconds after start. Exit
+code: 0 when the project opened and its analysis came back, 1 otherwise. tests/packaging/test_bundle.py and
+the start-time figures in packaging/README.md use it; users never see it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+ENV_SMOKE = "GPUPLANNER_SMOKE_QUIT_MS"
+
+
+def _say(line: str) -> None:
+    print(f"smoke: {line}", flush=True)
+
+
+def install(app: QApplication, window, path: str | None) -> bool:
+    """Arms the self-test when ``$GPUPLANNER_SMOKE_QUIT_MS`` is set; returns whether it did."""
+    raw = os.environ.get(ENV_SMOKE)
+    if not raw:
+        return False
+    try:
+        limit_ms = max(0, int(raw))
+    except ValueError:
+        print(f"gpuplanner: {ENV_SMOKE} must be milliseconds, not {raw!r}", file=sys.stderr)
+        return False
+    state = {"shown": False, "analysis": None, "done": False}
+
+    def finish() -> None:
+        if state["done"]:
+            return
+        state["done"] = True
+        ok = state["shown"] and state["analysis"] == "ready"
+        if state["analysis"] is None:
+            _say(f"no analysis within {limit_ms} ms")
+        window.close()  # the project is unmodified, so this does not ask
+        app.exit(0 if ok else 1)
+
+    def maybe_finish() -> None:
+        if state["shown"] and state["analysis"] is not None:
+            QTimer.singleShot(0, finish)  # one more event-loop turn so the results are painted
+
+    def shown() -> None:
+        doc = window.doc
+        if path and doc.path is None:
+            _say(f"could not open {path}")
+            app.exit(1)
+            return
+        name = doc.project.info.name or "Untitled"
+        _say(f"opened {name} with {doc.project.gpu_count()} GPUs")
+        state["shown"] = True
+        if doc.results is not None and state["analysis"] is None:
+            state["analysis"] = "ready"
+            _say(f"analysis ready in {doc.last_analysis_ms:.0f} ms")
+        maybe_finish()
+
+    def ready(_res: object) -> None:
+        if state["analysis"] is None:
+            state["analysis"] = "ready"
+            _say(f"analysis ready in {window.doc.last_analysis_ms:.0f} ms")
+            maybe_finish()
+
+    def failed(message: str) -> None:
+        if state["analysis"] is None:
+            state["analysis"] = "failed"
+            _say(f"analysis failed: {message}")
+            maybe_finish()
+
+    window.doc.resultsReady.connect(ready)
+    window.doc.analysisFailed.connect(failed)
+    QTimer.singleShot(0, shown)  # the first event-loop turn: the window is shown with the file open
+    QTimer.singleShot(limit_ms, finish)
+    return True
