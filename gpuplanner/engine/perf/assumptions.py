@@ -13,9 +13,9 @@ from typing import Any
 
 import yaml
 
+from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
 
-DEFAULT_PATH = Path(__file__).resolve().parents[3] / "catalogs" / "assumptions" / "performance.yaml"
 REQUIRED_FIELDS = ("value", "source", "as_of")
 
 
@@ -64,7 +64,8 @@ def _by_family(values: dict[str, Any], gpu_name: str, path: str, name: str) -> A
 
 
 def load_assumptions(path: str | Path | None = None) -> Assumptions:
-    p = Path(path) if path else DEFAULT_PATH
+    # Found like the rest of the bundled catalog: the repository, an installed wheel or a frozen build.
+    p = Path(path) if path else bundled_catalog_dir() / "assumptions" / "performance.yaml"
     return _load(str(p))
 
 
