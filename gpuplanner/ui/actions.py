@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.ui.canvas import interactions
+from gpuplanner.ui.i18n import translate
 
 if TYPE_CHECKING:
     from gpuplanner.ui.main_window import MainWindow
@@ -32,38 +33,46 @@ def build(w: MainWindow) -> dict[str, QAction]:
         return action
 
     SK = QKeySequence.StandardKey
-    act("new", w.tr("&New"), w.new_project, SK.New)
-    act("template", w.tr("New from &template…"), lambda: _new_from_template(w), "Ctrl+Shift+N")
-    act("open", w.tr("&Open…"), w.open_dialog, SK.Open)
-    act("save", w.tr("&Save"), w.save, SK.Save)
-    act("save_as", w.tr("Save &as…"), w.save_as, SK.SaveAs)
-    act("report", w.tr("&Export report (PDF)…"), lambda: _export_report(w), "Ctrl+E")
-    act("print_racks", w.tr("&Print rack elevation…"), w.rack_view.print_dialog, SK.Print)
-    act("quit", w.tr("&Quit"), w.close, SK.Quit)
-    undo = w.doc.undo_stack.createUndoAction(w, w.tr("&Undo"))
+    act("new", translate("MainWindow", "&New"), w.new_project, SK.New)
+    act(
+        "template",
+        translate("MainWindow", "New from &template…"),
+        lambda: _new_from_template(w),
+        "Ctrl+Shift+N",
+    )
+    act("open", translate("MainWindow", "&Open…"), w.open_dialog, SK.Open)
+    act("save", translate("MainWindow", "&Save"), w.save, SK.Save)
+    act("save_as", translate("MainWindow", "Save &as…"), w.save_as, SK.SaveAs)
+    act("report", translate("MainWindow", "&Export report (PDF)…"), lambda: _export_report(w), "Ctrl+E")
+    act("print_racks", translate("MainWindow", "&Print rack elevation…"), w.rack_view.print_dialog, SK.Print)
+    act("quit", translate("MainWindow", "&Quit"), w.close, SK.Quit)
+    undo = w.doc.undo_stack.createUndoAction(w, translate("MainWindow", "&Undo"))
     undo.setShortcut(QKeySequence(SK.Undo))
-    redo = w.doc.undo_stack.createRedoAction(w, w.tr("&Redo"))
+    redo = w.doc.undo_stack.createRedoAction(w, translate("MainWindow", "&Redo"))
     redo.setShortcut(QKeySequence(SK.Redo))
     a["undo"], a["redo"] = undo, redo
-    act("cut", w.tr("Cu&t"), lambda: (copy(w), delete(w)), SK.Cut)
-    act("copy", w.tr("&Copy"), lambda: copy(w), SK.Copy)
-    act("paste", w.tr("&Paste"), lambda: paste(w), SK.Paste)
-    act("delete", w.tr("&Delete"), lambda: delete(w), SK.Delete)
-    act("select_all", w.tr("Select &all"), lambda: select_all(w), SK.SelectAll)
-    act("zoom_in", w.tr("Zoom &in"), lambda: w.view.zoom_by(1.25), SK.ZoomIn)
-    act("zoom_out", w.tr("Zoom &out"), lambda: w.view.zoom_by(0.8), SK.ZoomOut)
-    act("fit", w.tr("Zoom to &fit"), w.view.zoom_to_fit, "Ctrl+0")
+    act("cut", translate("MainWindow", "Cu&t"), lambda: (copy(w), delete(w)), SK.Cut)
+    act("copy", translate("MainWindow", "&Copy"), lambda: copy(w), SK.Copy)
+    act("paste", translate("MainWindow", "&Paste"), lambda: paste(w), SK.Paste)
+    act("delete", translate("MainWindow", "&Delete"), lambda: delete(w), SK.Delete)
+    act("select_all", translate("MainWindow", "Select &all"), lambda: select_all(w), SK.SelectAll)
+    act("zoom_in", translate("MainWindow", "Zoom &in"), lambda: w.view.zoom_by(1.25), SK.ZoomIn)
+    act("zoom_out", translate("MainWindow", "Zoom &out"), lambda: w.view.zoom_by(0.8), SK.ZoomOut)
+    act("fit", translate("MainWindow", "Zoom to &fit"), w.view.zoom_to_fit, "Ctrl+0")
     link = act(
         "link_tool",
-        w.tr("Draw &links"),
+        translate("MainWindow", "Draw &links"),
         lambda: setattr(w.view, "link_tool", a["link_tool"].isChecked()),
         "L",
-        w.tr("Drag from one device to another to link them (or drag from a port-group pad at any time)"),
+        translate(
+            "MainWindow",
+            "Drag from one device to another to link them (or drag from a port-group pad at any time)",
+        ),
     )
     link.setCheckable(True)
-    act("workload", w.tr("&Workload…"), lambda: _workload(w), "Ctrl+Shift+W")
-    act("site", w.tr("&Site and costs…"), lambda: _site(w), "Ctrl+Shift+S")
-    act("about", w.tr("&About GPU Planner"), lambda: _about(w))
+    act("workload", translate("MainWindow", "&Workload…"), lambda: _workload(w), "Ctrl+Shift+W")
+    act("site", translate("MainWindow", "&Site and costs…"), lambda: _site(w), "Ctrl+Shift+S")
+    act("about", translate("MainWindow", "&About GPU Planner"), lambda: _about(w))
     _report_availability(w, a["report"])
     _menus(w, a)
     return a
@@ -71,10 +80,10 @@ def build(w: MainWindow) -> dict[str, QAction]:
 
 def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     mb = w.menuBar()
-    f = mb.addMenu(w.tr("&File"))
+    f = mb.addMenu(translate("MainWindow", "&File"))
     for k in ("new", "template", "open"):
         f.addAction(a[k])
-    w.recent_menu = f.addMenu(w.tr("Open &recent"))
+    w.recent_menu = f.addMenu(translate("MainWindow", "Open &recent"))
     for k in ("save", "save_as"):
         f.addAction(a[k])
     f.addSeparator()
@@ -82,21 +91,21 @@ def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     f.addAction(a["print_racks"])
     f.addSeparator()
     f.addAction(a["quit"])
-    e = mb.addMenu(w.tr("&Edit"))
+    e = mb.addMenu(translate("MainWindow", "&Edit"))
     for k in ("undo", "redo", None, "cut", "copy", "paste", "delete", None, "select_all"):
         e.addSeparator() if k is None else e.addAction(a[k])
-    v = mb.addMenu(w.tr("&View"))
+    v = mb.addMenu(translate("MainWindow", "&View"))
     for k in ("zoom_in", "zoom_out", "fit"):
         v.addAction(a[k])
     v.addSeparator()
     for dock in w.docks.values():
         v.addAction(dock.toggleViewAction())
-    p = mb.addMenu(w.tr("&Plan"))
+    p = mb.addMenu(translate("MainWindow", "&Plan"))
     for k in ("workload", "site", "link_tool"):
         p.addAction(a[k])
-    h = mb.addMenu(w.tr("&Help"))
+    h = mb.addMenu(translate("MainWindow", "&Help"))
     h.addAction(a["about"])
-    tb = w.addToolBar(w.tr("Main"))
+    tb = w.addToolBar(translate("MainWindow", "Main"))
     tb.setObjectName("toolbar-main")
     for k in (
         "new",
@@ -138,8 +147,10 @@ def select_all(w: MainWindow) -> None:
 
 
 def _about(w: MainWindow) -> None:
-    text = w.tr("GPU Planner — plan GPU clusters offline: fabric, performance, power, cooling and cost.")
-    QMessageBox.about(w, w.tr("About GPU Planner"), text)
+    text = translate(
+        "MainWindow", "GPU Planner — plan GPU clusters offline: fabric, performance, power, cooling and cost."
+    )
+    QMessageBox.about(w, translate("MainWindow", "About GPU Planner"), text)
 
 
 # -- edit -----------------------------------------------------------------------------------------------
@@ -170,11 +181,15 @@ def release_clipboard() -> None:
 def paste(w: MainWindow) -> None:
     mime = QGuiApplication.clipboard().mimeData()
     if mime is None or not mime.hasFormat(interactions.CLIPBOARD_MIME):
-        w.statusBar().showMessage(w.tr("Nothing to paste: copy racks, devices or links first"), 5000)
+        w.statusBar().showMessage(
+            translate("MainWindow", "Nothing to paste: copy racks, devices or links first"), 5000
+        )
         return
     text = bytes(mime.data(interactions.CLIPBOARD_MIME).data()).decode("utf-8")
     cmd, new_ids = interactions.paste_command(w.doc.project, text)
-    if w.view.push(cmd, "" if cmd else w.tr("The clipboard does not hold GPU Planner items")):
+    if w.view.push(
+        cmd, "" if cmd else translate("MainWindow", "The clipboard does not hold GPU Planner items")
+    ):
         w.scene.select_ids(new_ids)
 
 
@@ -215,7 +230,11 @@ def report_builder():
 def _report_availability(w: MainWindow, action: QAction) -> None:
     if report_builder() is None:
         action.setEnabled(False)
-        action.setToolTip(w.tr("The PDF report is not part of this build (gpuplanner.reports is missing)"))
+        action.setToolTip(
+            translate(
+                "MainWindow", "The PDF report is not part of this build (gpuplanner.reports is missing)"
+            )
+        )
 
 
 def _export_report(w: MainWindow) -> None:
@@ -223,7 +242,9 @@ def _export_report(w: MainWindow) -> None:
     if build_report is None:
         return
     stem = w.doc.path.stem if w.doc.path else (w.doc.project.info.name or "proposal")
-    path, _ = QFileDialog.getSaveFileName(w, w.tr("Export report"), f"{stem}.pdf", w.tr("PDF (*.pdf)"))
+    path, _ = QFileDialog.getSaveFileName(
+        w, translate("MainWindow", "Export report"), f"{stem}.pdf", translate("MainWindow", "PDF (*.pdf)")
+    )
     if not path:
         return
     warnings: list[str] = []
@@ -236,9 +257,9 @@ def _export_report(w: MainWindow) -> None:
             warn=warnings.append,
         )
     except (PlannerError, OSError) as exc:
-        QMessageBox.warning(w, w.tr("Cannot write the report"), f"{path}\n\n{exc}")
+        QMessageBox.warning(w, translate("MainWindow", "Cannot write the report"), f"{path}\n\n{exc}")
         return
-    msg = w.tr("Report written to {path}").format(path=out)
+    msg = translate("MainWindow", "Report written to {path}").format(path=out)
     if warnings:
         msg += " — " + "; ".join(warnings)
     w.statusBar().showMessage(msg, 10000)

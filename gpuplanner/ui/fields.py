@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, Q
 
 from gpuplanner.model import Project
 from gpuplanner.model.validate import field_specs
+from gpuplanner.ui.i18n import translate
 
 UNITS = (
     ("_usd_per_kwh", "USD/kWh"),
@@ -38,10 +39,6 @@ UNITS = (
 NONE_TEXT = "—"
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("fields", text)
-
-
 def unit_of(name: str) -> str:
     for suffix, unit in UNITS:
         if name.endswith(suffix):
@@ -56,7 +53,7 @@ def label_of(name: str) -> str:
         if name.endswith(suffix) and len(name) > len(suffix):
             base, unit = name[: -len(suffix)], u
             break
-    text = tr(base.replace("_", " "))
+    text = translate("fields", base.replace("_", " "))
     return f"{text} ({unit})" if unit else text
 
 
@@ -80,18 +77,18 @@ def references(project: Project, table: str, name: str) -> list[tuple[str, Any]]
     if table == "racks" and name == "type_id":
         return kinds("rack")
     if table == "racks" and name == "cooling_id":
-        return [(tr("automatic (cheapest that takes the load)"), "")] + kinds("cooling")
+        return [(translate("fields", "automatic (cheapest that takes the load)"), "")] + kinds("cooling")
     if table == "devices" and name == "rack_id":
         return [(NONE_TEXT, None)] + [(r.name, r.id) for r in project.racks.values()]
     if name == "fabric_id":
         return [(NONE_TEXT, None)] + [(f.name, f.id) for f in project.tables["fabrics"].values()]
     if table == "links" and name == "cable_id":
-        return [(tr("automatic"), "")] + kinds("cable")
+        return [(translate("fields", "automatic"), "")] + kinds("cable")
     if table == "links" and name == "medium":
         media = sorted({getattr(e, "medium", "") for e in cat.of_kind("cable")} - {""})
-        return [(tr("automatic"), "")] + [(m, m) for m in media]
+        return [(translate("fields", "automatic"), "")] + [(m, m) for m in media]
     if table == "workloads" and name == "model_id":
-        return [(tr("shape fields below"), "")] + kinds("model")
+        return [(translate("fields", "shape fields below"), "")] + kinds("model")
     return None
 
 
@@ -169,7 +166,7 @@ def _float_spin(name: str, negative_ok: bool) -> Editor:
 
 def _line(optional: bool, kind: type, name: str) -> Editor:
     edit = QLineEdit()
-    edit.setPlaceholderText(tr("automatic") if optional else "")
+    edit.setPlaceholderText(translate("fields", "automatic") if optional else "")
     edit.setValidator(QIntValidator() if kind is int else QDoubleValidator())
     unit = unit_of(name)
     if unit:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor
+
+from gpuplanner.ui.i18n import translate
 
 # Upper edges (exclusive) of the utilisation buckets 1..4; bucket 0 = no traffic, 5 = bottleneck.
 UTIL_EDGES = np.array([0.25, 0.5, 0.75, 0.9])
@@ -26,18 +27,14 @@ BUCKET_COLORS = (
 N_BUCKETS = len(BUCKET_COLORS)
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("theme", text)
-
-
 def bucket_labels() -> list[str]:
     return [
-        tr("no traffic"),
-        tr("< 25 %"),
-        tr("25–50 %"),
-        tr("50–75 %"),
-        tr("75–90 %"),
-        tr("≥ 90 % (bottleneck)"),
+        translate("theme", "no traffic"),
+        translate("theme", "< 25 %"),
+        translate("theme", "25–50 %"),
+        translate("theme", "50–75 %"),
+        translate("theme", "75–90 %"),
+        translate("theme", "≥ 90 % (bottleneck)"),
     ]
 
 
@@ -61,7 +58,11 @@ NEAR_BUDGET = 0.9
 
 
 def rack_status_labels() -> list[str]:
-    return [tr("rack within budget"), tr("rack ≥ 90 % of budget"), tr("over budget or cooling too weak")]
+    return [
+        translate("theme", "rack within budget"),
+        translate("theme", "rack ≥ 90 % of budget"),
+        translate("theme", "over budget or cooling too weak"),
+    ]
 
 
 @dataclass(frozen=True)
@@ -73,11 +74,11 @@ class Badge:
 def cooling_badge(method: str) -> Badge:
     """Short badge for a cooling method (air / rear-door / cold-plate / immersion)."""
     table = {
-        "air": (tr("AIR"), QColor(90, 150, 220)),
-        "air-contained": (tr("AIR+"), QColor(60, 120, 200)),
-        "rear-door": (tr("RDHx"), QColor(40, 160, 170)),
-        "cold-plate": (tr("DLC"), QColor(120, 80, 200)),
-        "immersion": (tr("IMM"), QColor(170, 60, 150)),
+        "air": (translate("theme", "AIR"), QColor(90, 150, 220)),
+        "air-contained": (translate("theme", "AIR+"), QColor(60, 120, 200)),
+        "rear-door": (translate("theme", "RDHx"), QColor(40, 160, 170)),
+        "cold-plate": (translate("theme", "DLC"), QColor(120, 80, 200)),
+        "immersion": (translate("theme", "IMM"), QColor(170, 60, 150)),
     }
     text, color = table.get(method, (method[:4].upper() or "?", QColor(120, 120, 120)))
     return Badge(text, color)
@@ -85,11 +86,11 @@ def cooling_badge(method: str) -> Badge:
 
 def cooling_method_name(method: str) -> str:
     names = {
-        "air": tr("air"),
-        "air-contained": tr("contained air"),
-        "rear-door": tr("rear-door heat exchanger"),
-        "cold-plate": tr("cold plate (direct liquid)"),
-        "immersion": tr("immersion"),
+        "air": translate("theme", "air"),
+        "air-contained": translate("theme", "contained air"),
+        "rear-door": translate("theme", "rear-door heat exchanger"),
+        "cold-plate": translate("theme", "cold plate (direct liquid)"),
+        "immersion": translate("theme", "immersion"),
     }
     return names.get(method, method)
 
@@ -116,13 +117,13 @@ def role_color(role: str) -> QColor:
 
 def role_name(role: str) -> str:
     names = {
-        "compute": tr("compute"),
-        "leaf": tr("leaf"),
-        "spine": tr("spine"),
-        "core": tr("core"),
-        "storage": tr("storage"),
-        "storage-switch": tr("storage switch"),
-        "management": tr("management"),
-        "other": tr("other"),
+        "compute": translate("theme", "compute"),
+        "leaf": translate("theme", "leaf"),
+        "spine": translate("theme", "spine"),
+        "core": translate("theme", "core"),
+        "storage": translate("theme", "storage"),
+        "storage-switch": translate("theme", "storage switch"),
+        "management": translate("theme", "management"),
+        "other": translate("theme", "other"),
     }
     return names.get(role, role)

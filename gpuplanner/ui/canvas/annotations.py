@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication
 
 from gpuplanner.engine.analysis import Results
 from gpuplanner.model import Project
 from gpuplanner.ui import theme
 from gpuplanner.ui.canvas.ports import speed_label
+from gpuplanner.ui.i18n import translate
 
 KIND_NAMES = {
     "tp": "tensor-parallel (TP)",
@@ -21,10 +21,6 @@ KIND_NAMES = {
     "pp": "pipeline (PP) activations",
     "ep": "expert-parallel (EP) all-to-all",
 }
-
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("annotations", text)
 
 
 def fmt_kw(kw: float) -> str:
@@ -63,7 +59,7 @@ def rack_notes(res: Results) -> dict[str, RackNote]:
     status = rack_status(res)
     badges = {m: theme.cooling_badge(m) for m in set(th.table.methods)}
     methods = [th.table.methods[int(k)] for k in th.rack_cooling]
-    template = tr("{load} / {budget} kW")
+    template = translate("annotations", "{load} / {budget} kW")
     out = {
         rid: RackNote(
             template.format(load=fmt_kw(pw.rack_kw_load[i]), budget=fmt_kw(pw.rack_budget_kw[i])),
@@ -88,27 +84,39 @@ def _rack_tooltip(res: Results, i: int, method: str, cool_ok: bool) -> str:
     c, pw, th = res.compiled, res.power, res.thermal
     lines = [
         c.racks.names[i],
-        tr("power: {load} kW at the predicted load, {peak} kW at maximum; budget {budget} kW").format(
+        translate(
+            "annotations", "power: {load} kW at the predicted load, {peak} kW at maximum; budget {budget} kW"
+        ).format(
             load=fmt_kw(pw.rack_kw_load[i]),
             peak=fmt_kw(pw.rack_kw_max[i]),
             budget=fmt_kw(pw.rack_budget_kw[i]),
         ),
     ]
     if pw.rack_over_budget[i]:
-        lines.append(tr("over budget at the predicted load"))
+        lines.append(translate("annotations", "over budget at the predicted load"))
     elif pw.rack_over_budget_max[i]:
-        lines.append(tr("over budget at maximum draw"))
+        lines.append(translate("annotations", "over budget at maximum draw"))
     cap = th.rack_cooling_max_kw[i]
-    how = tr("chosen by you") if th.rack_cooling_pinned[i] else tr("chosen automatically")
+    how = (
+        translate("annotations", "chosen by you")
+        if th.rack_cooling_pinned[i]
+        else translate("annotations", "chosen automatically")
+    )
     lines.append(
-        tr("cooling: {method} ({how}), takes up to {cap} kW per rack").format(
+        translate("annotations", "cooling: {method} ({how}), takes up to {cap} kW per rack").format(
             method=theme.cooling_method_name(method), how=how, cap=fmt_kw(cap)
         )
     )
     if not cool_ok:
-        lines.append(tr("the cooling cannot take {peak} kW").format(peak=fmt_kw(pw.rack_kw_max[i])))
+        lines.append(
+            translate("annotations", "the cooling cannot take {peak} kW").format(
+                peak=fmt_kw(pw.rack_kw_max[i])
+            )
+        )
     lines.append(
-        tr("airflow {cfm} CFM · coolant {lpm} L/min · liquid {liq} kW, air {air} kW").format(
+        translate(
+            "annotations", "airflow {cfm} CFM · coolant {lpm} L/min · liquid {liq} kW, air {air} kW"
+        ).format(
             cfm=f"{th.rack_airflow_cfm[i]:,.0f}",
             lpm=f"{th.rack_coolant_l_per_min[i]:,.1f}",
             liq=fmt_kw(th.rack_liquid_kw[i]),
@@ -152,32 +160,36 @@ def link_tooltip(project: Project, res: Results | None, link_id: str, busiest: d
     speed = lk.speed_gbps
     lines = [
         f"{a.name}:{lk.a_group} ↔ {b.name}:{lk.b_group}",
-        tr("{n} × {speed} = {total} per direction").format(
+        translate("annotations", "{n} × {speed} = {total} per direction").format(
             n=lk.multiplicity, speed=speed_label(speed), total=speed_label(speed * lk.multiplicity)
         ),
     ]
     row = res.compiled.links.row.get(link_id) if res is not None else None
     if res is None or row is None:
-        lines.append(tr("not analysed yet"))
+        lines.append(translate("annotations", "not analysed yet"))
         return "\n".join(lines)
     ab, ba = res.link_util_ab[row], res.link_util_ba[row]
     if res.workload is None:
-        lines.append(tr("no training workload: no predicted traffic"))
+        lines.append(translate("annotations", "no training workload: no predicted traffic"))
     else:
         lines.append(
-            tr("utilisation over a training step: {ab:.0f} % {a}→{b}, {ba:.0f} % {b}→{a}").format(
-                ab=ab * 100, ba=ba * 100, a=a.name, b=b.name
-            )
+            translate(
+                "annotations", "utilisation over a training step: {ab:.0f} % {a}→{b}, {ba:.0f} % {b}→{a}"
+            ).format(ab=ab * 100, ba=ba * 100, a=a.name, b=b.name)
         )
     kinds = busiest.get(link_id, [])
     if kinds:
-        names = ", ".join(tr(KIND_NAMES.get(k, k)) for k in kinds)
-        lines.append(tr("busiest link for: {kinds} — it sets that traffic's speed").format(kinds=names))
+        names = ", ".join(translate("annotations", KIND_NAMES.get(k, k)) for k in kinds)
+        lines.append(
+            translate("annotations", "busiest link for: {kinds} — it sets that traffic's speed").format(
+                kinds=names
+            )
+        )
     tier = res.fabric.link_tier[row] if row < len(res.fabric.link_tier) else ""
     medium = res.fabric.cables.medium[row] if row < len(res.fabric.cables.medium) else ""
     length = res.compiled.links.length_m[row]
     lines.append(
-        tr("tier {tier} · {medium} · {length} m").format(
+        translate("annotations", "tier {tier} · {medium} · {length} m").format(
             tier=tier, medium=medium or "–", length=f"{length:g}"
         )
     )
@@ -192,15 +204,17 @@ def device_tooltip(project: Project, res: Results | None, device_id: str) -> str
     lines = [f"{d.name} — {entry.name if entry else d.type_id}", theme.role_name(d.role)]
     if d.rack_id and d.rack_id in project.racks:
         lines.append(
-            tr("rack {rack}, U{u}").format(rack=project.racks[d.rack_id].name, u=d.u_position or "?")
+            translate("annotations", "rack {rack}, U{u}").format(
+                rack=project.racks[d.rack_id].name, u=d.u_position or "?"
+            )
         )
     gpus = getattr(entry, "gpu_count", 0) or 0
     if gpus:
-        lines.append(tr("{n} GPUs").format(n=gpus))
+        lines.append(translate("annotations", "{n} GPUs").format(n=gpus))
     if res is not None and device_id in res.compiled.devices.row:
         i = res.compiled.devices.row[device_id]
         lines.append(
-            tr("power {load} W at the predicted load (max {peak} W)").format(
+            translate("annotations", "power {load} W at the predicted load (max {peak} W)").format(
                 load=f"{res.power.device_load_w[i]:,.0f}", peak=f"{res.power.device_max_w[i]:,.0f}"
             )
         )

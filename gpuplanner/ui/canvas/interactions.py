@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication
 
 from gpuplanner.catalog.types import RackType, ServerType, StorageType, SwitchType
 from gpuplanner.commands import AddRows, Command, Compound, MoveDevices, RemoveRows, ReplaceRows
@@ -32,14 +31,11 @@ from gpuplanner.ui.canvas.geometry import (
     slot_y,
     u_at,
 )
+from gpuplanner.ui.i18n import translate
 
 CLIPBOARD_MIME = "application/x-gpuplanner-rows"
 CATALOG_MIME = "application/x-gpuplanner-catalog-id"
 PASTE_OFFSET = 40.0
-
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("interactions", text)
 
 
 def unique_name(project: Project, prefix: str, table: str = "devices") -> str:
@@ -90,9 +86,9 @@ class Occupancy:
 
 
 def no_room(project: Project, rack: Rack, what: str, ru: int, free: int) -> str:
-    return tr("{rack} has no {ru} free consecutive U for {what} ({free} U free of {total})").format(
-        rack=rack.name, ru=ru, what=what, free=free, total=rack_ru(project, rack)
-    )
+    return translate(
+        "interactions", "{rack} has no {ru} free consecutive U for {what} ({free} U free of {total})"
+    ).format(rack=rack.name, ru=ru, what=what, free=free, total=rack_ru(project, rack))
 
 
 def placed(project: Project, dev: Device, rack: Rack, u: int) -> Device:
@@ -107,20 +103,24 @@ def drop_command(
     """A catalog entry dropped at scene (x, y), over ``rack_id`` (or None)."""
     entry = project.catalog.entries.get(type_id)
     if entry is None:
-        return None, tr("'{id}' is not in the catalog").format(id=type_id)
+        return None, translate("interactions", "'{id}' is not in the catalog").format(id=type_id)
     note = ""
     if entry.kind == "gpu":
         servers = [e for e in project.catalog.of_kind("server") if getattr(e, "gpu", None) == type_id]
         if not servers:
-            return None, tr("no server in the catalog carries the {gpu}: drop a server instead").format(
-                gpu=entry.name
-            )
+            return None, translate(
+                "interactions", "no server in the catalog carries the {gpu}: drop a server instead"
+            ).format(gpu=entry.name)
         entry = servers[0]
-        note = tr("added a {server} (a server with this GPU)").format(server=entry.name)
+        note = translate("interactions", "added a {server} (a server with this GPU)").format(
+            server=entry.name
+        )
     if isinstance(entry, RackType):
         return _new_rack(project, entry, x, y), ""
     if not isinstance(entry, ServerType | SwitchType | StorageType):
-        return None, tr("a {kind} cannot be placed on the canvas").format(kind=entry.kind)
+        return None, translate("interactions", "a {kind} cannot be placed on the canvas").format(
+            kind=entry.kind
+        )
     role = role_for(entry)
     prefix = {"compute": "node", "leaf": "switch", "storage": "storage"}.get(role, "device")
     dev = Device(id=project.new_id("devices"), name=unique_name(project, prefix), type_id=entry.id, role=role)
@@ -131,11 +131,13 @@ def drop_command(
         if u is None:
             return None, no_room(project, rack, entry.name, entry.ru, occ.free_count(rack_id))
         dev = placed(project, dev, rack, u)
-        text = tr("Add {name} to {rack} at U{u}").format(name=dev.name, rack=rack.name, u=u)
+        text = translate("interactions", "Add {name} to {rack} at U{u}").format(
+            name=dev.name, rack=rack.name, u=u
+        )
     else:
         w, h = device_size(project, dev, framed=False)
         dev = dataclasses.replace(dev, x=round(x - w / 2), y=round(y - h / 2))
-        text = tr("Add {name}").format(name=dev.name)
+        text = translate("interactions", "Add {name}").format(name=dev.name)
     return AddRows("devices", [dev], text=text), note
 
 
@@ -159,7 +161,7 @@ def _new_rack(project: Project, entry: RackType, x: float, y: float) -> Command:
         x=round(x - RACK_W / 2),
         y=round(y - entry.ru * U_PX / 2),
     )
-    return AddRows("racks", [rack], text=tr("Add rack {name}").format(name=name))
+    return AddRows("racks", [rack], text=translate("interactions", "Add rack {name}").format(name=name))
 
 
 # -- links ----------------------------------------------------------------------------------------------
@@ -168,31 +170,37 @@ def link_command(
 ) -> tuple[Command | None, str]:
     """A link from a port group of one device to a port group of another (None: pick a compatible one)."""
     if a_dev == b_dev:
-        return None, tr("a link needs two different devices")
+        return None, translate("interactions", "a link needs two different devices")
     a, b = project.devices[a_dev], project.devices[b_dev]
     pa = ports.group_of(project, a_dev, a_group) if a_group else None
     pb = ports.group_of(project, b_dev, b_group) if b_group else None
     if pa is None and pb is None:
         groups = ports.port_groups(project, a.type_id)
         if not groups:
-            return None, tr("{name} has no ports").format(name=a.name)
+            return None, translate("interactions", "{name} has no ports").format(name=a.name)
         pa = groups[0]
     if pb is None:
         pb, why = ports.pick_group(project, b_dev, pa)  # type: ignore[arg-type]
         if pb is None:
-            return None, tr("cannot link {a} to {b}: {why}").format(a=a.name, b=b.name, why=why)
+            return None, translate("interactions", "cannot link {a} to {b}: {why}").format(
+                a=a.name, b=b.name, why=why
+            )
     if pa is None:
         pa, why = ports.pick_group(project, a_dev, pb)
         if pa is None:
-            return None, tr("cannot link {a} to {b}: {why}").format(a=a.name, b=b.name, why=why)
+            return None, translate("interactions", "cannot link {a} to {b}: {why}").format(
+                a=a.name, b=b.name, why=why
+            )
     why = ports.incompatibility(pa, pb)
     if why:
-        return None, tr("cannot link {a} to {b}: {why}").format(a=a.name, b=b.name, why=why)
+        return None, translate("interactions", "cannot link {a} to {b}: {why}").format(
+            a=a.name, b=b.name, why=why
+        )
     for dev, pg in ((a, pa), (b, pb)):
         if ports.free_ports(project, dev.id, pg) < 1 - 1e-9:
-            return None, tr("cannot link: {dev} port group '{g}' has all {n} ports in use").format(
-                dev=dev.name, g=pg.name, n=pg.count
-            )
+            return None, translate(
+                "interactions", "cannot link: {dev} port group '{g}' has all {n} ports in use"
+            ).format(dev=dev.name, g=pg.name, n=pg.count)
     link = Link(
         id=project.new_id("links"),
         a_device=a.id,
@@ -202,7 +210,9 @@ def link_command(
         speed_gbps=float(min(pa.speed_gbps, pb.speed_gbps)),
         fabric_id=a.fabric_id or b.fabric_id,
     )
-    text = tr("Link {a}:{ga} – {b}:{gb}").format(a=a.name, ga=pa.name, b=b.name, gb=pb.name)
+    text = translate("interactions", "Link {a}:{ga} – {b}:{gb}").format(
+        a=a.name, ga=pa.name, b=b.name, gb=pb.name
+    )
     return AddRows("links", [link], text=text), ""
 
 
@@ -231,13 +241,15 @@ def move_command(
             plain &= row.rack_id == d.rack_id and row.u_position == d.u_position
     rack_rows = [dataclasses.replace(project.racks[r], x=x, y=y) for r, (x, y) in rack_pos.items()]
     if plain and dev_rows:
-        return MoveDevices(project, {d.id: (d.x, d.y) for d in dev_rows}, text=tr("Move")), messages
+        return MoveDevices(
+            project, {d.id: (d.x, d.y) for d in dev_rows}, text=translate("interactions", "Move")
+        ), messages
     children: list[Command] = []
     if rack_rows:
         children.append(ReplaceRows("racks", rack_rows))
     if dev_rows:
         children.append(ReplaceRows("devices", dev_rows))
-    return (Compound(tr("Move"), children) if children else None), messages
+    return (Compound(translate("interactions", "Move"), children) if children else None), messages
 
 
 def _moved_device(
@@ -255,7 +267,9 @@ def _moved_device(
         if target == d.rack_id:
             u = min(max(1, u_at(rack.y, rru, y + ru * U_PX - U_PX / 2)), max(1, rru - ru + 1))
             if not occ.fits(target, u, ru):
-                return None, tr("{dev}: U{u} of {rack} is taken").format(dev=d.name, u=u, rack=rack.name)
+                return None, translate("interactions", "{dev}: U{u} of {rack} is taken").format(
+                    dev=d.name, u=u, rack=rack.name
+                )
         else:
             u = occ.first_free(target, ru)
             if u is None:
@@ -282,7 +296,7 @@ def delete_command(project: Project, ids: list[str]) -> Command | None:
     if not children:
         return None
     n = len(links) + len(devices) + len(racks)
-    return Compound(tr("Delete {n} items").format(n=n), children)
+    return Compound(translate("interactions", "Delete {n} items").format(n=n), children)
 
 
 def copy_text(project: Project, ids: list[str]) -> str:
@@ -334,7 +348,7 @@ def paste_command(
     if not children:
         return None, []
     new_ids = [r.id for r in racks] + [d.id for d in devs] + [lk.id for lk in links]
-    return Compound(tr("Paste {n} items").format(n=len(new_ids)), children), new_ids
+    return Compound(translate("interactions", "Paste {n} items").format(n=len(new_ids)), children), new_ids
 
 
 def _copy_rack(project: Project, r: dict, rack_map: dict[str, str], dx: float, dy: float) -> Rack:

@@ -7,16 +7,11 @@ Two groups can be joined when they speak the same technology (InfiniBand or Ethe
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
-
 from gpuplanner.catalog.types import PortGroup
 from gpuplanner.model import Project
+from gpuplanner.ui.i18n import translate
 
 MAX_BREAKOUT = 4
-
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("ports", text)
 
 
 def technology(pg: PortGroup) -> str:
@@ -34,16 +29,18 @@ def speed_label(speed_gbps: float) -> str:
 def incompatibility(a: PortGroup, b: PortGroup) -> str | None:
     """None when the two groups can be linked, else the reason in one sentence."""
     if technology(a) != technology(b):
-        return tr("{a} is {ta} and {b} is {tb}: InfiniBand and Ethernet ports cannot be linked").format(
-            a=a.name, ta=a.type, b=b.name, tb=b.type
-        )
+        return translate(
+            "ports", "{a} is {ta} and {b} is {tb}: InfiniBand and Ethernet ports cannot be linked"
+        ).format(a=a.name, ta=a.type, b=b.name, tb=b.type)
     if is_twisted_pair(a) != is_twisted_pair(b):
-        return tr("{a} ({ta}) and {b} ({tb}) use different media (RJ45 copper vs pluggable cage)").format(
-            a=a.name, ta=a.type, b=b.name, tb=b.type
-        )
+        return translate(
+            "ports", "{a} ({ta}) and {b} ({tb}) use different media (RJ45 copper vs pluggable cage)"
+        ).format(a=a.name, ta=a.type, b=b.name, tb=b.type)
     lo, hi = sorted((a.speed_gbps, b.speed_gbps))
     if not is_twisted_pair(a) and (lo <= 0 or hi / lo > MAX_BREAKOUT or (hi / lo) % 1):
-        return tr("{a} runs at {sa} and {b} at {sb}: more than a 1:{n} breakout apart").format(
+        return translate(
+            "ports", "{a} runs at {sa} and {b} at {sb}: more than a 1:{n} breakout apart"
+        ).format(
             a=a.name, sa=speed_label(a.speed_gbps), b=b.name, sb=speed_label(b.speed_gbps), n=MAX_BREAKOUT
         )
     return None
@@ -87,5 +84,5 @@ def pick_group(project: Project, device_id: str, other: PortGroup) -> tuple[Port
         why = incompatibility(other, pg)
         if why is None and free_ports(project, device_id, pg) >= 1 - 1e-9:
             return pg, ""
-        reasons.append(why or tr("{g}: all {n} ports in use").format(g=pg.name, n=pg.count))
-    return None, "; ".join(reasons) or tr("the device has no ports")
+        reasons.append(why or translate("ports", "{g}: all {n} ports in use").format(g=pg.name, n=pg.count))
+    return None, "; ".join(reasons) or translate("ports", "the device has no ports")
