@@ -67,10 +67,10 @@ def _leaf_spine_for(
     spine_ports = spine_grp.count * int(spine_grp.speed_gbps // up_speed)
     want = up_grp.count if up_grp is not down_grp else max(2, math.ceil(capacity * up_ratio / per_port))
     per_spine = max(1, want // 2)
-    # Spines come in pairs (each leaf dual-homed to one pair); enough pairs for every leaf's uplinks.
-    pairs = max(1, math.ceil(len(leaves) * per_spine / spine_ports))
-    if len(leaves) * per_spine > pairs * spine_ports:
-        per_spine = max(1, spine_ports * pairs // len(leaves))
+    # Spines come in pairs (each leaf dual-homed to one pair, leaves dealt round-robin): enough pairs that
+    # the fullest pair, with ceil(leaves / pairs) leaves, still has a port for every uplink.
+    per_spine = min(per_spine, spine_ports)
+    pairs = math.ceil(len(leaves) / (spine_ports // per_spine))
     spines = [
         plan.add_device(
             spine_sw.id, f"{prefix}-spine-{i + 1:02d}", spine_role, fabric_id=fabric_id, x=x, y=y - 110

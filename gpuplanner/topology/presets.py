@@ -1,0 +1,202 @@
+"""Template presets for a first start: five ready-made clusters from a one-server pilot to 8,192 GPUs.
+
+Each preset is a set of ``GenerateOptions`` for the real generators (the same path as the template dialog
+and ``gpuplanner generate``) plus a representative training job, so that a new project shows fabric,
+performance, power and cost at once. The sizes follow the domain article on building GPU clusters
+(/work/shared/domain 000, §4 and §7: pilot on 25/100 GbE, a 4-8 node RoCE cluster, then InfiniBand
+leaf-spine and a 3-tier Clos beyond 512 GPUs) and NVIDIA's DGX SuperPOD reference architecture (scalable
+units of 32 DGX H100 on rail-optimised NDR InfiniBand).
+
+The English and Chinese names here serve the CLI and files; the desktop app shows its own ``tr()`` copies
+of the same strings (``ui.welcome``) so that Qt's translation tools find them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpuplanner.catalog import Catalog
+from gpuplanner.commands import AddRows
+from gpuplanner.core.errors import GenerationError
+from gpuplanner.model import Project, Workload
+from gpuplanner.topology.generators import generate
+from gpuplanner.topology.options import GenerateOptions
+
+
+@dataclass(frozen=True)
+class Preset:
+    id: str
+    name_en: str
+    name_zh: str
+    description_en: str
+    description_zh: str
+    options: GenerateOptions
+    workload: dict[str, Any] = field(default_factory=dict)  # Workload fields; {} = no job
+    workload_name_en: str = ""
+    workload_name_zh: str = ""
+
+    def name(self, lang: str = "en") -> str:
+        return self.name_zh if lang == "zh" else self.name_en
+
+    def description(self, lang: str = "en") -> str:
+        return self.description_zh if lang == "zh" else self.description_en
+
+    def gpus(self, catalog: Catalog | None = None) -> int:
+        """GPUs the preset builds, read from the server's catalog entry (no generation needed)."""
+        catalog = catalog if catalog is not None else Project().catalog
+        return int(getattr(catalog.get(self.options.server), "gpu_count", 0)) * self.options.servers
+
+    def build(self, catalog: Catalog | None = None, *, lang: str = "en", name: str | None = None) -> Project:
+        """A new project holding the generated cluster, its job and the project's name and language."""
+        project = Project(catalog)
+        generate(project, self.options).to_command(f"Generate {self.id}").apply(project)
+        if self.workload:
+            wl_name = self.workload_name_zh if lang == "zh" else self.workload_name_en
+            wl = Workload(id=project.new_id("workloads"), name=wl_name, **self.workload)
+            AddRows("workloads", [wl]).apply(project)
+        project.tables["project"]["project"] = dataclasses.replace(
+            project.info, name=name or self.name(lang), language=lang
+        )
+        return project
+
+
+_HGX = "supermicro-sys-821ge-tnhr"
+_DGX = "nvidia-dgx-h100"
+_NDR = "nvidia-quantum-2-qm9700"
+
+PRESETS: tuple[Preset, ...] = (
+    Preset(
+        id="pilot-1-node",
+        name_en="1-node pilot",
+        name_zh="单节点试点",
+        description_en="One 8-GPU HGX H100 server on a 25/100 GbE switch (2 × 100 GbE) in a standard 12 kW "
+        "rack, with a management network: the pilot phase.",
+        description_zh="一台 8 卡 HGX H100 服务器，以 2 × 100 GbE 接入一台 25/100 GbE 交换机，"
+        "放在 12 kW 普通机柜中，含管理网络：试点阶段。",
+        options=GenerateOptions(
+            template="single-switch",
+            server=_HGX,
+            servers=1,
+            leaf_switch="nvidia-spectrum-2-sn3420",
+            nic_ports=2,
+            rack="generic-42u-600x1200",
+            management_fabric=True,
+        ),
+        workload=dict(model_id="llama3-8b", tp=8, pp=1, global_batch=64, total_tokens=2.0e9),
+        workload_name_en="Llama 3 8B fine-tuning",
+        workload_name_zh="Llama 3 8B 微调",
+    ),
+    Preset(
+        id="roce-4-node",
+        name_en="4-node RoCE cluster",
+        name_zh="4 节点 RoCE 集群",
+        description_en="Four 8-GPU HGX H100 servers, 8 × 400 GbE RoCE v2 each on one Spectrum-4 switch, "
+        "with BeeGFS storage and management networks.",
+        description_zh="四台 8 卡 HGX H100 服务器，每台 8 × 400 GbE RoCE v2 接入一台 Spectrum-4 交换机，"
+        "含 BeeGFS 存储网络和管理网络。",
+        options=GenerateOptions(
+            template="single-switch",
+            server=_HGX,
+            servers=4,
+            leaf_switch="nvidia-spectrum-4-sn5600",
+            rack_budget_kw=42,
+            storage_fabric=True,
+            storage_system="generic-beegfs-2u-nvme-server",
+            storage_units=2,
+            management_fabric=True,
+        ),
+        workload=dict(model_id="llama3-8b", tp=8, pp=1, global_batch=256, total_tokens=1.0e11),
+        workload_name_en="Llama 3 8B training",
+        workload_name_zh="Llama 3 8B 训练",
+    ),
+    Preset(
+        id="ib-su-32-node",
+        name_en="32-node InfiniBand SU",
+        name_zh="32 节点 InfiniBand 可扩展单元",
+        description_en="One scalable unit of 32 DGX H100 on a rail-optimised, non-blocking NDR InfiniBand "
+        "leaf-spine, with Lustre storage and management networks.",
+        description_zh="一个由 32 台 DGX H100 组成的可扩展单元，轨道优化、无收敛的 NDR InfiniBand "
+        "叶脊网络，含 Lustre 存储网络和管理网络。",
+        options=GenerateOptions(
+            template="rail-leaf-spine",
+            server=_DGX,
+            servers=32,
+            su_size=32,
+            leaf_switch=_NDR,
+            rack_budget_kw=42,
+            storage_fabric=True,
+            storage_system="ddn-ai400x2",
+            storage_units=2,
+            management_fabric=True,
+        ),
+        workload=dict(model_id="llama3-70b", tp=8, pp=4, global_batch=256, total_tokens=1.0e11),
+        workload_name_en="Llama 3 70B continued pre-training",
+        workload_name_zh="Llama 3 70B 继续预训练",
+    ),
+    Preset(
+        id="superpod-128-node",
+        name_en="128-node SuperPOD-like",
+        name_zh="128 节点 SuperPOD 式集群",
+        description_en="Four scalable units of 32 DGX H100 on a rail-optimised NDR InfiniBand leaf-spine, "
+        "six Lustre appliances on a 400 GbE storage fabric, management network.",
+        description_zh="四个 32 台 DGX H100 的可扩展单元，轨道优化的 NDR InfiniBand 叶脊网络，"
+        "6 台 Lustre 存储设备接入 400 GbE 存储网络，含管理网络。",
+        options=GenerateOptions(
+            template="rail-leaf-spine",
+            server=_DGX,
+            servers=128,
+            su_size=32,
+            leaf_switch=_NDR,
+            rack_budget_kw=42,
+            storage_fabric=True,
+            storage_system="ddn-ai400x2",
+            storage_units=6,
+            management_fabric=True,
+        ),
+        workload=dict(model_id="llama3-70b", tp=8, pp=4, global_batch=512, total_tokens=2.0e12),
+        workload_name_en="Llama 3 70B pre-training",
+        workload_name_zh="Llama 3 70B 预训练",
+    ),
+    Preset(
+        id="fat-tree-1024-node",
+        name_en="1,024-node 3-tier fat tree",
+        name_zh="1,024 节点三层胖树",
+        description_en="1,024 DGX H100 (32 scalable units) on a non-blocking 3-tier NDR InfiniBand fat tree, "
+        "rail-optimised, with a management network.",
+        description_zh="1,024 台 DGX H100（32 个可扩展单元），无收敛的三层 NDR InfiniBand 胖树，"
+        "轨道优化，含管理网络。",
+        # No storage fabric: its 200 GbE links would run up to ~65 m from the middle row, beyond the 30 m
+        # of the only 200 GbE media in the catalog (AOC); add one per group of SUs by hand if needed.
+        options=GenerateOptions(
+            template="fat-tree-3tier",
+            server=_DGX,
+            servers=1024,
+            su_size=32,
+            leaf_switch=_NDR,
+            rack_budget_kw=42,
+            management_fabric=True,
+        ),
+        workload=dict(model_id="gpt3-175b", tp=8, pp=8, global_batch=1536, total_tokens=3.0e11),
+        workload_name_en="GPT-3 175B pre-training",
+        workload_name_zh="GPT-3 175B 预训练",
+    ),
+)
+
+
+def preset_ids() -> list[str]:
+    return [p.id for p in PRESETS]
+
+
+def get_preset(preset_id: str) -> Preset:
+    for p in PRESETS:
+        if p.id == preset_id:
+            return p
+    raise GenerationError(f"unknown preset '{preset_id}'", hint=f"one of {', '.join(preset_ids())}")
+
+
+def build_preset(
+    preset_id: str, catalog: Catalog | None = None, *, lang: str = "en", name: str | None = None
+) -> Project:
+    return get_preset(preset_id).build(catalog, lang=lang, name=name)

@@ -1,0 +1,115 @@
+"""Template presets (gpuplanner.topology.presets): each builds through the real generators, has the GPUs its
+name promises, passes the model's validation and analyses without an error finding."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+import pytest
+
+from gpuplanner.core.errors import GenerationError
+from gpuplanner.engine.analysis import analyze_project
+from gpuplanner.model import Project
+from gpuplanner.model.validate import validate_row
+from gpuplanner.topology import GenerateOptions, generate
+from gpuplanner.topology.presets import PRESETS, build_preset, get_preset
+
+EXPECTED_GPUS = {
+    "pilot-1-node": 8,
+    "roce-4-node": 32,
+    "ib-su-32-node": 256,
+    "superpod-128-node": 1024,
+    "fat-tree-1024-node": 8192,
+}
+
+
+def test_the_five_presets_in_order_of_size():
+    assert [p.id for p in PRESETS] == list(EXPECTED_GPUS)
+    for p in PRESETS:
+        assert p.name_en and p.name_zh and p.description_en and p.description_zh
+        assert p.gpus() == EXPECTED_GPUS[p.id]
+
+
+@pytest.fixture(scope="module")
+def built() -> dict[str, tuple[Project, float]]:
+    out = {}
+    for p in PRESETS:
+        t = time.perf_counter()
+        project = p.build()
+        out[p.id] = (project, time.perf_counter() - t)
+    return out
+
+
+@pytest.mark.parametrize("preset_id", list(EXPECTED_GPUS))
+def test_preset_builds_validates_and_analyses(built, preset_id):
+    project, seconds = built[preset_id]
+    print(f"{preset_id}: built in {seconds:.2f} s")
+    assert project.gpu_count() == EXPECTED_GPUS[preset_id]
+    assert project.info.name == get_preset(preset_id).name_en
+    for table, rows in project.tables.items():
+        for row in rows.values():
+            validate_row(table, row, project)
+    # every device sits in a rack, every rack has a row
+    assert project.racks
+    assert all(d.rack_id for d in project.devices.values()), "unplaced devices"
+    kinds = Counter(f.kind for f in project.tables["fabrics"].values())
+    assert kinds["compute"] == 1 and kinds["management"] == 1
+    res = analyze_project(project)
+    errors = [(f.rule, f.items[:3]) for f in res.findings if f.severity == "error"]
+    assert not errors, errors
+    assert res.workload is not None and res.workload.estimate.step_time_s > 0, res.workload_error
+
+
+def test_storage_fabrics_where_the_cluster_has_shared_storage(built):
+    def storage(pid: str) -> int:
+        return sum(d.role == "storage" for d in built[pid][0].devices.values())
+
+    assert storage("pilot-1-node") == 0
+    assert storage("roce-4-node") == 2
+    assert storage("ib-su-32-node") == 2
+    assert storage("superpod-128-node") == 6
+
+
+def test_rail_optimised_ib_su_has_one_leaf_per_rail(built):
+    """DGX SuperPOD SU: 8 rails → 8 leaves for 32 nodes, spines for a non-blocking second tier."""
+    roles = Counter(d.role for d in built["ib-su-32-node"][0].devices.values())
+    assert roles["compute"] == 32 and roles["leaf"] == 8 and roles["spine"] >= 4
+
+
+def test_1024_node_build_time_is_reasonable(built):
+    _, seconds = built["fat-tree-1024-node"]
+    print(f"fat-tree-1024-node (8,192 GPUs): built in {seconds:.2f} s")
+    assert seconds < 5.0
+
+
+def test_chinese_names_and_language():
+    p = build_preset("pilot-1-node", lang="zh")
+    assert p.info.name == "单节点试点" and p.info.language == "zh"
+    assert next(iter(p.tables["workloads"].values())).name == "Llama 3 8B 微调"
+    assert build_preset("pilot-1-node", name="Lab").info.name == "Lab"
+
+
+def test_unknown_preset_is_refused_with_the_list():
+    with pytest.raises(GenerationError, match="pilot-1-node"):
+        get_preset("nope")
+
+
+def test_storage_spine_pairs_never_overfill():
+    """Regression: 1,024 nodes × 4 storage ports make 26+ storage leaves dealt round-robin over spine
+    pairs; the fullest pair must still have a port per uplink (it asked for 66 of 64 before)."""
+    p = Project()
+    plan = generate(
+        p,
+        GenerateOptions(
+            template="fat-tree-3tier",
+            servers=1024,
+            rack_budget_kw=42,
+            storage_fabric=True,
+            storage_system="ddn-ai400x2",
+            storage_units=16,
+        ),
+    )
+    assert max(plan.port_use.values()) > 0
+    spines = [d for d in plan.devices if d.name.startswith("stor-spine")]
+    assert spines and len(spines) % 2 == 0
