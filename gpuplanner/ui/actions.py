@@ -41,6 +41,12 @@ def build(w: MainWindow) -> dict[str, QAction]:
         "Ctrl+Shift+N",
     )
     act("open", translate("MainWindow", "&Open…"), w.open_dialog, SK.Open)
+    act(
+        "welcome",
+        translate("MainWindow", "&Welcome…"),
+        lambda: _welcome(w),
+        tip=translate("MainWindow", "Recent projects, templates and the example projects"),
+    )
     act("save", translate("MainWindow", "&Save"), w.save, SK.Save)
     act("save_as", translate("MainWindow", "Save &as…"), w.save_as, SK.SaveAs)
     act("report", translate("MainWindow", "&Export report (PDF)…"), lambda: _export_report(w), "Ctrl+E")
@@ -84,6 +90,7 @@ def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     for k in ("new", "template", "open"):
         f.addAction(a[k])
     w.recent_menu = f.addMenu(translate("MainWindow", "Open &recent"))
+    f.addAction(a["welcome"])
     for k in ("save", "save_as"):
         f.addAction(a[k])
     f.addSeparator()
@@ -204,6 +211,12 @@ def _site(w: MainWindow) -> None:
     from gpuplanner.ui.dialogs.site_dialog import SiteDialog
 
     SiteDialog(w.doc, w).exec()
+
+
+def _welcome(w: MainWindow) -> None:
+    from gpuplanner.ui.welcome import show_welcome
+
+    show_welcome(w)
 
 
 def _new_from_template(w: MainWindow) -> None:

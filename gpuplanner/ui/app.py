@@ -29,6 +29,19 @@ def resources_dir() -> Path:
     return here.parent / "resources"
 
 
+def examples_dir() -> Path:
+    """The bundled example projects: examples/ next to resources/ (the repository, or the bundle root of a
+    PyInstaller build, where both sit side by side), else gpuplanner/_data/examples (an installed wheel)."""
+    here = Path(__file__).resolve().parent.parent  # gpuplanner/
+    candidates = [resources_dir().parent / "examples", here.parent / "examples", here / "_data" / "examples"]
+    if getattr(sys, "_MEIPASS", None):
+        candidates.insert(0, Path(sys._MEIPASS) / "examples")
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    return here.parent / "examples"
+
+
 def register_fonts(app: QApplication) -> list[str]:
     """Add resources/fonts/*.ttf|ttc|otf to Qt, and put them after the default family as fallbacks."""
     families: list[str] = []
@@ -127,6 +140,10 @@ def run_app(path: str | None) -> int:
     if path and not restored:
         window.open_file(path)
     window.view.zoom_to_fit()
+    if not path and not restored:
+        from gpuplanner.ui.welcome import show_welcome
+
+        show_welcome(window)
     smoke.install(app, window, path)  # only with $GPUPLANNER_SMOKE_QUIT_MS (packaged-build self-test)
     code = app.exec()
     actions.release_clipboard()
