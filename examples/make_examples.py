@@ -248,8 +248,8 @@ def phased_example() -> Project:
                 id="fi2",
                 name="Rear doors R03",
                 kind="rear-door",
-                x_m=0.0,
-                y_m=7.0,
+                x_m=-1.2,
+                y_m=12.0,  # at the end of row R03 (fifth row in label order × 3 m row pitch)
                 capacity_kw=300.0,
                 row="R03",
                 phase_id="ph3",

@@ -162,6 +162,9 @@ def _about(w: MainWindow) -> None:
 
 # -- edit -----------------------------------------------------------------------------------------------
 def delete(w: MainWindow) -> None:
+    if w.tabs.currentWidget() is w.floor:  # on the floor plan, Delete removes the selected floor units
+        w.floor.delete_selected_units()
+        return
     cmd = interactions.delete_command(w.doc.project, w.scene.selected_ids())
     w.view.push(cmd)
 

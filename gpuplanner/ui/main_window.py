@@ -10,7 +10,15 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QTabWidget,
+    QWidget,
+)
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import Project
@@ -19,6 +27,7 @@ from gpuplanner.ui.autosave import AutoSaver
 from gpuplanner.ui.canvas.scene import PlannerScene
 from gpuplanner.ui.canvas.view import PlannerView
 from gpuplanner.ui.document import Document
+from gpuplanner.ui.floor.view import FloorPlanPanel
 from gpuplanner.ui.inspector import Inspector
 from gpuplanner.ui.palette import Palette
 from gpuplanner.ui.plots import PlotsPanel
@@ -41,7 +50,12 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings("gpuplanner", "gpuplanner")
         self.scene = PlannerScene(self.doc)
         self.view = PlannerView(self.scene)
-        self.setCentralWidget(self.view)
+        self.floor = FloorPlanPanel(self.doc)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.view, self.tr("Topology"))
+        self.tabs.addTab(self.floor, self.tr("Floor plan"))
+        self.setCentralWidget(self.tabs)
         self.palette = Palette(self.doc.project.catalog)
         self.inspector = Inspector(self.doc)
         self.results_panel = ResultsPanel(self.doc)
@@ -100,6 +114,7 @@ class MainWindow(QMainWindow):
         )
         d.projectReplaced.connect(self._on_replaced)
         self.view.message.connect(lambda m: self.statusBar().showMessage(m, 8000))
+        self.floor.message.connect(lambda m: self.statusBar().showMessage(m, 8000))
         self.view.scaleChanged.connect(
             lambda s: self.status_zoom.setText(self.tr("zoom {p:.0f} %").format(p=s * 100))
         )

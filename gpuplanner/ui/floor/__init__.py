@@ -1,0 +1,1 @@
+"""The facility floor plan: rows, aisles, racks by kW density, cooling and power units with their load."""

@@ -1,0 +1,346 @@
+"""The floor-plan scene: the hall, its rows and aisles, racks coloured by kW density, cooling and power units
+with their load against capacity. Scene units are metres × ``PX_PER_M``; racks and units are dragged with the
+mouse and dropped through ``layout.move_rack`` / ``layout.move_unit`` (one undo step per drop).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QGraphicsSceneMouseEvent,
+    QGraphicsSimpleTextItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from gpuplanner.engine.analysis import Results
+from gpuplanner.model import FloorItem, Project
+from gpuplanner.ui import theme
+from gpuplanner.ui.canvas.annotations import rack_status, rack_tooltip
+from gpuplanner.ui.floor import layout as fl
+
+PX_PER_M = 50.0
+# kW density buckets (upper edges, kW at max): the usual limits of open air, contained air, passive rear
+# doors and active rear doors (catalogs/cooling max_kw_per_rack: 10, 25, 32, 75); above: liquid.
+DENSITY_EDGES_KW = (10.0, 25.0, 45.0, 75.0)
+DENSITY_COLORS = (
+    QColor(120, 190, 120),
+    QColor(190, 215, 90),
+    QColor(245, 190, 70),
+    QColor(235, 120, 50),
+    QColor(200, 50, 60),
+)
+EMPTY_RACK = QColor(235, 237, 240)
+AISLE_COLORS = {"cold": QColor(220, 235, 252), "hot": QColor(252, 228, 222)}
+UNIT_COLORS = {"cooling": QColor(70, 140, 210), "power": QColor(200, 140, 40)}
+OVERLOAD = QColor(210, 30, 30)
+
+
+def tr(text: str) -> str:
+    return fl.tr(text)
+
+
+def density_labels() -> list[str]:
+    e = DENSITY_EDGES_KW
+    return [
+        tr("≤ {a:.0f} kW").format(a=e[0]),
+        tr("{a:.0f}–{b:.0f} kW").format(a=e[0], b=e[1]),
+        tr("{a:.0f}–{b:.0f} kW").format(a=e[1], b=e[2]),
+        tr("{a:.0f}–{b:.0f} kW").format(a=e[2], b=e[3]),
+        tr("> {a:.0f} kW").format(a=e[3]),
+    ]
+
+
+def density_color(kw: float) -> QColor:
+    if not math.isfinite(kw) or kw <= 0:
+        return EMPTY_RACK
+    return DENSITY_COLORS[int(np.searchsorted(DENSITY_EDGES_KW, kw, side="left"))]
+
+
+def px(m: float) -> float:
+    return m * PX_PER_M
+
+
+def _font(px_size: float, bold: bool = False) -> QFont:
+    f = QFont()
+    f.setPixelSize(max(1, int(px_size)))
+    f.setBold(bold)
+    return f
+
+
+class _Draggable(QGraphicsRectItem):
+    """A rack or unit tile: moved by the mouse; the scene turns the drop into a command."""
+
+    def __init__(self, item_id: str, rect: QRectF) -> None:
+        super().__init__(QRectF(0, 0, rect.width(), rect.height()))
+        self.item_id = item_id
+        self.setPos(rect.topLeft())
+        self.home = QPointF(rect.topLeft())
+        self.setFlags(
+            QGraphicsItem.GraphicsItemFlag.ItemIsMovable | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+        )
+        self.setAcceptHoverEvents(True)
+
+    def moved(self) -> bool:
+        return (self.pos() - self.home).manhattanLength() > 0.5
+
+
+class RackTile(_Draggable):
+    def __init__(self, rack_id: str, name: str, rect: QRectF) -> None:
+        super().__init__(rack_id, rect)
+        self.name = name
+        self.kw_max = float("nan")
+        self.status = theme.RACK_OK
+        self.cooling = ""
+        self.setZValue(2)
+
+    def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        r = self.rect()
+        p.setBrush(QBrush(density_color(self.kw_max)))
+        border = theme.SELECTION if self.isSelected() else theme.RACK_STATUS_COLORS[self.status]
+        p.setPen(QPen(border, 3 if self.isSelected() or self.status else 1))
+        p.drawRect(r)
+        lod = option.levelOfDetailFromTransform(p.worldTransform())
+        if lod * r.width() < 26:  # too small to read: colour only
+            return
+        p.setPen(QColor(20, 24, 30))
+        p.setFont(_font(10))
+        kw = f"{self.kw_max:.0f} kW" if math.isfinite(self.kw_max) else ""
+        p.save()
+        p.translate(r.center())
+        p.rotate(-90)  # racks are narrow and deep: write along the depth
+        text_rect = QRectF(-r.height() / 2 + 2, -r.width() / 2, r.height() - 4, r.width())
+        p.drawText(text_rect, Qt.AlignmentFlag.AlignCenter, f"{self.name}\n{kw}")
+        p.restore()
+        if self.cooling:
+            badge = theme.cooling_badge(self.cooling)
+            p.setFont(_font(8, bold=True))
+            box = QRectF(r.left() + 1, r.top() + 1, r.width() - 2, 11)
+            p.fillRect(box, badge.color)
+            p.setPen(QColor("white"))
+            p.drawText(box, Qt.AlignmentFlag.AlignCenter, badge.text)
+
+
+class UnitTile(_Draggable):
+    def __init__(self, unit: FloorItem, rect: QRectF) -> None:
+        super().__init__(unit.id, rect)
+        self.unit = unit
+        self.load_kw = float("nan")
+        self.setZValue(3)
+        # The label keeps its size at any zoom (a projector in a meeting): name and load / rating.
+        self.label = QGraphicsSimpleTextItem(self)
+        self.label.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.label.setFont(_font(12, bold=True))
+        self.label.setPos(rect.width() + 3, 0)
+        self.refresh_label()
+
+    def refresh_label(self) -> None:
+        self.label.setText(f"{self.unit.name}\n{self.load_text()}")
+        self.label.setBrush(OVERLOAD if self.overloaded else QColor(30, 36, 46))
+
+    @property
+    def family(self) -> str:
+        return "power" if self.unit.kind in ("pdu", "busway", "utility-feed") else "cooling"
+
+    @property
+    def overloaded(self) -> bool:
+        cap = self.unit.capacity_kw
+        return cap > 0 and math.isfinite(self.load_kw) and self.load_kw > cap + 1e-9
+
+    def load_text(self) -> str:
+        cap = self.unit.capacity_kw
+        load = f"{self.load_kw:,.0f}" if math.isfinite(self.load_kw) else "–"
+        if cap <= 0:
+            return tr("{load} kW / not rated").format(load=load)
+        return tr("{load} / {cap} kW").format(load=load, cap=f"{cap:,.0f}")
+
+    def tooltip(self) -> str:
+        u = self.unit
+        serves = tr("serves row {row}").format(row=u.row) if u.row else tr("serves the whole hall")
+        lines = [u.name, fl.unit_kind_name(u.kind), serves, self.load_text()]
+        if self.overloaded:
+            lines.append(tr("overloaded: add a unit, move racks to another row or choose a larger unit"))
+        return "\n".join(lines)
+
+    def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        r = self.rect()
+        color = UNIT_COLORS[self.family]
+        p.setBrush(QBrush(color.lighter(170)))
+        pen = QPen(OVERLOAD if self.overloaded else color, 3 if self.overloaded else 1.5)
+        if self.unit.capacity_kw <= 0:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        if self.isSelected():
+            pen = QPen(theme.SELECTION, 3)
+        p.setPen(pen)
+        p.drawRoundedRect(r, 4, 4)
+        cap = self.unit.capacity_kw
+        if cap > 0 and math.isfinite(self.load_kw):  # fill gauge along the bottom
+            frac = min(self.load_kw / cap, 1.0)
+            bar = QRectF(r.left() + 2, r.bottom() - 7, (r.width() - 4) * frac, 5)
+            p.fillRect(bar, OVERLOAD if self.overloaded else color)
+
+
+class FloorScene(QGraphicsScene):
+    """Rebuilt from the project (``rebuild``), recoloured from results (``apply_results``)."""
+
+    def __init__(self, on_drop: Callable[[list[_Draggable]], None]) -> None:
+        super().__init__()
+        self.on_drop = on_drop
+        self.racks: dict[str, RackTile] = {}
+        self.units: dict[str, UnitTile] = {}
+        self.row_labels: dict[str, QGraphicsSimpleTextItem] = {}
+        self.layout: fl.FloorLayout | None = None
+        self.project: Project | None = None
+        self.setBackgroundBrush(QColor(250, 250, 251))
+
+    # -- building ---------------------------------------------------------------------------------------
+    def rebuild(self, project: Project, allowed_phases: set[str] | None) -> None:
+        self.clear()
+        self.racks.clear()
+        self.units.clear()
+        self.row_labels.clear()
+        self.project = project
+        lay = fl.floor_layout(project)
+        self.layout = lay
+        self.setSceneRect(QRectF(px(lay.x0_m), px(lay.y0_m), px(lay.width_m), px(lay.depth_m)))
+        self._add_row_labels()
+        for rid, box in lay.racks.items():
+            rack = project.racks[rid]
+            if allowed_phases is not None and rack.phase_id not in allowed_phases:
+                continue
+            tile = RackTile(rid, rack.name, QRectF(px(box.x_m), px(box.y_m), px(box.w_m), px(box.d_m)))
+            self.addItem(tile)
+            self.racks[rid] = tile
+        for unit in project.tables["floor_items"].values():
+            if allowed_phases is not None and unit.phase_id not in allowed_phases:
+                continue
+            rect = QRectF(px(unit.x_m), px(unit.y_m), px(unit.width_m), px(unit.depth_m))
+            tile = UnitTile(unit, rect)
+            self.addItem(tile)
+            self.units[unit.id] = tile
+
+    def apply_results(self, res: Results | None) -> None:
+        if res is None:
+            return
+        c = res.compiled
+        index = {rid: i for i, rid in enumerate(c.racks.ids)}
+        status = rack_status(res)
+        methods = res.thermal.table.methods
+        for rid, tile in self.racks.items():
+            i = index.get(rid)
+            if i is None:
+                continue
+            tile.kw_max = float(res.power.rack_kw_max[i])
+            tile.status = int(status[i])
+            k = int(res.thermal.rack_cooling[i])
+            tile.cooling = methods[k] if 0 <= k < len(methods) else ""
+            tile.setToolTip(rack_tooltip(res, rid))
+            tile.update()
+        for uid, tile in self.units.items():
+            tile.load_kw = res.floor_loads.get(uid, (float("nan"), 0.0))[0]
+            tile.setToolTip(tile.tooltip())
+            tile.refresh_label()
+            tile.update()
+
+    # -- background: hall, rows, aisles, grid -----------------------------------------------------------
+    def drawBackground(self, p: QPainter, rect: QRectF) -> None:  # noqa: N802 (Qt API)
+        super().drawBackground(p, rect)
+        lay = self.layout
+        if lay is None:
+            return
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(p.worldTransform())
+        self._grid(p, rect, lod)
+        if lay.hall_width_m and lay.hall_depth_m:
+            p.setPen(QPen(QColor(60, 60, 70), 3))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(QRectF(0, 0, px(lay.hall_width_m), px(lay.hall_depth_m)))
+        x_left = px(lay.x0_m + 0.2)
+        width = px(lay.width_m - 0.4)
+        for band in lay.rows:
+            # the aisle in front of the row (its fronts face it), then the row's own strip
+            aisle = self.aisle_rect(band)
+            color = AISLE_COLORS.get(band.aisle, AISLE_COLORS["cold"])
+            p.fillRect(aisle, color)
+            if band.contained:
+                p.setPen(QPen(color.darker(150), 2, Qt.PenStyle.DashLine))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRect(aisle)
+            p.fillRect(QRectF(x_left, px(band.y_m), width, px(band.depth_m)), QColor(238, 240, 244, 160))
+
+    def aisle_rect(self, band: fl.RowBand) -> QRectF:
+        lay = self.layout
+        assert lay is not None
+        pitch = self.project.site.row_pitch_m if self.project else 3.0
+        aisle_h = max(pitch - band.depth_m, 0.6)
+        return QRectF(px(lay.x0_m + 0.2), px(band.y_m - aisle_h), px(lay.width_m - 0.4), px(aisle_h))
+
+    def _add_row_labels(self) -> None:
+        assert self.layout is not None
+        for band in self.layout.rows:
+            item = QGraphicsSimpleTextItem(self._row_label(band))
+            item.setFont(_font(12, bold=True))
+            item.setBrush(QColor(60, 70, 86))
+            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+            item.setPos(self.aisle_rect(band).topLeft() + QPointF(4, 2))
+            item.setZValue(1)
+            self.addItem(item)
+            self.row_labels[band.label] = item
+
+    def update_lod(self, scale: float) -> None:
+        """Hide fixed-size labels when they would pile up: row labels when rows are closer on screen than a
+        line of text, unit labels when the plan is tiny."""
+        pitch = self.project.site.row_pitch_m if self.project else 3.0
+        show_rows = px(pitch) * scale >= 18
+        for item in self.row_labels.values():
+            item.setVisible(show_rows)
+        for tile in self.units.values():
+            tile.label.setVisible(scale >= 0.08)
+
+    @staticmethod
+    def _row_label(band: fl.RowBand) -> str:
+        aisle = tr("cold aisle") if band.aisle == "cold" else tr("hot aisle")
+        if band.contained:
+            return tr("Row {row} · {aisle}, contained").format(row=band.label, aisle=aisle)
+        return tr("Row {row} · {aisle}").format(row=band.label, aisle=aisle)
+
+    @staticmethod
+    def _grid(p: QPainter, rect: QRectF, lod: float) -> None:
+        step_m = 1 if lod > 0.3 else 5 if lod > 0.06 else 25
+        step = px(step_m)
+        x = math.floor(rect.left() / step) * step
+        minor, major = QPen(QColor(232, 234, 238), 0), QPen(QColor(210, 214, 222), 0)
+        while x <= rect.right():
+            p.setPen(major if round(x / px(1)) % (5 * step_m) == 0 else minor)
+            p.drawLine(QPointF(x, rect.top()), QPointF(x, rect.bottom()))
+            x += step
+        y = math.floor(rect.top() / step) * step
+        while y <= rect.bottom():
+            p.setPen(major if round(y / px(1)) % (5 * step_m) == 0 else minor)
+            p.drawLine(QPointF(rect.left(), y), QPointF(rect.right(), y))
+            y += step
+
+    # -- dropping ---------------------------------------------------------------------------------------
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt API)
+        super().mouseReleaseEvent(event)
+        moved = [t for t in (*self.racks.values(), *self.units.values()) if t.moved()]
+        if moved:
+            self.on_drop(moved)
+
+    def snap_back(self) -> None:
+        for t in (*self.racks.values(), *self.units.values()):
+            t.setPos(t.home)
+
+    def selected_ids(self) -> list[str]:
+        return [t.item_id for t in self.selectedItems() if isinstance(t, _Draggable)]
+
+
+def tile_metres(tile: _Draggable) -> tuple[float, float]:
+    return tile.pos().x() / PX_PER_M, tile.pos().y() / PX_PER_M
