@@ -30,6 +30,7 @@ from gpuplanner.ui.document import Document
 from gpuplanner.ui.floor.view import FloorPlanPanel
 from gpuplanner.ui.inspector import Inspector
 from gpuplanner.ui.palette import Palette
+from gpuplanner.ui.phase_picker import PhasePicker
 from gpuplanner.ui.plots import PlotsPanel
 from gpuplanner.ui.rack_view import RackElevation
 from gpuplanner.ui.results_panel import ResultsPanel
@@ -55,6 +56,8 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.view, self.tr("Topology"))
         self.tabs.addTab(self.floor, self.tr("Floor plan"))
+        self.phase_picker = PhasePicker(self.doc)
+        self.tabs.setCornerWidget(self.phase_picker, Qt.Corner.TopRightCorner)
         self.setCentralWidget(self.tabs)
         self.palette = Palette(self.doc.project.catalog)
         self.inspector = Inspector(self.doc)
@@ -115,6 +118,8 @@ class MainWindow(QMainWindow):
         d.projectReplaced.connect(self._on_replaced)
         self.view.message.connect(lambda m: self.statusBar().showMessage(m, 8000))
         self.floor.message.connect(lambda m: self.statusBar().showMessage(m, 8000))
+        self.phase_picker.phaseChosen.connect(self.floor.set_phase)
+        self.phase_picker.phaseChosen.connect(self.scene.set_phase)
         self.view.scaleChanged.connect(
             lambda s: self.status_zoom.setText(self.tr("zoom {p:.0f} %").format(p=s * 100))
         )

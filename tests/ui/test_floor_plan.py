@@ -132,15 +132,27 @@ def test_phase_filter_and_unit_rating(make_window):
     project = open_project(EXAMPLES / "phased-pilot-to-su.gpuplan")
     w = floor_window(make_window, project)
     floor, doc = w.floor, w.doc
-    assert floor.phase_combo.count() == 4  # all + three phases
+    picker = w.phase_picker
+    assert picker.combo.count() == 4  # all + three phases
     everything = set(floor.scene.racks)
-    floor.phase_combo.setCurrentIndex(1)  # the pilot
+    n_links = len(w.scene.layer.ids)
+    picker.combo.setCurrentIndex(1)  # the pilot
     pilot = set(floor.scene.racks)
     assert pilot and pilot < everything
     assert all(doc.project.racks[r].phase_id in ("", "ph1") for r in pilot)
     assert "fi2" not in floor.scene.units  # the rear doors come with phase 3
-    floor.phase_combo.setCurrentIndex(0)
+    # The topology canvas shows the same phase: later racks, devices and links are hidden.
+    shown_racks = {r for r, item in w.scene.rack_items.items() if item.isVisible()}
+    assert shown_racks == pilot
+    hidden_devices = [d for d, item in w.scene.device_items.items() if not item.isVisible()]
+    assert hidden_devices and all(doc.project.devices[d].phase_id not in ("", "ph1") for d in hidden_devices)
+    off = w.scene.layer.phase_off
+    assert 0 < off.sum() < n_links
+    assert all(doc.project.links[w.scene.layer.ids[i]].phase_id not in ("", "ph1") for i in off.nonzero()[0])
+    picker.combo.setCurrentIndex(0)
     assert set(floor.scene.racks) == everything
+    assert not w.scene.layer.phase_off.any()
+    assert all(item.isVisible() for item in w.scene.rack_items.values())
 
     # Rate the CRAH below its load: it turns red on the plan and a finding names it.
     tile = floor.scene.units["fi1"]

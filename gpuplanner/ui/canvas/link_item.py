@@ -55,6 +55,7 @@ class LinkLayer(QGraphicsItem):
         self.util = np.zeros(0)
         self.bucket = np.zeros(0, dtype=np.uint8)
         self.hidden = np.zeros(0, dtype=bool)
+        self.phase_off = np.zeros(0, dtype=bool)  # links of later phases than the one shown
         self.selected: set[str] = set()
         self._bounds = QRectF()
         self._font = QFont()
@@ -81,6 +82,7 @@ class LinkLayer(QGraphicsItem):
         self.util = np.array([old.get(i, 0.0) for i in self.ids]) if old else np.zeros(n)
         self.bucket = theme.util_buckets(self.util)
         self.hidden = np.zeros(n, dtype=bool)
+        self.phase_off = np.zeros(n, dtype=bool)
         self.selected &= set(self.ids)
         self.recompute(geom)
 
@@ -163,6 +165,7 @@ class LinkLayer(QGraphicsItem):
             np.divide((pt.x() - x1) * dx + (pt.y() - y1) * dy, ll, out=np.zeros_like(ll), where=ll > 0), 0, 1
         )
         d2 = (x1 + t * dx - pt.x()) ** 2 + (y1 + t * dy - pt.y()) ** 2
+        d2[self.phase_off] = np.inf
         i = int(np.argmin(d2))
         return self.ids[i] if d2[i] <= tol * tol else None
 
@@ -171,6 +174,7 @@ class LinkLayer(QGraphicsItem):
         x1, y1, x2, y2 = self.xy.T
         inside = (x1 >= rect.left()) & (x1 <= rect.right()) & (y1 >= rect.top()) & (y1 <= rect.bottom())
         inside &= (x2 >= rect.left()) & (x2 <= rect.right()) & (y2 >= rect.top()) & (y2 <= rect.bottom())
+        inside &= ~self.phase_off
         return [self.ids[i] for i in np.flatnonzero(inside)]
 
     def fit_rect(self) -> QRectF:
@@ -236,7 +240,7 @@ class LinkLayer(QGraphicsItem):
         if len(self.ids):
             pad = 4 / scale
             box = rect.adjusted(-pad, -pad, pad, pad)
-            rows, xy = clip_segments(self.xy, box, ~self.hidden, self.box)
+            rows, xy = clip_segments(self.xy, box, ~(self.hidden | self.phase_off), self.box)
             if len(rows) > MERGE_ABOVE:
                 rows, xy = merge_segments(rows, xy, box, scale, self.bucket, self.width_class(rows))
             if len(rows):

@@ -29,11 +29,15 @@ class OverviewData:
         self.rack_xywh = np.zeros((0, 4))
         self.rack_status = np.zeros(0, dtype=np.int8)
         self.geom: DeviceGeometry | None = None
+        # Racks and devices outside the phase the canvas shows (drawn neither as items nor in the overview).
+        self.rack_off = np.zeros(0, dtype=bool)
+        self.device_off = np.zeros(0, dtype=bool)
 
     def set_racks(self, ids: list[str], xywh: np.ndarray, status: np.ndarray) -> None:
         self.rack_ids = ids
         self.rack_xywh = xywh.reshape(-1, 4)
         self.rack_status = status
+        self.rack_off = np.zeros(len(ids), dtype=bool)
 
     def bounds(self) -> QRectF:
         rects = []
@@ -64,6 +68,8 @@ class OverviewData:
         top = r[:, 1] - RACK_HEADER_H
         mask = (r[:, 0] + r[:, 2] >= rect.left()) & (r[:, 0] <= rect.right())
         mask &= (r[:, 1] + r[:, 3] >= rect.top()) & (top <= rect.bottom())
+        if len(self.rack_off) == len(r):
+            mask &= ~self.rack_off
         for status in np.unique(self.rack_status[mask]):
             rows = np.flatnonzero(mask & (self.rack_status == status))
             color = theme.RACK_STATUS_COLORS[int(status)]
@@ -84,6 +90,8 @@ class OverviewData:
             & (g.y + g.h >= rect.top())
             & (g.y <= rect.bottom())
         )
+        if len(self.device_off) == len(mask):
+            mask &= ~self.device_off
         rows = np.flatnonzero(mask)
         if not len(rows):
             return

@@ -30,6 +30,7 @@ from gpuplanner.ui.canvas.link_item import LinkLayer
 from gpuplanner.ui.canvas.ports import port_groups, ports_used, speed_label
 from gpuplanner.ui.canvas.rack_item import RackItem
 from gpuplanner.ui.document import Document
+from gpuplanner.ui.floor.layout import phase_allowed
 
 
 class PlannerScene(QGraphicsScene):
@@ -50,6 +51,7 @@ class PlannerScene(QGraphicsScene):
         self.busiest: dict[str, list[str]] = {}
         self._rack_status: dict[str, int] = {}
         self._selecting = False
+        self.phase_id: str | None = None  # None = all phases
         self.selectionChanged.connect(self._on_selection)
         doc.changed.connect(self.apply_changes)
         doc.resultsReady.connect(self.apply_results)
@@ -74,7 +76,36 @@ class PlannerScene(QGraphicsScene):
         self._rebuild_arrays()
         if self.doc.results is not None:
             self.apply_results(self.doc.results)
+        self._apply_phase()
         self._fit_scene_rect()
+
+    # -- phases -----------------------------------------------------------------------------------------
+    def set_phase(self, phase_id: str | None) -> None:
+        """Show the project as it stands at the end of ``phase_id`` (its racks, devices and links and those
+        of the phases before); None shows everything."""
+        self.phase_id = phase_id or None
+        self._apply_phase()
+
+    def _apply_phase(self) -> None:
+        allowed = phase_allowed(self.project, self.phase_id)
+        if allowed is None and not self.layer.phase_off.any() and not self.overview.rack_off.any():
+            return  # nothing filtered before or now: leave the items alone (a 16k canvas has 4,000)
+
+        def shown(row) -> bool:
+            return allowed is None or row.phase_id in allowed
+
+        for rid, item in self.rack_items.items():
+            item.setVisible(shown(self.project.racks[rid]))
+        for did, item in self.device_items.items():
+            item.setVisible(shown(self.project.devices[did]))
+        racks = self.project.racks
+        self.overview.rack_off = np.array([not shown(racks[i]) for i in self.overview.rack_ids], dtype=bool)
+        devices = self.project.devices
+        self.overview.device_off = np.array([not shown(devices[i]) for i in self.geom.ids], dtype=bool)
+        links = self.project.links
+        self.layer.phase_off = np.array([not shown(links[i]) for i in self.layer.ids], dtype=bool)
+        self.layer.selected = {i for i in self.layer.selected if shown(links[i])}
+        self.layer.invalidate_all()
 
     def _rebuild_arrays(self) -> None:
         self.geom = DeviceGeometry.build(self.project)
@@ -171,6 +202,8 @@ class PlannerScene(QGraphicsScene):
             self._rebuild_arrays()
         elif devs and devs.updated:
             self._devices_moved(set(devs.updated))
+        if self.phase_id is not None or "phases" in cs.tables:
+            self._apply_phase()
         self._fit_scene_rect()
 
     def _rack_rect(self, rid: str) -> QRectF:

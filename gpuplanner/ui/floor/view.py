@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.commands import Command, RemoveRows, SetFields
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.engine.phases import ordered_phases
 from gpuplanner.model import ChangeSet
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.floor import layout as fl
@@ -149,16 +148,10 @@ class FloorPlanPanel(QWidget):
         doc.resultsReady.connect(self._on_results)
         doc.projectReplaced.connect(self._on_replaced)
         self.scene.selectionChanged.connect(self._show_details)
-        self._refill_phases()
 
     # -- widgets ----------------------------------------------------------------------------------------
     def _build_ui(self) -> None:
         bar = QHBoxLayout()
-        bar.addWidget(QLabel(self.tr("Phase:")))
-        self.phase_combo = QComboBox()
-        self.phase_combo.setMinimumWidth(180)
-        self.phase_combo.currentIndexChanged.connect(self._phase_chosen)
-        bar.addWidget(self.phase_combo)
         self.add_row_button = QPushButton(self.tr("Add row"))
         self.add_row_button.setToolTip(self.tr("Add an empty row of racks after the last one"))
         self.add_row_button.clicked.connect(self.add_row)
@@ -250,14 +243,11 @@ class FloorPlanPanel(QWidget):
     # -- keeping up with the document ------------------------------------------------------------------
     def _on_changed(self, cs: ChangeSet) -> None:
         if FLOOR_TABLES & set(cs.tables):
-            if "phases" in cs.tables:
-                self._refill_phases()
             self._dirty = True
             if self.isVisible():
                 self._rebuild_timer.start()
 
     def _on_replaced(self) -> None:
-        self._refill_phases()
         self._dirty = True
         self._fit_pending = True
         if self.isVisible():
@@ -304,31 +294,13 @@ class FloorPlanPanel(QWidget):
         self.summary.setText(text)
 
     # -- phases -----------------------------------------------------------------------------------------
-    def _refill_phases(self) -> None:
-        combo = self.phase_combo
-        combo.blockSignals(True)
-        combo.clear()
-        combo.addItem(self.tr("All phases"), "")
-        for ph in ordered_phases(self.doc.project):
-            combo.addItem(self.tr("{n}. {name} (and before)").format(n=ph.order, name=ph.name), ph.id)
-        idx = combo.findData(self.phase_id or "")
-        combo.setCurrentIndex(max(idx, 0))
-        if idx < 0:
-            self.phase_id = None
-        combo.setEnabled(combo.count() > 1)
-        combo.blockSignals(False)
-
-    def _phase_chosen(self, _index: int) -> None:
-        self.set_phase(self.phase_combo.currentData() or None)
-
     def set_phase(self, phase_id: str | None) -> None:
+        """Show the floor at the end of ``phase_id`` (None = all phases); the picker is the main window's."""
         self.phase_id = phase_id or None
-        idx = self.phase_combo.findData(phase_id or "")
-        if idx >= 0 and idx != self.phase_combo.currentIndex():
-            self.phase_combo.blockSignals(True)
-            self.phase_combo.setCurrentIndex(idx)
-            self.phase_combo.blockSignals(False)
-        self.rebuild()
+        if self.isVisible():
+            self.rebuild()
+        else:
+            self._dirty = True
 
     # -- edits ------------------------------------------------------------------------------------------
     def _push(self, cmd: Command) -> bool:
