@@ -3,8 +3,10 @@
     xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb python tools/screenshots.py
 
 writes docs/screenshots/window-256-h100.png (the whole window on the 256-GPU example, a rack selected),
-docs/screenshots/rack-elevation.png (that rack's row in the elevation view) and
-docs/screenshots/canvas-16k-overview.png (a generated 16,384-GPU fat tree, zoomed out).
+docs/screenshots/rack-elevation.png (that rack's row in the elevation view),
+docs/screenshots/canvas-16k-overview.png (a generated 16,384-GPU fat tree, zoomed out) and
+docs/screenshots/welcome.png (the welcome screen with recent projects, one of them missing).
+Name shots to take only those: ``python tools/screenshots.py welcome``.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ from gpuplanner.model import Project, Workload  # noqa: E402
 from gpuplanner.storage import save_project  # noqa: E402
 from gpuplanner.topology.generators import generate  # noqa: E402
 from gpuplanner.topology.options import GenerateOptions  # noqa: E402
-from gpuplanner.ui.app import register_fonts  # noqa: E402
+from gpuplanner.ui.app import examples_dir, register_fonts  # noqa: E402
 from gpuplanner.ui.document import Document  # noqa: E402
 from gpuplanner.ui.main_window import MainWindow  # noqa: E402
+from gpuplanner.ui.welcome import WelcomeDialog  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 SIZE = (1600, 1000)
@@ -94,13 +97,31 @@ def shot_16k(app: QApplication, tmp: Path) -> None:
     w.close()
 
 
+def shot_welcome(app: QApplication, tmp: Path) -> None:
+    w = window(app, tmp)
+    ex = examples_dir()
+    gone = Path("/home/consultant/projects/customer-a/h200-cluster-v3.gpuplan")  # shown as missing
+    w.settings.setValue(
+        "recent", [str(ex / "cluster-256-h100.gpuplan"), str(gone), str(ex / "phased-pilot-to-su.gpuplan")]
+    )
+    dlg = WelcomeDialog(w)
+    dlg.show()
+    settle(app, w, 0.5)
+    dlg.grab().save(str(OUT / "welcome.png"))
+    dlg.close()
+    w.close()
+
+
+SHOTS = {"256": shot_256, "16k": shot_16k, "welcome": shot_welcome}
+
+
 def main() -> None:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     register_fonts(app)  # type: ignore[arg-type]
     OUT.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp())
-    shot_256(app, tmp)
-    shot_16k(app, tmp)
+    for name in sys.argv[1:] or list(SHOTS):
+        SHOTS[name](app, tmp)
     for f in sorted(OUT.glob("*.png")):
         print(f.relative_to(ROOT))
 

@@ -90,8 +90,8 @@ class CardDelegate(QStyledItemDelegate):
         pal = option.palette
         if selected:
             main = sub_color = pal.color(QPalette.ColorRole.HighlightedText)
-        elif missing:
-            main = sub_color = pal.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+        elif missing:  # greyed, but still legible: the marker in the title says why
+            main = sub_color = pal.color(QPalette.ColorRole.PlaceholderText)
         else:
             main = pal.color(QPalette.ColorRole.Text)
             sub_color = pal.color(QPalette.ColorRole.PlaceholderText)
@@ -134,7 +134,7 @@ class WelcomeDialog(QDialog):
         self._fill_templates()
         self._fill_examples()
         self._layout()
-        self.resize(1040, 680)
+        self.resize(1040, 640)
         first = self.recent_list if self._first_existing_recent() is not None else self.template_list
         first.setFocus()
         if first is self.recent_list:
