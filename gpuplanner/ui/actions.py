@@ -62,6 +62,8 @@ def build(w: MainWindow) -> dict[str, QAction]:
     act("paste", translate("MainWindow", "&Paste"), lambda: paste(w), SK.Paste)
     act("delete", translate("MainWindow", "&Delete"), lambda: delete(w), SK.Delete)
     act("select_all", translate("MainWindow", "Select &all"), lambda: select_all(w), SK.SelectAll)
+    prefs = act("preferences", translate("MainWindow", "&Preferences…"), lambda: _preferences(w), "Ctrl+,")
+    prefs.setMenuRole(QAction.MenuRole.PreferencesRole)
     act("zoom_in", translate("MainWindow", "Zoom &in"), lambda: w.view.zoom_by(1.25), SK.ZoomIn)
     act("zoom_out", translate("MainWindow", "Zoom &out"), lambda: w.view.zoom_by(0.8), SK.ZoomOut)
     act("fit", translate("MainWindow", "Zoom to &fit"), w.view.zoom_to_fit, "Ctrl+0")
@@ -99,7 +101,20 @@ def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     f.addSeparator()
     f.addAction(a["quit"])
     e = mb.addMenu(translate("MainWindow", "&Edit"))
-    for k in ("undo", "redo", None, "cut", "copy", "paste", "delete", None, "select_all"):
+    edit_items = (
+        "undo",
+        "redo",
+        None,
+        "cut",
+        "copy",
+        "paste",
+        "delete",
+        None,
+        "select_all",
+        None,
+        "preferences",
+    )
+    for k in edit_items:
         e.addSeparator() if k is None else e.addAction(a[k])
     v = mb.addMenu(translate("MainWindow", "&View"))
     for k in ("zoom_in", "zoom_out", "fit"):
@@ -203,6 +218,15 @@ def paste(w: MainWindow) -> None:
         w.scene.select_ids(new_ids)
 
 
+def _preferences(w: MainWindow) -> None:
+    from gpuplanner.ui.dialogs.preferences import PreferencesDialog
+    from gpuplanner.ui.rebuild import apply_preferences
+
+    dlg = PreferencesDialog(w.settings, w)
+    if dlg.exec():
+        apply_preferences(w, *dlg.chosen())
+
+
 # -- plan -----------------------------------------------------------------------------------------------
 def _workload(w: MainWindow) -> None:
     from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
@@ -258,17 +282,24 @@ def _export_report(w: MainWindow) -> None:
     if build_report is None:
         return
     stem = w.doc.path.stem if w.doc.path else (w.doc.project.info.name or "proposal")
-    path, _ = QFileDialog.getSaveFileName(
-        w, translate("MainWindow", "Export report"), f"{stem}.pdf", translate("MainWindow", "PDF (*.pdf)")
+    # The report is written in the project's language; the file type list offers the other one.
+    filters = {
+        "en": translate("MainWindow", "PDF, English (*.pdf)"),
+        "zh": translate("MainWindow", "PDF, Simplified Chinese (*.pdf)"),
+    }
+    lang = w.doc.project.info.language if w.doc.project.info.language in filters else "en"
+    path, chosen = QFileDialog.getSaveFileName(
+        w, translate("MainWindow", "Export report"), f"{stem}.pdf", ";;".join(filters.values()), filters[lang]
     )
     if not path:
         return
+    lang = next((k for k, v in filters.items() if v == chosen), lang)
     warnings: list[str] = []
     try:
         out = build_report(
             w.doc.project,
             path,
-            lang=w.doc.project.info.language,
+            lang=lang,
             scenario=w.doc.scenario,
             warn=warnings.append,
         )

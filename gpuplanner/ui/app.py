@@ -7,17 +7,17 @@ UI translation when there is one, offers to restore work left by a crashed sessi
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 import traceback
 from pathlib import Path
 
-from PySide6.QtCore import QLocale, QTranslator
+from PySide6.QtCore import QTranslator
 from PySide6.QtGui import QFont, QFontDatabase, QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.ui import actions, autosave, smoke
+from gpuplanner.ui import actions, autosave, i18n, smoke
+from gpuplanner.ui.i18n import translate
 from gpuplanner.ui.main_window import MainWindow
 
 
@@ -59,15 +59,11 @@ def register_fonts(app: QApplication) -> list[str]:
 
 
 def install_translation(app: QApplication, lang: str | None = None) -> QTranslator | None:
-    lang = lang or os.environ.get("GPUPLANNER_LANG") or QLocale.system().name().split("_")[0]
-    qm = resources_dir() / "translations" / f"gpuplanner_{lang}.qm"
-    if not qm.exists():
-        return None
-    translator = QTranslator(app)
-    if translator.load(str(qm)):
-        app.installTranslator(translator)
-        return translator
-    return None
+    """Load the UI translation: ``lang`` when given, else Preferences ▸ Language, then $GPUPLANNER_LANG,
+    then the system locale (``i18n.chosen_language``); also the number style of Preferences."""
+    settings = i18n.default_settings()
+    i18n.set_number_style(str(settings.value(i18n.SETTINGS_NUMBERS, "auto") or "auto"))
+    return i18n.set_language(lang or i18n.chosen_language(settings))
 
 
 def app_icon() -> QIcon:
@@ -86,12 +82,13 @@ def offer_recovery(window: MainWindow) -> bool:
     rec = recoveries[0]
     answer = QMessageBox.question(
         window,
-        window.tr("Restore unsaved work?"),
-        window.tr(
-            "GPU Planner did not close properly. Restore the unsaved work on “{name}” ({file}), autosaved at {when}?"
+        translate("MainWindow", "Restore unsaved work?"),
+        translate(
+            "MainWindow",
+            "GPU Planner did not close properly. Restore the unsaved work on “{name}” ({file}), autosaved at {when}?",
         ).format(
-            name=rec.name or window.tr("Untitled"),
-            file=rec.original or window.tr("never saved"),
+            name=rec.name or translate("MainWindow", "Untitled"),
+            file=rec.original or translate("MainWindow", "never saved"),
             when=rec.saved_at,
         ),
         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
@@ -103,7 +100,9 @@ def offer_recovery(window: MainWindow) -> bool:
     try:
         window.autosaver.restore(rec)
     except PlannerError as exc:
-        QMessageBox.warning(window, window.tr("Cannot restore"), f"{rec.path}\n\n{exc.one_line()}")
+        QMessageBox.warning(
+            window, translate("MainWindow", "Cannot restore"), f"{rec.path}\n\n{exc.one_line()}"
+        )
         return False
     window.update_title()
     return True
@@ -117,7 +116,7 @@ def install_excepthook(window: MainWindow) -> None:
         traceback.print_exception(etype, value, tb)
         with contextlib.suppress(RuntimeError):
             window.statusBar().showMessage(
-                window.tr("Internal error: {e} — your work is kept; please report it").format(
+                translate("MainWindow", "Internal error: {e} — your work is kept; please report it").format(
                     e=f"{etype.__name__}: {value}"
                 ),
                 20000,

@@ -8,6 +8,7 @@ thread on an immutable snapshot of the tables; a newer request supersedes an old
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from pathlib import Path
@@ -101,6 +102,23 @@ class Document(QObject):
         self.resultsReady.connect(self._store_results)
         self.project = project or Project()
         self.project.changed.connect(self._on_changed)
+
+    def disconnect_views(self) -> None:
+        """Drop every connection that windows and panels made to this document's signals (before a new
+        window is built around it, e.g. when the UI language changes); the document's own stay."""
+        signals = (
+            self.changed,
+            self.resultsReady,
+            self.analysisFailed,
+            self.projectReplaced,
+            self.pathChanged,
+            self.selectionChanged,
+            self.undo_stack.cleanChanged,
+        )
+        for signal in signals:
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect()
+        self.resultsReady.connect(self._store_results)
 
     # -- editing ----------------------------------------------------------------------------------------
     def push(self, command: Command) -> None:

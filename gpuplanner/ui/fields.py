@@ -40,18 +40,20 @@ NONE_TEXT = "—"
 
 
 def unit_of(name: str) -> str:
+    """The unit a field's name ends in, in the UI language ("yr" → "年"; SI symbols stay)."""
     for suffix, unit in UNITS:
         if name.endswith(suffix):
-            return unit
+            return translate("units", unit)
     return ""
 
 
 def label_of(name: str) -> str:
-    """ "power_budget_kw" → "power budget (kW)" (the words translatable, the unit from the suffix)."""
+    """ "power_budget_kw" → "power budget (kW)" (the words translatable, the unit from the suffix; the words
+    are listed for lupdate in ``ui.vocabulary``)."""
     base, unit = name, ""
     for suffix, u in UNITS:
         if name.endswith(suffix) and len(name) > len(suffix):
-            base, unit = name[: -len(suffix)], u
+            base, unit = name[: -len(suffix)], translate("units", u)
             break
     text = translate("fields", base.replace("_", " "))
     return f"{text} ({unit})" if unit else text

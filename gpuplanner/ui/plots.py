@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWid
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.perf.scaling import dp_scaling
-from gpuplanner.ui import theme
+from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.canvas.annotations import rack_notes
 from gpuplanner.ui.document import Document
 
@@ -72,7 +72,7 @@ class PlotsPanel(QWidget):
         self.power = _plot(
             self.tr("Rack power at load (bars) against budget (red marks)"), self.tr("kW"), self.tr("rack")
         )
-        self.tco = _plot(self.tr("Cost over the years"), self.tr("USD (millions)"), self.tr("years"))
+        self.tco = _plot(self.tr("Cost over the years"), "", self.tr("years"))
         self.scaling_note = QLabel()
         scaling_tab = QWidget()
         lay = QVBoxLayout(scaling_tab)
@@ -142,7 +142,7 @@ class PlotsPanel(QWidget):
             self.scaling_note.setText(exc.one_line())
             return
         n = np.log2(s["n_gpus"].astype(float))  # doubling sizes, evenly spaced, labelled with GPU counts
-        ticks = [[(float(x), f"{int(g):,}") for x, g in zip(n, s["n_gpus"], strict=True)]]
+        ticks = [[(float(x), fmt.number(int(g))) for x, g in zip(n, s["n_gpus"], strict=True)]]
         for plot in (self.scaling, self.efficiency):
             plot.getAxis("bottom").setTicks(ticks)
         tps = s["tokens_per_s"]
@@ -174,7 +174,7 @@ class PlotsPanel(QWidget):
                 "{n} GPUs today: {tps} tokens/s, MFU {mfu:.1f} % (red line). Layout tp={tp} pp={pp} cp={cp}."
             ).format(
                 n=w.estimate.n_gpus,
-                tps=f"{w.estimate.tokens_per_s:,.0f}",
+                tps=fmt.number(w.estimate.tokens_per_s),
                 mfu=w.estimate.mfu * 100,
                 tp=w.config.tp,
                 pp=w.config.pp,
@@ -285,9 +285,12 @@ class PlotsPanel(QWidget):
         c = res.cost
         years = np.arange(0, c.tco_years + 1, dtype=float)
         rate = c.usd_exchange_rate
-        own = (c.capex_usd + c.opex_usd_per_year * years) * rate / 1e6
-        cloud = c.cloud_usd_per_year * years * rate / 1e6
-        self.tco.setLabel("left", self.tr("{cur} (millions)").format(cur=c.currency))
+        own = (c.capex_usd + c.opex_usd_per_year * years) * rate
+        cloud = c.cloud_usd_per_year * years * rate
+        top = float(np.nanmax(np.concatenate([own, cloud]))) if len(years) else 0.0
+        div, label = fmt.money_scale(top, c.currency)  # "USD (millions)", or 万元 / 亿元 in Chinese
+        own, cloud = own / div, cloud / div
+        self.tco.setLabel("left", label)
         self.tco.plot(years, own, pen=pg.mkPen("#4472c4", width=2), symbol="o", symbolBrush="#4472c4")
         self.tco.plot(
             years,

@@ -4,8 +4,6 @@ the findings with severity icons; clicking a finding selects the items it names 
 
 from __future__ import annotations
 
-import math
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -18,31 +16,11 @@ from PySide6.QtWidgets import (
 )
 
 from gpuplanner.engine.analysis import Results
+from gpuplanner.ui import fmt
 from gpuplanner.ui.document import Document
+from gpuplanner.ui.fmt import duration, money  # noqa: F401 (duration: re-exported for the dialogs)
 
 ITEMS_ROLE = Qt.ItemDataRole.UserRole
-
-
-def money(usd: float, rate: float = 1.0, currency: str = "USD") -> str:
-    v = usd * rate
-    if not math.isfinite(v):
-        return "–"
-    for div, unit in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
-        if abs(v) >= div:
-            return f"{v / div:,.2f} {unit} {currency}"
-    return f"{v:,.0f} {currency}"
-
-
-def duration(seconds: float) -> str:
-    if not math.isfinite(seconds) or seconds <= 0:
-        return "–"
-    if seconds < 1:
-        return f"{seconds * 1000:.0f} ms"
-    if seconds < 120:
-        return f"{seconds:.2f} s"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:.1f} d"
 
 
 class ResultsPanel(QWidget):
@@ -107,15 +85,15 @@ class ResultsPanel(QWidget):
         cost, th, pw = res.cost, res.thermal, res.power
         rate, cur = cost.usd_exchange_rate, cost.currency
         v = self.values
-        v["gpus"].setText(f"{res.fabric.gpus:,}")
+        v["gpus"].setText(fmt.number(res.fabric.gpus))
         w = res.workload
         est = w.estimate if w is not None else None
         v["step"].setText(duration(est.step_time_s) if est else "–")
-        v["mfu"].setText(f"{est.mfu * 100:.1f} %" if est else "–")
-        v["tokens"].setText(f"{est.tokens_per_s:,.0f}" if est else "–")
+        v["mfu"].setText(fmt.percent(est.mfu) if est else "–")
+        v["tokens"].setText(fmt.number(est.tokens_per_s) if est else "–")
         v["ttt"].setText(duration(est.time_to_train_s) if est and est.fits else "–")
-        v["it_kw"].setText(f"{pw.it_kw_load:,.1f} / {pw.it_kw_max:,.1f}")
-        v["fac_kw"].setText(f"{th.facility_kw:,.1f}")
+        v["it_kw"].setText(f"{fmt.number(pw.it_kw_load, 1)} / {fmt.number(pw.it_kw_max, 1)}")
+        v["fac_kw"].setText(fmt.number(th.facility_kw, 1))
         v["pue"].setText(f"{th.pue:.2f}")
         v["capex"].setText(money(cost.capex_usd, rate, cur))
         v["tco"].setText(

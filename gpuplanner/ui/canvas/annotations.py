@@ -7,26 +7,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from gpuplanner.engine.analysis import Results
 from gpuplanner.model import Project
-from gpuplanner.ui import theme
+from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.canvas.ports import speed_label
 from gpuplanner.ui.i18n import translate
 
 KIND_NAMES = {
-    "tp": "tensor-parallel (TP)",
-    "cp": "context-parallel (CP)",
-    "dp": "data-parallel (DP) gradient reduction",
-    "pp": "pipeline (PP) activations",
-    "ep": "expert-parallel (EP) all-to-all",
+    "tp": QT_TRANSLATE_NOOP("annotations", "tensor-parallel (TP)"),
+    "cp": QT_TRANSLATE_NOOP("annotations", "context-parallel (CP)"),
+    "dp": QT_TRANSLATE_NOOP("annotations", "data-parallel (DP) gradient reduction"),
+    "pp": QT_TRANSLATE_NOOP("annotations", "pipeline (PP) activations"),
+    "ep": QT_TRANSLATE_NOOP("annotations", "expert-parallel (EP) all-to-all"),
 }
 
 
 def fmt_kw(kw: float) -> str:
     if not np.isfinite(kw):
         return "–"
-    return f"{kw:,.1f}" if kw < 1000 else f"{kw:,.0f}"
+    return fmt.number(kw, 1 if kw < 1000 else 0)
 
 
 @dataclass(frozen=True)
@@ -115,10 +116,10 @@ def _rack_tooltip(res: Results, i: int, method: str, cool_ok: bool) -> str:
         )
     lines.append(
         translate(
-            "annotations", "airflow {cfm} CFM · coolant {lpm} L/min · liquid {liq} kW, air {air} kW"
+            "annotations", "airflow {airflow} · coolant {lpm} L/min · liquid {liq} kW, air {air} kW"
         ).format(
-            cfm=f"{th.rack_airflow_cfm[i]:,.0f}",
-            lpm=f"{th.rack_coolant_l_per_min[i]:,.1f}",
+            airflow=fmt.airflow(th.rack_airflow_m3_per_h[i], th.rack_airflow_cfm[i]),
+            lpm=fmt.number(th.rack_coolant_l_per_min[i], 1),
             liq=fmt_kw(th.rack_liquid_kw[i]),
             air=fmt_kw(th.rack_air_kw[i]),
         )

@@ -23,6 +23,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import Project
 from gpuplanner.topology.generators import generate
 from gpuplanner.topology.options import TEMPLATES, GenerateOptions
+from gpuplanner.ui.i18n import translate
 
 
 class TemplateDialog(QDialog):
@@ -34,7 +35,9 @@ class TemplateDialog(QDialog):
         self.opts: GenerateOptions | None = None
         d = GenerateOptions()
         self.name = QLineEdit(self.tr("New cluster"))
-        self.template = self._combo([(f"{k} — {v}", k) for k, v in TEMPLATES.items()], d.template)
+        self.template = self._combo(
+            [(f"{k} — {translate('templates', v)}", k) for k, v in TEMPLATES.items()], d.template
+        )
         self.server = self._combo(self._entries("server"), d.server)
         self.servers = self._spin(1, 100_000, d.servers)
         self.leaf = self._combo(self._entries("switch"), d.leaf_switch)

@@ -13,9 +13,10 @@ from PySide6.QtWidgets import QWidget
 from gpuplanner.commands import AddRows, Command, SetFields
 from gpuplanner.engine.analysis import Results, active_workload
 from gpuplanner.model import Workload
+from gpuplanner.ui import fmt
 from gpuplanner.ui.dialogs.row_dialog import RowDialog
 from gpuplanner.ui.document import Document
-from gpuplanner.ui.results_panel import duration
+from gpuplanner.ui.fmt import duration
 
 SHAPE = ["architecture", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "experts", "top_k"]
 
@@ -26,7 +27,7 @@ class WorkloadDialog(RowDialog):
     def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
         current = active_workload(doc.project) or next(iter(doc.project.tables["workloads"].values()), None)
         self.is_new = current is None
-        row = current or Workload(id=doc.project.new_id("workloads"), name="Training job")
+        row = current or Workload(id=doc.project.new_id("workloads"), name=self.tr("Training job"))
         groups = [
             (self.tr("Job"), ["name", "kind", "active", "model_id", "seq_len", "total_tokens"]),
             (self.tr("Model shape (when no catalog model is chosen)"), SHAPE),
@@ -80,7 +81,7 @@ class WorkloadDialog(RowDialog):
             n=e.n_gpus,
             step=duration(e.step_time_s),
             mfu=e.mfu * 100,
-            tps=f"{e.tokens_per_s:,.0f}",
+            tps=fmt.number(e.tokens_per_s),
             ttt=duration(e.time_to_train_s),
             b=e.bottleneck,
         )

@@ -1,0 +1,2278 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name />
+    <message>
+        <source>CRAH (room cooler)</source>
+        <translation>精密空调 CRAH（机房空调）</translation>
+    </message>
+    <message>
+        <source>in-row cooler</source>
+        <translation>列间空调</translation>
+    </message>
+    <message>
+        <source>rear-door heat exchangers</source>
+        <translation>背板换热器</translation>
+    </message>
+    <message>
+        <source>coolant distribution unit (CDU)</source>
+        <translation>冷量分配单元 (CDU)</translation>
+    </message>
+    <message>
+        <source>immersion tank</source>
+        <translation>浸没式液冷槽</translation>
+    </message>
+    <message>
+        <source>power distribution unit (PDU)</source>
+        <translation>电源分配单元 (PDU)</translation>
+    </message>
+    <message>
+        <source>busway</source>
+        <translation>母线槽</translation>
+    </message>
+    <message>
+        <source>utility feed</source>
+        <translation>市电进线</translation>
+    </message>
+    <message>
+        <source>There is no row to put the rack in.</source>
+        <translation>没有可放置该机柜的机柜列。</translation>
+    </message>
+    <message>
+        <source>Row {row}, slot {slot} is taken by rack {rack}.</source>
+        <translation>第 {row} 列的 {slot} 号位已被机柜 {rack} 占用。</translation>
+    </message>
+    <message>
+        <source>Move rack {rack} to row {row}, slot {slot}</source>
+        <translation>将机柜 {rack} 移至第 {row} 列 {slot} 号位</translation>
+    </message>
+    <message>
+        <source>Move {unit}</source>
+        <translation>移动 {unit}</translation>
+    </message>
+    <message>
+        <source>Add {unit}</source>
+        <translation>添加 {unit}</translation>
+    </message>
+    <message>
+        <source>Add row {row}</source>
+        <translation>添加机柜列 {row}</translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation>寒冷</translation>
+    </message>
+    <message>
+        <source>hot</source>
+        <translation>炎热</translation>
+    </message>
+    <message>
+        <source>Row {row}: fronts face a contained {aisle} aisle</source>
+        <translation>第 {row} 列：机柜正面朝向封闭的{aisle}</translation>
+    </message>
+    <message>
+        <source>Row {row}: fronts face an open {aisle} aisle</source>
+        <translation>第 {row} 列：机柜正面朝向开放的{aisle}</translation>
+    </message>
+    <message>
+        <source>≤ {a:.0f} kW</source>
+        <translation>≤ {a:.0f} kW</translation>
+    </message>
+    <message>
+        <source>{a:.0f}–{b:.0f} kW</source>
+        <translation>{a:.0f}–{b:.0f} kW</translation>
+    </message>
+    <message>
+        <source>&gt; {a:.0f} kW</source>
+        <translation>&gt; {a:.0f} kW</translation>
+    </message>
+    <message>
+        <source>{load} kW / not rated</source>
+        <translation>{load} kW / 未标定容量</translation>
+    </message>
+    <message>
+        <source>{load} / {cap} kW</source>
+        <translation>{load} / {cap} kW</translation>
+    </message>
+    <message>
+        <source>serves row {row}</source>
+        <translation>服务第 {row} 列</translation>
+    </message>
+    <message>
+        <source>serves the whole hall</source>
+        <translation>服务整个机房</translation>
+    </message>
+    <message>
+        <source>overloaded: add a unit, move racks to another row or choose a larger unit</source>
+        <translation>过载：请增加设备、把机柜移到其他列，或选用更大容量的设备</translation>
+    </message>
+    <message>
+        <source>cold aisle</source>
+        <translation>冷通道</translation>
+    </message>
+    <message>
+        <source>hot aisle</source>
+        <translation>热通道</translation>
+    </message>
+    <message>
+        <source>Row {row} · {aisle}, contained</source>
+        <translation>第 {row} 列 · {aisle}，已封闭</translation>
+    </message>
+    <message>
+        <source>Row {row} · {aisle}</source>
+        <translation>第 {row} 列 · {aisle}</translation>
+    </message>
+</context>
+<context>
+    <name>FloorPlanPanel</name>
+    <message>
+        <source>Add row</source>
+        <translation>添加机柜列</translation>
+    </message>
+    <message>
+        <source>Add an empty row of racks after the last one</source>
+        <translation>在最后一列之后添加一列空机柜位</translation>
+    </message>
+    <message>
+        <source>Add unit</source>
+        <translation>添加设备</translation>
+    </message>
+    <message>
+        <source>Place a cooling or power unit on the floor</source>
+        <translation>在机房平面上放置制冷或配电设备</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Show the whole hall</source>
+        <translation>显示整个机房</translation>
+    </message>
+    <message>
+        <source>not rated</source>
+        <translation>未标定容量</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Rated capacity</source>
+        <translation>额定容量</translation>
+    </message>
+    <message>
+        <source>Serves</source>
+        <translation>服务范围</translation>
+    </message>
+    <message>
+        <source>Rack kW at maximum:</source>
+        <translation>机柜最大功率 (kW)：</translation>
+    </message>
+    <message>
+        <source>cold aisle</source>
+        <translation>冷通道</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>机柜列</translation>
+    </message>
+    <message>
+        <source>hot aisle</source>
+        <translation>热通道</translation>
+    </message>
+    <message>
+        <source>aisle contained</source>
+        <translation>通道封闭</translation>
+    </message>
+    <message>
+        <source>Rack fronts face</source>
+        <translation>机柜正面朝向</translation>
+    </message>
+    <message>
+        <source>unit over its rating</source>
+        <translation>设备超出额定容量</translation>
+    </message>
+    <message>
+        <source>unit not rated</source>
+        <translation>设备未标定容量</translation>
+    </message>
+    <message>
+        <source>{racks} racks in {rows} rows · {units} units on the floor</source>
+        <translation>{rows} 列共 {racks} 个机柜 · 机房内 {units} 台设备</translation>
+    </message>
+    <message>
+        <source>{n} over their rating</source>
+        <translation>{n} 台超出额定容量</translation>
+    </message>
+    <message>
+        <source>Move {n} items on the floor</source>
+        <translation>在平面图上移动 {n} 项</translation>
+    </message>
+    <message>
+        <source>Placed a new {kind}: enter its rated capacity on the right.</source>
+        <translation>已放置新的{kind}：请在右侧填写其额定容量。</translation>
+    </message>
+    <message>
+        <source>Delete {n} floor units</source>
+        <translation>删除 {n} 台机房设备</translation>
+    </message>
+    <message>
+        <source>Rename unit</source>
+        <translation>重命名设备</translation>
+    </message>
+    <message>
+        <source>Set the rating of {unit}</source>
+        <translation>设置 {unit} 的额定容量</translation>
+    </message>
+    <message>
+        <source>{unit} serves another row</source>
+        <translation>{unit} 服务于其他机柜列</translation>
+    </message>
+    <message>
+        <source>{n} items selected</source>
+        <translation>已选择 {n} 项</translation>
+    </message>
+    <message>
+        <source>Drag racks along and between rows; drag cooling and power units next to the racks they serve. Select a rack to see its cable runs, a unit to edit its rating.</source>
+        <translation>沿机柜列或在列间拖动机柜；把制冷和配电设备拖到所服务的机柜旁。选中机柜可查看其线缆走线，选中设备可编辑其额定容量。</translation>
+    </message>
+    <message>
+        <source>the whole hall</source>
+        <translation>整个机房</translation>
+    </message>
+    <message>
+        <source>row {row}</source>
+        <translation>第 {row} 列</translation>
+    </message>
+    <message>
+        <source>row {row}, slot {slot}</source>
+        <translation>第 {row} 列 {slot} 号位</translation>
+    </message>
+    <message>
+        <source>{kw} kW at maximum</source>
+        <translation>最大 {kw} kW</translation>
+    </message>
+    <message>
+        <source>{n} cable runs leave the rack: {media}</source>
+        <translation>{n} 条线缆走线引出机柜：{media}</translation>
+    </message>
+    <message>
+        <source>longest run {longest} m; {total} m of cable in all</source>
+        <translation>最长走线 {longest} m；线缆总长 {total} m</translation>
+    </message>
+    <message>
+        <source>{n} runs are too long for any medium the ports take</source>
+        <translation>{n} 条走线过长，端口支持的任何介质都无法覆盖</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector</name>
+    <message>
+        <source>&lt;b&gt;{name}&lt;/b&gt; — {what}</source>
+        <translation>&lt;b&gt;{name}&lt;/b&gt; — {what}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{n} items selected&lt;/b&gt; — select one to edit it</source>
+        <translation>&lt;b&gt;已选择 {n} 项&lt;/b&gt; — 选择其中一项即可编辑</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Project and site&lt;/b&gt; — nothing selected</source>
+        <translation>&lt;b&gt;项目与场地&lt;/b&gt; — 未选择任何对象</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Site</source>
+        <translation>场地</translation>
+    </message>
+    <message>
+        <source>rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>link</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <source>Set {field}</source>
+        <translation>设置{field}</translation>
+    </message>
+    <message>
+        <source>{field} = {value!r} refused: {why}</source>
+        <translation>{field} = {value!r} 被拒绝：{why}</translation>
+    </message>
+</context>
+<context>
+    <name>Legend</name>
+    <message>
+        <source>Links (utilisation over a training step):</source>
+        <translation>链路（一个训练步内的利用率）：</translation>
+    </message>
+    <message>
+        <source>{label} ({n})</source>
+        <translation>{label}（{n}）</translation>
+    </message>
+    <message>
+        <source>Racks (kW at load / budget):</source>
+        <translation>机柜（负载功率 kW / 功率预算）：</translation>
+    </message>
+    <message>
+        <source>Cooling:</source>
+        <translation>制冷：</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>New from &amp;template…</source>
+        <translation>从模板新建(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Welcome…</source>
+        <translation>欢迎页(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Recent projects, templates and the example projects</source>
+        <translation>最近的项目、模板与示例项目</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;as…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export report (PDF)…</source>
+        <translation>导出报告 (PDF)(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Print rack elevation…</source>
+        <translation>打印机柜立面图(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>剪切(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Select &amp;all</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Zoom to &amp;fit</source>
+        <translation>缩放以适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Draw &amp;links</source>
+        <translation>绘制链路(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Drag from one device to another to link them (or drag from a port-group pad at any time)</source>
+        <translation>从一台设备拖到另一台设备即可连线（也可随时从端口组连接点拖出）</translation>
+    </message>
+    <message>
+        <source>&amp;Workload…</source>
+        <translation>工作负载(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>&amp;Site and costs…</source>
+        <translation>场地与成本(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;About GPU Planner</source>
+        <translation>关于 GPU Planner(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Plan</source>
+        <translation>规划(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>GPU Planner — plan GPU clusters offline: fabric, performance, power, cooling and cost.</source>
+        <translation>GPU Planner — 离线规划 GPU 集群：网络、性能、供电、制冷与成本。</translation>
+    </message>
+    <message>
+        <source>About GPU Planner</source>
+        <translation>关于 GPU Planner</translation>
+    </message>
+    <message>
+        <source>Nothing to paste: copy racks, devices or links first</source>
+        <translation>没有可粘贴的内容：请先复制机柜、设备或链路</translation>
+    </message>
+    <message>
+        <source>The clipboard does not hold GPU Planner items</source>
+        <translation>剪贴板中没有 GPU Planner 的对象</translation>
+    </message>
+    <message>
+        <source>The PDF report is not part of this build (gpuplanner.reports is missing)</source>
+        <translation>此版本不含 PDF 报告功能（缺少 gpuplanner.reports）</translation>
+    </message>
+    <message>
+        <source>PDF, English (*.pdf)</source>
+        <translation>PDF，英文 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>PDF, Simplified Chinese (*.pdf)</source>
+        <translation>PDF，简体中文 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>Cannot write the report</source>
+        <translation>无法写入报告</translation>
+    </message>
+    <message>
+        <source>Report written to {path}</source>
+        <translation>报告已写入 {path}</translation>
+    </message>
+    <message>
+        <source>Topology</source>
+        <translation>拓扑</translation>
+    </message>
+    <message>
+        <source>Floor plan</source>
+        <translation>机房平面图</translation>
+    </message>
+    <message>
+        <source>Catalog</source>
+        <translation>设备目录</translation>
+    </message>
+    <message>
+        <source>Inspector</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>分析结果</translation>
+    </message>
+    <message>
+        <source>Plots</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Rack elevation</source>
+        <translation>机柜立面图</translation>
+    </message>
+    <message>
+        <source>Analysis failed: {m}</source>
+        <translation>分析失败：{m}</translation>
+    </message>
+    <message>
+        <source>zoom {p:.0f} %</source>
+        <translation>缩放 {p:.0f} %</translation>
+    </message>
+    <message>
+        <source>Restore unsaved work?</source>
+        <translation>恢复未保存的工作？</translation>
+    </message>
+    <message>
+        <source>GPU Planner did not close properly. Restore the unsaved work on “{name}” ({file}), autosaved at {when}?</source>
+        <translation>GPU Planner 上次未正常关闭。是否恢复“{name}”（{file}）于 {when} 自动保存的未保存工作？</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>never saved</source>
+        <translation>从未保存</translation>
+    </message>
+    <message>
+        <source>Cannot restore</source>
+        <translation>无法恢复</translation>
+    </message>
+    <message>
+        <source>Internal error: {e} — your work is kept; please report it</source>
+        <translation>内部错误：{e} — 您的工作已保留；请报告此问题</translation>
+    </message>
+    <message>
+        <source>not saved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>{name} — {file}[*] — GPU Planner</source>
+        <translation>{name} — {file}[*] — GPU Planner</translation>
+    </message>
+    <message>
+        <source>● unsaved changes</source>
+        <translation>● 有未保存的更改</translation>
+    </message>
+    <message>
+        <source>saved</source>
+        <translation>已保存</translation>
+    </message>
+    <message>
+        <source>{n} GPUs</source>
+        <translation>{n} 块 GPU</translation>
+    </message>
+    <message>
+        <source>analysis {ms:.0f} ms</source>
+        <translation>分析耗时 {ms:.0f} ms</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>“{name}” has unsaved changes. Save them first?</source>
+        <translation>“{name}”有未保存的更改。是否先保存？</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>打开项目</translation>
+    </message>
+    <message>
+        <source>Cannot open the project</source>
+        <translation>无法打开项目</translation>
+    </message>
+    <message>
+        <source>{path}
+
+{why}
+
+The current project is unchanged.</source>
+        <translation>{path}
+
+{why}
+
+当前项目未做任何改动。</translation>
+    </message>
+    <message>
+        <source>Save project as</source>
+        <translation>项目另存为</translation>
+    </message>
+    <message>
+        <source>Cannot save the project</source>
+        <translation>无法保存项目</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>已保存 {path}</translation>
+    </message>
+    <message>
+        <source>GPU Planner projects (*.gpuplan);;All files (*)</source>
+        <translation>GPU Planner 项目 (*.gpuplan);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>Palette</name>
+    <message>
+        <source>Search the catalog (name, vendor, id)…</source>
+        <translation>搜索设备目录（名称、厂商、ID）…</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Servers</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Switches</source>
+        <translation>交换机</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>Racks</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <source>{name} — {mem:g} GB</source>
+        <translation>{name} — {mem:g} GB</translation>
+    </message>
+    <message>
+        <source>{name} — {n} GPU, {ru}U</source>
+        <translation>{name} — {n} 卡，{ru}U</translation>
+    </message>
+    <message>
+        <source>{name} — {ports} ports</source>
+        <translation>{name} — {ports} 端口</translation>
+    </message>
+    <message>
+        <source>{name} — {ru}U</source>
+        <translation>{name} — {ru}U</translation>
+    </message>
+    <message>
+        <source>{name} — {ru}U, {kw:g} kW</source>
+        <translation>{name} — {ru}U，{kw:g} kW</translation>
+    </message>
+    <message>
+        <source>BF16 dense {tf:g} TFLOPS, TDP {w:g} W</source>
+        <translation>BF16 稠密算力 {tf:g} TFLOPS，TDP {w:g} W</translation>
+    </message>
+    <message>
+        <source>dropping a GPU adds a server that carries it</source>
+        <translation>拖入 GPU 会添加一台搭载该 GPU 的服务器</translation>
+    </message>
+    <message>
+        <source>{ru}U, up to {w:,.0f} W</source>
+        <translation>{ru}U，最大 {w:,.0f} W</translation>
+    </message>
+    <message>
+        <source>figures marked as estimates</source>
+        <translation>数据为估算值</translation>
+    </message>
+</context>
+<context>
+    <name>PhasePicker</name>
+    <message>
+        <source>Show phase:</source>
+        <translation>显示阶段：</translation>
+    </message>
+    <message>
+        <source>All phases</source>
+        <translation>全部阶段</translation>
+    </message>
+    <message>
+        <source>{n}. {name} (and before)</source>
+        <translation>{n}. {name}（及之前）</translation>
+    </message>
+</context>
+<context>
+    <name>PlannerScene</name>
+    <message>
+        <source>{name}: {n} × {speed} {type} — {used:g} in use; drag from here to another device's port group to link</source>
+        <translation>{name}：{n} × {speed} {type} — 已用 {used:g}；从此处拖到另一台设备的端口组即可连线</translation>
+    </message>
+    <message>
+        <source>{kw} kW</source>
+        <translation>{kw} kW</translation>
+    </message>
+</context>
+<context>
+    <name>PlotsPanel</name>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>GPUs (same layout, batch per replica)</source>
+        <translation>GPU 数量（并行布局相同，每副本批量不变）</translation>
+    </message>
+    <message>
+        <source>Scaling efficiency, % of the smallest size per GPU</source>
+        <translation>扩展效率（相对最小规模的单卡吞吐，%）</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Link utilisation over a training step</source>
+        <translation>一个训练步内的链路利用率</translation>
+    </message>
+    <message>
+        <source>links</source>
+        <translation>链路数</translation>
+    </message>
+    <message>
+        <source>utilisation (%)</source>
+        <translation>利用率 (%)</translation>
+    </message>
+    <message>
+        <source>Rack power at load (bars) against budget (red marks)</source>
+        <translation>机柜负载功率（柱）与功率预算（红色标记）</translation>
+    </message>
+    <message>
+        <source>kW</source>
+        <translation>kW</translation>
+    </message>
+    <message>
+        <source>rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <source>Cost over the years</source>
+        <translation>逐年累计成本</translation>
+    </message>
+    <message>
+        <source>years</source>
+        <translation>年</translation>
+    </message>
+    <message>
+        <source>Scaling</source>
+        <translation>扩展性</translation>
+    </message>
+    <message>
+        <source>Link utilisation</source>
+        <translation>链路利用率</translation>
+    </message>
+    <message>
+        <source>Rack power</source>
+        <translation>机柜功率</translation>
+    </message>
+    <message>
+        <source>TCO</source>
+        <translation>总拥有成本 TCO</translation>
+    </message>
+    <message>
+        <source>No training workload: Plan → Workload… adds one.</source>
+        <translation>没有训练负载：可通过 规划 → 工作负载… 添加。</translation>
+    </message>
+    <message>
+        <source>Throughput, million tokens/s</source>
+        <translation>吞吐量（百万 tokens/s）</translation>
+    </message>
+    <message>
+        <source>Throughput, thousand tokens/s</source>
+        <translation>吞吐量（千 tokens/s）</translation>
+    </message>
+    <message>
+        <source>{n} GPUs today: {tps} tokens/s, MFU {mfu:.1f} % (red line). Layout tp={tp} pp={pp} cp={cp}.</source>
+        <translation>当前 {n} 块 GPU：{tps} tokens/s，算力利用率 MFU {mfu:.1f} %（红线）。并行布局 tp={tp} pp={pp} cp={cp}。</translation>
+    </message>
+    <message>
+        <source>(click a bar to select those links)</source>
+        <translation>（点击柱形可选中对应链路）</translation>
+    </message>
+    <message>
+        <source>budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>cloud at {p:g} USD/GPU·h, {u:.0f} % used</source>
+        <translation>云租用：{p:g} USD/GPU·h，利用率 {u:.0f} %</translation>
+    </message>
+    <message>
+        <source>own: capex + opex</source>
+        <translation>自建：资本支出 + 运营支出</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <source>Follow the system ({language})</source>
+        <translation>跟随系统（{language}）</translation>
+    </message>
+    <message>
+        <source>Automatic: 万 / 亿 in Chinese, k / M / B in English</source>
+        <translation>自动：中文界面用 万 / 亿，英文界面用 k / M / B</translation>
+    </message>
+    <message>
+        <source>k / M / B (1.25 M USD)</source>
+        <translation>k / M / B（1.25 M USD）</translation>
+    </message>
+    <message>
+        <source>万 / 亿 (125.0 万美元, 3.42 亿元)</source>
+        <translation>万 / 亿（125.0 万美元，3.42 亿元）</translation>
+    </message>
+    <message>
+        <source>The window is rebuilt in the new language at once; the open project and its undo history stay. Reports are written in the project's language (Inspector ▸ Project ▸ language), which File ▸ Export report lets you change.</source>
+        <translation>窗口会立即以新语言重建，已打开的项目及其撤销历史都会保留。报告使用项目的语言（属性 ▸ 项目 ▸ 语言），导出报告时（文件 ▸ 导出报告）也可另选语言。</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>界面语言</translation>
+    </message>
+    <message>
+        <source>Large amounts</source>
+        <translation>大额数字</translation>
+    </message>
+</context>
+<context>
+    <name>RackElevation</name>
+    <message>
+        <source>Print…</source>
+        <translation>打印…</translation>
+    </message>
+    <message>
+        <source>Row:</source>
+        <translation>机柜列：</translation>
+    </message>
+    <message>
+        <source>{row} ({n} racks)</source>
+        <translation>{row}（{n} 个机柜）</translation>
+    </message>
+    <message>
+        <source>No racks yet: drop a rack from the catalog onto the canvas.</source>
+        <translation>还没有机柜：请从设备目录把机柜拖到画布上。</translation>
+    </message>
+    <message>
+        <source>{used} of {ru} U used</source>
+        <translation>已用 {used} / {ru} U</translation>
+    </message>
+    <message>
+        <source>{load} kW at load, {peak} kW max</source>
+        <translation>负载 {load} kW，最大 {peak} kW</translation>
+    </message>
+    <message>
+        <source>budget {budget} kW · {used} of {ru} U used</source>
+        <translation>预算 {budget} kW · 已用 {used} / {ru} U</translation>
+    </message>
+    <message>
+        <source>cooling: {m}</source>
+        <translation>制冷：{m}</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsPanel</name>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>算力利用率 MFU</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>Time to train</source>
+        <translation>训练总时长</translation>
+    </message>
+    <message>
+        <source>IT kW (load / max)</source>
+        <translation>IT 功率 kW（负载 / 最大）</translation>
+    </message>
+    <message>
+        <source>Facility kW</source>
+        <translation>设施总功率 kW</translation>
+    </message>
+    <message>
+        <source>PUE</source>
+        <translation>PUE</translation>
+    </message>
+    <message>
+        <source>Capex</source>
+        <translation>资本支出 (Capex)</translation>
+    </message>
+    <message>
+        <source>TCO</source>
+        <translation>总拥有成本 TCO</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>检查结果</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Analysis failed: {msg}</source>
+        <translation>分析失败：{msg}</translation>
+    </message>
+    <message>
+        <source>{money} over {n} years</source>
+        <translation>{money}（{n} 年）</translation>
+    </message>
+    <message>
+        <source>Bottleneck: {b}</source>
+        <translation>瓶颈：{b}</translation>
+    </message>
+    <message>
+        <source>Workload not evaluated: {e}</source>
+        <translation>未评估工作负载：{e}</translation>
+    </message>
+    <message>
+        <source>No active training workload: add one with Plan → Workload…</source>
+        <translation>没有启用的训练负载：可通过 规划 → 工作负载… 添加</translation>
+    </message>
+</context>
+<context>
+    <name>RowDialog</name>
+    <message>
+        <source>Not applied: {why}</source>
+        <translation>未应用：{why}</translation>
+    </message>
+</context>
+<context>
+    <name>SiteDialog</name>
+    <message>
+        <source>Energy and climate</source>
+        <translation>能源与气候</translation>
+    </message>
+    <message>
+        <source>Power feed</source>
+        <translation>供电容量</translation>
+    </message>
+    <message>
+        <source>Ownership costs</source>
+        <translation>持有成本</translation>
+    </message>
+    <message>
+        <source>Cloud comparison</source>
+        <translation>云服务对比</translation>
+    </message>
+    <message>
+        <source>Floor and cabling</source>
+        <translation>机房与布线</translation>
+    </message>
+    <message>
+        <source>Site and costs</source>
+        <translation>场地与成本</translation>
+    </message>
+</context>
+<context>
+    <name>TemplateDialog</name>
+    <message>
+        <source>New project from a template</source>
+        <translation>从模板新建项目</translation>
+    </message>
+    <message>
+        <source>New cluster</source>
+        <translation>新集群</translation>
+    </message>
+    <message>
+        <source>same as leaf</source>
+        <translation>与叶交换机相同</translation>
+    </message>
+    <message>
+        <source>same as spine</source>
+        <translation>与脊交换机相同</translation>
+    </message>
+    <message>
+        <source>rail-optimised</source>
+        <translation>轨道优化 (Rail-optimized)</translation>
+    </message>
+    <message>
+        <source>the rack type's budget</source>
+        <translation>按机柜型号的功率预算</translation>
+    </message>
+    <message>
+        <source>storage fabric</source>
+        <translation>存储网络</translation>
+    </message>
+    <message>
+        <source>management fabric</source>
+        <translation>管理网络</translation>
+    </message>
+    <message>
+        <source>Project name</source>
+        <translation>项目名称</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>模板</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Servers</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Leaf switch</source>
+        <translation>叶交换机 (Leaf)</translation>
+    </message>
+    <message>
+        <source>Spine switch</source>
+        <translation>脊交换机 (Spine)</translation>
+    </message>
+    <message>
+        <source>Core switch</source>
+        <translation>核心交换机 (Core)</translation>
+    </message>
+    <message>
+        <source>Oversubscription (1 = non-blocking)</source>
+        <translation>收敛比（1 = 无阻塞）</translation>
+    </message>
+    <message>
+        <source>Servers per scalable unit</source>
+        <translation>每个可扩展单元 (SU) 的服务器数</translation>
+    </message>
+    <message>
+        <source>Planes</source>
+        <translation>网络平面数</translation>
+    </message>
+    <message>
+        <source>Rack</source>
+        <translation>机柜</translation>
+    </message>
+    <message>
+        <source>Rack power budget</source>
+        <translation>机柜功率预算</translation>
+    </message>
+    <message>
+        <source>Cannot generate: {why}</source>
+        <translation>无法生成：{why}</translation>
+    </message>
+    <message>
+        <source>Generate {t} with {n} servers</source>
+        <translation>生成 {t}（{n} 台服务器）</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomeDialog</name>
+    <message>
+        <source>Welcome to GPU Planner</source>
+        <translation>欢迎使用 GPU Planner</translation>
+    </message>
+    <message>
+        <source>{name} (missing)</source>
+        <translation>{name}（文件不存在）</translation>
+    </message>
+    <message>
+        <source>no longer in {folder}</source>
+        <translation>已不在 {folder} 中</translation>
+    </message>
+    <message>
+        <source>{path} was moved or deleted</source>
+        <translation>{path} 已被移动或删除</translation>
+    </message>
+    <message>
+        <source>No recent projects yet</source>
+        <translation>暂无最近的项目</translation>
+    </message>
+    <message>
+        <source>Projects you open or save appear here.</source>
+        <translation>打开或保存过的项目会显示在这里。</translation>
+    </message>
+    <message>
+        <source>1-node pilot</source>
+        <translation>单节点试点</translation>
+    </message>
+    <message>
+        <source>One 8-GPU HGX H100 server on a 25/100 GbE switch (2 × 100 GbE) in a standard 12 kW rack, with a management network: the pilot phase.</source>
+        <translation>一台 8 卡 HGX H100 服务器，通过 25/100 GbE 交换机（2 × 100 GbE）接入，放在标准 12 kW 机柜中，另配管理网络：试点阶段。</translation>
+    </message>
+    <message>
+        <source>4-node RoCE cluster</source>
+        <translation>4 节点 RoCE 集群</translation>
+    </message>
+    <message>
+        <source>Four 8-GPU HGX H100 servers, 8 × 400 GbE RoCE v2 each on one Spectrum-4 switch, with BeeGFS storage and management networks.</source>
+        <translation>四台 8 卡 HGX H100 服务器，每台 8 × 400 GbE RoCE v2 接入一台 Spectrum-4 交换机，另配 BeeGFS 存储网络和管理网络。</translation>
+    </message>
+    <message>
+        <source>32-node InfiniBand SU</source>
+        <translation>32 节点 InfiniBand SU</translation>
+    </message>
+    <message>
+        <source>One scalable unit of 32 DGX H100 on a rail-optimised, non-blocking NDR InfiniBand leaf-spine, with Lustre storage and management networks.</source>
+        <translation>一个可扩展单元 (SU)：32 台 DGX H100，采用轨道优化、无阻塞的 NDR InfiniBand 叶脊网络，另配 Lustre 存储网络和管理网络。</translation>
+    </message>
+    <message>
+        <source>128-node SuperPOD-like</source>
+        <translation>128 节点类 SuperPOD</translation>
+    </message>
+    <message>
+        <source>Four scalable units of 32 DGX H100 on a rail-optimised NDR InfiniBand leaf-spine, six Lustre appliances on a 400 GbE storage fabric, management network.</source>
+        <translation>四个可扩展单元，每个 32 台 DGX H100，采用轨道优化的 NDR InfiniBand 叶脊网络；六台 Lustre 存储一体机接入 400 GbE 存储网络；另配管理网络。</translation>
+    </message>
+    <message>
+        <source>1,024-node 3-tier fat tree</source>
+        <translation>1,024 节点三层胖树</translation>
+    </message>
+    <message>
+        <source>1,024 DGX H100 (32 scalable units) on a non-blocking 3-tier NDR InfiniBand fat tree, rail-optimised, with a management network.</source>
+        <translation>1,024 台 DGX H100（32 个可扩展单元），采用无阻塞、轨道优化的三层 NDR InfiniBand 胖树网络，另配管理网络。</translation>
+    </message>
+    <message>
+        <source>{n} GPUs</source>
+        <translation>{n} 块 GPU</translation>
+    </message>
+    <message>
+        <source>Phased build-out: pilot → RoCE → InfiniBand</source>
+        <translation>分阶段建设：试点 → RoCE → InfiniBand</translation>
+    </message>
+    <message>
+        <source>Three phases up to 304 GPUs, with teams, quotas and a floor plan.</source>
+        <translation>分三个阶段扩展到 304 块 GPU，含团队、配额与机房平面图。</translation>
+    </message>
+    <message>
+        <source>256-GPU cluster (Chinese, CNY)</source>
+        <translation>256 卡集群（中文，人民币）</translation>
+    </message>
+    <message>
+        <source>32 HGX H100 servers on NDR InfiniBand, a Llama 3 70B fine-tuning job.</source>
+        <translation>32 台 HGX H100 服务器，NDR InfiniBand 网络，运行 Llama 3 70B 微调任务。</translation>
+    </message>
+    <message>
+        <source>1,024 × H100 SuperPOD-like cluster</source>
+        <translation>1,024 × H100 类 SuperPOD 集群</translation>
+    </message>
+    <message>
+        <source>128 DGX H100 in 4 scalable units, Lustre storage, Llama 3 70B pre-training.</source>
+        <translation>128 台 DGX H100，分 4 个可扩展单元，Lustre 存储，Llama 3 70B 预训练。</translation>
+    </message>
+    <message>
+        <source>No example projects found</source>
+        <translation>未找到示例项目</translation>
+    </message>
+    <message>
+        <source>GPU Planner</source>
+        <translation>GPU Planner</translation>
+    </message>
+    <message>
+        <source>Plan GPU clusters offline: fabric, performance, power, cooling and cost. Open a project, start from a template or explore an example.</source>
+        <translation>离线规划 GPU 集群：网络、性能、供电、制冷与成本。可以打开项目、从模板开始，或浏览示例项目。</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Blank project</source>
+        <translation>空白项目(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Open &amp;selected</source>
+        <translation>打开所选(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Recent projects</source>
+        <translation>最近的项目</translation>
+    </message>
+    <message>
+        <source>Example projects</source>
+        <translation>示例项目</translation>
+    </message>
+    <message>
+        <source>New from template</source>
+        <translation>从模板新建</translation>
+    </message>
+    <message>
+        <source>Project not found</source>
+        <translation>找不到项目</translation>
+    </message>
+    <message>
+        <source>“{name}” is no longer in {folder}: it was moved, renamed or deleted.
+
+The current project is unchanged.</source>
+        <translation>“{name}”已不在 {folder} 中：它可能被移动、重命名或删除。
+
+当前项目未做任何改动。</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>打开项目</translation>
+    </message>
+</context>
+<context>
+    <name>WorkloadDialog</name>
+    <message>
+        <source>Training job</source>
+        <translation>训练任务</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Model shape (when no catalog model is chosen)</source>
+        <translation>模型结构（未选择目录中的模型时）</translation>
+    </message>
+    <message>
+        <source>Parallelism</source>
+        <translation>并行策略</translation>
+    </message>
+    <message>
+        <source>Batch, precision, memory</source>
+        <translation>批量、精度与显存</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>New workload</source>
+        <translation>新建工作负载</translation>
+    </message>
+    <message>
+        <source>Add workload</source>
+        <translation>添加工作负载</translation>
+    </message>
+    <message>
+        <source>Edit workload</source>
+        <translation>编辑工作负载</translation>
+    </message>
+    <message>
+        <source>Not evaluated yet (apply to see the estimate).</source>
+        <translation>尚未评估（点击“应用”查看估算结果）。</translation>
+    </message>
+    <message>
+        <source>{n} GPUs: step {step}, MFU {mfu:.1f} %, {tps} tokens/s, time to train {ttt}. {b}</source>
+        <translation>{n} 块 GPU：单步 {step}，MFU {mfu:.1f} %，{tps} tokens/s，训练总时长 {ttt}。{b}</translation>
+    </message>
+</context>
+<context>
+    <name>annotations</name>
+    <message>
+        <source>tensor-parallel (TP)</source>
+        <translation>张量并行 (TP)</translation>
+    </message>
+    <message>
+        <source>context-parallel (CP)</source>
+        <translation>上下文并行 (CP)</translation>
+    </message>
+    <message>
+        <source>data-parallel (DP) gradient reduction</source>
+        <translation>数据并行 (DP) 梯度规约</translation>
+    </message>
+    <message>
+        <source>pipeline (PP) activations</source>
+        <translation>流水线并行 (PP) 激活传递</translation>
+    </message>
+    <message>
+        <source>expert-parallel (EP) all-to-all</source>
+        <translation>专家并行 (EP) all-to-all</translation>
+    </message>
+    <message>
+        <source>{load} / {budget} kW</source>
+        <translation>{load} / {budget} kW</translation>
+    </message>
+    <message>
+        <source>power: {load} kW at the predicted load, {peak} kW at maximum; budget {budget} kW</source>
+        <translation>功率：预测负载下 {load} kW，最大 {peak} kW；预算 {budget} kW</translation>
+    </message>
+    <message>
+        <source>over budget at the predicted load</source>
+        <translation>预测负载下超出功率预算</translation>
+    </message>
+    <message>
+        <source>over budget at maximum draw</source>
+        <translation>满载时超出功率预算</translation>
+    </message>
+    <message>
+        <source>chosen by you</source>
+        <translation>手动指定</translation>
+    </message>
+    <message>
+        <source>chosen automatically</source>
+        <translation>自动选择</translation>
+    </message>
+    <message>
+        <source>cooling: {method} ({how}), takes up to {cap} kW per rack</source>
+        <translation>制冷：{method}（{how}），单柜最高 {cap} kW</translation>
+    </message>
+    <message>
+        <source>the cooling cannot take {peak} kW</source>
+        <translation>该制冷方式无法承担 {peak} kW</translation>
+    </message>
+    <message>
+        <source>airflow {airflow} · coolant {lpm} L/min · liquid {liq} kW, air {air} kW</source>
+        <translation>风量 {airflow} · 冷却液流量 {lpm} L/min · 液冷散热 {liq} kW，风冷散热 {air} kW</translation>
+    </message>
+    <message>
+        <source>{n} × {speed} = {total} per direction</source>
+        <translation>{n} × {speed} = 单向 {total}</translation>
+    </message>
+    <message>
+        <source>not analysed yet</source>
+        <translation>尚未分析</translation>
+    </message>
+    <message>
+        <source>no training workload: no predicted traffic</source>
+        <translation>没有训练负载：无预测流量</translation>
+    </message>
+    <message>
+        <source>utilisation over a training step: {ab:.0f} % {a}→{b}, {ba:.0f} % {b}→{a}</source>
+        <translation>一个训练步内的利用率：{a}→{b} {ab:.0f} %，{b}→{a} {ba:.0f} %</translation>
+    </message>
+    <message>
+        <source>busiest link for: {kinds} — it sets that traffic's speed</source>
+        <translation>以下流量的最繁忙链路：{kinds} — 它决定了这类流量的速度</translation>
+    </message>
+    <message>
+        <source>tier {tier} · {medium} · {length} m</source>
+        <translation>层级 {tier} · {medium} · {length} m</translation>
+    </message>
+    <message>
+        <source>rack {rack}, U{u}</source>
+        <translation>机柜 {rack}，U{u}</translation>
+    </message>
+    <message>
+        <source>{n} GPUs</source>
+        <translation>{n} 块 GPU</translation>
+    </message>
+    <message>
+        <source>power {load} W at the predicted load (max {peak} W)</source>
+        <translation>预测负载功率 {load} W（最大 {peak} W）</translation>
+    </message>
+</context>
+<context>
+    <name>choices</name>
+    <message>
+        <source>compute</source>
+        <translation>计算节点</translation>
+    </message>
+    <message>
+        <source>leaf</source>
+        <translation>叶交换机 (Leaf)</translation>
+    </message>
+    <message>
+        <source>spine</source>
+        <translation>脊交换机 (Spine)</translation>
+    </message>
+    <message>
+        <source>core</source>
+        <translation>核心交换机 (Core)</translation>
+    </message>
+    <message>
+        <source>storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>storage-switch</source>
+        <translation>存储交换机</translation>
+    </message>
+    <message>
+        <source>management</source>
+        <translation>管理</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>infiniband</source>
+        <translation>InfiniBand</translation>
+    </message>
+    <message>
+        <source>ethernet</source>
+        <translation>以太网</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>inference</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>bf16</source>
+        <translation>BF16</translation>
+    </message>
+    <message>
+        <source>fp16</source>
+        <translation>FP16</translation>
+    </message>
+    <message>
+        <source>fp8</source>
+        <translation>FP8</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>不重计算</translation>
+    </message>
+    <message>
+        <source>selective</source>
+        <translation>选择性重计算</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>完全重计算</translation>
+    </message>
+    <message>
+        <source>dense</source>
+        <translation>稠密模型 (Dense)</translation>
+    </message>
+    <message>
+        <source>moe</source>
+        <translation>混合专家 (MoE)</translation>
+    </message>
+    <message>
+        <source>vit</source>
+        <translation>视觉 Transformer (ViT)</translation>
+    </message>
+    <message>
+        <source>dit</source>
+        <translation>扩散 Transformer (DiT)</translation>
+    </message>
+    <message>
+        <source>en</source>
+        <translation>英文 (en)</translation>
+    </message>
+    <message>
+        <source>zh</source>
+        <translation>中文 (zh)</translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation>寒冷</translation>
+    </message>
+    <message>
+        <source>temperate</source>
+        <translation>温和</translation>
+    </message>
+    <message>
+        <source>hot</source>
+        <translation>炎热</translation>
+    </message>
+    <message>
+        <source>crah</source>
+        <translation>精密空调 (CRAH)</translation>
+    </message>
+    <message>
+        <source>in-row</source>
+        <translation>列间空调</translation>
+    </message>
+    <message>
+        <source>rear-door</source>
+        <translation>背板换热器</translation>
+    </message>
+    <message>
+        <source>cdu</source>
+        <translation>冷量分配单元 (CDU)</translation>
+    </message>
+    <message>
+        <source>immersion-tank</source>
+        <translation>浸没式液冷槽</translation>
+    </message>
+    <message>
+        <source>pdu</source>
+        <translation>电源分配单元 (PDU)</translation>
+    </message>
+    <message>
+        <source>busway</source>
+        <translation>母线槽</translation>
+    </message>
+    <message>
+        <source>utility-feed</source>
+        <translation>市电进线</translation>
+    </message>
+    <message>
+        <source>slurm</source>
+        <translation>Slurm</translation>
+    </message>
+    <message>
+        <source>kubernetes</source>
+        <translation>Kubernetes</translation>
+    </message>
+    <message>
+        <source>volcano</source>
+        <translation>Volcano</translation>
+    </message>
+    <message>
+        <source>slurm+kubernetes</source>
+        <translation>Slurm + Kubernetes</translation>
+    </message>
+</context>
+<context>
+    <name>fields</name>
+    <message>
+        <source>automatic (cheapest that takes the load)</source>
+        <translation>自动（能承担负载的最便宜方案）</translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>shape fields below</source>
+        <translation>按下方模型结构字段</translation>
+    </message>
+    <message>
+        <source>a device</source>
+        <translation>A 端设备</translation>
+    </message>
+    <message>
+        <source>a group</source>
+        <translation>A 端端口组</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <source>aisle</source>
+        <translation>通道</translation>
+    </message>
+    <message>
+        <source>ambient temp</source>
+        <translation>环境温度</translation>
+    </message>
+    <message>
+        <source>architecture</source>
+        <translation>模型架构</translation>
+    </message>
+    <message>
+        <source>b device</source>
+        <translation>B 端设备</translation>
+    </message>
+    <message>
+        <source>b group</source>
+        <translation>B 端端口组</translation>
+    </message>
+    <message>
+        <source>cable id</source>
+        <translation>线缆型号</translation>
+    </message>
+    <message>
+        <source>cable slack</source>
+        <translation>线缆余量</translation>
+    </message>
+    <message>
+        <source>capacity</source>
+        <translation>容量</translation>
+    </message>
+    <message>
+        <source>climate</source>
+        <translation>气候</translation>
+    </message>
+    <message>
+        <source>cloud</source>
+        <translation>云 GPU 价格</translation>
+    </message>
+    <message>
+        <source>consultant</source>
+        <translation>顾问</translation>
+    </message>
+    <message>
+        <source>contained</source>
+        <translation>通道封闭</translation>
+    </message>
+    <message>
+        <source>cooling id</source>
+        <translation>制冷方式</translation>
+    </message>
+    <message>
+        <source>cp</source>
+        <translation>上下文并行 CP</translation>
+    </message>
+    <message>
+        <source>created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <source>currency</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <source>customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <source>depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>dp</source>
+        <translation>数据并行 DP</translation>
+    </message>
+    <message>
+        <source>electricity</source>
+        <translation>电价</translation>
+    </message>
+    <message>
+        <source>ep</source>
+        <translation>专家并行 EP</translation>
+    </message>
+    <message>
+        <source>expected utilization</source>
+        <translation>预期利用率</translation>
+    </message>
+    <message>
+        <source>experts</source>
+        <translation>专家数</translation>
+    </message>
+    <message>
+        <source>fabric id</source>
+        <translation>所属网络</translation>
+    </message>
+    <message>
+        <source>feed headroom</source>
+        <translation>供电余量</translation>
+    </message>
+    <message>
+        <source>ffn hidden</source>
+        <translation>FFN 隐藏维度</translation>
+    </message>
+    <message>
+        <source>floor x</source>
+        <translation>平面 X</translation>
+    </message>
+    <message>
+        <source>floor y</source>
+        <translation>平面 Y</translation>
+    </message>
+    <message>
+        <source>global batch</source>
+        <translation>全局批量</translation>
+    </message>
+    <message>
+        <source>gpu burst</source>
+        <translation>GPU 弹性配额</translation>
+    </message>
+    <message>
+        <source>gpu guaranteed</source>
+        <translation>GPU 保障配额</translation>
+    </message>
+    <message>
+        <source>group</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <source>hall depth</source>
+        <translation>机房进深</translation>
+    </message>
+    <message>
+        <source>hall width</source>
+        <translation>机房宽度</translation>
+    </message>
+    <message>
+        <source>heads</source>
+        <translation>注意力头数</translation>
+    </message>
+    <message>
+        <source>hidden</source>
+        <translation>隐藏维度</translation>
+    </message>
+    <message>
+        <source>infer batch</source>
+        <translation>推理批量</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>kv bytes</source>
+        <translation>KV 字节数</translation>
+    </message>
+    <message>
+        <source>kv heads</source>
+        <translation>KV 头数</translation>
+    </message>
+    <message>
+        <source>language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>largest job gpus</source>
+        <translation>最大作业 GPU 数</translation>
+    </message>
+    <message>
+        <source>layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>length</source>
+        <translation>长度</translation>
+    </message>
+    <message>
+        <source>load factor</source>
+        <translation>负载率</translation>
+    </message>
+    <message>
+        <source>logo path</source>
+        <translation>Logo 路径</translation>
+    </message>
+    <message>
+        <source>maintenance</source>
+        <translation>维保费率</translation>
+    </message>
+    <message>
+        <source>measured busbw</source>
+        <translation>实测总线带宽 (busbw)</translation>
+    </message>
+    <message>
+        <source>measured mfu</source>
+        <translation>实测 MFU</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>介质</translation>
+    </message>
+    <message>
+        <source>micro batch</source>
+        <translation>微批量</translation>
+    </message>
+    <message>
+        <source>model id</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>修改时间</translation>
+    </message>
+    <message>
+        <source>multiplicity</source>
+        <translation>并行链路数</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>nodes per staff</source>
+        <translation>人均运维节点数</translation>
+    </message>
+    <message>
+        <source>notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>order</source>
+        <translation>顺序</translation>
+    </message>
+    <message>
+        <source>output len</source>
+        <translation>输出长度</translation>
+    </message>
+    <message>
+        <source>overrides json</source>
+        <translation>覆盖参数 (JSON)</translation>
+    </message>
+    <message>
+        <source>params json</source>
+        <translation>参数 (JSON)</translation>
+    </message>
+    <message>
+        <source>partition</source>
+        <translation>分区</translation>
+    </message>
+    <message>
+        <source>phase id</source>
+        <translation>建设阶段</translation>
+    </message>
+    <message>
+        <source>placement order</source>
+        <translation>排布顺序</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>power budget</source>
+        <translation>功率预算</translation>
+    </message>
+    <message>
+        <source>pp</source>
+        <translation>流水线并行 PP</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>priority</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <source>prompt len</source>
+        <translation>提示词长度</translation>
+    </message>
+    <message>
+        <source>rack id</source>
+        <translation>所在机柜</translation>
+    </message>
+    <message>
+        <source>rack pitch</source>
+        <translation>机柜间距</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <translation>激活重计算</translation>
+    </message>
+    <message>
+        <source>role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>row</source>
+        <translation>机柜列</translation>
+    </message>
+    <message>
+        <source>row pitch</source>
+        <translation>列间距</translation>
+    </message>
+    <message>
+        <source>scheduler</source>
+        <translation>调度系统</translation>
+    </message>
+    <message>
+        <source>seq len</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>software</source>
+        <translation>软件费用</translation>
+    </message>
+    <message>
+        <source>speed</source>
+        <translation>速率</translation>
+    </message>
+    <message>
+        <source>staff</source>
+        <translation>人员成本</translation>
+    </message>
+    <message>
+        <source>target pue</source>
+        <translation>目标 PUE</translation>
+    </message>
+    <message>
+        <source>tco</source>
+        <translation>TCO 周期</translation>
+    </message>
+    <message>
+        <source>technology</source>
+        <translation>网络技术</translation>
+    </message>
+    <message>
+        <source>top k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>topology</source>
+        <translation>拓扑</translation>
+    </message>
+    <message>
+        <source>total tokens</source>
+        <translation>总 token 数</translation>
+    </message>
+    <message>
+        <source>tp</source>
+        <translation>张量并行 TP</translation>
+    </message>
+    <message>
+        <source>tray height</source>
+        <translation>线槽高度</translation>
+    </message>
+    <message>
+        <source>type id</source>
+        <translation>型号</translation>
+    </message>
+    <message>
+        <source>u position</source>
+        <translation>U 位</translation>
+    </message>
+    <message>
+        <source>usd exchange rate</source>
+        <translation>美元汇率</translation>
+    </message>
+    <message>
+        <source>utility</source>
+        <translation>市电容量</translation>
+    </message>
+    <message>
+        <source>vocab</source>
+        <translation>词表大小</translation>
+    </message>
+    <message>
+        <source>vpp</source>
+        <translation>虚拟流水线 VPP</translation>
+    </message>
+    <message>
+        <source>width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>x</source>
+        <translation>x</translation>
+    </message>
+    <message>
+        <source>y</source>
+        <translation>y</translation>
+    </message>
+    <message>
+        <source>zero stage</source>
+        <translation>ZeRO 阶段</translation>
+    </message>
+</context>
+<context>
+    <name>fmt</name>
+    <message>
+        <source>{cur} (millions)</source>
+        <translation>百万 {cur}</translation>
+    </message>
+    <message>
+        <source>{v} ms</source>
+        <translation>{v} ms</translation>
+    </message>
+    <message>
+        <source>{v} s</source>
+        <translation>{v} 秒</translation>
+    </message>
+    <message>
+        <source>{v} h</source>
+        <translation>{v} 小时</translation>
+    </message>
+    <message>
+        <source>{v} days</source>
+        <translation>{v} 天</translation>
+    </message>
+</context>
+<context>
+    <name>interactions</name>
+    <message>
+        <source>{rack} has no {ru} free consecutive U for {what} ({free} U free of {total})</source>
+        <translation>{rack} 没有可放置 {what} 的连续 {ru} 个空闲 U 位（共 {total} U，空闲 {free} U）</translation>
+    </message>
+    <message>
+        <source>'{id}' is not in the catalog</source>
+        <translation>设备目录中没有“{id}”</translation>
+    </message>
+    <message>
+        <source>no server in the catalog carries the {gpu}: drop a server instead</source>
+        <translation>设备目录中没有搭载 {gpu} 的服务器：请直接拖入服务器</translation>
+    </message>
+    <message>
+        <source>added a {server} (a server with this GPU)</source>
+        <translation>已添加 {server}（搭载该 GPU 的服务器）</translation>
+    </message>
+    <message>
+        <source>a {kind} cannot be placed on the canvas</source>
+        <translation>{kind} 不能放置到画布上</translation>
+    </message>
+    <message>
+        <source>Add {name} to {rack} at U{u}</source>
+        <translation>将 {name} 添加到 {rack} 的 U{u}</translation>
+    </message>
+    <message>
+        <source>Add {name}</source>
+        <translation>添加 {name}</translation>
+    </message>
+    <message>
+        <source>Add rack {name}</source>
+        <translation>添加机柜 {name}</translation>
+    </message>
+    <message>
+        <source>a link needs two different devices</source>
+        <translation>链路需要连接两台不同的设备</translation>
+    </message>
+    <message>
+        <source>{name} has no ports</source>
+        <translation>{name} 没有端口</translation>
+    </message>
+    <message>
+        <source>cannot link {a} to {b}: {why}</source>
+        <translation>无法连接 {a} 与 {b}：{why}</translation>
+    </message>
+    <message>
+        <source>cannot link: {dev} port group '{g}' has all {n} ports in use</source>
+        <translation>无法连接：{dev} 的端口组“{g}”的 {n} 个端口已全部占用</translation>
+    </message>
+    <message>
+        <source>Link {a}:{ga} – {b}:{gb}</source>
+        <translation>连接 {a}:{ga} – {b}:{gb}</translation>
+    </message>
+    <message>
+        <source>Move</source>
+        <translation>移动</translation>
+    </message>
+    <message>
+        <source>{dev}: U{u} of {rack} is taken</source>
+        <translation>{dev}：{rack} 的 U{u} 已被占用</translation>
+    </message>
+    <message>
+        <source>Delete {n} items</source>
+        <translation>删除 {n} 项</translation>
+    </message>
+    <message>
+        <source>Paste {n} items</source>
+        <translation>粘贴 {n} 项</translation>
+    </message>
+</context>
+<context>
+    <name>ports</name>
+    <message>
+        <source>{a} is {ta} and {b} is {tb}: InfiniBand and Ethernet ports cannot be linked</source>
+        <translation>{a} 为 {ta}，{b} 为 {tb}：InfiniBand 端口与以太网端口不能互连</translation>
+    </message>
+    <message>
+        <source>{a} ({ta}) and {b} ({tb}) use different media (RJ45 copper vs pluggable cage)</source>
+        <translation>{a}（{ta}）与 {b}（{tb}）介质不同（RJ45 电口 与 可插拔光模块笼）</translation>
+    </message>
+    <message>
+        <source>{a} runs at {sa} and {b} at {sb}: more than a 1:{n} breakout apart</source>
+        <translation>{a} 速率为 {sa}，{b} 为 {sb}：速率差超过 1:{n} 分支 (breakout)</translation>
+    </message>
+    <message>
+        <source>{g}: all {n} ports in use</source>
+        <translation>{g}：{n} 个端口已全部占用</translation>
+    </message>
+    <message>
+        <source>the device has no ports</source>
+        <translation>该设备没有端口</translation>
+    </message>
+</context>
+<context>
+    <name>templates</name>
+    <message>
+        <source>one switch for a pilot of a few servers (25/100 GbE or one IB switch)</source>
+        <translation>单台交换机，适用于少量服务器的试点（25/100 GbE 或一台 IB 交换机）</translation>
+    </message>
+    <message>
+        <source>rail-optimised 2-tier leaf-spine in scalable units: one leaf per rail per SU</source>
+        <translation>按可扩展单元 (SU) 构建的轨道优化两层叶脊 (Leaf-Spine) 网络：每个 SU 每条轨道一台叶交换机</translation>
+    </message>
+    <message>
+        <source>non-rail 2-tier leaf-spine: all NICs of a server to one top-of-rack leaf</source>
+        <translation>非轨道两层叶脊网络：服务器的所有网卡接到同一台柜顶 (ToR) 叶交换机</translation>
+    </message>
+    <message>
+        <source>3-tier leaf/spine/core Clos (fat tree) in pods, rail-optimised when rails=yes</source>
+        <translation>按 Pod 构建的三层 叶/脊/核心 Clos（胖树）网络，rails=yes 时为轨道优化</translation>
+    </message>
+    <message>
+        <source>dragonfly: groups of all-to-all connected switches joined by global links</source>
+        <translation>蜻蜓 (Dragonfly) 拓扑：组内交换机全互连，组间通过全局链路连接</translation>
+    </message>
+</context>
+<context>
+    <name>theme</name>
+    <message>
+        <source>no traffic</source>
+        <translation>无流量</translation>
+    </message>
+    <message>
+        <source>&lt; 25 %</source>
+        <translation>&lt; 25 %</translation>
+    </message>
+    <message>
+        <source>25–50 %</source>
+        <translation>25–50 %</translation>
+    </message>
+    <message>
+        <source>50–75 %</source>
+        <translation>50–75 %</translation>
+    </message>
+    <message>
+        <source>75–90 %</source>
+        <translation>75–90 %</translation>
+    </message>
+    <message>
+        <source>≥ 90 % (bottleneck)</source>
+        <translation>≥ 90 %（瓶颈）</translation>
+    </message>
+    <message>
+        <source>rack within budget</source>
+        <translation>机柜在功率预算内</translation>
+    </message>
+    <message>
+        <source>rack ≥ 90 % of budget</source>
+        <translation>机柜达到预算的 90 % 以上</translation>
+    </message>
+    <message>
+        <source>over budget or cooling too weak</source>
+        <translation>超出预算或制冷能力不足</translation>
+    </message>
+    <message>
+        <source>AIR</source>
+        <translation>风冷</translation>
+    </message>
+    <message>
+        <source>AIR+</source>
+        <translation>封闭风冷</translation>
+    </message>
+    <message>
+        <source>RDHx</source>
+        <translation>背板</translation>
+    </message>
+    <message>
+        <source>DLC</source>
+        <translation>冷板</translation>
+    </message>
+    <message>
+        <source>IMM</source>
+        <translation>浸没</translation>
+    </message>
+    <message>
+        <source>air</source>
+        <translation>风冷</translation>
+    </message>
+    <message>
+        <source>contained air</source>
+        <translation>封闭通道风冷</translation>
+    </message>
+    <message>
+        <source>rear-door heat exchanger</source>
+        <translation>背板换热器（后门换热器）</translation>
+    </message>
+    <message>
+        <source>cold plate (direct liquid)</source>
+        <translation>冷板液冷</translation>
+    </message>
+    <message>
+        <source>immersion</source>
+        <translation>浸没式液冷</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算节点</translation>
+    </message>
+    <message>
+        <source>leaf</source>
+        <translation>叶交换机</translation>
+    </message>
+    <message>
+        <source>spine</source>
+        <translation>脊交换机</translation>
+    </message>
+    <message>
+        <source>core</source>
+        <translation>核心交换机</translation>
+    </message>
+    <message>
+        <source>storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>storage switch</source>
+        <translation>存储交换机</translation>
+    </message>
+    <message>
+        <source>management</source>
+        <translation>管理</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+</context>
+<context>
+    <name>units</name>
+    <message>
+        <source>USD/kWh</source>
+        <translation>USD/kWh</translation>
+    </message>
+    <message>
+        <source>USD/GPU·h</source>
+        <translation>USD/GPU·h</translation>
+    </message>
+    <message>
+        <source>USD/GPU·yr</source>
+        <translation>USD/GPU·年</translation>
+    </message>
+    <message>
+        <source>USD/yr</source>
+        <translation>USD/年</translation>
+    </message>
+    <message>
+        <source>%/yr</source>
+        <translation>%/年</translation>
+    </message>
+    <message>
+        <source>kW</source>
+        <translation>kW</translation>
+    </message>
+    <message>
+        <source>USD</source>
+        <translation>USD</translation>
+    </message>
+    <message>
+        <source>W</source>
+        <translation>W</translation>
+    </message>
+    <message>
+        <source>Gb/s</source>
+        <translation>Gb/s</translation>
+    </message>
+    <message>
+        <source>GB/s</source>
+        <translation>GB/s</translation>
+    </message>
+    <message>
+        <source>m</source>
+        <translation>m</translation>
+    </message>
+    <message>
+        <source>°C</source>
+        <translation>°C</translation>
+    </message>
+    <message>
+        <source>yr</source>
+        <translation>年</translation>
+    </message>
+</context>
+</TS>
