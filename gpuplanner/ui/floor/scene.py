@@ -129,6 +129,14 @@ class RackTile(_Draggable):
             p.drawText(box, Qt.AlignmentFlag.AlignCenter, badge.text)
 
 
+class _BoxedText(QGraphicsSimpleTextItem):
+    """Text on a pale box, readable over racks and aisle colours."""
+
+    def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        p.fillRect(self.boundingRect().adjusted(-2, -1, 2, 1), QColor(255, 255, 255, 215))
+        super().paint(p, option, widget)
+
+
 class UnitTile(_Draggable):
     def __init__(self, unit: FloorItem, rect: QRectF) -> None:
         super().__init__(unit.id, rect)
@@ -136,7 +144,7 @@ class UnitTile(_Draggable):
         self.load_kw = float("nan")
         self.setZValue(3)
         # The label keeps its size at any zoom (a projector in a meeting): name and load / rating.
-        self.label = QGraphicsSimpleTextItem(self)
+        self.label = _BoxedText(self)
         self.label.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.label.setFont(_font(12, bold=True))
         self.label.setPos(rect.width() + 3, 0)
