@@ -139,6 +139,8 @@ class FloorPlanPanel(QWidget):
         self.view = FloorGraphicsView(self.scene)
         self._dirty = True
         self._fit_pending = True
+        self._pending_cables: dict[str, dict] = {}
+        self.last_cable_note = ""
         self._rebuild_timer = QTimer(self)
         self._rebuild_timer.setSingleShot(True)
         self._rebuild_timer.setInterval(0)
@@ -254,9 +256,44 @@ class FloorPlanPanel(QWidget):
             self._rebuild_timer.start()
 
     def _on_results(self, res: object) -> None:
+        if self._pending_cables:
+            self._report_cable_changes()
         if not self._dirty:
             self.scene.apply_results(self.doc.results)
             self._show_details()
+
+    def _report_cable_changes(self) -> None:
+        """After a rack moved: say how its cable runs changed (media and longest run), from the new results."""
+        pending, self._pending_cables = self._pending_cables, {}
+        notes = []
+        for rid, before in pending.items():
+            after = self.rack_cables(rid)
+            rack = self.doc.project.racks.get(rid)
+            if not after or rack is None or after == before:
+                continue
+            media_b = ", ".join(f"{m} × {n}" for m, n in sorted(before.get("media", {}).items()))
+            media_a = ", ".join(f"{m} × {n}" for m, n in sorted(after["media"].items()))
+            if media_a != media_b:
+                notes.append(
+                    self.tr("{rack}: cables now {after} (were {before}); longest run {m} m").format(
+                        rack=rack.name, after=media_a, before=media_b or "–", m=f"{after['longest_m']:.1f}"
+                    )
+                )
+            else:
+                notes.append(
+                    self.tr("{rack}: longest run {b} → {a} m, same media").format(
+                        rack=rack.name, b=f"{before.get('longest_m', 0):.1f}", a=f"{after['longest_m']:.1f}"
+                    )
+                )
+            if after["too_long"]:
+                notes.append(
+                    self.tr("{rack}: {n} runs are too long for any medium").format(
+                        rack=rack.name, n=after["too_long"]
+                    )
+                )
+        if notes:
+            self.last_cable_note = "; ".join(notes)
+            self.message.emit(self.last_cable_note)
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().showEvent(event)
@@ -321,11 +358,15 @@ class FloorPlanPanel(QWidget):
             elif isinstance(tile, UnitTile):
                 plans.append(fl.move_unit(project, tile.item_id, x, y))
         todo = [p for p in plans if p.command is not None]
+        for tile in tiles:
+            if isinstance(tile, RackTile):
+                self._pending_cables[tile.item_id] = self.rack_cables(tile.item_id)
         refused = [p.message for p in plans if p.command is None and p.message]
         # Qt must finish the mouse release before the scene is rebuilt under it.
         QTimer.singleShot(0, lambda: self._apply_drop(todo, refused))
 
     def _apply_drop(self, todo: list, refused: list[str]) -> None:
+        self.last_cable_note = ""
         if len(todo) > 1:
             self.doc.undo_stack.beginMacro(self.tr("Move {n} items on the floor").format(n=len(todo)))
         done = [p for p in todo if self._push(p.command)]
@@ -333,9 +374,10 @@ class FloorPlanPanel(QWidget):
             self.doc.undo_stack.endMacro()
         if refused:
             self.message.emit(refused[0])
-        elif done:
+        elif done and not self.last_cable_note:  # (a synchronous solve may have reported the cables already)
             self.message.emit(done[-1].message)
         if not done:
+            self._pending_cables = {}
             self.scene.snap_back()
         elif self._dirty:
             self.rebuild()
