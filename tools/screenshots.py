@@ -5,7 +5,8 @@
 writes docs/screenshots/window-256-h100.png (the whole window on the 256-GPU example, a rack selected),
 docs/screenshots/rack-elevation.png (that rack's row in the elevation view),
 docs/screenshots/canvas-16k-overview.png (a generated 16,384-GPU fat tree, zoomed out) and
-docs/screenshots/welcome.png (the welcome screen with recent projects, one of them missing).
+docs/screenshots/welcome.png (the welcome screen with recent projects, one of them missing),
+docs/screenshots/main-window-zh.png and site-dialog-zh.png (the Chinese UI on the 256-GPU example).
 Name shots to take only those: ``python tools/screenshots.py welcome``.
 """
 
@@ -112,7 +113,34 @@ def shot_welcome(app: QApplication, tmp: Path) -> None:
     w.close()
 
 
-SHOTS = {"256": shot_256, "16k": shot_16k, "welcome": shot_welcome}
+def shot_zh(app: QApplication, tmp: Path) -> None:
+    """The main window and the site dialog in Chinese, on the 256-GPU example (a Chinese, CNY project)."""
+    from gpuplanner.ui import i18n
+    from gpuplanner.ui.dialogs.site_dialog import SiteDialog
+
+    i18n.set_language("zh")
+    try:
+        w = window(app, tmp)
+        w.open_file(ROOT / "examples" / "cluster-256-h100.gpuplan")
+        p = w.doc.project
+        rack = next(r for r in p.racks.values() if any(d.role == "compute" for d in p.devices_in_rack(r.id)))
+        w.scene.select_ids([rack.id])
+        frame = w.scene.rack_items[rack.id].sceneBoundingRect()
+        w.view.set_zoom(0.62, QPointF(frame.center().x() + 380, frame.top() - 60))
+        settle(app, w)
+        w.grab().save(str(OUT / "main-window-zh.png"))
+        dlg = SiteDialog(w.doc, w)
+        dlg.show()
+        settle(app, w, 0.5)
+        dlg.grab().save(str(OUT / "site-dialog-zh.png"))
+        dlg.close()
+        w.doc.undo_stack.setClean()
+        w.close()
+    finally:
+        i18n.set_language("en")
+
+
+SHOTS = {"256": shot_256, "16k": shot_16k, "welcome": shot_welcome, "zh": shot_zh}
 
 
 def main() -> None:

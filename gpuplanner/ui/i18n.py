@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLocale, QSettings, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
 
 translate = QCoreApplication.translate
 
@@ -24,7 +24,12 @@ SETTINGS_LANGUAGE = "language"  # "" (follow the system), "en" or "zh"
 SETTINGS_NUMBERS = "number_style"  # "auto", "western" (k / M / B) or "chinese" (万 / 亿)
 NUMBER_STYLES = ("auto", "western", "chinese")
 
-_state: dict[str, object] = {"language": "en", "translator": None, "number_style": "auto"}
+_state: dict[str, object] = {
+    "language": "en",
+    "translator": None,
+    "qt_translator": None,
+    "number_style": "auto",
+}
 
 
 def default_settings() -> QSettings:
@@ -67,14 +72,26 @@ def current_language() -> str:
     return str(_state["language"])
 
 
+def _qt_translator(app: QCoreApplication, lang: str) -> QTranslator | None:
+    """Qt's own strings (OK / Cancel / Apply, file dialogs, context menus): qtbase_<locale>.qm from Qt."""
+    translator = QTranslator(app)
+    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    locale = QLocale(QLocale.Language.Chinese, QLocale.Country.China) if lang == "zh" else QLocale(lang)
+    if translator.load(locale, "qtbase", "_", folder):
+        app.installTranslator(translator)
+        return translator
+    return None
+
+
 def set_language(lang: str) -> QTranslator | None:
     """Replace the installed translator by the one for ``lang`` (none for English); widgets made after this
     call are in the new language. Returns the translator, or None for English or when no .qm is found."""
     app = QCoreApplication.instance()
-    old = _state["translator"]
-    if app is not None and isinstance(old, QTranslator):
-        app.removeTranslator(old)
-    _state["translator"] = None
+    for key in ("translator", "qt_translator"):
+        old = _state.get(key)
+        if app is not None and isinstance(old, QTranslator):
+            app.removeTranslator(old)
+        _state[key] = None
     lang = normalise(lang) or "en"
     translator: QTranslator | None = None
     if lang != "en" and app is not None and qm_path(lang).exists():
@@ -85,6 +102,8 @@ def set_language(lang: str) -> QTranslator | None:
             translator = None
     _state["language"] = lang if (translator is not None or lang == "en") else "en"
     _state["translator"] = translator
+    if translator is not None and app is not None:
+        _state["qt_translator"] = _qt_translator(app, lang)
     QLocale.setDefault(ui_locale())
     return translator
 
