@@ -17,6 +17,7 @@ from typing import Any
 
 from gpuplanner.core.errors import PlannerError, ValidationError
 from gpuplanner.engine.analysis import analyze_project
+from gpuplanner.engine.phases import analyze_phases
 from gpuplanner.engine.summary import results_json
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.fonts import fonts_for
@@ -24,7 +25,7 @@ from gpuplanner.reports.i18n import LANGS
 from gpuplanner.reports.story import make_story, write_pdf
 from gpuplanner.reports.styles import make_styles
 
-__all__ = ["ReportError", "ReportWarning", "build_report", "new_context", "scenario_figures"]
+__all__ = ["ReportError", "ReportWarning", "build_report", "new_context", "phase_figures", "scenario_figures"]
 
 
 class ReportError(PlannerError):
@@ -49,6 +50,17 @@ def scenario_figures(project: Any, lang: str) -> list[tuple[str, str, dict[str, 
         except PlannerError as exc:
             out.append((sc.name, sc.description, exc.one_line()))
     return out
+
+
+def phase_figures(project: Any, scenario: str | None, lang: str) -> tuple[list[Any], list[Any]]:
+    """Each phase analysed as the cluster it makes (the ``phases`` of ``analyze --json``) and the growth
+    findings between phases."""
+    try:
+        return analyze_phases(project, scenario=scenario, lang=lang)
+    except PlannerError:
+        raise
+    except (ValueError, IndexError, KeyError, ZeroDivisionError, FloatingPointError) as exc:
+        raise ReportError(f"the phases cannot be analysed ({exc.__class__.__name__}: {exc})") from exc
 
 
 def analyze(project: Any, scenario: str | None) -> Any:
@@ -110,6 +122,9 @@ def build_report(
     ctx = new_context(project, lang, scenario, results=results, today=today, warn=warn)
     if len(project.tables["scenarios"]) >= 2:
         ctx.scenarios = scenario_figures(project, ctx.lang)
+    if len(project.tables["phases"]) >= 2:
+        ctx.phases, ctx.growth = phase_figures(project, ctx.scenario, ctx.lang)
+        ctx.data["findings"] = [*ctx.data["findings"], *(f.to_json(ctx.lang) for f in ctx.growth)]
     story = make_story(ctx)
     fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".pdf", dir=str(out.parent))
     os.close(fd)

@@ -40,6 +40,8 @@ class ReportContext:
     scenarios: list[tuple[str, str, dict[str, Any]]] = field(
         default_factory=list
     )  # (name, description, data)
+    phases: list[Any] = field(default_factory=list)  # engine.phases.PhaseResult, when ≥ 2 phases
+    growth: list[Any] = field(default_factory=list)  # the phases' growth findings
 
     # -- text ---------------------------------------------------------------------------------------------
     def t(self, key: str, **params: Any) -> str:

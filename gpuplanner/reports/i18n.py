@@ -1,7 +1,7 @@
 """The report's translation table: every visible string of the report in English and Chinese.
 
 Each entry is a whole sentence or label with ``{name}`` placeholders, never a fragment to be joined to others
-(``text_front.py``, ``text_body.py``). Findings have their own templates in ``gpuplanner.engine.findings``.
+(``text_front.py``, ``text_body.py``, ``text_plan.py``). Findings have their own templates in ``gpuplanner.engine.findings``.
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from typing import Any
 
 from gpuplanner.reports.text_body import BODY
 from gpuplanner.reports.text_front import FRONT
+from gpuplanner.reports.text_plan import PLAN
 
 LANGS = ("en", "zh")
-TEXT: dict[str, tuple[str, str]] = {**FRONT, **BODY}
+TEXT: dict[str, tuple[str, str]] = {**FRONT, **BODY, **PLAN}
 MONTHS_EN = (
     "January", "February", "March", "April", "May", "June",
     "July", "August", "September", "October", "November", "December",

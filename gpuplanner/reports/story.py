@@ -14,23 +14,34 @@ from gpuplanner.reports.sections import (
     cost,
     cover,
     findings,
+    floor,
     network,
     performance,
+    phases,
     power,
     racks,
     scenarios,
     summary,
+    teams,
 )
 
 
 def make_story(ctx: ReportContext) -> list[Flowable]:
     story: list[Flowable] = [*cover.build(ctx), NextPageTemplate("portrait"), PageBreak()]
     story += contents.build(ctx)
-    numbered = [summary, findings, network, racks, power, performance, cost, bom]
+    numbered = [summary, findings, network, racks]
+    if floor.wanted(ctx):
+        numbered.append(floor)
+    numbered += [power, performance, cost]
+    if len(ctx.phases) >= 2:
+        numbered.append(phases)
+    if ctx.project.tables["teams"]:
+        numbered.append(teams)
+    numbered.append(bom)
     if len(ctx.scenarios) >= 2:
         numbered.append(scenarios)
     for n, mod in enumerate(numbered, start=1):
-        if mod is not network:  # the network section turns to a landscape page itself
+        if mod not in (network, floor):  # these turn to a landscape page themselves when they need one
             story.append(PageBreak())
         story += mod.build(ctx, n)
     story.append(PageBreak())

@@ -115,6 +115,10 @@ def test_english_sections_totals_and_page_furniture(english):
     # every rack of the project is in the power table
     for rack in data["racks"]:
         assert rack["name"] in text
+    # no phases, teams or floor units: no such sections (nor their lines in the contents)
+    assert not data["phases"] and not data["floor_units"]
+    for heading in ("Phased build-out", "Teams and quotas", "Floor plan", "Scheduler advice"):
+        assert heading not in text, heading
 
 
 def test_scenarios_are_compared_side_by_side(english):
@@ -156,6 +160,12 @@ def test_chinese_report_has_chinese_headings_and_the_same_totals(chinese):
     assert f"第 2 页，共 {len(pages)} 页" in pages[1]
     for f in data["findings"]:  # the findings in their Chinese wording
         assert f["message"][:12] in text
+    for heading in (
+        "分期建设",
+        "团队与配额",
+        "机房平面图",
+    ):  # the project has no phases, teams or floor units
+        assert heading not in text, heading
 
 
 def test_chinese_font_is_embedded_with_a_unicode_map(chinese):

@@ -34,8 +34,14 @@ def test_chinese_entries_are_chinese():
         "block_count",
         "rack_one",
         "price_value",
+        "ph_pue",
+        "ph_gpus_value",
+        "sched_kubernetes",
+        "sched_slurm",
+        "sched_volcano",
     }  # names, units, number layouts
-    assert set(untranslated) <= allowed | {k for k in untranslated if k.startswith("util_")}
+    ranges = {k for k in untranslated if k.startswith(("util_", "density_"))}  # "25–50%", "10–20 kW"
+    assert set(untranslated) <= allowed | ranges
 
 
 def test_tr_fills_placeholders_and_keeps_unknown_ones():
