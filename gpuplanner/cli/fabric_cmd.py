@@ -15,22 +15,34 @@ from gpuplanner.engine.network import analyze_fabric
 from gpuplanner.model import Project
 from gpuplanner.storage import open_project, save_project
 from gpuplanner.topology import GenerateOptions, generate_into, template_list
+from gpuplanner.topology.presets import PRESETS, build_preset, get_preset, preset_ids
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
     if args.list:
+        presets = {
+            p.id: {"gpus": p.gpus(), "name": p.name(args.lang), "what": p.description(args.lang)}
+            for p in PRESETS
+        }
         if args.json:
-            print_json(template_list())
+            print_json({"templates": template_list(), "presets": presets})
         else:
             print_table([[k, v] for k, v in template_list().items()], ["template", "what it builds"])
+            print()
+            rows = [[k, f"{v['gpus']:,}", v["what"]] for k, v in presets.items()]
+            print_table(rows, ["preset", "GPUs", "what it builds"])
         return 0
     if not args.template:
-        raise GenerationError("name a template", hint="see `gpuplanner generate --list`")
+        raise GenerationError("name a template or preset", hint="see `gpuplanner generate --list`")
     if not args.output:
         raise GenerationError("give the output file with -o FILE")
     out = Path(args.output)
     if out.exists() and not args.force:
         raise ProjectFileError("already exists (use --force to replace it)", file=str(out))
+    if args.template in preset_ids():
+        project = build_preset(args.template, lang=args.lang, name=args.name)
+        opts = get_preset(args.template).options
+        return _write_generated(project, out, args, args.template, opts.servers)
     project = Project()
     servers = args.servers
     if args.gpus:
@@ -56,15 +68,22 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         management_fabric=args.management,
     )
     generate_into(project, opts)
-    now = datetime.now(UTC).isoformat(timespec="seconds")
     project.tables["project"]["project"] = dataclasses.replace(
-        project.info, name=args.name or out.stem, created=now, modified=now, language=args.lang
+        project.info, name=args.name or out.stem, language=args.lang
     )
+    return _write_generated(project, out, args, opts.template, opts.servers)
+
+
+def _write_generated(
+    project: Project, out: Path, args: argparse.Namespace, template: str, servers: int
+) -> int:
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    project.tables["project"]["project"] = dataclasses.replace(project.info, created=now, modified=now)
     save_project(project, out)
     summary = {
         "file": str(out),
-        "template": opts.template,
-        "servers": opts.servers,
+        "template": template,
+        "servers": servers,
         "gpus": project.gpu_count(),
         "devices": len(project.devices),
         "links": len(project.links),
@@ -113,8 +132,8 @@ def _cmd_fabric(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("generate", help="generate a cluster from a template into a new project file")
-    p.add_argument("template", nargs="?", help="see --list")
-    p.add_argument("--list", action="store_true", help="list the templates")
+    p.add_argument("template", nargs="?", help="a template or a preset (see --list)")
+    p.add_argument("--list", action="store_true", help="list the templates and the presets")
     p.add_argument("--server", default="nvidia-dgx-h100", help="server catalog id")
     p.add_argument("--servers", type=int, default=32, help="number of servers")
     p.add_argument("--gpus", type=int, help="number of GPUs (overrides --servers)")
