@@ -80,6 +80,7 @@ def build(w: MainWindow) -> dict[str, QAction]:
     link.setCheckable(True)
     act("workload", translate("MainWindow", "&Workload…"), lambda: _workload(w), "Ctrl+Shift+W")
     act("site", translate("MainWindow", "&Site and costs…"), lambda: _site(w), "Ctrl+Shift+S")
+    act("phases", translate("MainWindow", "&Phases and teams…"), lambda: _phases(w), "Ctrl+Shift+P")
     act("about", translate("MainWindow", "&About GPU Planner"), lambda: _about(w))
     _report_availability(w, a["report"])
     _menus(w, a)
@@ -123,7 +124,7 @@ def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     for dock in w.docks.values():
         v.addAction(dock.toggleViewAction())
     p = mb.addMenu(translate("MainWindow", "&Plan"))
-    for k in ("workload", "site", "link_tool"):
+    for k in ("workload", "site", "phases", "link_tool"):
         p.addAction(a[k])
     h = mb.addMenu(translate("MainWindow", "&Help"))
     h.addAction(a["about"])
@@ -238,6 +239,12 @@ def _site(w: MainWindow) -> None:
     from gpuplanner.ui.dialogs.site_dialog import SiteDialog
 
     SiteDialog(w.doc, w).exec()
+
+
+def _phases(w: MainWindow) -> None:
+    from gpuplanner.ui.dialogs.phases_dialog import PhasesTeamsDialog
+
+    PhasesTeamsDialog(w.doc, w.scene.selected_ids(), w).exec()
 
 
 def _welcome(w: MainWindow) -> None:
