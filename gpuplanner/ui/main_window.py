@@ -6,6 +6,7 @@ Bad input never closes the window: a message names the file, field or value and 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import Project
-from gpuplanner.ui import actions
+from gpuplanner.ui import actions, fmt, i18n
 from gpuplanner.ui.autosave import AutoSaver
 from gpuplanner.ui.canvas.scene import PlannerScene
 from gpuplanner.ui.canvas.view import PlannerView
@@ -145,7 +146,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("{name} — {file}[*] — GPU Planner").format(name=name, file=file))
         self.setWindowModified(self.is_modified())
         self.status_saved.setText(self.tr("● unsaved changes") if self.is_modified() else self.tr("saved"))
-        self.status_gpus.setText(self.tr("{n} GPUs").format(n=f"{self.doc.project.gpu_count():,}"))
+        self.status_gpus.setText(self.tr("{n} GPUs").format(n=fmt.number(self.doc.project.gpu_count())))
 
     def _on_results(self, _res: object) -> None:
         self.status_analysis.setText(self.tr("analysis {ms:.0f} ms").format(ms=self.doc.last_analysis_ms))
@@ -189,7 +190,12 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             return False
         self.autosaver.discard()
-        self.doc.replace_project(project or Project(self.doc.project.catalog), None)
+        project = project or Project(self.doc.project.catalog)
+        if not project.devices and project.info.language != i18n.current_language():
+            # a new project's report is in the UI language until the user chooses another
+            info = dataclasses.replace(project.info, language=i18n.current_language())
+            project.tables["project"]["project"] = info
+        self.doc.replace_project(project, None)
         return True
 
     def open_dialog(self) -> None:

@@ -2,129 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name />
-    <message>
-        <source>CRAH (room cooler)</source>
-        <translation>精密空调 CRAH（机房空调）</translation>
-    </message>
-    <message>
-        <source>in-row cooler</source>
-        <translation>列间空调</translation>
-    </message>
-    <message>
-        <source>rear-door heat exchangers</source>
-        <translation>背板换热器</translation>
-    </message>
-    <message>
-        <source>coolant distribution unit (CDU)</source>
-        <translation>冷量分配单元 (CDU)</translation>
-    </message>
-    <message>
-        <source>immersion tank</source>
-        <translation>浸没式液冷槽</translation>
-    </message>
-    <message>
-        <source>power distribution unit (PDU)</source>
-        <translation>电源分配单元 (PDU)</translation>
-    </message>
-    <message>
-        <source>busway</source>
-        <translation>母线槽</translation>
-    </message>
-    <message>
-        <source>utility feed</source>
-        <translation>市电进线</translation>
-    </message>
-    <message>
-        <source>There is no row to put the rack in.</source>
-        <translation>没有可放置该机柜的机柜列。</translation>
-    </message>
-    <message>
-        <source>Row {row}, slot {slot} is taken by rack {rack}.</source>
-        <translation>第 {row} 列的 {slot} 号位已被机柜 {rack} 占用。</translation>
-    </message>
-    <message>
-        <source>Move rack {rack} to row {row}, slot {slot}</source>
-        <translation>将机柜 {rack} 移至第 {row} 列 {slot} 号位</translation>
-    </message>
-    <message>
-        <source>Move {unit}</source>
-        <translation>移动 {unit}</translation>
-    </message>
-    <message>
-        <source>Add {unit}</source>
-        <translation>添加 {unit}</translation>
-    </message>
-    <message>
-        <source>Add row {row}</source>
-        <translation>添加机柜列 {row}</translation>
-    </message>
-    <message>
-        <source>cold</source>
-        <translation>寒冷</translation>
-    </message>
-    <message>
-        <source>hot</source>
-        <translation>炎热</translation>
-    </message>
-    <message>
-        <source>Row {row}: fronts face a contained {aisle} aisle</source>
-        <translation>第 {row} 列：机柜正面朝向封闭的{aisle}</translation>
-    </message>
-    <message>
-        <source>Row {row}: fronts face an open {aisle} aisle</source>
-        <translation>第 {row} 列：机柜正面朝向开放的{aisle}</translation>
-    </message>
-    <message>
-        <source>≤ {a:.0f} kW</source>
-        <translation>≤ {a:.0f} kW</translation>
-    </message>
-    <message>
-        <source>{a:.0f}–{b:.0f} kW</source>
-        <translation>{a:.0f}–{b:.0f} kW</translation>
-    </message>
-    <message>
-        <source>&gt; {a:.0f} kW</source>
-        <translation>&gt; {a:.0f} kW</translation>
-    </message>
-    <message>
-        <source>{load} kW / not rated</source>
-        <translation>{load} kW / 未标定容量</translation>
-    </message>
-    <message>
-        <source>{load} / {cap} kW</source>
-        <translation>{load} / {cap} kW</translation>
-    </message>
-    <message>
-        <source>serves row {row}</source>
-        <translation>服务第 {row} 列</translation>
-    </message>
-    <message>
-        <source>serves the whole hall</source>
-        <translation>服务整个机房</translation>
-    </message>
-    <message>
-        <source>overloaded: add a unit, move racks to another row or choose a larger unit</source>
-        <translation>过载：请增加设备、把机柜移到其他列，或选用更大容量的设备</translation>
-    </message>
-    <message>
-        <source>cold aisle</source>
-        <translation>冷通道</translation>
-    </message>
-    <message>
-        <source>hot aisle</source>
-        <translation>热通道</translation>
-    </message>
-    <message>
-        <source>Row {row} · {aisle}, contained</source>
-        <translation>第 {row} 列 · {aisle}，已封闭</translation>
-    </message>
-    <message>
-        <source>Row {row} · {aisle}</source>
-        <translation>第 {row} 列 · {aisle}</translation>
-    </message>
-</context>
-<context>
     <name>FloorPlanPanel</name>
     <message>
         <source>Add row</source>
@@ -197,6 +74,18 @@
     <message>
         <source>unit not rated</source>
         <translation>设备未标定容量</translation>
+    </message>
+    <message>
+        <source>{rack}: cables now {after} (were {before}); longest run {m} m</source>
+        <translation>{rack}：线缆现为 {after}（原为 {before}）；最长走线 {m} m</translation>
+    </message>
+    <message>
+        <source>{rack}: longest run {b} → {a} m, same media</source>
+        <translation>{rack}：最长走线 {b} → {a} m，介质不变</translation>
+    </message>
+    <message>
+        <source>{rack}: {n} runs are too long for any medium</source>
+        <translation>{rack}：{n} 条走线过长，没有任何介质可以覆盖</translation>
     </message>
     <message>
         <source>{racks} racks in {rows} rows · {units} units on the floor</source>
@@ -430,6 +319,10 @@
     <message>
         <source>&amp;Site and costs…</source>
         <translation>场地与成本(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Phases and teams…</source>
+        <translation>建设阶段与团队(&amp;P)…</translation>
     </message>
     <message>
         <source>&amp;About GPU Planner</source>
@@ -708,6 +601,113 @@ The current project is unchanged.</source>
     <message>
         <source>{n}. {name} (and before)</source>
         <translation>{n}. {name}（及之前）</translation>
+    </message>
+</context>
+<context>
+    <name>PhasesTeamsDialog</name>
+    <message>
+        <source>Phases and teams</source>
+        <translation>建设阶段与团队</translation>
+    </message>
+    <message>
+        <source>Build-out phases (each adds to the ones before)</source>
+        <translation>建设阶段（每个阶段在之前阶段的基础上扩建）</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>顺序</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>调度系统</translation>
+    </message>
+    <message>
+        <source>Put the {n} selected items (racks with their devices, and their links) in phase:</source>
+        <translation>将所选的 {n} 项（机柜及其中设备、相关链路）归入阶段：</translation>
+    </message>
+    <message>
+        <source>(leave as they are)</source>
+        <translation>（保持不变）</translation>
+    </message>
+    <message>
+        <source>Teams and GPU quotas</source>
+        <translation>团队与 GPU 配额</translation>
+    </message>
+    <message>
+        <source>Partition</source>
+        <translation>分区</translation>
+    </message>
+    <message>
+        <source>Guaranteed GPUs</source>
+        <translation>保障 GPU 数</translation>
+    </message>
+    <message>
+        <source>Burst GPUs</source>
+        <translation>弹性 GPU 数</translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <source>Largest job (GPUs)</source>
+        <translation>最大作业（GPU 数）</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove selected</source>
+        <translation>删除所选</translation>
+    </message>
+    <message>
+        <source>Phase {n}</source>
+        <translation>阶段 {n}</translation>
+    </message>
+    <message>
+        <source>as advised</source>
+        <translation>按建议</translation>
+    </message>
+    <message>
+        <source>Team {n}</source>
+        <translation>团队 {n}</translation>
+    </message>
+    <message>
+        <source>{table}, row {r}, {col}: '{v}' is not a whole number ≥ {m}</source>
+        <translation>{table}，第 {r} 行，{col}：“{v}”不是 ≥ {m} 的整数</translation>
+    </message>
+    <message>
+        <source>Phases</source>
+        <translation>建设阶段</translation>
+    </message>
+    <message>
+        <source>{table}, row {r}: a phase needs a name</source>
+        <translation>{table}，第 {r} 行：阶段需要名称</translation>
+    </message>
+    <message>
+        <source>{table}, row {r}: two phases are named '{name}'</source>
+        <translation>{table}，第 {r} 行：有两个阶段都叫“{name}”</translation>
+    </message>
+    <message>
+        <source>Teams</source>
+        <translation>团队</translation>
+    </message>
+    <message>
+        <source>{table}, row {r}: a team needs a name</source>
+        <translation>{table}，第 {r} 行：团队需要名称</translation>
+    </message>
+    <message>
+        <source>Edit phases and teams</source>
+        <translation>编辑建设阶段与团队</translation>
     </message>
 </context>
 <context>
@@ -1967,6 +1967,129 @@ The current project is unchanged.</source>
     <message>
         <source>zero stage</source>
         <translation>ZeRO 阶段</translation>
+    </message>
+</context>
+<context>
+    <name>floor</name>
+    <message>
+        <source>CRAH (room cooler)</source>
+        <translation>精密空调 CRAH（机房空调）</translation>
+    </message>
+    <message>
+        <source>in-row cooler</source>
+        <translation>列间空调</translation>
+    </message>
+    <message>
+        <source>rear-door heat exchangers</source>
+        <translation>背板换热器</translation>
+    </message>
+    <message>
+        <source>coolant distribution unit (CDU)</source>
+        <translation>冷量分配单元 (CDU)</translation>
+    </message>
+    <message>
+        <source>immersion tank</source>
+        <translation>浸没式液冷槽</translation>
+    </message>
+    <message>
+        <source>power distribution unit (PDU)</source>
+        <translation>电源分配单元 (PDU)</translation>
+    </message>
+    <message>
+        <source>busway</source>
+        <translation>母线槽</translation>
+    </message>
+    <message>
+        <source>utility feed</source>
+        <translation>市电进线</translation>
+    </message>
+    <message>
+        <source>There is no row to put the rack in.</source>
+        <translation>没有可放置该机柜的机柜列。</translation>
+    </message>
+    <message>
+        <source>Row {row}, slot {slot} is taken by rack {rack}.</source>
+        <translation>第 {row} 列的 {slot} 号位已被机柜 {rack} 占用。</translation>
+    </message>
+    <message>
+        <source>Move rack {rack} to row {row}, slot {slot}</source>
+        <translation>将机柜 {rack} 移至第 {row} 列 {slot} 号位</translation>
+    </message>
+    <message>
+        <source>Move {unit}</source>
+        <translation>移动 {unit}</translation>
+    </message>
+    <message>
+        <source>Add {unit}</source>
+        <translation>添加 {unit}</translation>
+    </message>
+    <message>
+        <source>Add row {row}</source>
+        <translation>添加机柜列 {row}</translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation>寒冷</translation>
+    </message>
+    <message>
+        <source>hot</source>
+        <translation>炎热</translation>
+    </message>
+    <message>
+        <source>Row {row}: fronts face a contained {aisle} aisle</source>
+        <translation>第 {row} 列：机柜正面朝向封闭的{aisle}</translation>
+    </message>
+    <message>
+        <source>Row {row}: fronts face an open {aisle} aisle</source>
+        <translation>第 {row} 列：机柜正面朝向开放的{aisle}</translation>
+    </message>
+    <message>
+        <source>≤ {a:.0f} kW</source>
+        <translation>≤ {a:.0f} kW</translation>
+    </message>
+    <message>
+        <source>{a:.0f}–{b:.0f} kW</source>
+        <translation>{a:.0f}–{b:.0f} kW</translation>
+    </message>
+    <message>
+        <source>&gt; {a:.0f} kW</source>
+        <translation>&gt; {a:.0f} kW</translation>
+    </message>
+    <message>
+        <source>{load} kW / not rated</source>
+        <translation>{load} kW / 未标定容量</translation>
+    </message>
+    <message>
+        <source>{load} / {cap} kW</source>
+        <translation>{load} / {cap} kW</translation>
+    </message>
+    <message>
+        <source>serves row {row}</source>
+        <translation>服务第 {row} 列</translation>
+    </message>
+    <message>
+        <source>serves the whole hall</source>
+        <translation>服务整个机房</translation>
+    </message>
+    <message>
+        <source>overloaded: add a unit, move racks to another row or choose a larger unit</source>
+        <translation>过载：请增加设备、把机柜移到其他列，或选用更大容量的设备</translation>
+    </message>
+    <message>
+        <source>cold aisle</source>
+        <translation>冷通道</translation>
+    </message>
+    <message>
+        <source>hot aisle</source>
+        <translation>热通道</translation>
+    </message>
+    <message>
+        <source>Row {row} · {aisle}, contained</source>
+        <translation>第 {row} 列 · {aisle}，已封闭</translation>
+    </message>
+    <message>
+        <source>Row {row} · {aisle}</source>
+        <translation>第 {row} 列 · {aisle}</translation>
     </message>
 </context>
 <context>

@@ -11,12 +11,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication
-
 from gpuplanner.commands import AddRows, Command, Compound, ReplaceRows
 from gpuplanner.engine.compiled import _rack_floor_positions as rack_floor_positions
 from gpuplanner.engine.phases import ordered_phases
 from gpuplanner.model import AisleRow, FloorItem, Project
+from gpuplanner.ui.i18n import translate
 
 DEFAULT_RACK_W_M, DEFAULT_RACK_D_M = 0.6, 1.2
 HALL_MARGIN_M = 2.0
@@ -25,20 +24,16 @@ ROW_BOUND_KINDS = ("in-row", "rear-door", "cdu", "immersion-tank")
 UNIT_KINDS = ("crah", "in-row", "rear-door", "cdu", "immersion-tank", "pdu", "busway", "utility-feed")
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("floor", text)
-
-
 def unit_kind_name(kind: str) -> str:
     names = {
-        "crah": tr("CRAH (room cooler)"),
-        "in-row": tr("in-row cooler"),
-        "rear-door": tr("rear-door heat exchangers"),
-        "cdu": tr("coolant distribution unit (CDU)"),
-        "immersion-tank": tr("immersion tank"),
-        "pdu": tr("power distribution unit (PDU)"),
-        "busway": tr("busway"),
-        "utility-feed": tr("utility feed"),
+        "crah": translate("floor", "CRAH (room cooler)"),
+        "in-row": translate("floor", "in-row cooler"),
+        "rear-door": translate("floor", "rear-door heat exchangers"),
+        "cdu": translate("floor", "coolant distribution unit (CDU)"),
+        "immersion-tank": translate("floor", "immersion tank"),
+        "pdu": translate("floor", "power distribution unit (PDU)"),
+        "busway": translate("floor", "busway"),
+        "utility-feed": translate("floor", "utility feed"),
     }
     return names.get(kind, kind)
 
@@ -186,7 +181,7 @@ def move_rack(project: Project, rack_id: str, x_m: float, y_m: float) -> MovePla
     box = layout.racks[rack_id]
     band = layout.row_at(y_m + box.d_m / 2)
     if band is None:
-        return MovePlan(None, tr("There is no row to put the rack in."))
+        return MovePlan(None, translate("floor", "There is no row to put the rack in."))
     pitch = project.site.rack_pitch_m
     slot = max(1, round(x_m / pitch) + 1)
     new_x = (slot - 1) * pitch
@@ -195,7 +190,7 @@ def move_rack(project: Project, rack_id: str, x_m: float, y_m: float) -> MovePla
         if other_id != rack_id and abs(other.x_m - new_x) < min(pitch, other.w_m) - 1e-6:
             return MovePlan(
                 None,
-                tr("Row {row}, slot {slot} is taken by rack {rack}.").format(
+                translate("floor", "Row {row}, slot {slot} is taken by rack {rack}.").format(
                     row=band.label, slot=slot, rack=project.racks[other_id].name
                 ),
             )
@@ -208,7 +203,9 @@ def move_rack(project: Project, rack_id: str, x_m: float, y_m: float) -> MovePla
         floor_x_m=new_x if rack.floor_x_m is not None else None,
         floor_y_m=None,  # follows its row
     )
-    text = tr("Move rack {rack} to row {row}, slot {slot}").format(rack=rack.name, row=band.label, slot=slot)
+    text = translate("floor", "Move rack {rack} to row {row}, slot {slot}").format(
+        rack=rack.name, row=band.label, slot=slot
+    )
     cmd = Compound(text, [*_pin_rows(project), ReplaceRows("racks", [moved])])
     return MovePlan(cmd, text)
 
@@ -227,7 +224,7 @@ def move_unit(project: Project, unit_id: str, x_m: float, y_m: float) -> MovePla
     if (x_m, y_m, row) == (unit.x_m, unit.y_m, unit.row):
         return MovePlan(None, "")
     moved = dataclasses.replace(unit, x_m=x_m, y_m=y_m, row=row)
-    text = tr("Move {unit}").format(unit=unit.name)
+    text = translate("floor", "Move {unit}").format(unit=unit.name)
     return MovePlan(ReplaceRows("floor_items", [moved], text=text), text)
 
 
@@ -249,7 +246,7 @@ def add_unit(project: Project, kind: str, x_m: float, y_m: float, phase_id: str 
     item = FloorItem(
         f"fi{n}", name, kind, round(x_m, 1), round(y_m, 1), w, d, 0.0, row=row, phase_id=phase_id
     )
-    return AddRows("floor_items", [item], text=tr("Add {unit}").format(unit=name))
+    return AddRows("floor_items", [item], text=translate("floor", "Add {unit}").format(unit=name))
 
 
 def add_row(project: Project) -> Command:
@@ -263,7 +260,7 @@ def add_row(project: Project) -> Command:
         label = f"R{n:02d}"
     y = max(ys.values(), default=-project.site.row_pitch_m) + project.site.row_pitch_m
     return Compound(
-        tr("Add row {row}").format(row=label),
+        translate("floor", "Add row {row}").format(row=label),
         [*_pin_rows(project), AddRows("aisle_rows", [AisleRow(label, y_m=y)])],
     )
 
@@ -276,9 +273,13 @@ def set_row_aisle(project: Project, label: str, aisle: str, contained: bool) -> 
     row = dataclasses.replace(
         base, aisle=aisle, contained=contained, y_m=base.y_m if base.y_m is not None else ys.get(label)
     )
-    name = tr("cold") if aisle == "cold" else tr("hot")
+    name = translate("floor", "cold") if aisle == "cold" else translate("floor", "hot")
     if contained:
-        text = tr("Row {row}: fronts face a contained {aisle} aisle").format(row=label, aisle=name)
+        text = translate("floor", "Row {row}: fronts face a contained {aisle} aisle").format(
+            row=label, aisle=name
+        )
     else:
-        text = tr("Row {row}: fronts face an open {aisle} aisle").format(row=label, aisle=name)
+        text = translate("floor", "Row {row}: fronts face an open {aisle} aisle").format(
+            row=label, aisle=name
+        )
     return Compound(text, [*_pin_rows(project), ReplaceRows("aisle_rows", [row])])

@@ -26,6 +26,7 @@ from gpuplanner.model import FloorItem, Project
 from gpuplanner.ui import theme
 from gpuplanner.ui.canvas.annotations import rack_status, rack_tooltip
 from gpuplanner.ui.floor import layout as fl
+from gpuplanner.ui.i18n import translate
 
 PX_PER_M = 50.0
 # kW density buckets (upper edges, kW at max): the usual limits of open air, contained air, passive rear
@@ -44,18 +45,14 @@ UNIT_COLORS = {"cooling": QColor(70, 140, 210), "power": QColor(200, 140, 40)}
 OVERLOAD = QColor(210, 30, 30)
 
 
-def tr(text: str) -> str:
-    return fl.tr(text)
-
-
 def density_labels() -> list[str]:
     e = DENSITY_EDGES_KW
     return [
-        tr("≤ {a:.0f} kW").format(a=e[0]),
-        tr("{a:.0f}–{b:.0f} kW").format(a=e[0], b=e[1]),
-        tr("{a:.0f}–{b:.0f} kW").format(a=e[1], b=e[2]),
-        tr("{a:.0f}–{b:.0f} kW").format(a=e[2], b=e[3]),
-        tr("> {a:.0f} kW").format(a=e[3]),
+        translate("floor", "≤ {a:.0f} kW").format(a=e[0]),
+        translate("floor", "{a:.0f}–{b:.0f} kW").format(a=e[0], b=e[1]),
+        translate("floor", "{a:.0f}–{b:.0f} kW").format(a=e[1], b=e[2]),
+        translate("floor", "{a:.0f}–{b:.0f} kW").format(a=e[2], b=e[3]),
+        translate("floor", "> {a:.0f} kW").format(a=e[3]),
     ]
 
 
@@ -167,15 +164,23 @@ class UnitTile(_Draggable):
         cap = self.unit.capacity_kw
         load = f"{self.load_kw:,.0f}" if math.isfinite(self.load_kw) else "–"
         if cap <= 0:
-            return tr("{load} kW / not rated").format(load=load)
-        return tr("{load} / {cap} kW").format(load=load, cap=f"{cap:,.0f}")
+            return translate("floor", "{load} kW / not rated").format(load=load)
+        return translate("floor", "{load} / {cap} kW").format(load=load, cap=f"{cap:,.0f}")
 
     def tooltip(self) -> str:
         u = self.unit
-        serves = tr("serves row {row}").format(row=u.row) if u.row else tr("serves the whole hall")
+        serves = (
+            translate("floor", "serves row {row}").format(row=u.row)
+            if u.row
+            else translate("floor", "serves the whole hall")
+        )
         lines = [u.name, fl.unit_kind_name(u.kind), serves, self.load_text()]
         if self.overloaded:
-            lines.append(tr("overloaded: add a unit, move racks to another row or choose a larger unit"))
+            lines.append(
+                translate(
+                    "floor", "overloaded: add a unit, move racks to another row or choose a larger unit"
+                )
+            )
         return "\n".join(lines)
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
@@ -314,10 +319,10 @@ class FloorScene(QGraphicsScene):
 
     @staticmethod
     def _row_label(band: fl.RowBand) -> str:
-        aisle = tr("cold aisle") if band.aisle == "cold" else tr("hot aisle")
+        aisle = translate("floor", "cold aisle") if band.aisle == "cold" else translate("floor", "hot aisle")
         if band.contained:
-            return tr("Row {row} · {aisle}, contained").format(row=band.label, aisle=aisle)
-        return tr("Row {row} · {aisle}").format(row=band.label, aisle=aisle)
+            return translate("floor", "Row {row} · {aisle}, contained").format(row=band.label, aisle=aisle)
+        return translate("floor", "Row {row} · {aisle}").format(row=band.label, aisle=aisle)
 
     @staticmethod
     def _grid(p: QPainter, rect: QRectF, lod: float) -> None:
