@@ -97,10 +97,10 @@ PLAN: dict[str, tuple[str, str]] = {
     # floor plan
     "sec_floor": ("Floor plan", "机房平面图"),
     "floor_intro": (
-        "The hall seen from above: racks at their floor positions, coloured by their maximum power; rows with "
-        "the aisles their fronts (dark edge) face; cooling and power units with their load at maximum IT "
+        "The hall seen from above: racks at their floor positions, coloured by their maximum power; each row "
+        "with the aisle its fronts (dark edge) face; cooling and power units with their load at maximum IT "
         "power against their capacity. The numbers refer to the table of floor units.",
-        "机房俯视图：机柜按其在地面上的位置绘制，颜色表示最大功率；各列机柜及其正面（深色边）所朝的冷/热通道；"
+        "机房俯视图：机柜按其在地面上的位置绘制，颜色表示最大功率；每列机柜正面（深色边）所朝的冷/热通道；"
         "散热与供电设备标出最大 IT 功率下的负载与额定容量。编号与设备表对应。",
     ),
     "floor_units": ("Floor units: load against capacity", "机房设备：负载与容量"),
@@ -123,11 +123,11 @@ PLAN: dict[str, tuple[str, str]] = {
     "serves_row": ("row {row}", "{row} 列"),
     "serves_hall": ("whole hall", "整个机房"),
     "legend_density": ("Rack power, max.", "机柜最大功率"),
-    "density_0": ("below 10 kW", "低于 10 kW"),
-    "density_1": ("10–20 kW", "10–20 kW"),
-    "density_2": ("20–40 kW", "20–40 kW"),
-    "density_3": ("40–80 kW", "40–80 kW"),
-    "density_4": ("80 kW and above", "80 kW 及以上"),
+    "density_0": ("up to 10 kW", "不超过 10 kW"),
+    "density_1": ("10–25 kW", "10–25 kW"),
+    "density_2": ("25–45 kW", "25–45 kW"),
+    "density_3": ("45–75 kW", "45–75 kW"),
+    "density_4": ("above 75 kW", "高于 75 kW"),
     "legend_cold": ("Cold aisle", "冷通道"),
     "legend_hot": ("Hot aisle", "热通道"),
     "legend_contained": ("Contained aisle", "封闭通道"),

@@ -70,13 +70,15 @@ def test_racks_sit_where_the_engine_puts_them_and_units_carry_the_engine_load(pi
     assert {u.name: (u.load_kw, u.capacity_kw) for u in plan.units} == loads
     pdu = next(u for u in plan.units if u.name == "Tiny PDU")
     assert pdu.overloaded and not next(u for u in plan.units if u.name == "CRAH-1").overloaded
-    # the contained aisle is the one row R01 faces; the other side of the row is a hot aisle
-    kinds = {(a.kind, a.contained) for a in plan.aisles if a.x0 == plan.rows[0].x0}
-    assert ("cold", True) in kinds and ("hot", False) in kinds
+    # every row faces the aisle before it; R01's is the contained cold aisle
+    first = next(r for r in plan.rows if r.label == "R01")
+    faced = {a.y1: a for a in plan.aisles}
+    assert len(plan.aisles) == len(plan.rows) and faced[first.y0].kind == "cold" and faced[first.y0].contained
+    assert not any(a.contained for a in plan.aisles if a is not faced[first.y0])
 
 
 def test_density_buckets():
-    assert [density_bucket(kw) for kw in (0.5, 10, 19.9, 41, 80, 130)] == [0, 1, 1, 3, 4, 4]
+    assert [density_bucket(kw) for kw in (0.5, 10, 10.1, 25, 41, 75, 130)] == [0, 0, 1, 1, 2, 3, 4]
 
 
 def _check_fits(drawn) -> list[String]:

@@ -16,12 +16,13 @@ from gpuplanner.reports.drawings.topology import text
 from gpuplanner.reports.fonts import FontSet
 from gpuplanner.reports.styles import INK, MUTED, RULE
 
-DENSITY_BOUNDS_KW = (10.0, 20.0, 40.0, 80.0)
-DENSITY_COLOURS = tuple(
-    colors.HexColor(c) for c in ("#c7e9c0", "#fee391", "#fdae61", "#e5542f", "#99000d")
-)  # below 10 kW … 80 kW and above
-COLD = colors.HexColor("#d6e6f5")
-HOT = colors.HexColor("#f8dcd2")
+# kW density buckets (upper edges, kW at max) and colours as the app's floor plan draws them
+# (gpuplanner/ui/floor/scene.py): the limits of open air, contained air, passive and active rear doors
+# (catalogs/cooling max_kw_per_rack: 10, 25, 32, 75); above them, liquid.
+DENSITY_EDGES_KW = (10.0, 25.0, 45.0, 75.0)
+DENSITY_COLOURS = tuple(colors.HexColor(c) for c in ("#78be78", "#bed75a", "#f5be46", "#eb7832", "#c8323c"))
+COLD = colors.HexColor("#dcebfc")
+HOT = colors.HexColor("#fce4de")
 CONTAINMENT = colors.HexColor("#1f4e79")
 COOLING_UNIT = colors.HexColor("#2f6fa7")
 POWER_UNIT = colors.HexColor("#7a5fb0")
@@ -39,7 +40,7 @@ NICE_M = (0.5, 1, 2, 5, 10, 20, 50, 100, 200)
 
 
 def density_bucket(kw: float) -> int:
-    return sum(kw >= b for b in DENSITY_BOUNDS_KW)
+    return sum(kw > b for b in DENSITY_EDGES_KW)
 
 
 def _legend_items(plan: FloorPlan, lang: str) -> list[list[tuple[str, object, object]]]:
@@ -48,10 +49,10 @@ def _legend_items(plan: FloorPlan, lang: str) -> list[list[tuple[str, object, ob
     first: list[tuple[str, object, object]] = [(t("legend_density"), None, None)]
     first += [(t(f"density_{i}"), c, None) for i, c in enumerate(DENSITY_COLOURS)]
     second: list[tuple[str, object, object]] = []
-    if plan.aisles:
-        second += [(t("legend_cold"), COLD, None), (t("legend_hot"), HOT, None)]
-        if any(a.contained for a in plan.aisles):
-            second.append((t("legend_contained"), colors.white, CONTAINMENT))
+    kinds = {a.kind for a in plan.aisles}
+    second += [(t(f"legend_{k}"), COLD if k == "cold" else HOT, None) for k in ("cold", "hot") if k in kinds]
+    if any(a.contained for a in plan.aisles):
+        second.append((t("legend_contained"), colors.white, CONTAINMENT))
     if any(u.cooling for u in plan.units):
         second.append((t("legend_cooling_unit"), COOLING_UNIT, None))
     if any(not u.cooling for u in plan.units):
@@ -177,10 +178,10 @@ def _racks(d: Drawing, p: _Plan, plan: FloorPlan, fonts: FontSet) -> bool:
         x, y, w, h = p.rect(r.x, r.y, r.w, r.d)
         fill = DENSITY_COLOURS[density_bucket(r.kw)]
         d.add(Rect(x, y, w, h, fillColor=fill, strokeColor=INK, strokeWidth=0.35 if w > 4 else 0.15))
-        fy = y if r.front > 0 else y + h  # the front edge (metres grow downwards on the page)
+        fy = y + h  # the front edge: the lower-y side, the top on the page
         d.add(Line(x, fy, x + w, fy, strokeColor=INK, strokeWidth=min(1.2, max(h * 0.08, 0.4))))
         tw = text_width(r.name, fonts, fonts.body, LABEL_SIZE)
-        ink = colors.white if density_bucket(r.kw) >= 3 else INK
+        ink = colors.white if density_bucket(r.kw) >= 4 else INK
         if w >= tw + 3 and h >= LABEL_SIZE + 3:
             d.add(
                 text(

@@ -1,15 +1,13 @@
 """The floor plan as plain geometry in metres: racks (at the engine's floor positions) with their kW, rows with
-the aisles in front of and behind them, and the cooling and power units with their load against capacity."""
+the aisle each row faces, and the cooling and power units with their load against capacity."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 AIR_KINDS = ("crah", "in-row", "rear-door", "cdu", "immersion-tank")  # cooling; the rest carry power
 DEFAULT_W_M, DEFAULT_D_M = 0.6, 1.2
-MIN_AISLE_M, MAX_AISLE_M = 0.3, 1.2
+MIN_AISLE_M = 0.6
 
 
 @dataclass(frozen=True)
@@ -19,8 +17,7 @@ class FloorRack:
     y: float
     w: float
     d: float
-    kw: float
-    front: int  # +1: the front faces +y, -1: it faces -y
+    kw: float  # at max; the rack's front is its lower-y edge
 
 
 @dataclass(frozen=True)
@@ -76,12 +73,6 @@ class FloorPlan:
         return self.hall[2] - self.hall[0], self.hall[3] - self.hall[1]
 
 
-def _aisle_width(gap: float | None, default: float) -> float:
-    if gap is None:
-        return float(np.clip(default, MIN_AISLE_M, MAX_AISLE_M))
-    return float(np.clip(gap / 2, 0.0, MAX_AISLE_M)) if gap > 0 else 0.0
-
-
 def build_floor_plan(project, results, units: list[dict]) -> FloorPlan:
     """``units``: the ``floor_units`` of ``results_json`` (id, name, kind, load_kw, capacity_kw)."""
     c, site = results.compiled, project.site
@@ -94,7 +85,6 @@ def build_floor_plan(project, results, units: list[dict]) -> FloorPlan:
         t = cat.entries.get(c.racks.type_ids[i])
         w = (getattr(t, "width_mm", 0) or DEFAULT_W_M * 1000) / 1000
         d = (getattr(t, "depth_mm", 0) or DEFAULT_D_M * 1000) / 1000
-        front = 1 if order.index(labels[i]) % 2 == 0 else -1
         racks.append(
             FloorRack(
                 name,
@@ -103,7 +93,6 @@ def build_floor_plan(project, results, units: list[dict]) -> FloorPlan:
                 w,
                 d,
                 float(results.power.rack_kw_max[i]),
-                front,
             )
         )
     rows: list[FloorRow] = []
@@ -118,25 +107,20 @@ def build_floor_plan(project, results, units: list[dict]) -> FloorPlan:
                 max(r.y + r.d for r in mine),
             )
         )
+    # as the app draws them (gpuplanner/ui/floor): every row's fronts face the aisle before it (lower y),
+    # which takes the gap to the previous row, or the row pitch less the rack depth for the first row
     aisles: list[FloorAisle] = []
-    for k, row in enumerate(rows):
+    x0 = min((r.x0 for r in rows), default=0.0)
+    x1 = max((r.x1 for r in rows), default=0.0)
+    for row in rows:
         spec = aisle_rows.get(row.label)
-        front_kind = spec.aisle if spec is not None and spec.aisle in ("cold", "hot") else "cold"
-        back_kind = "hot" if front_kind == "cold" else "cold"
-        contained = bool(spec.contained) if spec is not None else False
-        front = 1 if k % 2 == 0 else -1
-        depth = row.y1 - row.y0
-        default = (site.row_pitch_m - depth) / 2
-        overlap = [o for o in rows if o is not row and o.x0 < row.x1 and row.x0 < o.x1]
-        above = [row.y0 - o.y1 for o in overlap if o.y1 <= row.y0 + 1e-9]
-        below = [o.y0 - row.y1 for o in overlap if o.y0 >= row.y1 - 1e-9]
-        w_below = _aisle_width(min(below) if below else None, default)
-        w_above = _aisle_width(min(above) if above else None, default)
-        sides = ((row.y1, row.y1 + w_below), (row.y0 - w_above, row.y0))
-        front_side, back_side = (sides[0], sides[1]) if front > 0 else (sides[1], sides[0])
-        for (y0, y1), kind, cont in ((front_side, front_kind, contained), (back_side, back_kind, False)):
-            if y1 - y0 > 1e-6:
-                aisles.append(FloorAisle(y0, y1, row.x0, row.x1, kind, cont))
+        kind = spec.aisle if spec is not None and spec.aisle in ("cold", "hot") else "cold"
+        before = [row.y0 - o.y1 for o in rows if o is not row and o.y1 <= row.y0 + 1e-9]
+        gap = min(before) if before else site.row_pitch_m - (row.y1 - row.y0)
+        depth = max(gap, MIN_AISLE_M) if not before else gap
+        if depth > 1e-6:
+            contained = bool(spec.contained) if spec is not None else False
+            aisles.append(FloorAisle(row.y0 - depth, row.y0, x0, x1, kind, contained))
     items = project.tables["floor_items"]
     out_units = [
         FloorUnit(
