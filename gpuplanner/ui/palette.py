@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayo
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import CatalogEntry, GpuType, RackType, ServerType, StorageType, SwitchType
 from gpuplanner.ui.canvas.interactions import CATALOG_MIME
+from gpuplanner.ui.i18n import current_language
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 
@@ -101,7 +102,7 @@ class Palette(QWidget):
                 lines.append(f"  {pg.name}: {pg.count} × {pg.speed_gbps:g}G {pg.type}")
         if e.estimate:
             lines.append(self.tr("figures marked as estimates"))
-        desc = e.describe()
+        desc = e.describe(current_language())  # the catalog's Chinese description when the UI is in Chinese
         if desc:
             lines.append(desc)
         return "\n".join(lines)

@@ -202,3 +202,15 @@ def test_export_report_writes_the_pdf(window, tmp_path: Path, monkeypatch):
     actions._export_report(window)  # noqa: SLF001
     assert target.read_bytes()[:5] == b"%PDF-"
     assert "Report written" in window.statusBar().currentMessage()
+
+
+def test_palette_tooltip_gives_the_catalog_description_in_the_ui_language(window, monkeypatch):
+    from gpuplanner.ui import palette as palette_module
+
+    entry = window.doc.project.catalog.entries["nvidia-dgx-a100"]
+    assert entry.description.get("zh") and entry.description.get("en")
+    monkeypatch.setattr(palette_module, "current_language", lambda: "en")
+    assert entry.description["en"] in window.palette.tooltip(entry)
+    monkeypatch.setattr(palette_module, "current_language", lambda: "zh")
+    tip = window.palette.tooltip(entry)
+    assert entry.description["zh"] in tip and entry.description["en"] not in tip
