@@ -2276,7 +2276,7 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>AIR+</source>
-        <translation>封闭风冷</translation>
+        <translation>风冷+</translation>
     </message>
     <message>
         <source>RDHx</source>
