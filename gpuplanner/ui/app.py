@@ -135,6 +135,7 @@ def run_app(path: str | None) -> int:
     window = MainWindow()
     install_excepthook(window)
     window.show()
+    smoke.install(app, window, path)  # only with $GPUPLANNER_SMOKE_QUIT_MS (packaged-build self-test)
     restored = offer_recovery(window)
     if path and not restored:
         window.open_file(path)
@@ -143,7 +144,6 @@ def run_app(path: str | None) -> int:
         from gpuplanner.ui.welcome import show_welcome
 
         show_welcome(window)
-    smoke.install(app, window, path)  # only with $GPUPLANNER_SMOKE_QUIT_MS (packaged-build self-test)
     code = app.exec()
     actions.release_clipboard()
     return code

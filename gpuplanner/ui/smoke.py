@@ -7,8 +7,10 @@ starts the window as usual, and once it has shown the project prints::
     smoke: analysis ready in <ms> ms            (or: smoke: analysis failed: <why>)
 
 then closes the window. It waits for the first analysis at most that many milliseconds after start. Exit
-code: 0 when the project opened and its analysis came back, 1 otherwise. tests/packaging/test_bundle.py and
-the start-time figures in packaging/README.md use it; users never see it.
+code: 0 when the project opened and its analysis came back, 1 otherwise. A modal dialog (a file that cannot
+be opened, a recovery offer) would wait for a click forever: it is a failure, printed as
+``smoke: dialog <title>: <text>``, and the process ends at once with code 1 (nothing is written or removed).
+tests/packaging/test_bundle.py and the start-time figures in packaging/README.md use it; users never see it.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from __future__ import annotations
 import os
 import sys
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QThread, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 ENV_SMOKE = "GPUPLANNER_SMOKE_QUIT_MS"
 
@@ -26,8 +28,19 @@ def _say(line: str) -> None:
     print(f"smoke: {line}", flush=True)
 
 
+def _fail_on_modal_dialog() -> None:
+    dialog = QApplication.activeModalWidget()
+    if dialog is None:
+        return
+    text = dialog.text() if isinstance(dialog, QMessageBox) else ""
+    _say(f"dialog {dialog.windowTitle()}: {text}".rstrip(": "))
+    sys.stderr.flush()
+    os._exit(1)  # leaving the dialog's nested event loop would only lead back into app.exec()
+
+
 def install(app: QApplication, window, path: str | None) -> bool:
-    """Arms the self-test when ``$GPUPLANNER_SMOKE_QUIT_MS`` is set; returns whether it did."""
+    """Arms the self-test when ``$GPUPLANNER_SMOKE_QUIT_MS`` is set; returns whether it did. Call it once the
+    window is shown and before the file is opened, so that a dialog on the way is caught."""
     raw = os.environ.get(ENV_SMOKE)
     if not raw:
         return False
@@ -53,6 +66,9 @@ def install(app: QApplication, window, path: str | None) -> bool:
             QTimer.singleShot(0, finish)  # one more event-loop turn so the results are painted
 
     def shown() -> None:
+        if QThread.currentThread().loopLevel() > 1 or QApplication.activeModalWidget() is not None:
+            QTimer.singleShot(50, shown)  # not yet in app.exec(): a dialog's own event loop is running
+            return
         doc = window.doc
         if path and doc.path is None:
             _say(f"could not open {path}")
@@ -67,7 +83,7 @@ def install(app: QApplication, window, path: str | None) -> bool:
         maybe_finish()
 
     def ready(_res: object) -> None:
-        if state["analysis"] is None:
+        if state["shown"] and state["analysis"] is None:  # before that, shown() reads doc.results
             state["analysis"] = "ready"
             _say(f"analysis ready in {window.doc.last_analysis_ms:.0f} ms")
             maybe_finish()
@@ -78,6 +94,9 @@ def install(app: QApplication, window, path: str | None) -> bool:
             _say(f"analysis failed: {message}")
             maybe_finish()
 
+    watch = QTimer(app)
+    watch.timeout.connect(_fail_on_modal_dialog)
+    watch.start(200)
     window.doc.resultsReady.connect(ready)
     window.doc.analysisFailed.connect(failed)
     QTimer.singleShot(0, shown)  # the first event-loop turn: the window is shown with the file open
