@@ -140,3 +140,14 @@ def test_examples_are_found_in_a_pyinstaller_bundle(tmp_path: Path, monkeypatch)
     (bundle / "examples").mkdir(parents=True)
     monkeypatch.setattr(sys, "_MEIPASS", str(bundle), raising=False)
     assert examples_dir() == bundle / "examples"
+
+
+def test_the_ui_texts_of_the_presets_are_those_of_the_presets_module(qtbot, make_window):
+    """The welcome keeps tr() copies of the preset names (for lupdate); in English they must not drift."""
+    from gpuplanner.topology.presets import PRESETS
+
+    dlg = welcome(qtbot, make_window())
+    texts = dlg.preset_texts()
+    assert set(texts) == {p.id for p in PRESETS}
+    for p in PRESETS:
+        assert texts[p.id] == (p.name_en, p.description_en)
