@@ -21,7 +21,7 @@ def _num(x: Any) -> Any:
     return x
 
 
-def performance_json(results: Results) -> dict[str, Any] | None:
+def performance_json(results: Results, lang: str = "en") -> dict[str, Any] | None:
     w = results.workload
     if w is None:
         return None
@@ -47,7 +47,7 @@ def performance_json(results: Results) -> dict[str, Any] | None:
         "refusal": e.refusal,
         "breakdown": e.breakdown,
         "bubble_fraction": e.bubble_fraction,
-        "bottleneck": e.bottleneck,
+        "bottleneck": e.bottleneck_text(lang),
         "time_to_train_s": _num(e.time_to_train_s),
         "time_to_train_days": _num(e.time_to_train_s / 86400.0) if e.time_to_train_s else None,
         "net_factor": w.net_factor,
@@ -129,7 +129,7 @@ def results_json(project, results: Results, lang: str = "en") -> dict[str, Any]:
         if cost.cloud_run_usd is not None
         else None,
         "missing_prices": cost.missing_prices,
-        "performance": performance_json(results),
+        "performance": performance_json(results, lang),
         "workload_error": results.workload_error or None,
         "fabric": fabric,
         "link_utilization": {

@@ -19,6 +19,7 @@ from gpuplanner.engine.analysis import Results
 from gpuplanner.ui import fmt
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.fmt import duration, money  # noqa: F401 (duration: re-exported for the dialogs)
+from gpuplanner.ui.i18n import current_language
 
 ITEMS_ROLE = Qt.ItemDataRole.UserRole
 
@@ -81,7 +82,6 @@ class ResultsPanel(QWidget):
         self.note.setText(self.tr("Analysis failed: {msg}").format(msg=message))
 
     def show_results(self, res: Results) -> None:
-        info = self.doc.project.info
         cost, th, pw = res.cost, res.thermal, res.power
         rate, cur = cost.usd_exchange_rate, cost.currency
         v = self.values
@@ -101,7 +101,7 @@ class ResultsPanel(QWidget):
         )
         notes = []
         if est is not None:
-            notes.append(self.tr("Bottleneck: {b}").format(b=est.bottleneck))
+            notes.append(self.tr("Bottleneck: {b}").format(b=est.bottleneck_text(current_language())))
             if not est.fits:
                 notes.append(est.refusal)
         elif res.workload_error:
@@ -109,7 +109,7 @@ class ResultsPanel(QWidget):
         else:
             notes.append(self.tr("No active training workload: add one with Plan → Workload…"))
         self.note.setText("\n".join(notes))
-        self._findings(res, info.language)
+        self._findings(res, current_language())  # the UI's language (the project's is the report's)
 
     def _findings(self, res: Results, lang: str) -> None:
         self.tree.clear()

@@ -214,3 +214,17 @@ def test_palette_tooltip_gives_the_catalog_description_in_the_ui_language(window
     monkeypatch.setattr(palette_module, "current_language", lambda: "zh")
     tip = window.palette.tooltip(entry)
     assert entry.description["zh"] in tip and entry.description["en"] not in tip
+
+
+def test_findings_and_bottleneck_follow_the_ui_language(window, monkeypatch):
+    from gpuplanner.ui import results_panel as rp
+
+    panel = window.results_panel
+    monkeypatch.setattr(rp, "current_language", lambda: "zh")
+    panel.show_results(window.doc.results)
+    first = panel.tree.topLevelItem(0).text(0)
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in first), first
+    assert "占单步时间" in panel.note.text()
+    monkeypatch.setattr(rp, "current_language", lambda: "en")
+    panel.show_results(window.doc.results)
+    assert "of step time" in panel.note.text()

@@ -113,3 +113,17 @@ def test_collective_bus_bandwidth_relations():
     assert (size / reduce_scatter_s(size, n, bw, 0.0)) * (n - 1) / n == pytest.approx(bw)
     assert all_gather_s(size, n, bw, 0.0) + reduce_scatter_s(size, n, bw, 0.0) == pytest.approx(t)
     assert float(ring_all_reduce_s(size, 1, bw, 1e-5)) == 0.0
+
+
+def test_bottleneck_sentence_in_chinese_names_the_same_parts():
+    from gpuplanner.engine.perf.training import bottleneck_sentence
+
+    breakdown = {"compute_s": 6.0, "dp_comm_s": 3.0, "pp_bubble_s": 1.0}
+    en = bottleneck_sentence(breakdown, tp_intra=True, dp_intra=False, lang="en")
+    zh = bottleneck_sentence(breakdown, tp_intra=True, dp_intra=False, lang="zh")
+    assert (
+        en
+        == "GEMM and attention compute: 60% of step time; largest overhead: DP all-reduce over the inter-node fabric (30%)"
+    )
+    assert zh == "GEMM 与注意力计算：占单步时间的 60%；最大开销：跨节点网络上的数据并行 all-reduce（30%）"
+    assert "NVLink" in bottleneck_sentence(breakdown, dp_intra=True, lang="zh")
