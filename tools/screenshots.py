@@ -6,7 +6,9 @@ writes docs/screenshots/window-256-h100.png (the whole window on the 256-GPU exa
 docs/screenshots/rack-elevation.png (that rack's row in the elevation view),
 docs/screenshots/canvas-16k-overview.png (a generated 16,384-GPU fat tree, zoomed out) and
 docs/screenshots/welcome.png (the welcome screen with recent projects, one of them missing),
-docs/screenshots/main-window-zh.png and site-dialog-zh.png (the Chinese UI on the 256-GPU example).
+docs/screenshots/main-window-zh.png and site-dialog-zh.png (the Chinese UI on the 256-GPU example),
+docs/screenshots/floor-plan.png and floor-plan-zh.png (the floor-plan tab on the three-phase example, a rack
+selected).
 Name shots to take only those: ``python tools/screenshots.py welcome``.
 """
 
@@ -140,7 +142,28 @@ def shot_zh(app: QApplication, tmp: Path) -> None:
         i18n.set_language("en")
 
 
-SHOTS = {"256": shot_256, "16k": shot_16k, "welcome": shot_welcome, "zh": shot_zh}
+def shot_floor(app: QApplication, tmp: Path) -> None:
+    """The floor plan of the three-phase example: rows and aisles, racks by kW, units with load / rating."""
+    from gpuplanner.ui import i18n
+
+    for lang, name in (("en", "floor-plan.png"), ("zh", "floor-plan-zh.png")):
+        i18n.set_language(lang)
+        try:
+            w = window(app, tmp)
+            w.open_file(ROOT / "examples" / "phased-pilot-to-su.gpuplan")
+            w.tabs.setCurrentWidget(w.floor)
+            settle(app, w, 0.3)
+            w.floor.view.fit()
+            w.floor.scene.racks["r5"].setSelected(True)
+            settle(app, w, 0.5)
+            w.grab().save(str(OUT / name))
+            w.doc.undo_stack.setClean()
+            w.close()
+        finally:
+            i18n.set_language("en")
+
+
+SHOTS = {"256": shot_256, "16k": shot_16k, "welcome": shot_welcome, "zh": shot_zh, "floor": shot_floor}
 
 
 def main() -> None:
