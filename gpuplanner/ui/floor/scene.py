@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsRectItem,
@@ -144,12 +144,14 @@ class UnitTile(_Draggable):
         self.label = _BoxedText(self)
         self.label.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.label.setFont(_font(12, bold=True))
-        self.label.setPos(rect.width() + 3, 0)
+        self.label.setPos(0, 0)
         self.refresh_label()
 
     def refresh_label(self) -> None:
         self.label.setText(f"{self.unit.name}\n{self.load_text()}")
         self.label.setBrush(OVERLOAD if self.overloaded else QColor(30, 36, 46))
+        # Above the unit, in screen pixels (the label ignores the zoom): racks beside it stay visible.
+        self.label.setTransform(QTransform.fromTranslate(0, -self.label.boundingRect().height() - 3))
 
     @property
     def family(self) -> str:
