@@ -17,7 +17,7 @@ import numpy as np
 
 from gpuplanner.core.errors import PlannerError, ValidationError
 from gpuplanner.engine.checks_facility import facility_findings
-from gpuplanner.engine.checks_floor import floor_findings, floor_loads
+from gpuplanner.engine.checks_floor import floor_findings, floor_loads, hall_findings
 from gpuplanner.engine.checks_network import network_findings, workload_findings
 from gpuplanner.engine.checks_teams import island_gpus, scheduler_finding, team_findings
 from gpuplanner.engine.compiled import Compiled, compile_project
@@ -171,6 +171,7 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
         findings.append(advice)
     loads = floor_loads(project, c, power, thermal)
     findings += floor_findings(project, loads)
+    findings += hall_findings(project, c)
     lap("checks")
     return Results(
         compiled=c,

@@ -22,7 +22,17 @@ register_templates(
                 "en": "Add a unit to the row, move racks to another row, or choose a larger unit.",
                 "zh": "为该列增加设备、把部分机柜移到其他列，或选用更大容量的设备。",
             },
-        }
+        },
+        "outside-hall": {
+            "message": {
+                "en": "{n} racks or floor units stand outside the {width} × {depth} m hall (e.g. {name}).",
+                "zh": "有 {n} 个机柜或设备位于 {width} × {depth} m 的机房之外（例如 {name}）。",
+            },
+            "fix": {
+                "en": "Move them inside on the floor plan, or enter the hall's real size under Site and costs.",
+                "zh": "在机房平面图中把它们移入机房，或在“场地与成本”中填写机房的实际尺寸。",
+            },
+        },
     }
 )
 
@@ -60,4 +70,31 @@ def floor_findings(project, loads: dict[str, tuple[float, float]]) -> list[Findi
         )
         for iid, (load, cap) in loads.items()
         if cap > 0 and load > cap + 1e-9
+    ]
+
+
+def hall_findings(project, c) -> list[Finding]:
+    """Racks (at the engine's floor positions) and floor units outside the hall the site gives (if any)."""
+    site = project.site
+    w, d = float(site.hall_width_m or 0), float(site.hall_depth_m or 0)
+    if w <= 0 or d <= 0:
+        return []
+    depth = 1.2  # a rack's footprint depth (m); the width is the rack pitch
+    x, y = c.racks.floor_x_m, c.racks.floor_y_m
+    out_r = (x < 0) | (y < 0) | (x + site.rack_pitch_m > w + 1e-9) | (y + depth > d + 1e-9)
+    names = [c.racks.names[i] for i in np.flatnonzero(out_r)]
+    ids = [c.racks.ids[i] for i in np.flatnonzero(out_r)]
+    for it in project.tables["floor_items"].values():
+        if it.x_m < 0 or it.y_m < 0 or it.x_m + it.width_m > w + 1e-9 or it.y_m + it.depth_m > d + 1e-9:
+            names.append(it.name)
+            ids.append(it.id)
+    if not ids:
+        return []
+    return [
+        Finding(
+            "warning",
+            "outside-hall",
+            tuple(ids),
+            {"n": len(ids), "width": f"{w:g}", "depth": f"{d:g}", "name": names[0]},
+        )
     ]

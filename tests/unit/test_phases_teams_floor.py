@@ -146,3 +146,20 @@ def test_v1_file_migrates_on_open_and_is_left_untouched(tmp_path):
     assert p.tables["phases"] == {} and p.tables["teams"] == {}
     assert path.read_bytes() == before
     assert dataclasses.fields(Device)
+
+
+def test_racks_and_units_outside_the_hall_are_a_finding():
+    p = open_project(PHASED)
+    assert "outside-hall" not in rules(analyze_project(p).findings)  # no hall size: nothing to check
+    # The example's units stand at negative x (left of the racks): a 10 × 20 m hall from (0, 0) leaves
+    # them out, and the racks of the last rows too (R03N at 15 m … 16.2 m fits, so make it 15 m deep).
+    SetFields(p, "site", "site", hall_width_m=10.0, hall_depth_m=15.0).apply(p)
+    found = [f for f in analyze_project(p).findings if f.rule == "outside-hall"]
+    assert len(found) == 1
+    outside = set(found[0].items)
+    assert {"fi1", "fi2", "fi3"} <= outside  # CRAH, rear doors and feed at x < 0
+    assert any(r in outside for r in p.racks if p.racks[r].row == "R03N")  # 15 m + 1.2 m deep
+    assert not any(p.racks[r].row == "R01" for r in outside if r in p.racks)
+    assert "10 × 15 m" in found[0].message("en") and "机房" in found[0].message("zh")
+    SetFields(p, "site", "site", hall_width_m=0.0, hall_depth_m=0.0).apply(p)
+    assert "outside-hall" not in rules(analyze_project(p).findings)

@@ -30,7 +30,10 @@ class SiteDialog(RowDialog):
                 ],
             ),
             (self.tr("Cloud comparison"), ["cloud_usd_per_gpu_hour", "expected_utilization"]),
-            (self.tr("Floor and cabling"), ["rack_pitch_m", "row_pitch_m", "cable_slack_m", "tray_height_m"]),
+            (
+                self.tr("Floor and cabling"),
+                ["hall_width_m", "hall_depth_m", "rack_pitch_m", "row_pitch_m", "cable_slack_m", "tray_height_m"],
+            ),
         ]
         super().__init__(doc, doc.project.site, groups, parent)
         self.setWindowTitle(self.tr("Site and costs"))
