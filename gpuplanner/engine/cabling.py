@@ -13,15 +13,17 @@ import numpy as np
 
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import CableType, TransceiverType
-from gpuplanner.engine.compiled import KIND_CODES, Compiled
+from gpuplanner.engine.compiled import CONNECTORS, KIND_CODES, TECHNOLOGIES, Compiled, codes_of
 
 DIRECT_ORDER = {"utp": 0, "dac": 0, "acc": 1, "aec": 1, "aoc": 2}
 MEDIA = ("dac", "acc", "aec", "aoc", "utp", "fiber-mmf", "fiber-smf", "none")
+MEDIUM_NAMES = ("", *MEDIA)  # CablePlan.medium_code indexes this
 
 
 @dataclass(frozen=True)
 class CablePlan:
     medium: list[str]  # per link
+    medium_code: np.ndarray  # int32 per link: index into MEDIUM_NAMES
     cable_id: list[str]  # per link ("" = none found)
     transceiver_a: list[str]  # per link, "" for direct cables
     transceiver_b: list[str]
@@ -56,7 +58,7 @@ class _Choices:
 
     def __init__(self, n: int) -> None:
         self.ids: list[str] = [""]  # code 0 = none
-        self.medium_names: list[str] = ["", *MEDIA]
+        self.medium_names: list[str] = list(MEDIUM_NAMES)
         self.cable = np.zeros(n, np.int32)
         self.tr_a = np.zeros(n, np.int32)
         self.tr_b = np.zeros(n, np.int32)
@@ -71,10 +73,27 @@ class _Choices:
         return self.medium_names.index(medium)
 
 
-def _codes(values: list, n: int) -> tuple[np.ndarray, list]:
-    table: dict = {}
-    codes = np.fromiter((table.setdefault(v, len(table)) for v in values), np.int32, n)
-    return codes, list(table)
+def _link_groups(lk) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
+    """Code of each link's (speed, technology, connector) group, groups numbered in order of first
+    appearance, from the compiled integer codes (no per-link tuples)."""
+    n = len(lk.ids)
+    if not n:
+        return np.zeros(0, np.int32), []
+    speeds, speed_code = np.unique(lk.speed_gbps, return_inverse=True)
+    key = (speed_code.astype(np.int64) * 2 + lk.infiniband) * len(CONNECTORS) + lk.connector_code
+    combos, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty(len(combos), np.int32)
+    rank[order] = np.arange(len(combos), dtype=np.int32)
+    keys = [
+        (
+            float(speeds[k // len(CONNECTORS) // 2]),
+            TECHNOLOGIES[k // len(CONNECTORS) % 2],
+            CONNECTORS[k % len(CONNECTORS)],
+        )
+        for k in combos[order].tolist()
+    ]
+    return rank[inv.ravel()], keys
 
 
 def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
@@ -94,10 +113,8 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
     length = lk.length_m
     a_sw = c.devices.kind[lk.a] == KIND_CODES["switch"] if n else np.zeros(0, bool)
     b_sw = c.devices.kind[lk.b] == KIND_CODES["switch"] if n else np.zeros(0, bool)
-    want_code, want_names = _codes(lk.medium, n)
-    want_ok = {
-        name: np.isin(want_code, [i for i, w in enumerate(want_names) if w in ("", name)]) for name in MEDIA
-    }
+    want_code, want_names = codes_of(lk.medium)
+    want_ok = {name: np.array([w in ("", name) for w in want_names] or [True])[want_code] for name in MEDIA}
     done = np.zeros(n, dtype=bool)
 
     def assign(rows: np.ndarray, medium: str, cable: str, reach_m: float) -> None:
@@ -107,16 +124,14 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
         done[rows] = True
 
     # 1. the user's own cable choice is kept (and checked against its reach below)
-    user_code, user_names = _codes(lk.cable_ids, n)
+    user_code, user_names = codes_of(lk.cable_ids)
     for k, cid in enumerate(user_names):
         cb = catalog.entries.get(cid)
         if cid and isinstance(cb, CableType):
             rows = np.flatnonzero(user_code == k)
             assign(rows, cb.medium, cb.id, cb.reach_max_m)
             power[rows] = 2 * cb.power_w * mult[rows]
-    group_code, group_keys = _codes(
-        list(zip(lk.speed_gbps.tolist(), lk.technology, lk.connector, strict=True)), n
-    )
+    group_code, group_keys = _link_groups(lk)
     for k, (speed, tech, conn) in enumerate(group_keys):
         group = np.flatnonzero((group_code == k) & ~done)
         if not len(group):
@@ -187,6 +202,7 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
     medium_names = np.array(ch.medium_names, dtype=object)
     return CablePlan(
         medium=medium_names[ch.medium].tolist(),
+        medium_code=ch.medium,
         cable_id=ids[ch.cable].tolist(),
         transceiver_a=ids[ch.tr_a].tolist(),
         transceiver_b=ids[ch.tr_b].tolist(),

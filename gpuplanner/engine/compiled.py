@@ -21,6 +21,9 @@ ROLE_CODES = {
         ("compute", "leaf", "spine", "core", "storage", "storage-switch", "management", "other")
     )
 }
+# every value connector_of returns, so links carry a small integer code (LinkArrays.connector_code)
+CONNECTORS = ("", "osfp", "qsfp112", "qsfp56", "qsfp28", "qsfpdd", "sfp28", "sfp56", "sfpp", "rj45")
+TECHNOLOGIES = ("ethernet", "infiniband")  # LinkArrays.infiniband as an index
 TIER_OF_ROLE = {
     "leaf": "leaf",
     "spine": "spine",
@@ -97,6 +100,9 @@ class LinkArrays:
     port_keys: list[tuple[str, str]]
     port_key_speed_gbps: np.ndarray  # per port key: the group's port speed
     port_key_count: np.ndarray  # per port key: ports in the group
+    port_key_role: list[str]  # per port key: the group's role ("" = unknown group)
+    infiniband: np.ndarray  # bool: technology == "infiniband"
+    connector_code: np.ndarray  # int8 index into CONNECTORS of `connector`
 
 
 @dataclass(frozen=True)
@@ -164,13 +170,17 @@ def compile_project(project: Project) -> Compiled:
     )
     # -- devices --------------------------------------------------------------------------------------
     devs = list(project.devices.values())
-    n = len(devs)
-    d_row = {d.id: i for i, d in enumerate(devs)}
-    types = [cat.entries.get(d.type_id) for d in devs]
+    ids = [d.id for d in devs]
+    d_row = dict(zip(ids, range(len(devs)), strict=True))
+    type_ids = [d.type_id for d in devs]
+    # catalog facts once per distinct type, then one gather per field
+    t_code, t_names = codes_of(type_ids)
+    types = [cat.entries.get(t) for t in t_names]
     gpu_types: dict[str, GpuType] = {}
 
     def num(attr: str, default: float = 0.0) -> np.ndarray:
-        return np.array([float(getattr(t, attr, default) or default) for t in types], dtype=np.float64)
+        per_type = [float(getattr(t, attr, default) or default) for t in types]
+        return np.array(per_type, dtype=np.float64)[t_code]
 
     kind = np.array(
         [
@@ -185,8 +195,8 @@ def compile_project(project: Project) -> Compiled:
         ],
         dtype=np.int8,
     )
-    gpu_tdp = np.zeros(n)
-    gpu_idle = np.zeros(n)
+    gpu_tdp = np.zeros(len(types))
+    gpu_idle = np.zeros(len(types))
     for i, t in enumerate(types):
         if isinstance(t, ServerType) and t.gpu and t.gpu_count:
             g = cat.entries.get(t.gpu)
@@ -198,63 +208,77 @@ def compile_project(project: Project) -> Compiled:
         [t.psu_n_m()[0] if hasattr(t, "psu_n_m") and getattr(t, "psu_count", 0) else 0 for t in types],
         dtype=np.int16,
     )
+    role_code, role_names = codes_of([d.role for d in devs])
+    rack_code, rack_ids = codes_of([d.rack_id for d in devs])
+    rack_of = np.array([r_row.get(r, -1) if r else -1 for r in rack_ids], dtype=np.int32)
+    prices = [d.price_usd for d in devs]
     dev_arrays = DeviceArrays(
-        ids=[d.id for d in devs],
+        ids=ids,
         row=d_row,
-        type_ids=[d.type_id for d in devs],
+        type_ids=type_ids,
         names=[d.name for d in devs],
-        kind=kind,
-        role=np.array([ROLE_CODES.get(d.role, ROLE_CODES["other"]) for d in devs], dtype=np.int8),
-        rack=np.array([r_row.get(d.rack_id, -1) if d.rack_id else -1 for d in devs], dtype=np.int32),
+        kind=kind[t_code] if len(devs) else np.zeros(0, np.int8),
+        role=np.array([ROLE_CODES.get(r, ROLE_CODES["other"]) for r in role_names], dtype=np.int8)[role_code],
+        rack=rack_of[rack_code] if len(devs) else np.zeros(0, np.int32),
         ru=num("ru", 1).astype(np.int16),
         u_position=np.array([d.u_position or 0 for d in devs], dtype=np.int16),
         power_idle_w=num("power_idle_w"),
         power_typical_w=num("power_typical_w"),
         power_max_w=num("power_max_w"),
         gpu_count=num("gpu_count").astype(np.int32),
-        gpu_tdp_w=gpu_tdp,
-        gpu_idle_w=gpu_idle,
+        gpu_tdp_w=gpu_tdp[t_code],
+        gpu_idle_w=gpu_idle[t_code],
         psu_count=num("psu_count").astype(np.int16),
-        psu_needed=psu_needed,
+        psu_needed=psu_needed[t_code] if len(devs) else np.zeros(0, np.int16),
         psu_rating_w=num("psu_rating_w"),
         liquid_share=num("liquid_share"),
-        price_override_usd=np.array([d.price_usd if d.price_usd is not None else np.nan for d in devs]),
+        price_override_usd=np.full(len(devs), np.nan)
+        if prices.count(None) == len(prices)
+        else np.array([np.nan if p is None else p for p in prices]),
         x=np.array([d.x for d in devs]),
         y=np.array([d.y for d in devs]),
     )
     return Compiled(
         devices=dev_arrays,
         racks=rack_arrays,
-        links=_compile_links(project, d_row, types, dev_arrays, rack_arrays),
+        links=_compile_links(project, d_row, dev_arrays, rack_arrays),
         gpu_types=gpu_types,
     )
 
 
-def _compile_links(project, d_row, types, devs: DeviceArrays, racks: RackArrays) -> LinkArrays:
-    """Per-link figures; port-group facts are looked up once per distinct (device type, group) pair."""
+def codes_of(values: list) -> tuple[np.ndarray, list]:
+    """Integer code of each value (int32) and the distinct values in order of first appearance: one dict
+    look-up per value in C (``map``), no per-value Python frame."""
+    n = len(values)
+    if n and values.count(values[0]) == n:  # one value everywhere (all "" is common): no look-ups
+        return np.zeros(n, np.int32), [values[0]]
+    table = {v: i for i, v in enumerate(dict.fromkeys(values))}
+    return np.fromiter(map(table.__getitem__, values), np.int32, n), list(table)
+
+
+def _compile_links(project, d_row, devs: DeviceArrays, racks: RackArrays) -> LinkArrays:
+    """Per-link figures; port-group facts are looked up once per distinct (device type, group) pair.
+
+    Row fields are read with one list comprehension each (the fastest way to read slotted rows); every
+    lookup after that is an array operation or a C-level ``map`` over a small dict."""
     links = list(project.links.values())
     site = project.site
     n = len(links)
-    a = np.fromiter((d_row[lk.a_device] for lk in links), dtype=np.int32, count=n)
-    b = np.fromiter((d_row[lk.b_device] for lk in links), dtype=np.int32, count=n)
+    a = np.fromiter(map(d_row.__getitem__, [lk.a_device for lk in links]), np.int32, n)
+    b = np.fromiter(map(d_row.__getitem__, [lk.b_device for lk in links]), np.int32, n)
     a_group = [lk.a_group for lk in links]
     b_group = [lk.b_group for lk in links]
     # (device type, port group) → one key per distinct pair, as integer arithmetic (no per-link tuples)
-    t_table: dict[str, int] = {}
-    dev_type = np.fromiter(
-        (t_table.setdefault(t, len(t_table)) for t in devs.type_ids), np.int64, len(devs.type_ids)
-    )
-    g_table: dict[str, int] = {}
-    a_g = np.fromiter((g_table.setdefault(g, len(g_table)) for g in a_group), np.int64, n)
-    b_g = np.fromiter((g_table.setdefault(g, len(g_table)) for g in b_group), np.int64, n)
-    n_g = max(len(g_table), 1)
+    dev_type, t_names = codes_of(devs.type_ids)
+    g_codes, g_names = codes_of(a_group + b_group)
+    a_g, b_g = g_codes[:n].astype(np.int64), g_codes[n:].astype(np.int64)
+    n_g = max(len(g_names), 1)
+    dev_type = dev_type.astype(np.int64)
     combo, inv = np.unique(
         np.concatenate([dev_type[a] * n_g + a_g, dev_type[b] * n_g + b_g]), return_inverse=True
     )
     a_pgi = inv[:n].astype(np.int32)
     b_pgi = inv[n:].astype(np.int32)
-    t_names = list(t_table)
-    g_names = list(g_table)
     keys = {(t_names[int(k) // n_g], g_names[int(k) % n_g]): i for i, k in enumerate(combo)}
     groups = []
     for tid, g in keys:
@@ -263,20 +287,25 @@ def _compile_links(project, d_row, types, devs: DeviceArrays, racks: RackArrays)
     pg_speed = np.array([pg.speed_gbps if pg else 0.0 for pg in groups] or [0.0])
     pg_role = np.array([pg.role if pg else "" for pg in groups] or [""], dtype=object)
     pg_ib = np.array([bool(pg and pg.type.startswith("infiniband")) for pg in groups] or [False])
-    pg_conn = np.array([connector_of(pg.type) if pg else "" for pg in groups] or [""], dtype=object)
-    speed = np.fromiter((lk.speed_gbps for lk in links), dtype=np.float64, count=n)
-    speed = np.where(speed > 0, speed, np.minimum(pg_speed[a_pgi], pg_speed[b_pgi]))
-    mult = np.fromiter((lk.multiplicity for lk in links), dtype=np.int32, count=n)
-    length = np.fromiter(
-        (np.nan if lk.length_m is None else lk.length_m for lk in links), dtype=np.float64, count=n
+    pg_conn = np.array(
+        [CONNECTORS.index(connector_of(pg.type)) if pg else 0 for pg in groups] or [0], dtype=np.int8
     )
+    speed = np.array([lk.speed_gbps for lk in links], dtype=np.float64)
+    speed = np.where(speed > 0, speed, np.minimum(pg_speed[a_pgi], pg_speed[b_pgi]))
+    mult = np.array([lk.multiplicity for lk in links], dtype=np.int32)
+    length_list = [lk.length_m for lk in links]
+    # None → NaN; the common all-automatic case skips numpy's slow per-object conversion
+    length = np.full(n, np.nan) if length_list.count(None) == n else np.array(length_list, dtype=np.float64)
     given = ~np.isnan(length)
     length = np.where(given, length, cable_lengths_m(a, b, devs, racks, site))
     # InfiniBand only when both ends are InfiniBand ports
-    tech = np.where(pg_ib[a_pgi] & pg_ib[b_pgi], "infiniband", "ethernet")
+    ib = pg_ib[a_pgi] & pg_ib[b_pgi]
+    # the cage of the end that runs at the link's speed (a 400G NIC cabled to a 25G switch takes its adapter)
+    conn = np.where((pg_speed[a_pgi] > speed) & (pg_speed[b_pgi] == speed), pg_conn[b_pgi], pg_conn[a_pgi])
+    ids = [lk.id for lk in links]
     return LinkArrays(
-        ids=[lk.id for lk in links],
-        row={lk.id: i for i, lk in enumerate(links)},
+        ids=ids,
+        row=dict(zip(ids, range(n), strict=True)),
         a=a,
         b=b,
         a_group=a_group,
@@ -290,20 +319,21 @@ def _compile_links(project, d_row, types, devs: DeviceArrays, racks: RackArrays)
         length_given=given,
         medium=[lk.medium for lk in links],
         cable_ids=[lk.cable_id for lk in links],
-        technology=tech.tolist(),
-        # the cage of the end that runs at the link's speed (a 400G NIC cabled to a 25G switch takes its adapter)
-        connector=np.where(
-            (pg_speed[a_pgi] > speed) & (pg_speed[b_pgi] == speed), pg_conn[b_pgi], pg_conn[a_pgi]
-        ).tolist(),
+        technology=np.array(TECHNOLOGIES, dtype=object)[ib.astype(np.int8)].tolist(),
+        connector=np.array(CONNECTORS, dtype=object)[conn].tolist(),
         a_port_key=a_pgi,
         b_port_key=b_pgi,
         port_keys=list(keys),
         port_key_speed_gbps=pg_speed[: len(keys)],
         port_key_count=np.array([pg.count if pg else 0 for pg in groups], dtype=np.int32),
+        port_key_role=pg_role[: len(keys)].tolist(),
+        infiniband=ib,
+        connector_code=conn.astype(np.int8),
     )
 
 
 _IB_CAGE = {"edr": "qsfp28", "hdr": "qsfp56", "ndr": "osfp", "xdr": "osfp"}
+_CAGES = ("osfp", "qsfp112", "qsfp56", "qsfp28", "qsfpdd", "sfp28", "sfp56", "sfpp")
 
 
 def connector_of(port_type: str) -> str:
@@ -312,7 +342,7 @@ def connector_of(port_type: str) -> str:
         return _IB_CAGE.get(port_type.removeprefix("infiniband-"), "")
     if port_type.endswith("base-t"):
         return "rj45"
-    for cage in ("osfp", "qsfp112", "qsfp56", "qsfp28", "qsfpdd", "sfp28", "sfp56", "sfpp"):
+    for cage in _CAGES:
         if port_type.endswith(cage):
             return cage
     return ""

@@ -18,8 +18,8 @@ from gpuplanner.engine.compiled import KIND_CODES, Compiled
 class _Subset:
     a: np.ndarray
     b: np.ndarray
-    a_role: list[str]
-    b_role: list[str]
+    a_compute: np.ndarray  # bool: the a end is a compute port
+    b_compute: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -44,14 +44,13 @@ NOT_ROUTED = ("management", "storage", "frontend", "inband")
 def build_fabric_graph(c: Compiled) -> FabricGraph:
     """Management, storage and front-end links stay out: the compute traffic never takes a 1 GbE detour."""
     dev, full = c.devices, c.links
-    keep = np.array(
-        [a not in NOT_ROUTED and b not in NOT_ROUTED for a, b in zip(full.a_role, full.b_role, strict=True)],
-        dtype=bool,
-    )
+    # roles per port key (a handful), then gathered per link end
+    key_roles = full.port_key_role
+    routed = np.array([r not in NOT_ROUTED for r in key_roles] or [True], dtype=bool)
+    compute = np.array([r == "compute" for r in key_roles] or [False], dtype=bool)
+    keep = routed[full.a_port_key] & routed[full.b_port_key]
     link_rows = np.flatnonzero(keep).astype(np.int32)
-    lk = _Subset(
-        full.a[keep], full.b[keep], [full.a_role[i] for i in link_rows], [full.b_role[i] for i in link_rows]
-    )
+    lk = _Subset(full.a[keep], full.b[keep], compute[full.a_port_key[keep]], compute[full.b_port_key[keep]])
     n_dev = len(dev.ids)
     is_switch = dev.kind == KIND_CODES["switch"]
     switch_node = np.full(n_dev, -1, dtype=np.int32)
@@ -80,12 +79,10 @@ def build_fabric_graph(c: Compiled) -> FabricGraph:
     transit = np.zeros(n_nodes, dtype=bool)
     transit[:n_sw] = True
     # Compute endpoints per server, in link order.
-    a_role = np.array(lk.a_role, dtype=object) if n_links else np.zeros(0, object)
-    b_role = np.array(lk.b_role, dtype=object) if n_links else np.zeros(0, object)
-    ep_nodes = np.concatenate([link_a[a_ep & (a_role == "compute")], link_b[b_ep & (b_role == "compute")]])
-    ep_links = np.concatenate(
-        [np.flatnonzero(a_ep & (a_role == "compute")), np.flatnonzero(b_ep & (b_role == "compute"))]
-    )
+    a_cmp = a_ep & lk.a_compute
+    b_cmp = b_ep & lk.b_compute
+    ep_nodes = np.concatenate([link_a[a_cmp], link_b[b_cmp]])
+    ep_links = np.concatenate([np.flatnonzero(a_cmp), np.flatnonzero(b_cmp)])
     ep_dev = node_device[ep_nodes] if len(ep_nodes) else np.zeros(0, np.int32)
     order = np.lexsort((ep_links, ep_dev))
     ep_nodes, ep_dev = ep_nodes[order], ep_dev[order]

@@ -4,14 +4,13 @@ bandwidth, oversubscription per tier, hop counts and diameter, and the network's
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from gpuplanner.catalog import Catalog
-from gpuplanner.engine.cabling import CablePlan, plan_cables
-from gpuplanner.engine.compiled import KIND_CODES, ROLE_CODES, Compiled
+from gpuplanner.engine.cabling import MEDIUM_NAMES, CablePlan, plan_cables
+from gpuplanner.engine.compiled import KIND_CODES, ROLE_CODES, Compiled, codes_of
 from gpuplanner.engine.fabric_graph import FabricGraph, build_fabric_graph
 from gpuplanner.engine.routing import Router, build_router
 
@@ -100,15 +99,73 @@ def _tier_name(role: str) -> str:
     return {"compute": "node", "storage": "storage", "storage-switch": "storage-switch"}.get(role, role)
 
 
-def link_tiers(c: Compiled) -> list[str]:
-    """Tier pair of each link ("node-leaf", "leaf-spine", …), vectorised through a role × role name table."""
+def _tier_table() -> np.ndarray:
+    """role × role → tier pair name ("node-leaf", …), ordered by tier rank."""
     n_roles = len(ROLE_NAMES)
     names = np.empty((n_roles, n_roles), dtype=object)
     for i in range(n_roles):
         for j in range(n_roles):
             lo, hi = sorted((ROLE_NAMES[i], ROLE_NAMES[j]), key=lambda r: TIER_RANK.get(r, 0))
             names[i, j] = f"{_tier_name(lo)}-{_tier_name(hi)}"
-    return names[c.devices.role[c.links.a], c.devices.role[c.links.b]].tolist()
+    return names.ravel()
+
+
+TIER_NAMES = _tier_table()  # index: role of a × len(ROLE_NAMES) + role of b
+TIER_CODES = {t: [i for i, n in enumerate(TIER_NAMES) if n == t] for t in dict.fromkeys(TIER_NAMES)}
+
+
+def link_tier_codes(c: Compiled) -> np.ndarray:
+    """Index of each link's tier pair into TIER_NAMES (int64)."""
+    role = c.devices.role.astype(np.int64)
+    return role[c.links.a] * len(ROLE_NAMES) + role[c.links.b]
+
+
+def link_tiers(c: Compiled) -> list[str]:
+    """Tier pair of each link ("node-leaf", "leaf-spine", …), vectorised through a role × role name table."""
+    return TIER_NAMES[link_tier_codes(c)].tolist()
+
+
+def _count_by_name(codes: np.ndarray, names, weights: np.ndarray) -> dict[str, int]:
+    """Σ weights per name of the codes present (several codes may share a name), sorted by name."""
+    present = np.flatnonzero(np.bincount(codes, minlength=len(names)))
+    sums = np.bincount(codes, weights=weights, minlength=len(names))
+    out: dict[str, int] = {}
+    for k in present.tolist():
+        out[names[k]] = out.get(names[k], 0) + int(sums[k])
+    return dict(sorted(out.items()))
+
+
+def _switch_port_use(
+    c: Compiled, catalog: Catalog, combo: np.ndarray, used: np.ndarray, nk: int
+) -> list[PortUse]:
+    """Every port group of every switch, in device then catalog order, with its use (0 when no link): the
+    groups of each distinct switch type are listed once and repeated per switch of that type."""
+    lk = c.links
+    sw = np.flatnonzero(c.devices.kind == KIND_CODES["switch"])
+    if not len(sw):
+        return []
+    t_code, t_names = codes_of([c.devices.type_ids[d] for d in sw.tolist()])
+    key_of = {k: i for i, k in enumerate(lk.port_keys)}
+    groups = [catalog.entries[t].port_groups for t in t_names]
+    n_groups = np.array([len(g) for g in groups], dtype=np.int64)
+    flat = [(t, pg) for t, gs in zip(t_names, groups, strict=True) for pg in gs]
+    g_key = np.array([key_of.get((t, pg.name), -1) for t, pg in flat] or [-1], dtype=np.int64)
+    g_mgmt = np.array([pg.role == "management" for _, pg in flat] or [False])
+    # entries: one per (switch, group of its type)
+    per_sw = n_groups[t_code]
+    first = (np.cumsum(n_groups) - n_groups)[t_code]
+    gi = np.repeat(first - np.cumsum(per_sw) + per_sw, per_sw) + np.arange(int(per_sw.sum()))
+    d = np.repeat(sw, per_sw).astype(np.int64)
+    k = g_key[gi]
+    pos = np.searchsorted(combo, d * nk + k)
+    hit = (k >= 0) & (pos < len(combo))
+    hit[hit] = combo[pos[hit]] == (d * nk + k)[hit]
+    u = np.where(hit, used[np.minimum(pos, max(len(used) - 1, 0))] if len(used) else 0.0, 0.0)
+    show = ~g_mgmt[gi] | (u != 0)
+    return [
+        PortUse(dd, flat[g][1].name, flat[g][1].count, uu)
+        for dd, g, uu in zip(d[show].tolist(), gi[show].tolist(), u[show].tolist(), strict=True)
+    ]
 
 
 def port_use(c: Compiled, catalog: Catalog) -> list[PortUse]:
@@ -124,18 +181,15 @@ def port_use(c: Compiled, catalog: Catalog) -> list[PortUse]:
         if len(key)
         else np.zeros(0)
     )
-    combo, inv = np.unique(dev * nk + key, return_inverse=True)
-    used = np.bincount(inv, weights=w, minlength=len(combo))
-    used_of = {
-        (int(d), lk.port_keys[int(k)][1]): float(u)
-        for d, k, u in zip(combo // nk, combo % nk, used, strict=True)
-    }
-    out = []
-    for d in np.flatnonzero(c.devices.kind == KIND_CODES["switch"]).tolist():
-        for pg in catalog.entries[c.devices.type_ids[d]].port_groups:
-            u = used_of.get((d, pg.name), 0.0)
-            if pg.role != "management" or u:
-                out.append(PortUse(d, pg.name, pg.count, u))
+    flat = dev * nk + key
+    size = len(c.devices.ids) * nk
+    if size <= 8 * len(flat) + 65536:  # dense (device, key) table: no sort
+        combo = np.flatnonzero(np.bincount(flat, minlength=size))
+        used = np.bincount(flat, weights=w, minlength=size)[combo]
+    else:
+        combo, inv = np.unique(flat, return_inverse=True)
+        used = np.bincount(inv, weights=w, minlength=len(combo))
+    out = _switch_port_use(c, catalog, combo, used, nk)
     counts = lk.port_key_count[combo % nk] if len(combo) else np.zeros(0)
     over = (
         np.flatnonzero((used > counts + 1e-9) & (c.devices.kind[combo // nk] != KIND_CODES["switch"]))
@@ -148,15 +202,25 @@ def port_use(c: Compiled, catalog: Catalog) -> list[PortUse]:
     return out
 
 
-def _bisection_and_oversub(c: Compiled, tiers: list[str]) -> tuple[float, dict[str, float]]:
+def _cap_at_role(c: Compiled, m: np.ndarray, code: int, n_dev: int) -> np.ndarray:
+    """Σ capacity of the masked links per device of the role, a ends then b ends in link order (one
+    bincount adds in that order, as np.add.at did)."""
+    lk = c.links
+    ends = np.concatenate([lk.a[m], lk.b[m]])
+    cap = np.tile(lk.capacity_gbps[m], 2)
+    sel = c.devices.role[ends] == code
+    return np.bincount(ends[sel], weights=cap[sel], minlength=n_dev).astype(np.float64)
+
+
+def _bisection_and_oversub(c: Compiled, tiers: np.ndarray) -> tuple[float, dict[str, float]]:
     """Bisection of a tiered fabric: the smallest tier boundary's capacity, halved (both halves send across).
     Oversubscription per tier: capacity down / capacity up, worst switch of the tier (compute fabric)."""
     lk = c.links
     cap = lk.capacity_gbps
-    tier_arr = np.array(tiers, dtype=object) if tiers else np.zeros(0, object)
+    codes = np.asarray(tiers, dtype=np.int64)
+    masks = {t: np.isin(codes, TIER_CODES[t]) for t in ("node-leaf", "leaf-spine", "spine-core")}
     boundaries = {}
-    for t in ("node-leaf", "leaf-spine", "spine-core"):
-        m = tier_arr == t
+    for t, m in masks.items():
         if m.any():
             boundaries[t] = float(cap[m].sum())
     bisection = min(boundaries.values()) / 2 if boundaries else 0.0
@@ -165,14 +229,8 @@ def _bisection_and_oversub(c: Compiled, tiers: list[str]) -> tuple[float, dict[s
     for role, down_t, up_t in (("leaf", "node-leaf", "leaf-spine"), ("spine", "leaf-spine", "spine-core")):
         if up_t not in boundaries:
             continue
-        down = np.zeros(n_dev)
-        up = np.zeros(n_dev)
         code = ROLE_CODES[role]
-        for t, arr in ((down_t, down), (up_t, up)):
-            m = tier_arr == t
-            for ends in (lk.a[m], lk.b[m]):
-                sel = c.devices.role[ends] == code
-                np.add.at(arr, ends[sel], cap[m][sel])
+        down, up = (_cap_at_role(c, masks[t], code, n_dev) for t in (down_t, up_t))
         has = (c.devices.role == code) & (up > 0)
         if has.any():
             oversub[role] = float(np.max(down[has] / up[has]))
@@ -184,15 +242,15 @@ def _capex(c: Compiled, catalog: Catalog, cables: CablePlan) -> tuple[float, flo
         p = catalog.price_usd(tid)
         return float(p) if p is not None else 0.0
 
-    net = 0.0
-    gpu = 0.0
-    for i, tid in enumerate(c.devices.type_ids):
-        p = c.devices.price_override_usd[i]
-        p = price(tid) if np.isnan(p) else float(p)
-        if c.devices.kind[i] == KIND_CODES["switch"]:
-            net += p
-        elif c.devices.gpu_count[i] > 0:
-            gpu += p
+    # catalog price once per distinct type; np.cumsum adds in device order like a running Python sum
+    t_code, t_names = codes_of(c.devices.type_ids)
+    per_type = np.array([price(tid) for tid in t_names] or [0.0])
+    override = c.devices.price_override_usd
+    p = np.where(np.isnan(override), per_type[t_code], override).astype(np.float64)
+    is_switch = c.devices.kind == KIND_CODES["switch"]
+    is_gpu = ~is_switch & (c.devices.gpu_count > 0)
+    net = float(np.cumsum(p[is_switch])[-1]) if is_switch.any() else 0.0
+    gpu = float(np.cumsum(p[is_gpu])[-1]) if is_gpu.any() else 0.0
     for k, v in cables.bom_cables.items():
         p = catalog.prices.get(k)
         net += price(k) * (cables.bom_cable_m.get(k, 0.0) if p is not None and p.unit == "per_m" else v)
@@ -205,19 +263,18 @@ def analyze_fabric(c: Compiled, catalog: Catalog, *, router: Router | None = Non
     if router is None:
         router = build_router(g.n_nodes, g.link_a, g.link_b, g.transit)
     cables = plan_cables(c, catalog)
-    tiers = link_tiers(c)
+    tier_codes = link_tier_codes(c)
+    tiers = TIER_NAMES[tier_codes].tolist()
     sw_roles = c.devices.role[c.devices.kind == KIND_CODES["switch"]]
     switches_by_tier = {
         ROLE_NAMES[int(r)]: int(n) for r, n in zip(*np.unique(sw_roles, return_counts=True), strict=True)
     }
     for t in ("leaf", "spine", "core"):
         switches_by_tier.setdefault(t, 0)
-    cables_by_tier: Counter = Counter()
-    cables_by_medium: Counter = Counter()
-    for t, m, mult in zip(tiers, cables.medium, c.links.multiplicity.tolist(), strict=True):
-        cables_by_tier[t] += mult
-        cables_by_medium[m] += mult
-    bisection, oversub = _bisection_and_oversub(c, tiers)
+    mult = c.links.multiplicity.astype(np.float64)  # integer sums, exact in float64
+    cables_by_tier = _count_by_name(tier_codes, TIER_NAMES, mult)
+    cables_by_medium = _count_by_name(cables.medium_code, MEDIUM_NAMES, mult)
+    bisection, oversub = _bisection_and_oversub(c, tier_codes)
     # Hop counts between compute endpoints (GPU NICs): a deterministic sample of pairs.
     eps = np.unique(g.gpu_endpoint[g.gpu_endpoint >= 0])
     hist: dict[int, int] = {}
@@ -241,8 +298,8 @@ def analyze_fabric(c: Compiled, catalog: Catalog, *, router: Router | None = Non
         switches_by_tier=switches_by_tier,
         endpoints=int(len(eps)),
         gpus=int(c.devices.gpu_count.sum()),
-        cables_by_tier=dict(sorted(cables_by_tier.items())),
-        cables_by_medium=dict(sorted(cables_by_medium.items())),
+        cables_by_tier=cables_by_tier,
+        cables_by_medium=cables_by_medium,
         transceivers=cables.bom_transceivers,
         bisection_gbps=bisection,
         oversubscription_by_tier=oversub,
