@@ -4,6 +4,7 @@
 starts the window as usual, and once it has shown the project prints::
 
     smoke: opened <project name> with <N> GPUs
+    smoke: language <ui language>, status bar "<the GPU count as the status bar shows it>"
     smoke: analysis ready in <ms> ms            (or: smoke: analysis failed: <why>)
 
 then closes the window. It waits for the first analysis at most that many milliseconds after start. Exit
@@ -20,6 +21,8 @@ import sys
 
 from PySide6.QtCore import QThread, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
+
+from gpuplanner.ui import i18n
 
 ENV_SMOKE = "GPUPLANNER_SMOKE_QUIT_MS"
 
@@ -76,6 +79,8 @@ def install(app: QApplication, window, path: str | None) -> bool:
             return
         name = doc.project.info.name or "Untitled"
         _say(f"opened {name} with {doc.project.gpu_count()} GPUs")
+        status = getattr(window, "status_gpus", None)  # translated: shows that the .qm was found and loaded
+        _say(f'language {i18n.current_language()}, status bar "{status.text() if status else ""}"')
         state["shown"] = True
         if doc.results is not None and state["analysis"] is None:
             state["analysis"] = "ready"

@@ -150,6 +150,21 @@ def test_window_opens_the_example_offscreen_and_quits(exe: Path, example: Path, 
     assert "256-GPU cluster" in out.stdout
 
 
+@pytest.mark.skipif(
+    not (ROOT / "resources" / "translations" / "gpuplanner_zh.qm").is_file(), reason="no Chinese .qm yet"
+)
+def test_window_in_chinese_uses_the_bundled_translation(
+    exe: Path, example: Path, env: dict[str, str]
+) -> None:
+    env.update(GPUPLANNER_SMOKE_QUIT_MS="60000", GPUPLANNER_LANG="zh")
+    out = run([str(exe), str(example)], env)
+    _check_smoke(out, 256)
+    assert re.search(r'^smoke: language zh, status bar "256 \S*\s*GPU"$', out.stdout, re.MULTILINE), (
+        out.stdout
+    )
+    assert "块" in out.stdout  # "256 块 GPU": the string came from gpuplanner_zh.qm
+
+
 def test_smoke_hook_from_source(env: dict[str, str]) -> None:
     """The same hook on the source tree (runs in CI, where no bundle is built)."""
     env["GPUPLANNER_SMOKE_QUIT_MS"] = "60000"
