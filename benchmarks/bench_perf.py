@@ -1,7 +1,14 @@
 """Issue #4 figures: one estimate, a 100,000-configuration sweep (from bench_perf_model), and the full analysis
-(compile → fabric → workload routed on the fabric → power → thermal → cost → checks) of a 16,384-GPU project.
+(compile → fabric → workload routed on the fabric → power → thermal → cost → checks) of 1,024 / 16,384 /
+131,072-GPU projects built by the user-facing generators.
 
-    python benchmarks/bench_perf.py [--runs 5]
+Two figures per size:
+- cold: every cache emptied before each run (``network.clear_caches``) — a project just opened;
+- edit → re-analysis: one workload field changed through the undo stack, then analysed again (what the UI
+  does after an edit; the routing state of an unchanged topology is reused).
+Wall-clock median/min over the runs, CPU time (process_time) median/min, per-stage medians of the cold runs.
+
+    python benchmarks/bench_perf.py [--runs 7] [--sizes 1024,16384,131072] [--no-model]
 """
 
 from __future__ import annotations
@@ -13,17 +20,24 @@ import sys
 import time
 from pathlib import Path
 
-from gpuplanner.commands import AddRows
+from gpuplanner.commands import AddRows, SetFields, UndoStack
 from gpuplanner.engine.analysis import analyze_project
+from gpuplanner.engine.network import clear_caches
 from gpuplanner.model import Project, Workload
 from gpuplanner.topology import GenerateOptions, generate_into
 
 HERE = Path(__file__).resolve().parent
 
+SIZES = {
+    1024: GenerateOptions(template="fat-tree-3tier", servers=128, rack_budget_kw=42),
+    16384: GenerateOptions(template="fat-tree-3tier", servers=2048, rack_budget_kw=42),
+    131072: GenerateOptions(template="fat-tree-3tier", servers=16384, planes=2, rack_budget_kw=42),
+}
 
-def project_16k() -> Project:
+
+def project_of(gpus: int) -> Project:
     p = Project()
-    generate_into(p, GenerateOptions(template="fat-tree-3tier", servers=2048, rack_budget_kw=42))
+    generate_into(p, SIZES[gpus])
     AddRows(
         "workloads",
         [
@@ -41,29 +55,72 @@ def project_16k() -> Project:
     return p
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=5)
-    args = ap.parse_args()
-    print("== performance model (benchmarks/bench_perf_model.py) ==", flush=True)
-    subprocess.run([sys.executable, str(HERE / "bench_perf_model.py")], check=True)
-    print("\n== full analysis of a 16,384-GPU project ==")
-    p = project_16k()
-    print(f"{p.gpu_count():,} GPUs, {len(p.devices):,} devices, {len(p.links):,} links")
-    analyze_project(p)  # warm caches (catalog assumptions, imports)
-    times, stages = [], []
-    for _ in range(args.runs):
-        t = time.perf_counter()
-        r = analyze_project(p)
-        times.append((time.perf_counter() - t) * 1000)
-        stages.append(r.stage_ms)
-    print(
-        f"full analysis: median {statistics.median(times):.0f} ms (min {min(times):.0f}, max {max(times):.0f})"
+def project_16k() -> Project:
+    return project_of(16384)
+
+
+def _timed(fn) -> tuple[float, float, object]:
+    w, c = time.perf_counter(), time.process_time()
+    r = fn()
+    return (time.perf_counter() - w) * 1000, (time.process_time() - c) * 1000, r
+
+
+def _fmt(label: str, wall: list[float], cpu: list[float]) -> str:
+    return (
+        f"{label}: median {statistics.median(wall):.0f} ms (min {min(wall):.0f}, max {max(wall):.0f}); "
+        f"CPU median {statistics.median(cpu):.0f} ms (min {min(cpu):.0f})"
     )
-    for k in stages[0]:
-        print(f"  {k:9} {statistics.median(s[k] for s in stages):7.1f} ms")
+
+
+def bench_size(gpus: int, runs: int) -> None:
+    t = time.perf_counter()
+    p = project_of(gpus)
+    print(
+        f"\n== full analysis of a {gpus:,}-GPU project ({p.gpu_count():,} GPUs, {len(p.devices):,} devices, "
+        f"{len(p.links):,} links; generated in {time.perf_counter() - t:.1f} s) =="
+    )
+    analyze_project(p)  # warm imports and catalog look-ups
+    wall, cpu, stages = [], [], []
+    for _ in range(runs):
+        clear_caches()
+        w, c, r = _timed(lambda: analyze_project(p))
+        wall.append(w)
+        cpu.append(c)
+        stages.append(r.stage_ms)
+    print(_fmt("cold", wall, cpu))
+    print(
+        "  stages (median): "
+        + ", ".join(f"{k} {statistics.median(s[k] for s in stages):.1f}" for k in stages[0])
+    )
+    wl = next(iter(p.tables["workloads"].values()))
+    undo = UndoStack(p)
+    wall, cpu, stages = [], [], []
+    for i in range(runs):
+        undo.push(SetFields(p, "workloads", wl.id, global_batch=2048 if i % 2 else 4096))
+        w, c, r = _timed(lambda: analyze_project(p))
+        wall.append(w)
+        cpu.append(c)
+        stages.append(r.stage_ms)
+    print(_fmt("edit → re-analysis", wall, cpu))
+    print(
+        "  stages (median): "
+        + ", ".join(f"{k} {statistics.median(s[k] for s in stages):.1f}" for k in stages[0])
+    )
     e = r.workload.estimate
     print(f"workload: step {e.step_time_s:.2f} s, MFU {e.mfu * 100:.1f}%, bottleneck: {e.bottleneck}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--sizes", default="1024,16384,131072")
+    ap.add_argument("--no-model", action="store_true", help="skip bench_perf_model.py")
+    args = ap.parse_args()
+    if not args.no_model:
+        print("== performance model (benchmarks/bench_perf_model.py) ==", flush=True)
+        subprocess.run([sys.executable, str(HERE / "bench_perf_model.py")], check=True)
+    for gpus in (int(s) for s in args.sizes.split(",")):
+        bench_size(gpus, args.runs if gpus < 100_000 else max(2, args.runs // 3))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,9 @@ bandwidth, oversubscription per tier, hop counts and diameter, and the network's
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -258,10 +261,89 @@ def _capex(c: Compiled, catalog: Catalog, cables: CablePlan) -> tuple[float, flo
     return net, gpu
 
 
+def _hop_histogram(eps: np.ndarray, router: Router) -> tuple[dict[int, int], int]:
+    """Hop counts between compute endpoints (GPU NICs): a deterministic sample of pairs."""
+    if len(eps) < 2:
+        return {}, 0
+    rng = np.random.default_rng(0)
+    k = min(HOP_SAMPLE, len(eps) * (len(eps) - 1))
+    src = eps[rng.integers(0, len(eps), k)]
+    dst = eps[rng.integers(0, len(eps), k)]
+    keep = src != dst
+    hops = router.hop_counts(src[keep], dst[keep])
+    vals, counts = np.unique(hops[hops >= 0], return_counts=True)
+    hist = {int(v): int(n) for v, n in zip(vals, counts, strict=True)}
+    return hist, int(vals.max()) if len(vals) else 0
+
+
+def _digest(*arrays: np.ndarray) -> str:
+    h = hashlib.blake2b(digest_size=16)
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(f"{a.dtype.str}{a.shape};".encode())
+        h.update(a.data)
+    return h.hexdigest()
+
+
+def _topology_key(g: FabricGraph) -> str:
+    return _digest(np.array([g.n_nodes]), g.link_a, g.link_b, g.transit)
+
+
+class _TopologyCache:
+    """The routers (with the distance fields they have computed) and hop histograms of the last few
+    topologies, keyed by a digest of the routing graph: an edit that leaves the drawn topology alone (a
+    workload, a price, a cable choice, a rack's budget) re-analyses without rebuilding them. A router is a
+    pure function of the graph, so results are the same with or without the cache."""
+
+    SIZE = 2
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[str, tuple[Router, dict[str, tuple[dict[int, int], int]]]] = OrderedDict()
+
+    def _entry(self, key: str, g: FabricGraph):
+        with self._lock:
+            e = self._entries.get(key)
+            if e is None:
+                e = self._entries[key] = (build_router(g.n_nodes, g.link_a, g.link_b, g.transit), {})
+                while len(self._entries) > self.SIZE:
+                    self._entries.popitem(last=False)
+            self._entries.move_to_end(key)
+            return e
+
+    def router(self, key: str, g: FabricGraph) -> Router:
+        return self._entry(key, g)[0]
+
+    def hops(self, key: str, eps: np.ndarray, router: Router) -> tuple[dict[int, int], int]:
+        with self._lock:
+            e = self._entries.get(key)
+        if e is None or e[0] is not router:
+            return _hop_histogram(eps, router)
+        ek = _digest(eps)
+        if ek not in e[1]:
+            e[1][ek] = _hop_histogram(eps, router)
+        hist, max_hops = e[1][ek]
+        return dict(hist), max_hops
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+_TOPOLOGIES = _TopologyCache()
+
+
+def clear_caches() -> None:
+    """Forget cached routers and hop histograms (benchmarks measure cold analyses with this)."""
+    _TOPOLOGIES.clear()
+
+
 def analyze_fabric(c: Compiled, catalog: Catalog, *, router: Router | None = None) -> FabricResult:
     g = build_fabric_graph(c)
+    topo = ""
     if router is None:
-        router = build_router(g.n_nodes, g.link_a, g.link_b, g.transit)
+        topo = _topology_key(g)
+        router = _TOPOLOGIES.router(topo, g)
     cables = plan_cables(c, catalog)
     tier_codes = link_tier_codes(c)
     tiers = TIER_NAMES[tier_codes].tolist()
@@ -275,20 +357,8 @@ def analyze_fabric(c: Compiled, catalog: Catalog, *, router: Router | None = Non
     cables_by_tier = _count_by_name(tier_codes, TIER_NAMES, mult)
     cables_by_medium = _count_by_name(cables.medium_code, MEDIUM_NAMES, mult)
     bisection, oversub = _bisection_and_oversub(c, tier_codes)
-    # Hop counts between compute endpoints (GPU NICs): a deterministic sample of pairs.
     eps = np.unique(g.gpu_endpoint[g.gpu_endpoint >= 0])
-    hist: dict[int, int] = {}
-    max_hops = 0
-    if len(eps) > 1:
-        rng = np.random.default_rng(0)
-        k = min(HOP_SAMPLE, len(eps) * (len(eps) - 1))
-        src = eps[rng.integers(0, len(eps), k)]
-        dst = eps[rng.integers(0, len(eps), k)]
-        keep = src != dst
-        hops = router.hop_counts(src[keep], dst[keep])
-        vals, counts = np.unique(hops[hops >= 0], return_counts=True)
-        hist = {int(v): int(n) for v, n in zip(vals, counts, strict=True)}
-        max_hops = int(vals.max()) if len(vals) else 0
+    hist, max_hops = _TOPOLOGIES.hops(topo, eps, router) if topo else _hop_histogram(eps, router)
     net, gpu = _capex(c, catalog, cables)
     return FabricResult(
         graph=g,

@@ -208,3 +208,23 @@ def test_cable_groups_match_per_link_tuples(case):
     from gpuplanner.engine.cabling import MEDIUM_NAMES
 
     assert [MEDIUM_NAMES[k] for k in plan.medium_code.tolist()] == plan.medium
+
+
+def test_reanalysis_reuses_the_router_only_while_the_topology_is_unchanged():
+    from gpuplanner.commands import RemoveRows
+    from gpuplanner.engine.network import analyze_fabric, clear_caches
+
+    p = _project("leaf-spine-2to1")
+    clear_caches()
+    first = analyze_fabric(compile_project(p), p.catalog)
+    link = next(iter(p.links))
+    UndoStack(p).push(SetFields(p, "links", link, length_m=3.0))  # same topology, other cable
+    again = analyze_fabric(compile_project(p), p.catalog)
+    assert again.router is first.router
+    clear_caches()
+    cold = analyze_fabric(compile_project(p), p.catalog)
+    assert cold.router is not first.router
+    assert (cold.hop_histogram, cold.max_hops) == (again.hop_histogram, again.max_hops)
+    assert cold.cables.medium == again.cables.medium
+    UndoStack(p).push(RemoveRows("links", [link]))
+    assert analyze_fabric(compile_project(p), p.catalog).router is not cold.router
