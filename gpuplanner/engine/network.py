@@ -4,7 +4,6 @@ bandwidth, oversubscription per tier, hop counts and diameter, and the network's
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -15,7 +14,7 @@ from gpuplanner.catalog import Catalog
 from gpuplanner.engine.cabling import MEDIUM_NAMES, CablePlan, plan_cables
 from gpuplanner.engine.compiled import KIND_CODES, ROLE_CODES, Compiled, codes_of
 from gpuplanner.engine.fabric_graph import FabricGraph, build_fabric_graph
-from gpuplanner.engine.routing import Router, build_router
+from gpuplanner.engine.routing import Router, build_router, digest
 
 ROLE_NAMES = {v: k for k, v in ROLE_CODES.items()}
 TIER_RANK = {
@@ -276,17 +275,8 @@ def _hop_histogram(eps: np.ndarray, router: Router) -> tuple[dict[int, int], int
     return hist, int(vals.max()) if len(vals) else 0
 
 
-def _digest(*arrays: np.ndarray) -> str:
-    h = hashlib.blake2b(digest_size=16)
-    for a in arrays:
-        a = np.ascontiguousarray(a)
-        h.update(f"{a.dtype.str}{a.shape};".encode())
-        h.update(a.data)
-    return h.hexdigest()
-
-
 def _topology_key(g: FabricGraph) -> str:
-    return _digest(np.array([g.n_nodes]), g.link_a, g.link_b, g.transit)
+    return digest(np.array([g.n_nodes]), g.link_a, g.link_b, g.transit)
 
 
 class _TopologyCache:
@@ -319,7 +309,7 @@ class _TopologyCache:
             e = self._entries.get(key)
         if e is None or e[0] is not router:
             return _hop_histogram(eps, router)
-        ek = _digest(eps)
+        ek = digest(eps)
         if ek not in e[1]:
             e[1][ek] = _hop_histogram(eps, router)
         hist, max_hops = e[1][ek]

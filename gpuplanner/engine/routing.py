@@ -14,7 +14,9 @@ block; Python loops only over blocks and hop distances.
 
 from __future__ import annotations
 
+import hashlib
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,6 +25,7 @@ from gpuplanner.engine.routing_fields import Arrivals, BlockFields, compute_bloc
 from gpuplanner.engine.routing_graph import BLOCK_FIELDS, Graph, build_graph
 
 BITS_PER_BYTE = 8
+LOADS_KEPT = 8  # link_loads results a Router remembers (one per collective kind of a workload or two)
 GIGA = 1e9
 
 
@@ -58,6 +61,9 @@ class Router:
         self._g = graph
         self._blocks: dict[int, BlockFields] = {}
         self._lock = threading.Lock()
+        # the last few link_loads results by digest of their demand: re-analysing after an edit that changed
+        # neither the topology nor the workload routes nothing again
+        self._loads: OrderedDict[str, LinkLoads] = OrderedDict()
 
     @property
     def n_nodes(self) -> int:
@@ -186,12 +192,31 @@ class Router:
 
         src, dst: node indices (normally endpoints; a switch may also send or receive); rows with
         src == dst carry nothing and are routable. Unroutable rows are flagged and load no link."""
-        g = self._g
         vol = np.asarray(volume, dtype=np.float64).ravel()
         if vol.size != np.size(src):
             raise ValueError(f"volume has {vol.size} entries for {np.size(src)} demand rows")
         if not np.all(np.isfinite(vol)) or np.any(vol < 0):
             raise ValueError("volume must be finite and non-negative (bytes)")
+        src = np.asarray(src, dtype=np.int64).ravel()
+        dst = np.asarray(dst, dtype=np.int64).ravel()
+        key = digest(src, dst, vol)
+        with self._lock:
+            hit = self._loads.get(key)
+            if hit is not None:
+                self._loads.move_to_end(key)
+        if hit is not None:  # copies: the caller owns what it gets
+            return LinkLoads(hit.load_ab_bytes.copy(), hit.load_ba_bytes.copy(), hit.unroutable.copy())
+        out = self._link_loads(src, dst, vol)
+        with self._lock:
+            self._loads[key] = LinkLoads(
+                out.load_ab_bytes.copy(), out.load_ba_bytes.copy(), out.unroutable.copy()
+            )
+            while len(self._loads) > LOADS_KEPT:
+                self._loads.popitem(last=False)
+        return out
+
+    def _link_loads(self, src: np.ndarray, dst: np.ndarray, vol: np.ndarray) -> LinkLoads:
+        g = self._g
         plan = self._plan(src, dst)
         n_arcs = 2 * g.n_links
         arc_load = np.zeros(n_arcs)
@@ -200,7 +225,6 @@ class Router:
         first = plan.cand_arc >= 0
         arc_load += np.bincount(plan.cand_arc[first], inj[first], n_arcs)
 
-        dst = np.asarray(dst, dtype=np.int64).ravel()
         self._through_switches(plan, g.field_of_node[dst[plan.cand_flow]], inj, arc_load)
 
         # last hop into single-homed endpoints: everything routed to them arrives at their one switch
@@ -289,6 +313,16 @@ class Router:
         i, j = pair // fields.size, pair % fields.size
         full = cables == n_ep[i] * n_ep[j] - np.where(i == j, n_ep[i], 0)
         return i[full], j[full]
+
+
+def digest(*arrays: np.ndarray) -> str:
+    """A short hash of the arrays' dtypes, shapes and bytes (cache keys)."""
+    h = hashlib.blake2b(digest_size=16)
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(f"{a.dtype.str}{a.shape};".encode())
+        h.update(a.data)
+    return h.hexdigest()
 
 
 def _by_block(blocks: np.ndarray, n_blocks: int):

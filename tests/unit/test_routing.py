@@ -381,3 +381,19 @@ def test_degenerate_topologies():
     chain = build_router(3, [0, 1], [1, 2], [True, True, True])  # switch-to-switch demand
     np.testing.assert_array_equal(chain.hop_counts([0, 2], [2, 2]), [2, 0])
     np.testing.assert_allclose(chain.link_loads([0], [2], [1.0]).load_ab_bytes, [1.0, 1.0])
+
+
+def test_repeated_demands_are_answered_from_memory_without_sharing_arrays():
+    fa = rail_leaf_spine(32, gpus_per_server=4, su_servers=8, radix=16)
+    ep = np.flatnonzero(~fa.transit)
+    src, dst = ep, np.roll(ep, 5)
+    router = _router(fa)
+    first = router.link_loads(src, dst, np.ones(src.size))
+    expect = first.load_ab_bytes.copy()
+    first.load_ab_bytes[:] = -1.0  # the caller owns what it got
+    again = router.link_loads(src, dst, np.ones(src.size))
+    np.testing.assert_array_equal(again.load_ab_bytes, expect)
+    fresh = _router(fa).link_loads(src, dst, np.ones(src.size))
+    np.testing.assert_array_equal(again.load_ba_bytes, fresh.load_ba_bytes)
+    double = router.link_loads(src, dst, np.full(src.size, 2.0))  # another demand is routed, not recalled
+    np.testing.assert_allclose(double.load_ab_bytes, 2 * expect)
