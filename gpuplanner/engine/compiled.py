@@ -7,6 +7,8 @@ is stable across edits that do not add or remove rows.
 
 from __future__ import annotations
 
+import dataclasses
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -256,21 +258,112 @@ def codes_of(values: list) -> tuple[np.ndarray, list]:
     return np.fromiter(map(table.__getitem__, values), np.int32, n), list(table)
 
 
-def _compile_links(project, d_row, devs: DeviceArrays, racks: RackArrays) -> LinkArrays:
-    """Per-link figures; port-group facts are looked up once per distinct (device type, group) pair.
+@dataclass(frozen=True)
+class _LinkRows:
+    """What compile reads from the link rows themselves (nothing from the catalog, racks or site)."""
 
-    Row fields are read with one list comprehension each (the fastest way to read slotted rows); every
-    lookup after that is an array operation or a C-level ``map`` over a small dict."""
-    links = list(project.links.values())
-    site = project.site
+    ids: list[str]
+    row: dict[str, int]
+    a: np.ndarray  # int32 device rows
+    b: np.ndarray
+    a_group: list[str]
+    b_group: list[str]
+    group_codes: np.ndarray  # int32 codes of a_group + b_group
+    group_names: list[str]
+    speed_gbps: np.ndarray  # as drawn (0 = automatic)
+    multiplicity: np.ndarray  # int32
+    length_m: np.ndarray  # NaN = automatic
+    medium: list[str]
+    cable_ids: list[str]
+
+    def copy(self) -> _LinkRows:
+        return _LinkRows(
+            **{
+                f.name: (dict(v) if isinstance(v, dict) else v.copy())
+                for f in dataclasses.fields(self)
+                for v in (getattr(self, f.name),)
+            }
+        )
+
+
+class _LinkRowCache:
+    """The link columns of the last compile, reused while the link rows are the very same objects and the
+    device rows have the same ids (rows are immutable, so equal rows mean equal columns): an edit that
+    touches no link re-compiles without reading 36,864 rows again. Hits return copies (the caller owns
+    what it gets)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: tuple[list, list[str], _LinkRows] | None = None
+
+    def get(self, links: list, dev_ids: list[str]) -> _LinkRows | None:
+        with self._lock:
+            last = self._last
+        # list == list compares element identity first: a C loop over pointers when nothing changed
+        if last is not None and last[0] == links and last[1] == dev_ids:
+            return last[2].copy()
+        return None
+
+    def put(self, links: list, dev_ids: list[str], rows: _LinkRows) -> None:
+        with self._lock:
+            self._last = (links, list(dev_ids), rows.copy())
+
+    def clear(self) -> None:
+        with self._lock:
+            self._last = None
+
+
+_LINK_ROWS = _LinkRowCache()
+
+
+def clear_cache() -> None:
+    """Forget the link columns of the last compile."""
+    _LINK_ROWS.clear()
+
+
+def _read_link_rows(links: list, dev_ids: list[str], d_row: dict[str, int]) -> _LinkRows:
+    """Row fields are read with one list comprehension each (the fastest way to read slotted rows); every
+    lookup after that is a C-level ``map`` over a dict or an array operation."""
+    cached = _LINK_ROWS.get(links, dev_ids)
+    if cached is not None:
+        return cached
     n = len(links)
-    a = np.fromiter(map(d_row.__getitem__, [lk.a_device for lk in links]), np.int32, n)
-    b = np.fromiter(map(d_row.__getitem__, [lk.b_device for lk in links]), np.int32, n)
+    ids = [lk.id for lk in links]
     a_group = [lk.a_group for lk in links]
     b_group = [lk.b_group for lk in links]
+    g_codes, g_names = codes_of(a_group + b_group)
+    length_list = [lk.length_m for lk in links]
+    rows = _LinkRows(
+        ids=ids,
+        row=dict(zip(ids, range(n), strict=True)),
+        a=np.fromiter(map(d_row.__getitem__, [lk.a_device for lk in links]), np.int32, n),
+        b=np.fromiter(map(d_row.__getitem__, [lk.b_device for lk in links]), np.int32, n),
+        a_group=a_group,
+        b_group=b_group,
+        group_codes=g_codes,
+        group_names=g_names,
+        speed_gbps=np.array([lk.speed_gbps for lk in links], dtype=np.float64),
+        multiplicity=np.array([lk.multiplicity for lk in links], dtype=np.int32),
+        # None → NaN; the common all-automatic case skips numpy's slow per-object conversion
+        length_m=np.full(n, np.nan)
+        if length_list.count(None) == n
+        else np.array(length_list, dtype=np.float64),
+        medium=[lk.medium for lk in links],
+        cable_ids=[lk.cable_id for lk in links],
+    )
+    _LINK_ROWS.put(links, dev_ids, rows)
+    return rows
+
+
+def _compile_links(project, d_row, devs: DeviceArrays, racks: RackArrays) -> LinkArrays:
+    """Per-link figures; port-group facts are looked up once per distinct (device type, group) pair."""
+    rows = _read_link_rows(list(project.links.values()), devs.ids, d_row)
+    site = project.site
+    n = len(rows.ids)
+    a, b, a_group, b_group = rows.a, rows.b, rows.a_group, rows.b_group
     # (device type, port group) → one key per distinct pair, as integer arithmetic (no per-link tuples)
     dev_type, t_names = codes_of(devs.type_ids)
-    g_codes, g_names = codes_of(a_group + b_group)
+    g_codes, g_names = rows.group_codes, rows.group_names
     a_g, b_g = g_codes[:n].astype(np.int64), g_codes[n:].astype(np.int64)
     n_g = max(len(g_names), 1)
     dev_type = dev_type.astype(np.int64)
@@ -290,22 +383,19 @@ def _compile_links(project, d_row, devs: DeviceArrays, racks: RackArrays) -> Lin
     pg_conn = np.array(
         [CONNECTORS.index(connector_of(pg.type)) if pg else 0 for pg in groups] or [0], dtype=np.int8
     )
-    speed = np.array([lk.speed_gbps for lk in links], dtype=np.float64)
+    speed = rows.speed_gbps
     speed = np.where(speed > 0, speed, np.minimum(pg_speed[a_pgi], pg_speed[b_pgi]))
-    mult = np.array([lk.multiplicity for lk in links], dtype=np.int32)
-    length_list = [lk.length_m for lk in links]
-    # None → NaN; the common all-automatic case skips numpy's slow per-object conversion
-    length = np.full(n, np.nan) if length_list.count(None) == n else np.array(length_list, dtype=np.float64)
+    mult = rows.multiplicity
+    length = rows.length_m
     given = ~np.isnan(length)
     length = np.where(given, length, cable_lengths_m(a, b, devs, racks, site))
     # InfiniBand only when both ends are InfiniBand ports
     ib = pg_ib[a_pgi] & pg_ib[b_pgi]
     # the cage of the end that runs at the link's speed (a 400G NIC cabled to a 25G switch takes its adapter)
     conn = np.where((pg_speed[a_pgi] > speed) & (pg_speed[b_pgi] == speed), pg_conn[b_pgi], pg_conn[a_pgi])
-    ids = [lk.id for lk in links]
     return LinkArrays(
-        ids=ids,
-        row=dict(zip(ids, range(n), strict=True)),
+        ids=rows.ids,
+        row=rows.row,
         a=a,
         b=b,
         a_group=a_group,
@@ -317,8 +407,8 @@ def _compile_links(project, d_row, devs: DeviceArrays, racks: RackArrays) -> Lin
         capacity_gbps=speed * mult,
         length_m=length,
         length_given=given,
-        medium=[lk.medium for lk in links],
-        cable_ids=[lk.cable_id for lk in links],
+        medium=rows.medium,
+        cable_ids=rows.cable_ids,
         technology=np.array(TECHNOLOGIES, dtype=object)[ib.astype(np.int8)].tolist(),
         connector=np.array(CONNECTORS, dtype=object)[conn].tolist(),
         a_port_key=a_pgi,

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gpuplanner.catalog import Catalog
+from gpuplanner.engine import compiled
 from gpuplanner.engine.cabling import MEDIUM_NAMES, CablePlan, plan_cables
 from gpuplanner.engine.compiled import KIND_CODES, ROLE_CODES, Compiled, codes_of
 from gpuplanner.engine.fabric_graph import FabricGraph, build_fabric_graph
@@ -324,8 +325,10 @@ _TOPOLOGIES = _TopologyCache()
 
 
 def clear_caches() -> None:
-    """Forget cached routers and hop histograms (benchmarks measure cold analyses with this)."""
+    """Forget cached routers, hop histograms and compiled link columns (benchmarks measure cold analyses
+    with this)."""
     _TOPOLOGIES.clear()
+    compiled.clear_cache()
 
 
 def analyze_fabric(c: Compiled, catalog: Catalog, *, router: Router | None = None) -> FabricResult:

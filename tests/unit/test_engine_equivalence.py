@@ -228,3 +228,26 @@ def test_reanalysis_reuses_the_router_only_while_the_topology_is_unchanged():
     assert cold.cables.medium == again.cables.medium
     UndoStack(p).push(RemoveRows("links", [link]))
     assert analyze_fabric(compile_project(p), p.catalog).router is not cold.router
+
+
+def test_recompile_reuses_link_columns_only_while_the_link_rows_are_unchanged():
+    from gpuplanner.engine.compiled import clear_cache
+
+    p = _project("leaf-spine-2to1")
+    first = compile_project(p)
+    first.links.a[:] = 0  # the caller owns what it got: the cache keeps its own copy
+    first.links.a_group.clear()
+    link = list(p.links)[3]
+    UndoStack(p).push(SetFields(p, "links", link, multiplicity=3, speed_gbps=100.0))
+    edited = compile_project(p)
+    clear_cache()
+    cold = compile_project(p)
+    for name in ("ids", "a", "b", "a_group", "multiplicity", "speed_gbps", "length_m", "a_port_key"):
+        assert np.array_equal(np.asarray(getattr(edited.links, name)), np.asarray(getattr(cold.links, name)))
+    row = cold.links.row[link]
+    assert (edited.links.multiplicity[row], edited.links.speed_gbps[row]) == (3, 100.0)
+    # a device edit leaves the link rows alone: same columns as a cold compile
+    dev = next(d for d in p.devices.values() if d.role == "compute")
+    UndoStack(p).push(SetFields(p, "devices", dev.id, name="renamed"))
+    warm = compile_project(p)
+    assert warm.links.row == cold.links.row and np.array_equal(warm.links.b, cold.links.b)
