@@ -350,7 +350,9 @@ def analyze_fabric(c: Compiled, catalog: Catalog, *, router: Router | None = Non
     cables_by_tier = _count_by_name(tier_codes, TIER_NAMES, mult)
     cables_by_medium = _count_by_name(cables.medium_code, MEDIUM_NAMES, mult)
     bisection, oversub = _bisection_and_oversub(c, tier_codes)
-    eps = np.unique(g.gpu_endpoint[g.gpu_endpoint >= 0])
+    on = np.zeros(g.n_nodes, bool)  # distinct compute endpoints in node order (np.unique without a sort)
+    on[g.gpu_endpoint[g.gpu_endpoint >= 0]] = True
+    eps = np.flatnonzero(on).astype(g.gpu_endpoint.dtype)
     hist, max_hops = _TOPOLOGIES.hops(topo, eps, router) if topo else _hop_histogram(eps, router)
     net, gpu = _capex(c, catalog, cables)
     return FabricResult(
