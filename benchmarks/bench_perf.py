@@ -98,7 +98,8 @@ def bench_size(gpus: int, runs: int) -> None:
     undo = UndoStack(p)
     edits = {
         # a new value each time, so nothing is answered from a cache of this very edit
-        "workload edit": lambda i: SetFields(p, "workloads", wl.id, global_batch=2048 + 128 * (i + 1)),
+        # (multiples of 2048 keep the batch divisible by the data-parallel degree at every size)
+        "workload edit": lambda i: SetFields(p, "workloads", wl.id, global_batch=2048 * (i + 2)),
         "rack edit": lambda i: SetFields(p, "racks", rack.id, power_budget_kw=40.0 + i),
     }
     for label, edit in edits.items():
@@ -114,6 +115,9 @@ def bench_size(gpus: int, runs: int) -> None:
             "  stages (median): "
             + ", ".join(f"{k} {statistics.median(s[k] for s in stages):.1f}" for k in stages[0])
         )
+    if r.workload is None:
+        print(f"workload: not estimated ({r.workload_error})")
+        return
     e = r.workload.estimate
     print(f"workload: step {e.step_time_s:.2f} s, MFU {e.mfu * 100:.1f}%, bottleneck: {e.bottleneck}")
 
