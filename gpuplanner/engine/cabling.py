@@ -17,6 +17,7 @@ from gpuplanner.engine.compiled import CONNECTORS, KIND_CODES, TECHNOLOGIES, Com
 
 DIRECT_ORDER = {"utp": 0, "dac": 0, "acc": 1, "aec": 1, "aoc": 2}
 MEDIA = ("dac", "acc", "aec", "aoc", "utp", "fiber-mmf", "fiber-smf", "none")
+COPPER = ("dac", "acc", "aec", "utp")
 MEDIUM_NAMES = ("", *MEDIA)  # CablePlan.medium_code indexes this
 
 
@@ -31,6 +32,7 @@ class CablePlan:
     transceivers_b: np.ndarray
     reach_m: np.ndarray  # reach of the chosen medium (NaN = none)
     too_long: np.ndarray  # bool: no medium (or the user's cable) reaches
+    copper_reach_m: np.ndarray  # longest passive/active copper (DAC, ACC, AEC, UTP) the link's ports take; NaN = none
     optics_power_w: np.ndarray  # per link, both ends
     bom_cables: dict[str, int] = field(default_factory=dict)
     bom_cable_m: dict[str, float] = field(
@@ -106,6 +108,7 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
     xcvrs = [e for e in catalog.entries.values() if isinstance(e, TransceiverType)]
     ch = _Choices(n)
     reach = np.full(n, np.nan)
+    copper_reach = np.full(n, np.nan)
     n_tr_a = np.zeros(n)
     n_tr_b = np.zeros(n)
     power = np.zeros(n)
@@ -148,6 +151,9 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
             ),
             key=lambda cb: (DIRECT_ORDER[cb.medium], cb.reach_max_m),
         )
+        copper = [cb.reach_max_m for cb in direct if cb.medium in COPPER]
+        if copper:
+            copper_reach[group] = max(copper)
         for cb in direct:
             rows = group[~done[group] & (length[group] <= cb.reach_max_m) & want_ok[cb.medium][group]]
             if len(rows):
@@ -210,6 +216,7 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
         transceivers_b=n_tr_b,
         reach_m=reach,
         too_long=too_long,
+        copper_reach_m=copper_reach,
         optics_power_w=power,
         bom_cables={
             ch.ids[i]: int(round(cnt[i]))

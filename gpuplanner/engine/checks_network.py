@@ -66,6 +66,16 @@ register_templates(
                 "zh": "将机柜靠近摆放，或选用传输距离更长的单模光模块。",
             },
         },
+        "copper-missed-by-distance": {
+            "message": {
+                "en": "{n} cables are just past the {reach} m that copper reaches at their speed ({min}–{max} m, e.g. {a} ↔ {b}), so they need {media} and {modules} transceivers.",
+                "zh": "有 {n} 根线缆略超出该速率下铜缆 {reach} 米的传输距离（{min}–{max} 米，例如 {a} ↔ {b}），因此需要使用{media}及 {modules} 个光模块。",
+            },
+            "fix": {
+                "en": "Shorten these runs: between racks a run climbs to the tray and back down, with slack — {overhead} m on top of {floor} m across the floor. Put both ends in one rack (or neighbouring racks), or give the real tray height and slack under Site and costs if the route is shorter; copper would then do, with no optics to buy, power or cool.",
+                "zh": "缩短这些走线：机柜间走线需上到桥架再下来并留有余量——在地面 {floor} 米之外还要 {overhead} 米。把两端放进同一机柜（或相邻机柜），或在“场地与成本”中填写实际的桥架高度和余量；这样即可改用铜缆，无需采购、供电和散热光模块。",
+            },
+        },
         "ports-over-subscribed": {
             "message": {
                 "en": "{name}: port group '{group}' is asked for {used} ports but has {ports}.",
@@ -165,6 +175,7 @@ def network_findings(c: Compiled, fabric: FabricResult, catalog, workload=None) 
                 {"n": int(len(rows)), "length": float(lk.length_m[rows].max())},
             )
         )
+    out += _copper_near_misses(c, fabric)
     for p in fabric.port_use:
         if p.used > p.ports + 1e-9:
             out.append(
@@ -317,3 +328,49 @@ def workload_findings(c: Compiled, wl_result, catalog) -> list[Finding]:
                 )
             )
     return out
+
+
+def _copper_near_misses(c: Compiled, fabric: FabricResult) -> list[Finding]:
+    """Runs that need optics (or active optical cables) only because they are a little past copper reach."""
+    cab = fabric.cables
+    lk = c.links
+    if not len(lk.ids):
+        return []
+    copper = np.nan_to_num(cab.copper_reach_m, nan=-np.inf)
+    length = lk.length_m
+    medium = np.asarray(cab.medium, dtype=object)
+    optical = (medium == "fiber-mmf") | (medium == "fiber-smf") | (medium == "aoc")
+    near = optical & ~lk.length_given & (length > copper) & (length <= copper + _v("copper_near_miss_m"))
+    rows = np.flatnonzero(near)
+    if not len(rows):
+        return []
+    worst = rows[np.argmax(length[rows])]
+    ra, rb = c.devices.rack[lk.a[worst]], c.devices.rack[lk.b[worst]]
+    floor_m = (
+        abs(c.racks.floor_x_m[ra] - c.racks.floor_x_m[rb])
+        + abs(c.racks.floor_y_m[ra] - c.racks.floor_y_m[rb])
+        if ra >= 0 and rb >= 0
+        else 0.0
+    )
+    names = c.devices.names
+    media = sorted({str(m) for m in medium[rows]})
+    modules = float((cab.transceivers_a[rows] + cab.transceivers_b[rows]).sum())
+    return [
+        Finding(
+            "info",
+            "copper-missed-by-distance",
+            tuple(lk.ids[i] for i in rows[:50]),
+            {
+                "n": int(lk.multiplicity[rows].sum()),  # cables, not links (a bundle is one link)
+                "reach": f"{float(np.max(cab.copper_reach_m[rows])):g}",
+                "min": f"{float(length[rows].min()):.1f}",
+                "max": f"{float(length[rows].max()):.1f}",
+                "a": names[int(lk.a[worst])],
+                "b": names[int(lk.b[worst])],
+                "media": "/".join(media),
+                "modules": int(round(modules)),
+                "overhead": f"{float(length[worst]) - floor_m:.1f}",
+                "floor": f"{floor_m:.1f}",
+            },
+        )
+    ]

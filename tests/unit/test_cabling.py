@@ -66,3 +66,37 @@ def test_moving_a_rack_further_changes_length():
     lid = next(iter(p.links_of(server.id)))
     assert c1.links.length_m[c1.links.row[lid]] > c0.links.length_m[c0.links.row[lid]] + 10
     assert dataclasses.replace(rack) == rack
+
+
+def test_runs_just_past_copper_reach_are_a_finding_and_shorter_runs_clear_it():
+    """SuperPOD example: the storage leaf ↔ spine runs between two neighbouring racks are 6.1–6.3 m (up to the
+    tray, across, down, plus 2 m of slack), past the 5 m of copper at their speed; with 0.5 m of slack they
+    fit copper, the optics go and so does the finding."""
+    from pathlib import Path
+
+    from gpuplanner.commands import SetFields
+    from gpuplanner.engine.analysis import analyze_project
+    from gpuplanner.storage import open_project
+
+    p = open_project(Path(__file__).resolve().parents[2] / "examples" / "superpod-1024-h100.gpuplan")
+    res = analyze_project(p)
+    found = [f for f in res.findings if f.rule == "copper-missed-by-distance"]
+    assert len(found) == 1 and found[0].severity == "info"
+    f = found[0]
+    lk = res.compiled.links
+    rows = [lk.row[i] for i in f.items]
+    assert all(res.fabric.cables.medium[r].startswith("fiber") for r in rows)
+    assert all(5.0 < lk.length_m[r] <= 7.0 for r in rows)
+    assert f.params["n"] == int(lk.multiplicity[rows].sum())
+    assert "5 m" in f.message("en") and "铜缆" in f.message("zh") and "tray" in f.fix("en")
+    modules_before = sum(res.fabric.cables.bom_transceivers.values())
+
+    SetFields(p, "site", "site", cable_slack_m=0.5).apply(p)
+    res2 = analyze_project(p)
+    assert all(
+        res2.fabric.cables.medium[res2.compiled.links.row[i]] in ("dac", "acc", "aec") for i in f.items
+    )
+    assert sum(res2.fabric.cables.bom_transceivers.values()) < modules_before
+    # (with less slack other runs come near copper reach: the finding now names those, not these)
+    still = [x for x in res2.findings if x.rule == "copper-missed-by-distance"]
+    assert not still or not set(f.items) & set(still[0].items)
