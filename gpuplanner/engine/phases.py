@@ -3,6 +3,7 @@ analysed as the cluster it makes; later phases are checked for growing without r
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,12 +46,23 @@ def phase_subset(project, phase):
     first = phases[0].id if phases else ""
     allowed = {"", first} | {p.id for p in phases if p.order <= phase.order}
     sub = Project(project.catalog)
+    kept: dict[str, list] = {}
     for table, rows in project.tables.items():
         if table in ("project", "site"):
             sub.tables[table] = dict(rows)
             continue
-        keep = [r for r in rows.values() if getattr(r, "phase_id", "") in allowed]
-        sub.load_rows(table, keep)
+        kept[table] = [r for r in rows.values() if getattr(r, "phase_id", "") in allowed]
+    # A phase's subset stays whole even when single items were put in phases one by one: a link waits for
+    # both its devices, and a device whose rack comes later stands unracked until then.
+    racks = {r.id for r in kept.get("racks", [])}
+    kept["devices"] = [
+        d if d.rack_id is None or d.rack_id in racks else dataclasses.replace(d, rack_id=None, u_position=None)
+        for d in kept.get("devices", [])
+    ]
+    devices = {d.id for d in kept["devices"]}
+    kept["links"] = [lk for lk in kept.get("links", []) if lk.a_device in devices and lk.b_device in devices]
+    for table, rows in kept.items():
+        sub.load_rows(table, rows)
     return sub
 
 

@@ -82,6 +82,9 @@ def references(project: Project, table: str, name: str) -> list[tuple[str, Any]]
         return [(translate("fields", "automatic (cheapest that takes the load)"), "")] + kinds("cooling")
     if table == "devices" and name == "rack_id":
         return [(NONE_TEXT, None)] + [(r.name, r.id) for r in project.racks.values()]
+    if name == "phase_id":
+        phases = sorted(project.tables["phases"].values(), key=lambda p: (p.order, p.id))
+        return [(translate("fields", "the first phase"), "")] + [(p.name, p.id) for p in phases]
     if name == "fabric_id":
         return [(NONE_TEXT, None)] + [(f.name, f.id) for f in project.tables["fabrics"].values()]
     if table == "links" and name == "cable_id":

@@ -682,7 +682,7 @@ The current project is unchanged.</source>
         <translation>团队 {n}</translation>
     </message>
     <message>
-        <source>{table}, row {r}, {col}: '{v}' is not a whole number ≥ {m}</source>
+        <source>{table}, row {r}, {col}: &apos;{v}&apos; is not a whole number ≥ {m}</source>
         <translation>{table}，第 {r} 行，{col}：“{v}”不是 ≥ {m} 的整数</translation>
     </message>
     <message>
@@ -694,7 +694,7 @@ The current project is unchanged.</source>
         <translation>{table}，第 {r} 行：阶段需要名称</translation>
     </message>
     <message>
-        <source>{table}, row {r}: two phases are named '{name}'</source>
+        <source>{table}, row {r}: two phases are named &apos;{name}&apos;</source>
         <translation>{table}，第 {r} 行：有两个阶段都叫“{name}”</translation>
     </message>
     <message>
@@ -713,7 +713,7 @@ The current project is unchanged.</source>
 <context>
     <name>PlannerScene</name>
     <message>
-        <source>{name}: {n} × {speed} {type} — {used:g} in use; drag from here to another device's port group to link</source>
+        <source>{name}: {n} × {speed} {type} — {used:g} in use; drag from here to another device&apos;s port group to link</source>
         <translation>{name}：{n} × {speed} {type} — 已用 {used:g}；从此处拖到另一台设备的端口组即可连线</translation>
     </message>
     <message>
@@ -843,7 +843,7 @@ The current project is unchanged.</source>
         <translation>万 / 亿（125.0 万美元，3.42 亿元）</translation>
     </message>
     <message>
-        <source>The window is rebuilt in the new language at once; the open project and its undo history stay. Reports are written in the project's language (Inspector ▸ Project ▸ language), which File ▸ Export report lets you change.</source>
+        <source>The window is rebuilt in the new language at once; the open project and its undo history stay. Reports are written in the project&apos;s language (Inspector ▸ Project ▸ language), which File ▸ Export report lets you change.</source>
         <translation>窗口会立即以新语言重建，已打开的项目及其撤销历史都会保留。报告使用项目的语言（属性 ▸ 项目 ▸ 语言），导出报告时（文件 ▸ 导出报告）也可另选语言。</translation>
     </message>
     <message>
@@ -1018,7 +1018,7 @@ The current project is unchanged.</source>
         <translation>轨道优化 (Rail-optimized)</translation>
     </message>
     <message>
-        <source>the rack type's budget</source>
+        <source>the rack type&apos;s budget</source>
         <translation>按机柜型号的功率预算</translation>
     </message>
     <message>
@@ -1359,7 +1359,7 @@ The current project is unchanged.</source>
         <translation>一个训练步内的利用率：{a}→{b} {ab:.0f} %，{b}→{a} {ba:.0f} %</translation>
     </message>
     <message>
-        <source>busiest link for: {kinds} — it sets that traffic's speed</source>
+        <source>busiest link for: {kinds} — it sets that traffic&apos;s speed</source>
         <translation>以下流量的最繁忙链路：{kinds} — 它决定了这类流量的速度</translation>
     </message>
     <message>
@@ -1543,6 +1543,10 @@ The current project is unchanged.</source>
     <message>
         <source>automatic (cheapest that takes the load)</source>
         <translation>自动（能承担负载的最便宜方案）</translation>
+    </message>
+    <message>
+        <source>the first phase</source>
+        <translation>第一阶段</translation>
     </message>
     <message>
         <source>automatic</source>
@@ -2122,7 +2126,7 @@ The current project is unchanged.</source>
         <translation>{rack} 没有可放置 {what} 的连续 {ru} 个空闲 U 位（共 {total} U，空闲 {free} U）</translation>
     </message>
     <message>
-        <source>'{id}' is not in the catalog</source>
+        <source>&apos;{id}&apos; is not in the catalog</source>
         <translation>设备目录中没有“{id}”</translation>
     </message>
     <message>
@@ -2162,7 +2166,7 @@ The current project is unchanged.</source>
         <translation>无法连接 {a} 与 {b}：{why}</translation>
     </message>
     <message>
-        <source>cannot link: {dev} port group '{g}' has all {n} ports in use</source>
+        <source>cannot link: {dev} port group &apos;{g}&apos; has all {n} ports in use</source>
         <translation>无法连接：{dev} 的端口组“{g}”的 {n} 个端口已全部占用</translation>
     </message>
     <message>

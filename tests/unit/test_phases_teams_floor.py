@@ -163,3 +163,17 @@ def test_racks_and_units_outside_the_hall_are_a_finding():
     assert "10 × 15 m" in found[0].message("en") and "机房" in found[0].message("zh")
     SetFields(p, "site", "site", hall_width_m=0.0, hall_depth_m=0.0).apply(p)
     assert "outside-hall" not in rules(analyze_project(p).findings)
+
+
+def test_phase_subset_stays_whole_when_items_are_put_in_phases_one_by_one():
+    """A device put in an earlier phase than its rack stands unracked there; a link waits for both ends."""
+    p = open_project(PHASED)
+    phases = sorted(p.tables["phases"].values(), key=lambda ph: ph.order)
+    rack = next(r for r in p.racks.values() if r.phase_id == phases[2].id)
+    dev = next(d for d in p.devices.values() if d.rack_id == rack.id)
+    SetFields(p, "devices", dev.id, phase_id=phases[0].id).apply(p)  # a scale-phase server in the pilot
+    sub = phase_subset(p, phases[0])
+    assert sub.devices[dev.id].rack_id is None  # its rack comes with phase 3
+    assert all(lk.a_device in sub.devices and lk.b_device in sub.devices for lk in sub.links.values())
+    results, _ = analyze_phases(p)  # every phase still analyses
+    assert len(results) == 3 and results[0].summary["gpus"] == 16 + 8
