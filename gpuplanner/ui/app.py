@@ -11,7 +11,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from PySide6.QtCore import QTranslator
+from PySide6.QtCore import QEvent, QObject, QTranslator
 from PySide6.QtGui import QFont, QFontDatabase, QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -125,6 +125,27 @@ def install_excepthook(window: MainWindow) -> None:
     sys.excepthook = hook
 
 
+class FileOpenFilter(QObject):
+    """macOS opens a double-clicked .gpuplan by sending the running app a FileOpen event (not argv): open
+    it in the main window (the current one: a language switch rebuilds the window)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.opened: list[str] = []
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        if event.type() == QEvent.Type.FileOpen:
+            path = event.file()  # type: ignore[attr-defined]
+            windows = [
+                w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()
+            ]
+            if path and windows:
+                self.opened.append(path)
+                windows[-1].open_file(path)
+                return True
+        return False
+
+
 def run_app(path: str | None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("gpuplanner")
@@ -133,6 +154,8 @@ def run_app(path: str | None) -> int:
     register_fonts(app)  # type: ignore[arg-type]
     install_translation(app)  # type: ignore[arg-type]
     window = MainWindow()
+    file_open = FileOpenFilter(app)
+    app.installEventFilter(file_open)
     install_excepthook(window)
     window.show()
     smoke.install(app, window, path)  # only with $GPUPLANNER_SMOKE_QUIT_MS (packaged-build self-test)

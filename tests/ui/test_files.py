@@ -123,3 +123,24 @@ def test_saving_removes_the_recovery_file(make_window, tmp_path: Path):
     w.doc.path = tmp_path / "p.gpuplan"
     assert w.save()
     assert not w.autosaver.path.exists()
+
+
+def test_a_file_open_event_opens_the_project(make_window):
+    """macOS sends a FileOpen event when a .gpuplan is double-clicked in Finder."""
+    from pathlib import Path
+
+    from PySide6.QtGui import QFileOpenEvent
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.ui.app import FileOpenFilter
+
+    from gpuplanner.ui.main_window import MainWindow
+
+    w = make_window()
+    for other in QApplication.topLevelWidgets():  # windows of earlier tests not yet torn down
+        if isinstance(other, MainWindow) and other is not w:
+            other.hide()
+    flt = FileOpenFilter()
+    example = Path(__file__).resolve().parents[2] / "examples" / "cluster-256-h100.gpuplan"
+    assert flt.eventFilter(QApplication.instance(), QFileOpenEvent(str(example)))
+    assert w.doc.path == example and w.doc.project.gpu_count() == 256
