@@ -133,7 +133,6 @@ def test_a_file_open_event_opens_the_project(make_window):
     from PySide6.QtWidgets import QApplication
 
     from gpuplanner.ui.app import FileOpenFilter
-
     from gpuplanner.ui.main_window import MainWindow
 
     w = make_window()
