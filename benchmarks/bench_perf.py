@@ -125,13 +125,16 @@ def bench_size(gpus: int, runs: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--sizes", default="1024,16384,131072")
+    ap.add_argument("--sizes", default="1024,16384,131072", help="GPU counts, e.g. 1024,16k")
     ap.add_argument("--no-model", action="store_true", help="skip bench_perf_model.py")
     args = ap.parse_args()
     if not args.no_model:
         print("== performance model (benchmarks/bench_perf_model.py) ==", flush=True)
         subprocess.run([sys.executable, str(HERE / "bench_perf_model.py")], check=True)
-    for gpus in (int(s) for s in args.sizes.split(",")):
+    for gpus in (
+        int(float(s.lower().rstrip("k")) * (1024 if s.lower().endswith("k") else 1))
+        for s in args.sizes.split(",")
+    ):
         bench_size(gpus, args.runs if gpus < 100_000 else max(2, args.runs // 3))
 
 
