@@ -19,6 +19,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from gpuplanner.commands import Command
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import Results, analyze_project
+from gpuplanner.engine.phases import phase_subset
 from gpuplanner.model import ChangeSet, Project
 from gpuplanner.storage import open_project, save_project
 
@@ -91,6 +92,7 @@ class Document(QObject):
         self.path: Path | None = None
         self.results: Results | None = None
         self.scenario: str | None = None
+        self.phase_id: str | None = None  # analyse the project as it stands at the end of this phase
         self.last_analysis_ms = 0.0
         self._generation = 0
         self._running = False
@@ -173,11 +175,23 @@ class Document(QObject):
         self.scenario = name or None
         self.request_analysis()
 
+    def set_phase(self, phase_id: str | None) -> None:
+        """Figures for the project at the end of ``phase_id`` (None: the whole project)."""
+        self.phase_id = phase_id or None
+        self.request_analysis()
+
+    def analysed_phase(self):
+        """The phase the current figures are for, or None for the whole project."""
+        return self.project.tables["phases"].get(self.phase_id or "")
+
     def _start_analysis(self) -> None:
         with self._lock:
             self._generation += 1
             gen = self._generation
         snap = snapshot_project(self.project)
+        phase = self.analysed_phase()
+        if phase is not None:
+            snap = phase_subset(snap, phase)
         if self.synchronous:
             self._run(snap, gen)
         else:

@@ -121,6 +121,7 @@ class MainWindow(QMainWindow):
         self.floor.message.connect(lambda m: self.statusBar().showMessage(m, 8000))
         self.phase_picker.phaseChosen.connect(self.floor.set_phase)
         self.phase_picker.phaseChosen.connect(self.scene.set_phase)
+        self.phase_picker.phaseChosen.connect(self.doc.set_phase)  # the figures follow the phase shown
         self.view.scaleChanged.connect(
             lambda s: self.status_zoom.setText(self.tr("zoom {p:.0f} %").format(p=s * 100))
         )
@@ -146,10 +147,22 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("{name} — {file}[*] — GPU Planner").format(name=name, file=file))
         self.setWindowModified(self.is_modified())
         self.status_saved.setText(self.tr("● unsaved changes") if self.is_modified() else self.tr("saved"))
-        self.status_gpus.setText(self.tr("{n} GPUs").format(n=fmt.number(self.doc.project.gpu_count())))
+        self._gpu_status()
+
+    def _gpu_status(self) -> None:
+        phase, res = self.doc.analysed_phase(), self.doc.results
+        if phase is not None and res is not None:
+            self.status_gpus.setText(
+                self.tr("{n} GPUs at the end of phase “{phase}”").format(
+                    n=fmt.number(res.fabric.gpus), phase=phase.name
+                )
+            )
+        else:
+            self.status_gpus.setText(self.tr("{n} GPUs").format(n=fmt.number(self.doc.project.gpu_count())))
 
     def _on_results(self, _res: object) -> None:
         self.status_analysis.setText(self.tr("analysis {ms:.0f} ms").format(ms=self.doc.last_analysis_ms))
+        self._gpu_status()
 
     def _on_replaced(self) -> None:
         self.update_title()

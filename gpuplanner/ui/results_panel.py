@@ -63,8 +63,13 @@ class ResultsPanel(QWidget):
         self.tree.setColumnWidth(0, 420)
         self.tree.setWordWrap(True)
         self.tree.itemClicked.connect(self._clicked)
+        self.phase_note = QLabel()  # shown when the figures are for one phase of the build-out
+        self.phase_note.setWordWrap(True)
+        self.phase_note.setStyleSheet("color: #1e6efa; font-weight: bold")
+        self.phase_note.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.phase_note)
         layout.addLayout(grid)
         layout.addWidget(self.note)
         layout.addWidget(self.tree, 1)
@@ -86,6 +91,14 @@ class ResultsPanel(QWidget):
         rate, cur = cost.usd_exchange_rate, cost.currency
         v = self.values
         v["gpus"].setText(fmt.number(res.fabric.gpus))
+        phase = self.doc.analysed_phase()
+        self.phase_note.setVisible(phase is not None)
+        if phase is not None:
+            self.phase_note.setText(
+                self.tr(
+                    "Figures for the cluster at the end of phase {n}, “{name}” (with the phases before)"
+                ).format(n=phase.order, name=phase.name)
+            )
         w = res.workload
         est = w.estimate if w is not None else None
         v["step"].setText(duration(est.step_time_s) if est else "–")

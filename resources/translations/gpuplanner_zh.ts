@@ -473,6 +473,10 @@
         <translation>已保存</translation>
     </message>
     <message>
+        <source>{n} GPUs at the end of phase “{phase}”</source>
+        <translation>阶段“{phase}”结束时共 {n} 块 GPU</translation>
+    </message>
+    <message>
         <source>{n} GPUs</source>
         <translation>{n} 块 GPU</translation>
     </message>
@@ -943,6 +947,10 @@ The current project is unchanged.</source>
     <message>
         <source>Analysis failed: {msg}</source>
         <translation>分析失败：{msg}</translation>
+    </message>
+    <message>
+        <source>Figures for the cluster at the end of phase {n}, “{name}” (with the phases before)</source>
+        <translation>以下为第 {n} 阶段“{name}”结束时（含此前各阶段）集群的数据</translation>
     </message>
     <message>
         <source>{money} over {n} years</source>

@@ -151,7 +151,15 @@ def test_phase_filter_and_unit_rating(make_window):
     off = w.scene.layer.phase_off
     assert 0 < off.sum() < n_links
     assert all(doc.project.links[w.scene.layer.ids[i]].phase_id not in ("", "ph1") for i in off.nonzero()[0])
+    # The figures follow: the results are the pilot's (16 GPUs, its kW and capex), said so in the panel.
+    assert doc.results.fabric.gpus == 16
+    assert w.results_panel.phase_note.isVisible() and "Pilot" in w.results_panel.phase_note.text()
+    assert "Pilot" in w.status_gpus.text()
+    pilot_capex = doc.results.cost.capex_usd
     picker.combo.setCurrentIndex(0)
+    assert doc.results.fabric.gpus == doc.project.gpu_count() == 304
+    assert doc.results.cost.capex_usd > pilot_capex
+    assert not w.results_panel.phase_note.isVisible()
     assert set(floor.scene.racks) == everything
     assert not w.scene.layer.phase_off.any()
     assert all(item.isVisible() for item in w.scene.rack_items.values())
