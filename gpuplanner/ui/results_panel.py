@@ -1,14 +1,18 @@
-"""The results panel: key figures (GPUs, step time, MFU, tokens/s, IT kW, facility kW, PUE, capex, TCO) and
-the findings with severity icons; clicking a finding selects the items it names on the canvas.
+"""The results panel: key figures (GPUs, step time, MFU, tokens/s, IT kW, facility kW, PUE, the utility feed
+the site needs, racks and rows, capex, TCO), the cooling mix, and the findings with severity icons (wrapped to
+the panel's width; the rule in the tooltip); clicking a finding selects the items it names on the canvas.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QGridLayout,
+    QHeaderView,
     QLabel,
     QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -16,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuplanner.engine.analysis import Results
-from gpuplanner.ui import fmt
+from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.fmt import duration, money  # noqa: F401 (duration: re-exported for the dialogs)
 from gpuplanner.ui.i18n import current_language
@@ -24,15 +28,33 @@ from gpuplanner.ui.i18n import current_language
 ITEMS_ROLE = Qt.ItemDataRole.UserRole
 
 
+class WrapDelegate(QStyledItemDelegate):
+    """Row heights for text wrapped at the column's width (QTreeView asks the delegate without a width, so
+    wrapped text would get one line and be cut off)."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:  # noqa: N802 (Qt API)
+        view = self.parent()
+        depth, parent = 1, index.parent()  # the root is decorated: top-level items are indented once
+        while parent.isValid():
+            depth, parent = depth + 1, parent.parent()
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
+        opt.rect = QRect(0, 0, max(80, view.header().sectionSize(0) - view.indentation() * depth), 10_000)
+        style = view.style()
+        return style.sizeFromContents(QStyle.ContentsType.CT_ItemViewItem, opt, QSize(), view)
+
+
 class ResultsPanel(QWidget):
     selectItems = Signal(list)  # noqa: N815 (Qt signal naming) — model ids named by a finding
 
-    KEYS = ("gpus", "step", "mfu", "tokens", "ttt", "it_kw", "fac_kw", "pue", "capex", "tco")
+    KEYS = ("gpus", "step", "mfu", "tokens", "ttt", "it_kw", "fac_kw", "pue", "feed", "racks", "capex", "tco")
 
     def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.doc = doc
         self.values: dict[str, QLabel] = {}
+        self.names: dict[str, QLabel] = {}
         grid = QGridLayout()
         names = {
             "gpus": self.tr("GPUs"),
@@ -41,8 +63,10 @@ class ResultsPanel(QWidget):
             "tokens": self.tr("Tokens/s"),
             "ttt": self.tr("Time to train"),
             "it_kw": self.tr("IT kW (load / max)"),
-            "fac_kw": self.tr("Facility kW"),
+            "fac_kw": self.tr("Facility kW (load / max)"),
             "pue": self.tr("PUE"),
+            "feed": self.tr("Utility feed needed"),
+            "racks": self.tr("Racks / rows"),
             "capex": self.tr("Capex"),
             "tco": self.tr("TCO"),
         }
@@ -53,15 +77,27 @@ class ResultsPanel(QWidget):
             value.setStyleSheet("font-weight: bold")
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             self.values[key] = value
+            self.names[key] = name
             grid.addWidget(name, k // 2, (k % 2) * 2)
             grid.addWidget(value, k // 2, (k % 2) * 2 + 1)
+        self.cooling = QLabel()  # which cooling takes how much of the IT load, and how much goes to liquid
+        self.cooling.setWordWrap(True)
+        self.cooling.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: #555")
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels([self.tr("Finding"), self.tr("Rule")])
-        self.tree.setColumnWidth(0, 420)
+        # One column, wrapped to the panel's width: a narrow dock must not cut a finding off mid-sentence
+        # (the rule id is in the tooltip).
+        self.tree.setHeaderLabels([self.tr("Finding")])
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tree.setUniformRowHeights(False)
         self.tree.setWordWrap(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.tree.setItemDelegate(WrapDelegate(self.tree))
+        # QTreeView keeps the row heights of the old width: lay the rows out again when the column changes
+        self.tree.header().sectionResized.connect(lambda *_a: self.tree.scheduleDelayedItemsLayout())
         self.tree.itemClicked.connect(self._clicked)
         self.phase_note = QLabel()  # shown when the figures are for one phase of the build-out
         self.phase_note.setWordWrap(True)
@@ -71,6 +107,7 @@ class ResultsPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.phase_note)
         layout.addLayout(grid)
+        layout.addWidget(self.cooling)
         layout.addWidget(self.note)
         layout.addWidget(self.tree, 1)
         doc.resultsReady.connect(self.show_results)
@@ -82,6 +119,7 @@ class ResultsPanel(QWidget):
             v.setText("–")
         self.tree.clear()
         self.note.clear()
+        self.cooling.clear()
 
     def show_failure(self, message: str) -> None:
         self.note.setText(self.tr("Analysis failed: {msg}").format(msg=message))
@@ -106,12 +144,14 @@ class ResultsPanel(QWidget):
         v["tokens"].setText(fmt.number(est.tokens_per_s) if est else "–")
         v["ttt"].setText(duration(est.time_to_train_s) if est and est.fits else "–")
         v["it_kw"].setText(f"{fmt.number(pw.it_kw_load, 1)} / {fmt.number(pw.it_kw_max, 1)}")
-        v["fac_kw"].setText(fmt.number(th.facility_kw, 1))
+        v["fac_kw"].setText(f"{fmt.number(th.facility_kw, 1)} / {fmt.number(th.facility_kw_max, 1)}")
         v["pue"].setText(f"{th.pue:.2f}")
+        self._feed(th)
+        self._racks(res)
+        self.cooling.setText(self._cooling_text(th))
         v["capex"].setText(money(cost.capex_usd, rate, cur))
-        v["tco"].setText(
-            self.tr("{money} over {n} years").format(money=money(cost.tco_usd, rate, cur), n=cost.tco_years)
-        )
+        self.names["tco"].setText(self.tr("TCO, {n} years").format(n=cost.tco_years))
+        v["tco"].setText(money(cost.tco_usd, rate, cur))
         notes = []
         if est is not None:
             notes.append(self.tr("Bottleneck: {b}").format(b=est.bottleneck_text(current_language())))
@@ -124,6 +164,65 @@ class ResultsPanel(QWidget):
         self.note.setText("\n".join(notes))
         self._findings(res, current_language())  # the UI's language (the project's is the report's)
 
+    def _feed(self, th) -> None:
+        """The kW to ask the utility for: facility kW at maximum plus the site's headroom; against the
+        stated feed when there is one (red when short)."""
+        label = self.values["feed"]
+        needed = fmt.number(th.feed_kw_needed, 0)
+        headroom = self.doc.project.site.feed_headroom
+        if th.utility_kw_available > 0:
+            label.setText(
+                self.tr("{needed} of {available} kW").format(
+                    needed=needed, available=fmt.number(th.utility_kw_available, 0)
+                )
+            )
+        else:
+            label.setText(self.tr("{needed} kW").format(needed=needed))
+        label.setStyleSheet(
+            "font-weight: bold" + ("" if th.feed_ok else f"; color: {theme.ERROR_TEXT.name()}")
+        )
+        tip = self.tr(
+            "Facility kW at maximum ({max} kW) plus {pct:.0f} % headroom (Site and costs ▸ feed headroom)."
+        ).format(max=fmt.number(th.facility_kw_max, 1), pct=headroom * 100)
+        if th.utility_kw_available <= 0:
+            tip += "\n" + self.tr("No utility feed is stated for the site (Site and costs ▸ utility).")
+        elif not th.feed_ok:
+            tip += "\n" + self.tr("The stated utility feed is too small.")
+        label.setToolTip(tip)
+        self.names["feed"].setToolTip(tip)
+
+    def _racks(self, res: Results) -> None:
+        """Racks holding equipment, and the rows they stand in (each row's kW at maximum in the tooltip)."""
+        racks = self.doc.project.racks
+        kw = res.power.rack_kw_max
+        by_row: dict[str, float] = {}
+        used = 0
+        for i, rid in enumerate(res.compiled.racks.ids):
+            rack = racks.get(rid)
+            if rack is None or kw[i] <= 0:
+                continue
+            used += 1
+            by_row[rack.row] = by_row.get(rack.row, 0.0) + float(kw[i])
+        self.values["racks"].setText(f"{fmt.number(used)} / {fmt.number(len(by_row))}")
+        tip = "\n".join(
+            self.tr("row {row}: {kw} kW at maximum").format(row=row or "–", kw=fmt.number(row_kw, 1))
+            for row, row_kw in sorted(by_row.items())
+        )
+        self.values["racks"].setToolTip(tip)
+        self.names["racks"].setToolTip(tip)
+
+    def _cooling_text(self, th) -> str:
+        mix = [
+            self.tr("{method} {kw} kW").format(method=theme.cooling_method_name(m), kw=fmt.number(k, 1))
+            for m, k in sorted(th.method_it_kw.items(), key=lambda mk: -mk[1])
+            if k > 0
+        ]
+        if not mix:
+            return ""
+        return self.tr("Cooling (IT kW at load): {mix}; {liquid} kW to liquid, {air} kW to air").format(
+            mix=" · ".join(mix), liquid=fmt.number(th.liquid_kw, 1), air=fmt.number(th.air_kw, 1)
+        )
+
     def _findings(self, res: Results, lang: str) -> None:
         self.tree.clear()
         icons = {
@@ -132,13 +231,14 @@ class ResultsPanel(QWidget):
             "info": self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxInformation),
         }
         for f in res.findings:
-            item = QTreeWidgetItem([f.message(lang), f.rule])
+            item = QTreeWidgetItem([f.message(lang)])
             item.setIcon(0, icons.get(f.severity, icons["info"]))
             item.setData(0, ITEMS_ROLE, list(f.items))
             fix = f.fix(lang)
-            item.setToolTip(0, f"{f.message(lang)}\n{fix}" if fix else f.message(lang))
+            tip = f"{f.message(lang)}\n{fix}" if fix else f.message(lang)
+            item.setToolTip(0, self.tr("{text}\nrule: {rule}").format(text=tip, rule=f.rule))
             if fix:
-                child = QTreeWidgetItem([fix, ""])
+                child = QTreeWidgetItem([fix])
                 child.setData(0, ITEMS_ROLE, list(f.items))
                 item.addChild(child)
             self.tree.addTopLevelItem(item)

@@ -921,12 +921,62 @@ The current project is unchanged.</source>
         <translation>IT 功率 kW（负载 / 最大）</translation>
     </message>
     <message>
-        <source>Facility kW</source>
-        <translation>设施总功率 kW</translation>
+        <source>Facility kW (load / max)</source>
+        <translation>设施功率 kW（负载 / 最大）</translation>
+    </message>
+    <message>
+        <source>TCO, {n} years</source>
+        <translation>总拥有成本 TCO（{n} 年）</translation>
+    </message>
+    <message>
+        <source>{needed} of {available} kW</source>
+        <translation>{needed} / {available} kW</translation>
+    </message>
+    <message>
+        <source>{needed} kW</source>
+        <translation>{needed} kW</translation>
+    </message>
+    <message>
+        <source>Facility kW at maximum ({max} kW) plus {pct:.0f} % headroom (Site and costs ▸ feed headroom).</source>
+        <translation>最大负载时设施功率（{max} kW）另加 {pct:.0f}% 余量（场地与成本 ▸ 供电余量）。</translation>
+    </message>
+    <message>
+        <source>No utility feed is stated for the site (Site and costs ▸ utility).</source>
+        <translation>尚未填写站点的市电容量（场地与成本 ▸ 市电容量）。</translation>
+    </message>
+    <message>
+        <source>The stated utility feed is too small.</source>
+        <translation>填写的市电容量不足。</translation>
+    </message>
+    <message>
+        <source>row {row}: {kw} kW at maximum</source>
+        <translation>第 {row} 列：最大 {kw} kW</translation>
+    </message>
+    <message>
+        <source>{method} {kw} kW</source>
+        <translation>{method} {kw} kW</translation>
+    </message>
+    <message>
+        <source>Cooling (IT kW at load): {mix}; {liquid} kW to liquid, {air} kW to air</source>
+        <translation>散热（负载下 IT 功率）：{mix}；液冷带走 {liquid} kW，风冷带走 {air} kW</translation>
+    </message>
+    <message>
+        <source>{text}
+rule: {rule}</source>
+        <translation>{text}
+规则：{rule}</translation>
     </message>
     <message>
         <source>PUE</source>
         <translation>PUE</translation>
+    </message>
+    <message>
+        <source>Utility feed needed</source>
+        <translation>所需市电容量</translation>
+    </message>
+    <message>
+        <source>Racks / rows</source>
+        <translation>机柜 / 列</translation>
     </message>
     <message>
         <source>Capex</source>
@@ -941,20 +991,12 @@ The current project is unchanged.</source>
         <translation>检查结果</translation>
     </message>
     <message>
-        <source>Rule</source>
-        <translation>规则</translation>
-    </message>
-    <message>
         <source>Analysis failed: {msg}</source>
         <translation>分析失败：{msg}</translation>
     </message>
     <message>
         <source>Figures for the cluster at the end of phase {n}, “{name}” (with the phases before)</source>
         <translation>以下为第 {n} 阶段“{name}”结束时（含此前各阶段）集群的数据</translation>
-    </message>
-    <message>
-        <source>{money} over {n} years</source>
-        <translation>{money}（{n} 年）</translation>
     </message>
     <message>
         <source>Bottleneck: {b}</source>
@@ -1002,6 +1044,46 @@ The current project is unchanged.</source>
         <source>Site and costs</source>
         <translation>场地与成本</translation>
     </message>
+    <message>
+        <source>The kW the utility can deliver to this site; 0 = not stated (no check).</source>
+        <translation>市电可供给本站点的容量（kW）；0 = 未填写（不做检查）。</translation>
+    </message>
+    <message>
+        <source>Margin on top of the facility kW at maximum when sizing the feed: 0.20 = 20 %.</source>
+        <translation>按最大设施功率确定供电容量时另加的余量：0.20 = 20%。</translation>
+    </message>
+    <message>
+        <source>Average share of the maximum IT power drawn over a year: 0.80 = 80 %.</source>
+        <translation>全年平均 IT 功耗占最大 IT 功率的比例：0.80 = 80%。</translation>
+    </message>
+    <message>
+        <source>Share of the hours the GPUs are busy, for the cloud comparison: 0.70 = 70 %.</source>
+        <translation>GPU 处于忙碌状态的时间比例（用于与云服务对比）：0.70 = 70%。</translation>
+    </message>
+    <message>
+        <source>A finding is raised when the predicted PUE is above this.</source>
+        <translation>预测 PUE 高于此值时给出检查结果。</translation>
+    </message>
+    <message>
+        <source>0 = the hall&apos;s size is not stated (racks are not checked against it).</source>
+        <translation>0 = 未填写机房尺寸（不检查机柜是否超出机房）。</translation>
+    </message>
+    <message>
+        <source>IT {it} kW at maximum → facility {fac} kW at PUE {pue:.2f}; the utility feed needs {feed} kW (with {pct:.0f} % headroom).</source>
+        <translation>最大 IT 功率 {it} kW → PUE {pue:.2f} 时设施功率 {fac} kW；所需市电容量 {feed} kW（含 {pct:.0f}% 余量）。</translation>
+    </message>
+    <message>
+        <source>No utility feed is stated.</source>
+        <translation>尚未填写市电容量。</translation>
+    </message>
+    <message>
+        <source>The stated {kw} kW is enough.</source>
+        <translation>填写的 {kw} kW 市电容量足够。</translation>
+    </message>
+    <message>
+        <source>The stated {kw} kW is too small.</source>
+        <translation>填写的 {kw} kW 市电容量不足。</translation>
+    </message>
 </context>
 <context>
     <name>TemplateDialog</name>
@@ -1014,6 +1096,14 @@ The current project is unchanged.</source>
         <translation>新集群</translation>
     </message>
     <message>
+        <source>Number of servers</source>
+        <translation>服务器数量</translation>
+    </message>
+    <message>
+        <source>Compute fabric</source>
+        <translation>计算网络</translation>
+    </message>
+    <message>
         <source>same as leaf</source>
         <translation>与叶交换机相同</translation>
     </message>
@@ -1024,6 +1114,18 @@ The current project is unchanged.</source>
     <message>
         <source>rail-optimised</source>
         <translation>轨道优化 (Rail-optimized)</translation>
+    </message>
+    <message>
+        <source>InfiniBand</source>
+        <translation>InfiniBand</translation>
+    </message>
+    <message>
+        <source>Ethernet (RoCE v2)</source>
+        <translation>以太网 (RoCE v2)</translation>
+    </message>
+    <message>
+        <source>The GPU-to-GPU (compute) network. The storage and management networks are Ethernet either way.</source>
+        <translation>GPU 之间的计算网络。存储网络和管理网络均为以太网。</translation>
     </message>
     <message>
         <source>the rack type&apos;s budget</source>
@@ -1047,10 +1149,6 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>Server</source>
-        <translation>服务器</translation>
-    </message>
-    <message>
-        <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>

@@ -38,6 +38,7 @@ class RowDialog(QDialog):
         self.doc = doc
         self.row = row
         self.editors: dict[str, fields.Editor] = {}
+        self.labels: dict[str, QLabel] = {}
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020")
@@ -51,7 +52,9 @@ class RowDialog(QDialog):
                 ed = fields.make_editor(doc.project, self.table, row, name)
                 ed.set(getattr(row, name))
                 self.editors[name] = ed
-                form.addRow(fields.label_of(name), ed.widget)
+                label = QLabel(fields.label_of(name))
+                self.labels[name] = label
+                form.addRow(label, ed.widget)
             grid.addWidget(box, k // columns, k % columns)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok

@@ -1,10 +1,14 @@
 """Site and costs: electricity price, climate, utility feed, target PUE, TCO years and the other site
-parameters; results update when applied."""
+parameters; results update when applied. Under the form, the answer a facility planner comes for: IT kW,
+facility kW and PUE, the utility feed the site needs against the one stated. Fields whose 0 or fraction
+means something say so in their tooltip."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QWidget
 
+from gpuplanner.engine.analysis import Results
+from gpuplanner.ui import fmt
 from gpuplanner.ui.dialogs.row_dialog import RowDialog
 from gpuplanner.ui.document import Document
 
@@ -32,8 +36,65 @@ class SiteDialog(RowDialog):
             (self.tr("Cloud comparison"), ["cloud_usd_per_gpu_hour", "expected_utilization"]),
             (
                 self.tr("Floor and cabling"),
-                ["hall_width_m", "hall_depth_m", "rack_pitch_m", "row_pitch_m", "cable_slack_m", "tray_height_m"],
+                [
+                    "hall_width_m",
+                    "hall_depth_m",
+                    "rack_pitch_m",
+                    "row_pitch_m",
+                    "cable_slack_m",
+                    "tray_height_m",
+                ],
             ),
         ]
         super().__init__(doc, doc.project.site, groups, parent)
         self.setWindowTitle(self.tr("Site and costs"))
+        for name, tip in self.hints().items():
+            self.editors[name].widget.setToolTip(tip)
+            label = self.labels.get(name)
+            if label is not None:
+                label.setToolTip(tip)
+        doc.resultsReady.connect(self.show_power)
+        if doc.results is not None:
+            self.show_power(doc.results)
+
+    def hints(self) -> dict[str, str]:
+        return {
+            "utility_kw_available": self.tr(
+                "The kW the utility can deliver to this site; 0 = not stated (no check)."
+            ),
+            "feed_headroom": self.tr(
+                "Margin on top of the facility kW at maximum when sizing the feed: 0.20 = 20 %."
+            ),
+            "load_factor": self.tr("Average share of the maximum IT power drawn over a year: 0.80 = 80 %."),
+            "expected_utilization": self.tr(
+                "Share of the hours the GPUs are busy, for the cloud comparison: 0.70 = 70 %."
+            ),
+            "target_pue": self.tr("A finding is raised when the predicted PUE is above this."),
+            "hall_width_m": self.tr("0 = the hall's size is not stated (racks are not checked against it)."),
+            "hall_depth_m": self.tr("0 = the hall's size is not stated (racks are not checked against it)."),
+        }
+
+    def show_power(self, res: Results) -> None:
+        """The power answer for the site as applied: IT and facility kW, PUE, and the utility feed."""
+        th, pw = res.thermal, res.power
+        text = self.tr(
+            "IT {it} kW at maximum → facility {fac} kW at PUE {pue:.2f}; the utility feed needs {feed} kW "
+            "(with {pct:.0f} % headroom)."
+        ).format(
+            it=fmt.number(pw.it_kw_max, 1),
+            fac=fmt.number(th.facility_kw_max, 1),
+            pue=th.pue,
+            feed=fmt.number(th.feed_kw_needed, 0),
+            pct=self.doc.project.site.feed_headroom * 100,
+        )
+        if th.utility_kw_available <= 0:
+            text += " " + self.tr("No utility feed is stated.")
+        elif th.feed_ok:
+            text += " " + self.tr("The stated {kw} kW is enough.").format(
+                kw=fmt.number(th.utility_kw_available, 0)
+            )
+        else:
+            text += " " + self.tr("The stated {kw} kW is too small.").format(
+                kw=fmt.number(th.utility_kw_available, 0)
+            )
+        self.status.setText(text)

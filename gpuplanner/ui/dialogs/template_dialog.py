@@ -1,5 +1,9 @@
 """New project from a topology template (gpuplanner.topology): the generator's options as a form; the plan
-is generated here (refusals shown in the dialog) and becomes the new project's first, undoable edit."""
+is generated here (refusals shown in the dialog) and becomes the new project's first, undoable edit.
+
+The compute fabric (InfiniBand or Ethernet with RoCE v2) is a choice of its own: it narrows the switch lists
+to switches of that technology, so that "the same cluster on RoCE" is one choice, not a hunt through switch
+model names."""
 
 from __future__ import annotations
 
@@ -25,6 +29,9 @@ from gpuplanner.topology.generators import generate
 from gpuplanner.topology.options import TEMPLATES, GenerateOptions
 from gpuplanner.ui.i18n import translate
 
+# The leaf switch a fabric choice starts from: the 400G-class switch of each technology (as in the presets).
+DEFAULT_LEAF = {"infiniband": "nvidia-quantum-2-qm9700", "ethernet": "nvidia-spectrum-4-sn5600"}
+
 
 class TemplateDialog(QDialog):
     def __init__(self, catalog: Catalog, parent: QWidget | None = None) -> None:
@@ -40,9 +47,21 @@ class TemplateDialog(QDialog):
         )
         self.server = self._combo(self._entries("server"), d.server)
         self.servers = self._spin(1, 100_000, d.servers)
-        self.leaf = self._combo(self._entries("switch"), d.leaf_switch)
-        self.spine = self._combo([(self.tr("same as leaf"), "")] + self._entries("switch"), "")
-        self.core = self._combo([(self.tr("same as spine"), "")] + self._entries("switch"), "")
+        self.fabric = self._combo(
+            [(self.tr("InfiniBand"), "infiniband"), (self.tr("Ethernet (RoCE v2)"), "ethernet")],
+            self._technology(d.leaf_switch),
+        )
+        self.fabric.setToolTip(
+            self.tr(
+                "The GPU-to-GPU (compute) network. The storage and management networks are Ethernet "
+                "either way."
+            )
+        )
+        self.leaf = QComboBox()
+        self.spine = QComboBox()
+        self.core = QComboBox()
+        self._fill_switches(d.leaf_switch)
+        self.fabric.currentIndexChanged.connect(lambda _i: self._fill_switches())
         self.oversub = QDoubleSpinBox()
         self.oversub.setRange(1.0, 16.0)
         self.oversub.setValue(d.oversub)
@@ -65,7 +84,8 @@ class TemplateDialog(QDialog):
             (self.tr("Project name"), self.name),
             (self.tr("Template"), self.template),
             (self.tr("Server"), self.server),
-            (self.tr("Servers"), self.servers),
+            (self.tr("Number of servers"), self.servers),
+            (self.tr("Compute fabric"), self.fabric),
             (self.tr("Leaf switch"), self.leaf),
             (self.tr("Spine switch"), self.spine),
             (self.tr("Core switch"), self.core),
@@ -91,6 +111,28 @@ class TemplateDialog(QDialog):
 
     def _entries(self, kind: str) -> list[tuple[str, str]]:
         return [(f"{e.name} ({e.id})", e.id) for e in self.catalog.of_kind(kind)]
+
+    def _technology(self, switch_id: str) -> str:
+        entry = next((e for e in self.catalog.of_kind("switch") if e.id == switch_id), None)
+        return getattr(entry, "technology", "") or "infiniband"
+
+    def _fill_switches(self, leaf: str = "") -> None:
+        """The switch lists for the chosen compute fabric; the leaf stays when it is of that technology,
+        else it is DEFAULT_LEAF's (the catalog's first when that entry is missing)."""
+        tech = self.fabric.currentData()
+        entries = [e for e in self.catalog.of_kind("switch") if getattr(e, "technology", "") == tech]
+        items = [(f"{e.name} ({e.id})", e.id) for e in entries]
+        if not leaf or leaf not in {e.id for e in entries}:
+            leaf = DEFAULT_LEAF.get(tech, "")
+        for box, first in (
+            (self.leaf, []),
+            (self.spine, [(self.tr("same as leaf"), "")]),
+            (self.core, [(self.tr("same as spine"), "")]),
+        ):
+            box.clear()
+            for text, value in first + items:
+                box.addItem(text, value)
+        self.leaf.setCurrentIndex(max(self.leaf.findData(leaf), 0))
 
     def _combo(self, items: list[tuple[str, str]], current: str) -> QComboBox:
         box = QComboBox()
