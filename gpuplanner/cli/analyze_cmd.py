@@ -5,9 +5,6 @@ from __future__ import annotations
 import argparse
 
 from gpuplanner.cli.common import print_json, print_table
-from gpuplanner.engine.analysis import analyze_project
-from gpuplanner.engine.summary import results_json
-from gpuplanner.storage import open_project
 
 SEV = {"error": "ERROR", "warning": "warn", "info": "info"}
 
@@ -17,6 +14,11 @@ def _money(x: float | None, cur: str) -> str:
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
+    # Heavy imports (numpy/scipy engine, sqlite-utils) here, not at module level: see cli/__init__.py.
+    from gpuplanner.engine.analysis import analyze_project
+    from gpuplanner.engine.summary import results_json
+    from gpuplanner.storage import open_project
+
     project = open_project(args.file)
     lang = args.lang or project.info.language
     res = analyze_project(project, scenario=args.scenario)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gpuplanner.catalog import Catalog, CatalogEntry, load_catalog, user_catalog_dir
-from gpuplanner.catalog.netbox import import_netbox
 from gpuplanner.cli.common import EXIT_BAD_INPUT, print_json, print_table
 from gpuplanner.core.errors import CatalogError
+
+# The catalog loader (YAML, JSON Schema) is imported by the commands, not by `register` (see cli/__init__.py).
+if TYPE_CHECKING:
+    from gpuplanner.catalog import Catalog, CatalogEntry
 
 # Extra JSON keys required by the interface (issue #2): TB/s memory bandwidth under its short name.
 _ALIASES = {"mem_bw_tbyte_per_s": "mem_bw_tbps"}
@@ -60,6 +63,8 @@ def entry_json(e: CatalogEntry, cat: Catalog) -> dict[str, Any]:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
+    from gpuplanner.catalog import load_catalog
+
     cat = load_catalog()
     entries = (
         cat.of_kind(args.kind) if args.kind else sorted(cat.entries.values(), key=lambda e: (e.kind, e.id))
@@ -76,11 +81,13 @@ def _cmd_list(args: argparse.Namespace) -> int:
         rows = [[e.id, e.kind, e.name, *[getattr(e, c, "") for c in cols]] for e in entries]
         print_table(rows, ["id", "kind", "name", *cols])
     for err in cat.errors:
-        print(f"warning: {err.one_line()}", file=__import__("sys").stderr)
+        print(f"warning: {err.one_line()}", file=sys.stderr)
     return 0
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
+    from gpuplanner.catalog import load_catalog
+
     cat = load_catalog()
     e = cat.get(args.id)
     data = entry_json(e, cat)
@@ -93,6 +100,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
+    from gpuplanner.catalog import Catalog, load_catalog
+
     root = Path(args.dir)
     if not root.is_dir():
         raise CatalogError("not a folder", file=str(root))
@@ -125,6 +134,9 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_import_netbox(args: argparse.Namespace) -> int:
+    from gpuplanner.catalog import user_catalog_dir
+    from gpuplanner.catalog.netbox import import_netbox
+
     out_dir = Path(args.out) if args.out else user_catalog_dir()
     written = import_netbox(
         Path(args.path),

@@ -5,25 +5,20 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from typing import TYPE_CHECKING
 
-from gpuplanner.catalog.loader import default_catalog
-from gpuplanner.catalog.types import GpuType, ModelType, ServerType
 from gpuplanner.cli.common import EXIT_BAD_INPUT, print_json, print_table
 from gpuplanner.core.errors import PlannerError, ValidationError
-from gpuplanner.engine.perf import (
-    Calibration,
-    ClusterSpec,
-    InferenceConfig,
-    ModelShape,
-    TrainConfig,
-    estimate,
-    estimate_inference,
-    shape_from_entry,
-    sweep,
-)
+
+# The catalog and the engine are imported by the command, not by `register` (see cli/__init__.py).
+if TYPE_CHECKING:
+    from gpuplanner.engine.perf import ClusterSpec, ModelShape, TrainConfig
 
 
 def _shape(args: argparse.Namespace, catalog) -> ModelShape:
+    from gpuplanner.catalog.types import ModelType
+    from gpuplanner.engine.perf import ModelShape, shape_from_entry
+
     if args.model:
         m = catalog.get(args.model)
         if not isinstance(m, ModelType):
@@ -49,6 +44,9 @@ def _shape(args: argparse.Namespace, catalog) -> ModelShape:
 
 
 def _cluster(args: argparse.Namespace, catalog) -> ClusterSpec:
+    from gpuplanner.catalog.types import GpuType, ServerType
+    from gpuplanner.engine.perf import Calibration, ClusterSpec
+
     server = catalog.get(args.server) if args.server else None
     if server is not None and not isinstance(server, ServerType):
         raise ValidationError(f"'{args.server}' is not a server", field="--server")
@@ -160,6 +158,9 @@ def _json(cfg: TrainConfig, est, cluster: ClusterSpec) -> dict:
 
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
+    from gpuplanner.catalog.loader import default_catalog
+    from gpuplanner.engine.perf import InferenceConfig, TrainConfig, estimate, estimate_inference, sweep
+
     catalog = default_catalog()
     shape = _shape(args, catalog)
     if args.inference:

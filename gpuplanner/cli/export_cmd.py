@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from gpuplanner.engine.analysis import analyze_project
-from gpuplanner.exports import FORMATS as DATA_FORMATS
-from gpuplanner.exports import export
-from gpuplanner.reports.files import FORMATS as REPORT_FORMATS
-from gpuplanner.reports.files import write_file
-from gpuplanner.storage import open_project
-
+# The union of exports.FORMATS, reports.files.FORMATS and the quota formats, spelled out so that
+# `register` imports neither package (tests/e2e/test_cli.py checks the two lists agree).
 FORMATS = ("slurm", "netbox", "bom-csv", "cables-csv", "svg", "png", "json", "slurm-partitions", "k8s-quotas")
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
+    from gpuplanner.engine.analysis import analyze_project
+    from gpuplanner.exports import FORMATS as DATA_FORMATS
+    from gpuplanner.exports import export
+    from gpuplanner.reports.files import FORMATS as REPORT_FORMATS
+    from gpuplanner.reports.files import write_file
+    from gpuplanner.storage import open_project
+
     project = open_project(args.file)
     if args.format in ("slurm-partitions", "k8s-quotas"):
-        from pathlib import Path
-
         from gpuplanner.exports.quotas import kubernetes_quotas, slurm_partitions
 
         text = slurm_partitions(project) if args.format == "slurm-partitions" else kubernetes_quotas(project)

@@ -7,18 +7,21 @@ import dataclasses
 import math
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpuplanner.cli.common import print_json, print_table
 from gpuplanner.core.errors import GenerationError, ProjectFileError
-from gpuplanner.engine.compiled import compile_project
-from gpuplanner.engine.network import analyze_fabric
-from gpuplanner.model import Project
-from gpuplanner.storage import open_project, save_project
-from gpuplanner.topology import GenerateOptions, generate_into, template_list
-from gpuplanner.topology.presets import PRESETS, build_preset, get_preset, preset_ids
+
+# Topology, engine and storage are imported by the commands, not by `register` (see cli/__init__.py).
+if TYPE_CHECKING:
+    from gpuplanner.model import Project
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
+    from gpuplanner.model import Project
+    from gpuplanner.topology import GenerateOptions, generate_into, template_list
+    from gpuplanner.topology.presets import PRESETS, build_preset, get_preset, preset_ids
+
     if args.list:
         presets = {
             p.id: {"gpus": p.gpus(), "name": p.name(args.lang), "what": p.description(args.lang)}
@@ -77,6 +80,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 def _write_generated(
     project: Project, out: Path, args: argparse.Namespace, template: str, servers: int
 ) -> int:
+    from gpuplanner.storage import save_project
+
     now = datetime.now(UTC).isoformat(timespec="seconds")
     project.tables["project"]["project"] = dataclasses.replace(project.info, created=now, modified=now)
     save_project(project, out)
@@ -100,6 +105,10 @@ def _write_generated(
 
 
 def _cmd_fabric(args: argparse.Namespace) -> int:
+    from gpuplanner.engine.compiled import compile_project
+    from gpuplanner.engine.network import analyze_fabric
+    from gpuplanner.storage import open_project
+
     project = open_project(args.file)
     c = compile_project(project)
     result = analyze_fabric(c, project.catalog)

@@ -7,12 +7,15 @@ import dataclasses
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuplanner.cli.common import print_json
 from gpuplanner.core.errors import ProjectFileError
-from gpuplanner.model import Project
-from gpuplanner.storage import FORMAT_VERSION, open_project, save_project
+
+# The model and storage (sqlite-utils, the catalog) are imported by the commands, not by `register`:
+# `gpuplanner --help` must not pay for them.
+if TYPE_CHECKING:
+    from gpuplanner.model import Project
 
 
 def project_summary(project: Project) -> dict[str, Any]:
@@ -44,6 +47,9 @@ def project_summary(project: Project) -> dict[str, Any]:
 
 
 def _cmd_new(args: argparse.Namespace) -> int:
+    from gpuplanner.model import Project
+    from gpuplanner.storage import save_project
+
     path = Path(args.file)
     if path.exists() and not args.force:
         raise ProjectFileError("already exists (use --force to replace it)", file=str(path))
@@ -68,6 +74,8 @@ def _cmd_new(args: argparse.Namespace) -> int:
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
+    from gpuplanner.storage import FORMAT_VERSION, open_project
+
     project = open_project(args.file)
     summary = {"file": args.file, "format_version": FORMAT_VERSION, **project_summary(project)}
     if args.json:

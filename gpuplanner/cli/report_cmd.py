@@ -5,15 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gpuplanner.reports import build_report
-from gpuplanner.storage import open_project
-
 
 def _warn(message: str) -> None:
     print(f"gpuplanner: warning: {message}", file=sys.stderr)
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
+    from gpuplanner.reports import build_report
+    from gpuplanner.storage import open_project
+
     project = open_project(args.file)
     out = build_report(project, args.output, lang=args.lang, scenario=args.scenario, warn=_warn)
     print(f"wrote {out}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -272,6 +273,74 @@ def test_empty_project_analyzes_and_exports_quotas(tmp_path):
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["gpus"] == 0
     out = tmp_path / "p.conf"
-    assert run("export", str(ROOT / "examples" / "phased-pilot-to-su.gpuplan"), "-f", "slurm-partitions", "-o",
-               str(out)).returncode == 0
+    assert (
+        run(
+            "export",
+            str(ROOT / "examples" / "phased-pilot-to-su.gpuplan"),
+            "-f",
+            "slurm-partitions",
+            "-o",
+            str(out),
+        ).returncode
+        == 0
+    )
     assert "PartitionName=train" in out.read_text()
+
+
+# Modules a quick command must not load: the engine (numpy/scipy), storage (sqlite-utils), reports
+# (reportlab), the catalog loader (YAML, JSON Schema) and Qt.
+HEAVY = (
+    "numpy",
+    "scipy",
+    "sqlite_utils",
+    "reportlab",
+    "jsonschema",
+    "yaml",
+    "PySide6",
+    "gpuplanner.engine",
+    "gpuplanner.storage",
+    "gpuplanner.reports",
+    "gpuplanner.exports",
+    "gpuplanner.topology",
+    "gpuplanner.catalog",
+)
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["analyze", "--help"], ["catalog", "--help"]])
+def test_quick_commands_import_nothing_heavy(args):
+    code = (
+        "import sys\n"
+        "from gpuplanner.cli import main\n"
+        f"rc = main({args!r})\n"
+        f"heavy = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r} or m in {HEAVY!r}"
+        " or any(m.startswith(h + '.') for h in " + repr(HEAVY) + "))\n"
+        "print('HEAVY', heavy, rc, file=sys.stderr)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert "HEAVY [] 0" in r.stderr, r.stderr[-2000:]
+
+
+def test_help_lists_every_command_in_order():
+    r = run("--help")
+    assert r.returncode == 0
+    listed = re.findall(r"^    ([a-z-]+)  ", r.stdout, flags=re.MULTILINE)
+    assert listed == [
+        "new",
+        "info",
+        "catalog",
+        "generate",
+        "fabric",
+        "analyze",
+        "estimate",
+        "report",
+        "export",
+    ]
+
+
+def test_export_format_choices_match_the_writers():
+    # export_cmd spells its choices out so that `--help` imports neither package; they must stay in step.
+    from gpuplanner.cli.export_cmd import FORMATS
+    from gpuplanner.exports import FORMATS as DATA_FORMATS
+    from gpuplanner.reports.files import FORMATS as REPORT_FORMATS
+
+    assert set(FORMATS) == {*DATA_FORMATS, *REPORT_FORMATS, "slurm-partitions", "k8s-quotas"}
