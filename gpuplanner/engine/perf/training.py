@@ -301,7 +301,9 @@ def validate_config(shape: ModelShape, cfg: TrainConfig) -> None:
             value=cfg.tp,
             hint="choose tp dividing the head count",
         )
-    if cfg.vpp > 1 and shape.layers % (cfg.pp * cfg.vpp):
+    # uneven splits are allowed (Megatron-Core --decoder-first/last-pipeline-num-layers; Llama 3 drops one
+    # layer from the first and last stage): the slowest stage holds ceil(layers / pp) layers
+    if cfg.vpp > 1 and shape.layers < cfg.pp * cfg.vpp:
         raise ValidationError(
             f"{shape.layers} layers cannot form pp × vpp = {cfg.pp} × {cfg.vpp} chunks",
             field="vpp",
