@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from gpuplanner.core.errors import GenerationError
@@ -69,6 +70,24 @@ def test_storage_fabrics_where_the_cluster_has_shared_storage(built):
     assert storage("roce-4-node") == 2
     assert storage("ib-su-32-node") == 2
     assert storage("superpod-128-node") == 6
+    assert storage("fat-tree-1024-node") == 48
+
+
+def test_1024_node_storage_fabric_fits_its_runs(built):
+    """The 8,192-GPU preset has its storage fabric back: the DGX 200 GbE storage runs reach ~66 m from the
+    middle row, past the 30 m of a 200G AOC, and take 200G-mode QSFP112 optics (SR4 to 50 m, DR4 to 100 m)."""
+    project, _ = built["fat-tree-1024-node"]
+    kinds = Counter(f.kind for f in project.tables["fabrics"].values())
+    assert kinds["storage"] == 1
+    res = analyze_project(project)
+    cables = res.fabric.cables
+    assert not cables.too_long.any()
+    lk = res.compiled.links
+    storage = np.array([r == "storage" for r in lk.a_role]) & (lk.speed_gbps == 200)
+    assert storage.any() and lk.length_m[storage].max() > 50  # beyond AOC and multimode reach
+    media = {cables.medium[i] for i in np.flatnonzero(storage)}
+    assert {"aoc", "fiber-mmf", "fiber-smf"} <= media
+    assert cables.bom_transceivers.get("nvidia-mms1x00-ns400-200g", 0) > 0
 
 
 def test_rail_optimised_ib_su_has_one_leaf_per_rail(built):
