@@ -2,23 +2,29 @@
 
 A broken file or entry never stops the rest from loading: it is recorded in ``Catalog.errors`` with its
 file, entry and field, and left out. User entries override bundled ones with the same id.
+
+``load_catalog`` keeps what it read of each folder in an on-disk cache (``catalog/cache.py``) keyed by
+every file's path, size and mtime: a start with unchanged files skips YAML and JSON Schema altogether.
+PyYAML and jsonschema are therefore imported only when a file is actually read.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
-import yaml
-
+from gpuplanner.catalog import cache as disk_cache
 from gpuplanner.catalog.rules import check_entry, check_references
 from gpuplanner.catalog.types import KIND_DIRS, KIND_TYPES, CatalogEntry, Price
 from gpuplanner.core.errors import CatalogError
+
+if TYPE_CHECKING:
+    import jsonschema
 
 ENV_BUNDLED = "GPUPLANNER_CATALOG_DIR"
 ENV_USER = "GPUPLANNER_USER_CATALOG"
@@ -50,8 +56,24 @@ def _schema(kind: str) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+@cache
 def _validator(kind: str) -> jsonschema.Draft202012Validator:
+    """Built once per kind: building one per entry cost as much as validating it."""
+    import jsonschema
+
     return jsonschema.Draft202012Validator(_schema(kind))
+
+
+def _schema_files() -> list[Path]:
+    return sorted((bundled_catalog_dir() / "schema").glob("*.json"))
+
+
+@cache
+def _yaml_loader() -> type:
+    """libyaml's safe loader when PyYAML was built with it (about 10× faster), else the pure-Python one."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _schema_errors(kind: str, data: dict[str, Any], origin: str, entry_id: str) -> list[CatalogError]:
@@ -66,12 +88,14 @@ def _schema_errors(kind: str, data: dict[str, Any], origin: str, entry_id: str) 
 
 
 def _read_yaml(path: Path) -> Any:
+    import yaml
+
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CatalogError(f"cannot read: {exc}", file=str(path)) from exc
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_yaml_loader())  # a safe loader: plain data only
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -176,6 +200,80 @@ def _entry_files(root: Path) -> Iterator[tuple[Path, str | None]]:
         yield p, None
 
 
+def _price_files(root: Path) -> list[Path]:
+    prices_dir = root / "prices"
+    return sorted(prices_dir.glob("*.y*ml")) if prices_dir.is_dir() else []
+
+
+# What reading one folder yields, in file order: (file, entry or None, problems) per entry file and
+# (file, prices, problems) per price file. ``Catalog.add_dir`` merges it; the disk cache stores it.
+_EntryResults = list[tuple[str, CatalogEntry | None, list[CatalogError]]]
+_PriceResults = list[tuple[str, list[Price], list[CatalogError]]]
+
+
+def _read_dir(
+    entry_files: list[tuple[Path, str | None]], price_files: list[Path]
+) -> tuple[_EntryResults, _PriceResults]:
+    entries = [(str(path), *parse_entry(path, kind)) for path, kind in entry_files]
+    prices = [(str(path), *parse_prices(path)) for path in price_files]
+    return entries, prices
+
+
+def _error_to_plain(e: CatalogError) -> tuple:
+    return (e.message, e.file, e.entry, e.field, e.value, e.hint)
+
+
+def _error_from_plain(t: tuple) -> CatalogError:
+    message, file, entry, field, value, hint = t
+    return CatalogError(message, file=file, entry=entry, field=field, value=value, hint=hint)
+
+
+def _to_plain(entries: _EntryResults, prices: _PriceResults) -> dict[str, Any]:
+    """Builtins only: an entry is its validated data (``raw``), rebuilt by ``from_dict`` on the way back."""
+    return {
+        "entries": [
+            (origin, None if e is None else dict(e.raw), [_error_to_plain(x) for x in errs])
+            for origin, e, errs in entries
+        ],
+        "prices": [
+            (origin, [dataclasses.asdict(p) for p in ps], [_error_to_plain(x) for x in errs])
+            for origin, ps, errs in prices
+        ],
+    }
+
+
+def _from_plain(plain: dict[str, Any]) -> tuple[_EntryResults, _PriceResults]:
+    entries: _EntryResults = [
+        (
+            origin,
+            None if data is None else KIND_TYPES[data["kind"]].from_dict(data, origin=origin),
+            [_error_from_plain(x) for x in errs],
+        )
+        for origin, data, errs in plain["entries"]
+    ]
+    prices: _PriceResults = [
+        (origin, [Price(**d) for d in ps], [_error_from_plain(x) for x in errs])
+        for origin, ps, errs in plain["prices"]
+    ]
+    return entries, prices
+
+
+def _read_dir_cached(
+    root: Path, slot: str, entry_files: list[tuple[Path, str | None]], price_files: list[Path]
+) -> tuple[_EntryResults, _PriceResults]:
+    # The key is taken before the files are read: a file changed meanwhile makes the next start miss.
+    key = disk_cache.cache_key(root, [*_schema_files(), *(p for p, _ in entry_files), *price_files])
+    plain = disk_cache.read(slot, key)
+    if plain is not None:
+        try:
+            return _from_plain(plain)
+        except Exception:  # a payload of an unexpected shape: read the files instead
+            pass
+    entries, prices = _read_dir(entry_files, price_files)
+    disk_cache.write(slot, key, _to_plain(entries, prices))
+    return entries, prices
+
+
 class Catalog:
     """All entries by id, with their prices and the problems met while loading."""
 
@@ -185,27 +283,30 @@ class Catalog:
         self.errors: list[CatalogError] = []
         self.overridden: list[str] = []
 
-    def add_dir(self, root: Path, *, user: bool = False) -> None:
+    def add_dir(self, root: Path, *, user: bool = False, cache_slot: str | None = None) -> None:
+        """Adds the entries and prices of ``root``; with ``cache_slot``, through the disk cache."""
         if not root.is_dir():
             return
-        for path, kind in _entry_files(root):
-            entry, errors = parse_entry(path, kind)
+        entry_files = list(_entry_files(root))
+        price_files = _price_files(root)
+        if cache_slot:
+            entries, prices = _read_dir_cached(root, cache_slot, entry_files, price_files)
+        else:
+            entries, prices = _read_dir(entry_files, price_files)
+        for origin, entry, errors in entries:
             self.errors.extend(errors)
             if entry is not None:
                 if entry.id in self.entries:
                     if not user:
                         self.errors.append(
-                            CatalogError("duplicate id", file=str(path), entry=entry.id, field="id")
+                            CatalogError("duplicate id", file=origin, entry=entry.id, field="id")
                         )
                         continue
                     self.overridden.append(entry.id)
                 self.entries[entry.id] = entry
-        prices_dir = root / "prices"
-        if prices_dir.is_dir():
-            for path in sorted(prices_dir.glob("*.y*ml")):
-                prices, errors = parse_prices(path)
-                self.errors.extend(errors)
-                self.prices.update({p.id: p for p in prices})
+        for _origin, price_list, errors in prices:
+            self.errors.extend(errors)
+            self.prices.update({p.id: p for p in price_list})
 
     def add_entries(self, entries: Iterable[CatalogEntry]) -> None:
         for e in entries:
@@ -246,9 +347,10 @@ def load_catalog(
     *, user_dir: Path | None = None, bundled_dir: Path | None = None, include_user: bool = True
 ) -> Catalog:
     cat = Catalog()
-    cat.add_dir(bundled_dir or bundled_catalog_dir())
+    # One cache file per folder role; another folder in the same role simply misses and replaces it.
+    cat.add_dir(bundled_dir or bundled_catalog_dir(), cache_slot="bundled")
     if include_user:
-        cat.add_dir(user_dir or user_catalog_dir(), user=True)
+        cat.add_dir(user_dir or user_catalog_dir(), user=True, cache_slot="user")
     return cat.finish()
 
 
