@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.ui.canvas import interactions
@@ -56,6 +56,12 @@ def build(w: MainWindow) -> dict[str, QAction]:
     undo.setShortcut(QKeySequence(SK.Undo))
     redo = w.doc.undo_stack.createRedoAction(w, translate("MainWindow", "&Redo"))
     redo.setShortcut(QKeySequence(SK.Redo))
+    # The menu says what will be undone; the toolbar button keeps a short, fixed label (with the whole text
+    # in its tooltip) so that the toolbar does not shift under the pointer after every edit.
+    for action, short in ((undo, translate("MainWindow", "Undo")), (redo, translate("MainWindow", "Redo"))):
+        action.setIconText(short)
+        action.changed.connect(lambda act=action: _full_text_tooltip(act))
+        _full_text_tooltip(action)
     a["undo"], a["redo"] = undo, redo
     act("cut", translate("MainWindow", "Cu&t"), lambda: (copy(w), delete(w)), SK.Cut)
     act("copy", translate("MainWindow", "&Copy"), lambda: copy(w), SK.Copy)
@@ -67,6 +73,16 @@ def build(w: MainWindow) -> dict[str, QAction]:
     act("zoom_in", translate("MainWindow", "Zoom &in"), lambda: w.view.zoom_by(1.25), SK.ZoomIn)
     act("zoom_out", translate("MainWindow", "Zoom &out"), lambda: w.view.zoom_by(0.8), SK.ZoomOut)
     act("fit", translate("MainWindow", "Zoom to &fit"), w.view.zoom_to_fit, "Ctrl+0")
+    large = act(
+        "large_text",
+        translate("MainWindow", "&Larger text (projector)"),
+        lambda: set_large_text(w, a["large_text"].isChecked()),
+        "Ctrl+Shift+L",
+        translate("MainWindow", "Larger text in panels, menus and dialogs, for a projector or a large room"),
+    )
+    large.setCheckable(True)
+    large.setChecked(w.settings.value(LARGE_TEXT_SETTING, False, type=bool))
+    set_large_text(w, large.isChecked())
     link = act(
         "link_tool",
         translate("MainWindow", "Draw &links"),
@@ -85,6 +101,45 @@ def build(w: MainWindow) -> dict[str, QAction]:
     _report_availability(w, a["report"])
     _menus(w, a)
     return a
+
+
+LARGE_TEXT_SETTING = "large_text"
+LARGE_TEXT_SCALE = 1.35
+_BASE_POINT_SIZE = "gpuplanner_base_point_size"  # app property: the font size before any scaling
+
+
+def set_large_text(w: MainWindow, on: bool) -> None:
+    """Scale the application font (panels, menus, dialogs follow; the canvas and floor plan zoom anyway)
+    and remember the choice."""
+    app = QApplication.instance()
+    if app is None:
+        return
+    base = app.property(_BASE_POINT_SIZE)
+    if base is None:
+        base = app.font().pointSizeF()
+        app.setProperty(_BASE_POINT_SIZE, base)
+    font = app.font()
+    size = float(base) * (LARGE_TEXT_SCALE if on else 1.0)
+    if abs(font.pointSizeF() - size) > 1e-6:
+        font.setPointSizeF(size)
+        app.setFont(font)
+        # A widget with a style sheet keeps the font it was polished with: polish it again.
+        for widget in QApplication.allWidgets():
+            sheet = widget.styleSheet()
+            if sheet:
+                widget.setStyleSheet("")
+                widget.setStyleSheet(sheet)
+    if bool(w.settings.value(LARGE_TEXT_SETTING, False, type=bool)) != on:
+        w.settings.setValue(LARGE_TEXT_SETTING, on)
+
+
+def _full_text_tooltip(action: QAction) -> None:
+    try:
+        tip = action.text().replace("&", "")
+        if action.toolTip() != tip:
+            action.setToolTip(tip)
+    except RuntimeError:  # the undo stack announces a change while the window is being destroyed
+        pass
 
 
 def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
@@ -120,6 +175,8 @@ def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     v = mb.addMenu(translate("MainWindow", "&View"))
     for k in ("zoom_in", "zoom_out", "fit"):
         v.addAction(a[k])
+    v.addSeparator()
+    v.addAction(a["large_text"])
     v.addSeparator()
     for dock in w.docks.values():
         v.addAction(dock.toggleViewAction())

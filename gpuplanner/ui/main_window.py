@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
         d.projectReplaced.connect(self._on_replaced)
         self.view.message.connect(lambda m: self.statusBar().showMessage(m, 8000))
         self.floor.message.connect(lambda m: self.statusBar().showMessage(m, 8000))
+        self.floor.racksSelected.connect(self.scene.select_ids)
         self.phase_picker.phaseChosen.connect(self.floor.set_phase)
         self.phase_picker.phaseChosen.connect(self.scene.set_phase)
         self.phase_picker.phaseChosen.connect(self.doc.set_phase)  # the figures follow the phase shown

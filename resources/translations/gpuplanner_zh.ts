@@ -269,6 +269,14 @@
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
         <source>Cu&amp;t</source>
         <translation>剪切(&amp;T)</translation>
     </message>
@@ -303,6 +311,14 @@
     <message>
         <source>Zoom to &amp;fit</source>
         <translation>缩放以适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Larger text (projector)</source>
+        <translation>大字号（投影）(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Larger text in panels, menus and dialogs, for a projector or a large room</source>
+        <translation>面板、菜单和对话框使用大字号，适合投影或大会议室</translation>
     </message>
     <message>
         <source>Draw &amp;links</source>

@@ -106,3 +106,45 @@ def test_template_dialog_compute_fabric_narrows_the_switches(window):
     assert compute.technology == "ethernet"
     leaves = {d.type_id for d in target.devices.values() if d.role == "leaf"}
     assert leaves == {"nvidia-spectrum-4-sn5600"}
+
+
+def test_floor_plan_rack_shows_its_cooling_and_selects_it_in_the_inspector(window):
+    w = window
+    w.tabs.setCurrentWidget(w.floor)
+    QApplication.processEvents()
+    rid = next(r.id for r in w.doc.project.racks.values() if w.doc.project.devices_in_rack(r.id))
+    w.floor.scene.racks[rid].setSelected(True)
+    QApplication.processEvents()
+    details = w.floor.details.text()
+    assert "cooling: " in details and "airflow" in details and "cable runs leave the rack" in details
+    assert w.scene.selected_ids() == [rid]
+    assert (w.doc.project.racks[rid].name in w.inspector.title.text()) and w.inspector.targets == [
+        ("racks", rid)
+    ]
+
+
+def test_toolbar_undo_keeps_a_short_label(window):
+    w = window
+    undo = w.actions["undo"]
+    w.scene.select_ids([next(iter(w.doc.project.devices))])
+    w.actions["delete"].trigger()
+    assert undo.text().startswith("&Undo ") or undo.text().startswith("Undo ")
+    assert undo.iconText() == "Undo" and undo.toolTip() == undo.text().replace("&", "")
+
+
+def test_larger_text_scales_the_panels_and_is_remembered(window):
+    w = window
+    app = QApplication.instance()
+    base = app.font().pointSizeF()
+    label = w.results_panel.values["gpus"]  # has a style sheet: it is polished again
+    before = label.fontInfo().pointSizeF()
+    try:
+        w.actions["large_text"].trigger()
+        QApplication.processEvents()
+        assert app.font().pointSizeF() > 1.3 * base
+        assert label.fontInfo().pointSizeF() > 1.2 * before
+        assert w.settings.value("large_text", False, type=bool)
+    finally:
+        w.actions["large_text"].trigger()
+        QApplication.processEvents()
+    assert app.font().pointSizeF() == base and not w.settings.value("large_text", False, type=bool)

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
-    QFrame,
     QGraphicsView,
     QGroupBox,
     QHBoxLayout,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.commands import Command, RemoveRows, SetFields
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import ChangeSet
+from gpuplanner.ui.canvas.annotations import rack_tooltip
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.floor import layout as fl
 from gpuplanner.ui.floor.scene import (
@@ -130,6 +130,7 @@ def _swatch(color: QColor, text: str, dashed: bool = False) -> QWidget:
 
 class FloorPlanPanel(QWidget):
     message = Signal(str)
+    racksSelected = Signal(list)  # noqa: N815 (Qt signal naming) — racks the user selected on the plan
 
     def __init__(self, doc: Document) -> None:
         super().__init__()
@@ -216,6 +217,7 @@ class FloorPlanPanel(QWidget):
         side_lay.addWidget(self.details, 1)
         side_lay.addWidget(self.row_box)
         side.setMinimumWidth(240)
+        side_lay.setSizeConstraint(QVBoxLayout.SizeConstraint.SetMinimumSize)  # never narrower than its form
 
         split = QSplitter()
         split.addWidget(self.view)
@@ -227,20 +229,22 @@ class FloorPlanPanel(QWidget):
         legend.addWidget(QLabel(self.tr("Rack kW at maximum:")))
         for color, text in zip(DENSITY_COLORS, density_labels(), strict=True):
             legend.addWidget(_swatch(color, text))
-        line = QFrame()
-        line.setFrameShape(QFrame.Shape.VLine)
-        legend.addWidget(line)
-        legend.addWidget(_swatch(AISLE_COLORS["cold"], self.tr("cold aisle")))
-        legend.addWidget(_swatch(AISLE_COLORS["hot"], self.tr("hot aisle")))
-        legend.addWidget(_swatch(OVERLOAD.lighter(160), self.tr("unit over its rating")))
-        legend.addWidget(_swatch(QColor("white"), self.tr("unit not rated"), dashed=True))
         legend.addStretch(1)
+        # Aisles and units on a second line: one line would set the window's minimum width (too wide for a
+        # 1,600 px screen with larger text, or in Chinese).
+        legend2 = QHBoxLayout()
+        legend2.addWidget(_swatch(AISLE_COLORS["cold"], self.tr("cold aisle")))
+        legend2.addWidget(_swatch(AISLE_COLORS["hot"], self.tr("hot aisle")))
+        legend2.addWidget(_swatch(OVERLOAD.lighter(160), self.tr("unit over its rating")))
+        legend2.addWidget(_swatch(QColor("white"), self.tr("unit not rated"), dashed=True))
+        legend2.addStretch(1)
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(bar)
         lay.addWidget(split, 1)
         lay.addLayout(legend)
+        lay.addLayout(legend2)
 
     # -- keeping up with the document ------------------------------------------------------------------
     def _on_changed(self, cs: ChangeSet) -> None:
@@ -497,6 +501,8 @@ class FloorPlanPanel(QWidget):
             self.details.setText(self.scene.units[unit.id].tooltip().replace("\n", "<br>"))
             return
         racks = [i for i in ids if i in self.scene.racks]
+        if racks:  # the inspector and the rack elevation follow the plan's selection
+            self.racksSelected.emit(racks)
         if len(racks) == 1:
             self.details.setText(self.rack_details(racks[0]))
             self._fill_row_pick(self.doc.project.racks[racks[0]].row)
@@ -551,9 +557,14 @@ class FloorPlanPanel(QWidget):
             f"<b>{rack.name}</b>",
             self.tr("row {row}, slot {slot}").format(row=rack.row, slot=rack.position),
         ]
-        tile = self.scene.racks.get(rack_id)
-        if tile is not None and math.isfinite(tile.kw_max):
-            lines.append(self.tr("{kw} kW at maximum").format(kw=f"{tile.kw_max:,.1f}"))
+        res = self.doc.results
+        tip = rack_tooltip(res, rack_id) if res is not None else ""
+        if tip:  # power against budget, the cooling and whether it takes the rack, airflow and coolant
+            lines += tip.split("\n")[1:]
+        else:
+            tile = self.scene.racks.get(rack_id)
+            if tile is not None and math.isfinite(tile.kw_max):
+                lines.append(self.tr("{kw} kW at maximum").format(kw=f"{tile.kw_max:,.1f}"))
         cab = self.rack_cables(rack_id)
         if cab:
             media = ", ".join(f"{m} × {n}" for m, n in sorted(cab["media"].items()))
