@@ -94,6 +94,7 @@ def megatron_2021(tp, pp, n, batch, mb, vpp, **kw) -> TrainConfig:
         sequence_parallel=False,
         dp_overlap=False,
         tp_overlap=False,
+        pp_overlap=False,
         **kw,
     )
 
@@ -114,8 +115,9 @@ def fsdp(n, batch, mb, seq, recompute) -> TrainConfig:
     )
 
 
-def megatron_core(tp, pp, cp, n, batch, mb, seq, vpp, precision, recompute) -> TrainConfig:
-    """Megatron-Core / NeMo: SP, distributed optimizer, FlashAttention, overlapped TP/DP communication."""
+def megatron_core(tp, pp, cp, n, batch, mb, seq, vpp, precision, recompute, ub=False) -> TrainConfig:
+    """Megatron-Core / NeMo: SP, distributed optimizer, FlashAttention, overlapped DP and pipeline
+    communication; `ub`: Transformer Engine userbuffers also overlap the TP collectives with the GEMMs."""
     return TrainConfig(
         tp=tp,
         pp=pp,
@@ -130,6 +132,7 @@ def megatron_core(tp, pp, cp, n, batch, mb, seq, vpp, precision, recompute) -> T
         recompute=recompute,
         attention="flash",
         sequence_parallel=True,
+        tp_comm_overlap=ub,
     )
 
 
@@ -231,7 +234,7 @@ RUNS = [
         "NeMo 24.07 performance summary, GPT3-175B 512 GPUs",
         GPT3_175B,
         DGX_H100,
-        megatron_core(4, 8, 1, 512, 2048, 2, 2048, 6, "fp8", "selective"),
+        megatron_core(4, 8, 1, 512, 2048, 2, 2048, 6, "fp8", "selective", ub=True),
         842,
         "model",
     ),
@@ -240,7 +243,7 @@ RUNS = [
         "NeMo 24.07 performance summary, LLAMA2-70B 64 GPUs",
         LLAMA2_70B,
         DGX_H100,
-        megatron_core(4, 4, 1, 64, 128, 1, 4096, 20, "fp8", "selective"),
+        megatron_core(4, 4, 1, 64, 128, 1, 4096, 20, "fp8", "selective", ub=True),
         759,
         "model",
     ),
@@ -270,11 +273,16 @@ def test_print_table():
     print(f"mean |error| {e.mean() * 100:.1f}%, worst {e.max() * 100:.1f}%")
 
 
-# Runs outside ±15% at the time of writing, with the figures (predicted vs published):
+# Known deviations beyond ±15%, kept in the table with their figures (predicted vs published). MosaicML's
+# H100 runs (mid-2023: PyTorch 2.0 FSDP in eager mode, no Transformer Engine) reach a smaller share of the
+# H100 peak than the engine's H100 rates, while the Megatron-based H100 runs on the same hardware (Llama 3
+# BF16, NeMo FP8) are within 6%; the A100 runs of the same code are over-predicted by 6-10% only. So the gap
+# is in that software stack on Hopper (host-side per-layer overhead of FSDP, unfused eager kernels, early
+# Hopper cuBLAS/FlashAttention), which the engine does not model; lowering the H100 GEMM ceiling to fit
+# them would break the Megatron rows.
 KNOWN_OFF = {
-    "MPT-7B 8 H100": "predicted MFU 0.584 vs 0.464 (+26%)",
-    "MPT-70B 64 H100": "predicted MFU 0.492 vs 0.426 (+16%)",
-    "Llama2-70B 64 H100 FP8": "predicted 636 vs 759 TFLOP/s (-16%)",
+    "MPT-7B 8 H100": "predicted MFU 0.584 vs 0.464 published (+26%)",
+    "MPT-70B 64 H100": "predicted MFU 0.492 vs 0.426 published (+16%)",
 }
 # Memory is not asserted here: the Llama 3 rows ran without activation checkpointing at 8K (paper §3.3.2)
 # but the engine's activation model (Korthikanti et al.) puts them at ~107 GB of activations per GPU.
@@ -293,3 +301,20 @@ KNOWN_OFF = {
 def test_run_within_15_percent(run):
     predicted, _ = predict(run)
     assert abs(predicted / run.published - 1.0) <= 0.15, f"{predicted:.3f} vs {run.published} ({run.source})"
+
+
+def test_mean_error_at_most_8_percent():
+    """Over every run, the known deviations included."""
+    e = np.abs(errors())
+    assert e.mean() <= 0.08, np.round(e, 3)
+
+
+def test_tp_comm_overlap_is_what_closes_the_fp8_gap():
+    """NeMo's FP8 recipes overlap TP collectives with the GEMMs (userbuffers); without it the engine
+    under-predicts them by 15-16% (measured before the overlap was modelled)."""
+    from dataclasses import replace
+
+    run = next(r for r in RUNS if r.name == "GPT3-175B 512 H100 FP8")
+    with_ub = predict(run)[0]
+    without = estimate(run.shape, replace(run.cfg, tp_comm_overlap=False), run.cluster).tflops_per_gpu
+    assert without / run.published - 1.0 < -0.10 < with_ub / run.published - 1.0

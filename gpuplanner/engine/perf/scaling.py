@@ -16,7 +16,7 @@ from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape, TrainConfig
 from gpuplanner.engine.perf.sweep import sweep
-from gpuplanner.engine.perf.training import Options, config_columns, evaluate
+from gpuplanner.engine.perf.training import config_columns, evaluate, options_for
 
 
 def scaling_sizes(n_max: int, unit: int, start: int = 8) -> np.ndarray:
@@ -47,16 +47,7 @@ def dp_scaling(
     cols = {k: np.repeat(v, sizes.size) for k, v in config_columns(cfg).items()}
     cols["dp"] = dp
     cols["gb"] = per_replica * dp  # the global batch grows with dp
-    opt = Options(
-        global_batch=cfg.global_batch,
-        seq_len=cfg.seq_len,
-        precision=cfg.precision,
-        zero_stage=cfg.zero_stage,
-        flash=cfg.attention == "flash",
-        dp_overlap=cfg.dp_overlap,
-        tp_overlap=cfg.tp_overlap,
-        total_tokens=cfg.total_tokens,
-    )
+    opt = options_for(cfg)
     out = evaluate(shape, cluster, cols, opt, a or load_assumptions())
     per_gpu = out["tokens_per_s"] / sizes
     return {

@@ -107,6 +107,10 @@ class TrainConfig:
     tp_overlap: bool = (
         True  # backward TP all-reduce overlapped with the weight-gradient GEMM (Megatron ≥ 2022)
     )
+    tp_comm_overlap: bool = (
+        False  # TE userbuffers (--tp-comm-overlap): TP collectives pipelined with the GEMMs
+    )
+    pp_overlap: bool = True  # Megatron-Core overlap_p2p_comm: interleaved sends overlap the next chunk
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):

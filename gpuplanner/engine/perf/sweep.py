@@ -54,6 +54,8 @@ class SweepResult:
             sequence_parallel=bool(c["sp"]),
             dp_overlap=o.dp_overlap,
             tp_overlap=o.tp_overlap,
+            tp_comm_overlap=o.tp_comm_overlap,
+            pp_overlap=o.pp_overlap,
         )
 
     def estimate(self, i: int) -> TrainEstimate:
@@ -133,6 +135,8 @@ def sweep(
     attention: str = "flash",
     dp_overlap: bool = True,
     tp_overlap: bool = True,
+    tp_comm_overlap: bool = False,
+    pp_overlap: bool = True,
     total_tokens: float = 0.0,
     require_fit: bool = True,
     assumptions: Assumptions | None = None,
@@ -153,6 +157,8 @@ def sweep(
         flash=attention == "flash",
         dp_overlap=dp_overlap,
         tp_overlap=tp_overlap,
+        tp_comm_overlap=tp_comm_overlap,
+        pp_overlap=pp_overlap,
         total_tokens=total_tokens,
     )
     valid = len(cols["tp"])

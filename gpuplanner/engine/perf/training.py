@@ -53,6 +53,8 @@ class Options:
     dp_overlap: bool = True
     tp_overlap: bool = True
     total_tokens: float = 0.0
+    tp_comm_overlap: bool = False
+    pp_overlap: bool = True
 
 
 def evaluate(
@@ -85,7 +87,14 @@ def evaluate(
     # backward TP all-reduces partly hide behind the weight-gradient GEMMs (async all-reduce)
     hidden = a.number("tp_bwd_overlap_fraction") if opt.tp_overlap else 0.0
     tp_bwd = lt.tp_fwd - np.minimum(hidden * lt.tp_fwd, lt.gemm_fwd)
-    tp_layer = lt.tp_fwd * (1.0 + full) + tp_bwd
+    tp_fwd = lt.tp_fwd
+    if opt.tp_comm_overlap:
+        # userbuffers split each TP GEMM into tp chunks and ring-exchange chunk i+1 while chunk i multiplies:
+        # one chunk's transfer stays exposed, and the rest only where it outlasts the GEMM it hides behind
+        # (Wang et al., ASPLOS'23, 'Overlap Communication with Dependent Computation via Decomposition')
+        tp_fwd = lt.tp_fwd / tp + np.maximum(0.0, lt.tp_fwd * (1.0 - 1.0 / tp) - lt.gemm_fwd)
+        tp_bwd = lt.tp_fwd / tp + np.maximum(0.0, lt.tp_fwd * (1.0 - 1.0 / tp) - 2.0 * lt.gemm_fwd)
+    tp_layer = tp_fwd * (1.0 + full) + tp_bwd
     cp_layer = lt.cp_fwd * (3.0 + full)
     ep_layer = lt.ep_fwd * (2.0 + full)
 
@@ -104,6 +113,12 @@ def evaluate(
     pp_intra = stage_gap * pp <= links.gpus_per_node
     pp_send = p2p_s(tokens * shape.hidden * ACT_BYTES / tp, pp_intra, links, "pp")
     pp_mb = np.where(pp > 1, 2.0 * v * pp_send, 0.0) * (1.0 - a.number("pp_overlap_fraction"))
+    if opt.pp_overlap:
+        # interleaved 1F1B with overlap_p2p_comm: each send runs while the next chunk computes, so only
+        # what outlasts a chunk's forward (or backward) stays on the critical path
+        chunk_fwd = layers_stage / v * layer_fwd
+        exposed = 2.0 * v * np.maximum(0.0, pp_send - chunk_fwd)
+        pp_mb = np.where(v > 1, np.where(pp > 1, exposed, 0.0), pp_mb)
 
     compute_mb = layers_stage * (layer_fwd + layer_bwd) + logits + accum
     t_mb = compute_mb + layers_stage * (recompute + tp_layer + cp_layer + ep_layer) + pp_mb
@@ -322,7 +337,13 @@ def estimate(
 ) -> TrainEstimate:
     """Estimate one configuration (the sweep's code on one row)."""
     validate_config(shape, cfg)
-    opt = Options(
+    out = evaluate(shape, cluster, config_columns(cfg), options_for(cfg), a)
+    return to_estimate(out, 0)
+
+
+def options_for(cfg: TrainConfig) -> Options:
+    """The row-independent settings of a training configuration."""
+    return Options(
         global_batch=cfg.global_batch,
         seq_len=cfg.seq_len,
         precision=cfg.precision,
@@ -331,9 +352,9 @@ def estimate(
         dp_overlap=cfg.dp_overlap,
         tp_overlap=cfg.tp_overlap,
         total_tokens=cfg.total_tokens,
+        tp_comm_overlap=cfg.tp_comm_overlap,
+        pp_overlap=cfg.pp_overlap,
     )
-    out = evaluate(shape, cluster, config_columns(cfg), opt, a)
-    return to_estimate(out, 0)
 
 
 def to_estimate(out: dict[str, np.ndarray], i: int) -> TrainEstimate:
