@@ -55,8 +55,64 @@ def label_of(name: str) -> str:
         if name.endswith(suffix) and len(name) > len(suffix):
             base, unit = name[: -len(suffix)], translate("units", u)
             break
-    text = translate("fields", base.replace("_", " "))
+    words = base.replace("_", " ")
+    text = translate("fields", words)
+    if text == words:  # no translation (the English UI): the English display form of the field's name
+        text = ENGLISH_LABELS.get(base, words)
     return f"{text} ({unit})" if unit else text
+
+
+# English labels for fields whose name reads like code ("target pue", "type id"); the translations are keyed on
+# the plain words (``ui.vocabulary``), so this table changes only what the English UI shows.
+ENGLISH_LABELS = {
+    "a_device": "device A",
+    "b_device": "device B",
+    "a_group": "port group A",
+    "b_group": "port group B",
+    "ambient_temp": "ambient temperature",
+    "cable_id": "cable",
+    "cooling_id": "cooling",
+    "fabric_id": "fabric",
+    "model_id": "model",
+    "phase_id": "phase",
+    "rack_id": "rack",
+    "type_id": "model",
+    "tp": "tensor parallel (TP)",
+    "pp": "pipeline parallel (PP)",
+    "dp": "data parallel (DP)",
+    "cp": "context parallel (CP)",
+    "ep": "expert parallel (EP)",
+    "vpp": "virtual pipeline stages (VPP)",
+    "ffn_hidden": "FFN hidden size",
+    "hidden": "hidden size",
+    "kv_heads": "KV heads",
+    "kv_bytes": "KV-cache bytes",
+    "top_k": "experts per token (top-k)",
+    "seq_len": "sequence length",
+    "prompt_len": "prompt length",
+    "output_len": "output length",
+    "infer_batch": "inference batch",
+    "total_tokens": "training tokens",
+    "zero_stage": "ZeRO stage",
+    "measured_mfu": "measured MFU",
+    "measured_busbw": "measured bus bandwidth",
+    "gpu_guaranteed": "guaranteed GPUs",
+    "gpu_burst": "burst GPUs",
+    "largest_job_gpus": "largest job (GPUs)",
+    "target_pue": "target PUE",
+    "tco": "TCO period",
+    "usd_exchange_rate": "units of the currency per US dollar",
+    "utility": "utility feed available",
+    "cloud": "cloud price",
+    "staff": "staff cost",
+    "software": "software licences",
+    "u_position": "U position",
+    "logo_path": "logo file",
+    "overrides_json": "overrides (JSON)",
+    "params_json": "parameters (JSON)",
+    "floor_x": "floor x",
+    "floor_y": "floor y",
+}
 
 
 @dataclass

@@ -228,3 +228,19 @@ def test_findings_and_bottleneck_follow_the_ui_language(window, monkeypatch):
     monkeypatch.setattr(rp, "current_language", lambda: "en")
     panel.show_results(window.doc.results)
     assert "of step time" in panel.note.text()
+
+
+def test_field_labels_read_as_words_in_english_and_translate_in_chinese(qapp):
+    from gpuplanner.ui import i18n
+    from gpuplanner.ui.fields import label_of
+
+    assert label_of("target_pue") == "target PUE"
+    assert label_of("tco_years") == "TCO period (yr)"
+    assert label_of("type_id") == "model"
+    assert label_of("power_budget_kw") == "power budget (kW)"  # plain names stay as they are
+    i18n.set_language("zh")
+    try:
+        zh = label_of("target_pue")
+        assert zh != "target PUE" and any("\u4e00" <= ch <= "\u9fff" for ch in zh)
+    finally:
+        i18n.set_language("en")
