@@ -17,7 +17,7 @@ import numpy as np
 
 from gpuplanner.core.errors import PlannerError, ValidationError
 from gpuplanner.engine.checks_facility import facility_findings
-from gpuplanner.engine.checks_floor import floor_findings, floor_loads, hall_findings
+from gpuplanner.engine.checks_floor import floor_findings, floor_loads, hall_findings, site_with_utility_feed
 from gpuplanner.engine.checks_network import network_findings, workload_findings
 from gpuplanner.engine.checks_teams import island_gpus, scheduler_finding, team_findings
 from gpuplanner.engine.compiled import Compiled, compile_project
@@ -152,7 +152,7 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
         gpu_util = float(np.clip(busy / wres.estimate.step_time_s, 0.05, 1.0))
     power = compute_power(c, gpu_util)
     lap("power")
-    thermal = compute_thermal(c, power, project.site, project.catalog)
+    thermal = compute_thermal(c, power, site_with_utility_feed(project), project.catalog)
     lap("thermal")
     bom = dict(fabric.cables.bom_cables)
     bom.update(fabric.cables.bom_transceivers)

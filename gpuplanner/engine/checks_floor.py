@@ -7,6 +7,8 @@ the utility feed the racks' electrical kW at max (the feed: facility kW at max).
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from gpuplanner.engine.findings import Finding, register_templates
@@ -98,3 +100,13 @@ def hall_findings(project, c) -> list[Finding]:
             {"n": len(ids), "width": f"{w:g}", "depth": f"{d:g}", "name": names[0]},
         )
     ]
+
+
+def site_with_utility_feed(project):
+    """The site, with the utility feed the floor plan places when Site ▸ utility is not stated (0): the sum of
+    the utility-feed units' capacities. The stated figure wins when both are given."""
+    site = project.site
+    if site.utility_kw_available > 0:
+        return site
+    feed = sum(it.capacity_kw for it in project.tables["floor_items"].values() if it.kind == "utility-feed")
+    return dataclasses.replace(site, utility_kw_available=float(feed)) if feed > 0 else site

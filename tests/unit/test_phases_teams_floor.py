@@ -177,3 +177,19 @@ def test_phase_subset_stays_whole_when_items_are_put_in_phases_one_by_one():
     assert all(lk.a_device in sub.devices and lk.b_device in sub.devices for lk in sub.links.values())
     results, _ = analyze_phases(p)  # every phase still analyses
     assert len(results) == 3 and results[0].summary["gpus"] == 16 + 8
+
+
+def test_utility_feed_unit_is_the_available_feed_when_the_site_states_none():
+    p = open_project(PHASED)
+    assert p.site.utility_kw_available == 0
+    feed = next(it for it in p.tables["floor_items"].values() if it.kind == "utility-feed")
+    res = analyze_project(p)
+    assert res.thermal.utility_kw_available == feed.capacity_kw
+    # A feed smaller than the need is then a finding, as a stated one would be.
+    SetFields(p, "floor_items", feed.id, capacity_kw=100.0).apply(p)
+    res = analyze_project(p)
+    assert res.thermal.utility_kw_available == 100.0 and not res.thermal.feed_ok
+    assert "facility-feed-exceeded" in rules(res.findings)
+    # The site's own figure wins when both are given.
+    SetFields(p, "site", "site", utility_kw_available=900.0).apply(p)
+    assert analyze_project(p).thermal.utility_kw_available == 900.0
