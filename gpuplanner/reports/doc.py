@@ -151,9 +151,11 @@ def numbered_canvas(fonts: FontSet, page_label: Any, footer_left: str) -> type[C
             self.saveState()
             self.setFillColor(MUTED)
             y = BOTTOM - 18
-            half = (w - 2 * MARGIN) / 2 - 10
-            draw_text(self, MARGIN, y, fit(footer_left, fonts, fonts.body, 7.5, half), fonts, 7.5)
-            draw_text(self, w - MARGIN, y, page_label(self._pageNumber, total), fonts, 7.5, align="right")
+            label = page_label(self._pageNumber, total)
+            # the footer's left text may use all the width the page label leaves (not just half the line)
+            room = w - 2 * MARGIN - text_width(label, fonts, fonts.body, 7.5) - 18
+            draw_text(self, MARGIN, y, fit(footer_left, fonts, fonts.body, 7.5, room), fonts, 7.5)
+            draw_text(self, w - MARGIN, y, label, fonts, 7.5, align="right")
             self.restoreState()
 
     return NumberedCanvas

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from gpuplanner.core.errors import PlannerError
 
@@ -80,9 +81,51 @@ def register_cjk() -> str:
     return CJK_FONT
 
 
+# Full-width punctuation that must not start a line (GB/T 15834 line-breaking rules). reportlab's CJK wrap
+# knows 、。）」 but not the full-width comma, semicolon, colon, ! and ?, so "，" started lines in the findings.
+NO_LINE_START = "，；：！？》〉”’"
+
+
+def _hang_marks(word: str, widths: list[float], lines: list[list]) -> list[list]:
+    """Lines of ``textsplit.dumbSplit`` with a line-opening mark moved to the end of the line before (reportlab
+    hangs one character only, so "），" at a line end still left "，" to open the next line)."""
+    pos = 0
+    starts = []
+    for _, text in lines:
+        at = word.find(text, pos) if text else pos
+        starts.append(at if at >= 0 else pos)
+        pos = starts[-1] + len(text)
+    for k in range(1, len(lines)):
+        text = lines[k][1]
+        if text and text[0] in NO_LINE_START + "、。）」』】" and lines[k - 1][1]:
+            w = widths[starts[k]] if starts[k] < len(widths) else 0.0
+            lines[k - 1] = [lines[k - 1][0] - w, lines[k - 1][1] + text[0]]
+            lines[k] = [lines[k][0] + w, text[1:]]
+            starts[k] += 1
+    return [ln for ln in lines if ln[1]] or lines
+
+
+@cache
+def cjk_line_rules() -> None:
+    """Teaches reportlab's CJK line breaking (``wordWrap="CJK"``) to hang these marks in the margin instead."""
+    from reportlab.lib import textsplit
+    from reportlab.platypus import paragraph
+
+    for module in (textsplit, paragraph):  # one-font paragraphs wrap in textsplit, mixed ones in paragraph
+        missing = "".join(ch for ch in NO_LINE_START if ch not in module.ALL_CANNOT_START)
+        module.ALL_CANNOT_START += missing
+    split = textsplit.dumbSplit
+
+    def dumb_split(word: str, widths: list[float], maxWidths: Any) -> list[list]:  # noqa: N803 (reportlab's)
+        return _hang_marks(word, widths, split(word, widths, maxWidths))
+
+    textsplit.dumbSplit = dumb_split
+
+
 def fonts_for(lang: str) -> FontSet:
     cjk = register_cjk()
     if lang == "zh":
+        cjk_line_rules()
         return FontSet(body=cjk, bold=cjk, cjk=cjk)
     return FontSet(body="Helvetica", bold="Helvetica-Bold", cjk=cjk)
 

@@ -92,7 +92,7 @@ def make_styles(fonts: FontSet, lang: str) -> Styles:
             fontSize=size,
             leading=kw.pop("leading", size * lead),
             textColor=kw.pop("textColor", INK),
-            wordWrap=wrap,
+            wordWrap=kw.pop("wordWrap", wrap),
             splitLongWords=True,
             **kw,
         )
@@ -105,9 +105,17 @@ def make_styles(fonts: FontSet, lang: str) -> Styles:
         cell=ps("cell", 7.5, leading=9.5),
         cell_right=ps("cell_right", 7.5, leading=9.5, alignment=TA_RIGHT),
         cell_bold=ps("cell_bold", 7.5, fonts.bold, leading=9.5),
-        head_cell=ps("head_cell", 7.5, fonts.bold, leading=9.5, textColor=colors.white),
+        # column headers break at spaces even in Chinese ("风量 / CFM", not "风量 CF / M"); a header without
+        # spaces is still split when it is too long for its column
+        head_cell=ps("head_cell", 7.5, fonts.bold, leading=9.5, textColor=colors.white, wordWrap=None),
         head_cell_right=ps(
-            "head_cell_right", 7.5, fonts.bold, leading=9.5, textColor=colors.white, alignment=TA_RIGHT
+            "head_cell_right",
+            7.5,
+            fonts.bold,
+            leading=9.5,
+            textColor=colors.white,
+            alignment=TA_RIGHT,
+            wordWrap=None,
         ),
         h1=ps("h1", 17, fonts.bold, textColor=ACCENT, spaceBefore=0, spaceAfter=10),
         h2=ps("h2", 11.5, fonts.bold, textColor=INK, spaceBefore=10, spaceAfter=5),

@@ -56,7 +56,7 @@ FRONT: dict[str, tuple[str, str]] = {
     "kf_power_value": ("{it} / {fac} kW", "{it} / {fac} kW"),
     "kf_cooling": ("Cooling", "散热方式"),
     "kf_cost": ("Capex / {years}-year TCO", "资本支出 / {years} 年总拥有成本"),
-    "kf_cost_value": ("{capex} / {tco} {cur}", "{capex} / {tco} {cur}"),
+    "kf_cost_value": ("{capex} / {tco}", "{capex} / {tco}"),
     "sum_plan": (
         "The plan puts {gpus} {gpu} GPUs in {servers} servers and {racks} racks, connected by {switches} "
         "switches with {bisection} Tb/s of bisection bandwidth.",
@@ -86,10 +86,9 @@ FRONT: dict[str, tuple[str, str]] = {
     ),
     "sum_power_cost": (
         "At full load the IT equipment draws up to {it} kW and the facility {fac} kW (PUE {pue}), cooled "
-        "mainly by {cooling}; building the cluster costs {capex} {cur} and owning it for {years} years "
-        "{tco} {cur}.",
+        "mainly by {cooling}; building the cluster costs {capex} and owning it for {years} years {tco}.",
         "满载时 IT 设备功率最高 {it} kW，设施功率 {fac} kW（PUE {pue}），主要采用{cooling}散热；"
-        "建设投资 {capex} {cur}，{years} 年总拥有成本 {tco} {cur}。",
+        "建设投资 {capex}，{years} 年总拥有成本 {tco}。",
     ),
     "key_figures": ("Key figures", "关键数据"),
     "t_gpus": ("GPUs", "GPU 数量"),

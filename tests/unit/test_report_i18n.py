@@ -30,6 +30,7 @@ def test_chinese_entries_are_chinese():
         "p_gpu",
         "kf_power_value",
         "kf_cost_value",
+        "col_gb",
         "section_number",
         "block_count",
         "rack_one",

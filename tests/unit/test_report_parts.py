@@ -30,6 +30,38 @@ def test_number_formats():
     assert fmt.integer(np.int64(7)) == "7" and fmt.kw(np.float32(2.25)) == "2.2"
 
 
+def test_large_amounts_read_as_the_app_shows_them():
+    # English: the results panel's "61.05 M USD"; Chinese: 万/亿 with the currency as a word
+    assert fmt.money_words(61045212, "USD", "en") == "61.05 M USD"
+    assert fmt.money_words(61045212, "USD", "en", with_currency=False) == "61.05 M"
+    assert fmt.money_words(61045212, "USD", "zh") == "6,104.5 万美元"
+    assert fmt.money_words(124031852, "CNY", "zh") == "1.24 亿元"
+    assert fmt.money_words(80079696, "CNY", "zh") == "8,008.0 万元"
+    assert fmt.money_words(125000, "GBP", "zh") == "12.5 万 GBP"
+    assert fmt.money_words(950, "CNY", "zh") == "950 元"
+    assert fmt.money_words(math.nan, "CNY", "zh") == fmt.DASH
+    assert fmt.money_scale_zh(1.41e8, "CNY") == (1e8, "亿元")
+    assert fmt.money_scale_zh(9.06e7, "USD") == (1e4, "万美元")
+    assert fmt.axis_number(6000.0) == "6,000" and fmt.axis_number(0.5) == "0.5"
+
+
+def test_chinese_wrap_never_starts_a_line_with_a_full_width_comma():
+    from reportlab.platypus import Paragraph
+
+    from gpuplanner.reports.styles import make_styles
+
+    zh = fonts_for("zh")
+    style = make_styles(zh, "zh").cell
+    text = "增加并行文件系统（Lustre、GPFS、WEKA、BeeGFS），至少配置一台 NFS 存储。"
+    starts = []
+    for width in range(60, 260, 3):  # wherever the line happens to end
+        p = Paragraph(text, style)
+        p.wrap(width, 1000)
+        starts += ["".join(words) for _, words in p.blPara.lines[1:]]  # one font: (space, [text]) lines
+    assert len(starts) > 50
+    assert not [s for s in starts if s.startswith(("，", "；", "："))]
+
+
 def test_non_latin_runs_go_to_the_cjk_font_and_markup_stays_escaped():
     en = fonts_for("en")
     assert wrap_cjk_runs("A &amp; B “quoted” — 5 × 2", en) == "A &amp; B “quoted” — 5 × 2"  # all WinAnsi

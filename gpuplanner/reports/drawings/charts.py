@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reportlab.graphics.charts.lineplots import LinePlot
 from reportlab.graphics.shapes import Drawing, Line, Rect
@@ -10,7 +10,7 @@ from reportlab.graphics.widgets.markers import makeMarker
 from reportlab.lib import colors
 
 from gpuplanner.reports import fmt
-from gpuplanner.reports.doc import fit
+from gpuplanner.reports.doc import fit, text_width
 from gpuplanner.reports.drawings.topology import text
 from gpuplanner.reports.fonts import FontSet
 from gpuplanner.reports.styles import ACCENT, INK, MUTED, RULE
@@ -84,6 +84,7 @@ def line_chart(
     y_title: str,
     x_labels: dict[float, str] | None = None,
     marker: tuple[float, str] | None = None,
+    y_format: Callable[[float], str] = fmt.compact,
 ) -> Drawing:
     """Lines (label, [(x, y)…]) with axis titles, a legend row on top and an optional vertical marker."""
     d = Drawing(width, height)
@@ -97,7 +98,7 @@ def line_chart(
         plot.lines[i].symbol = makeMarker("FilledCircle", size=2.6)
     _axes_fonts(plot, fonts)
     plot.yValueAxis.valueMin = 0
-    plot.yValueAxis.labelTextFormat = lambda v: fmt.compact(v)
+    plot.yValueAxis.labelTextFormat = y_format
     if x_labels:
         plot.xValueAxis.valueSteps = sorted(x_labels)
         plot.xValueAxis.labelTextFormat = lambda v: x_labels.get(v, fmt.compact(v))
@@ -114,7 +115,7 @@ def line_chart(
         colour = plot.lines[i].strokeColor
         d.add(Line(x, height - 10, x + 16, height - 10, strokeColor=colour, strokeWidth=2))
         d.add(text(x + 20, height - 12.5, label, fonts, 7.5))
-        x += 30 + len(label) * 4.2
+        x += 20 + text_width(label, fonts, fonts.body, 7.5) + 14  # measured: CJK glyphs are twice as wide
     if marker is not None and plot.data and plot.data[0]:
         xs = [p[0] for s in plot.data for p in s]
         lo, hi = min(xs), max(xs)

@@ -52,6 +52,9 @@ def _headers(ctx: ReportContext) -> list[str]:
     return [ctx.t(k) for k in ("col_entry", "col_value", "col_source", "col_as_of")]
 
 
+YEAR_FIELDS = frozenset({"released", "year"})
+
+
 def catalog_table(ctx: ReportContext, ids: list[str]) -> Flowable:
     rows: list[list[Any]] = []
     extra: list[tuple] = []
@@ -68,7 +71,7 @@ def catalog_table(ctx: ReportContext, ids: list[str]) -> Flowable:
             rows.append(
                 [
                     name,
-                    fmt.value(value),
+                    str(value) if name in YEAR_FIELDS else fmt.value(value),  # 2022, not 2,022
                     src if own else ctx.t("same_source"),
                     _date(as_of, est) if own else "",
                 ]

@@ -159,7 +159,9 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     )
     extra.append(("SPAN", (0, len(rows)), (3, len(rows))))
     w = PAGE[0] - 2 * MARGIN
-    widths = [w - 124 * mm, 44 * mm, 16 * mm, 14 * mm, 22 * mm, 28 * mm]
+    # the item name gets the room: with a narrow name column most lines took two or three rows and the
+    # 1,024-GPU bill ran onto a second page for its last line and the total
+    widths = [w - 107 * mm, 38 * mm, 14 * mm, 11 * mm, 20 * mm, 24 * mm]
     headers = [ctx.t(k) for k in ("col_item", "col_catalog_id", "col_qty", "col_unit", "col_unit_price")]
     headers.append(ctx.t("col_amount", cur=ctx.currency))
     out.append(ctx.table(headers, rows, widths, numeric_from=2, text_cols=(0, 1), total_rows=1, extra=extra))

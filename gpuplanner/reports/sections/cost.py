@@ -50,8 +50,13 @@ def own_vs_rent(ctx: ReportContext) -> Flowable:
     cloud_year = ctx.results.cost.totals_local.get("cloud_per_year", 0.0)
     step = 3 if years <= 5 else 6
     months = list(range(0, 12 * years + 1, step))
-    own = [(m, (d["capex"] + m * d["opex_per_year"] / 12.0) / 1e6) for m in months]
-    cloud = [(m, m * cloud_year / 12.0 / 1e6) for m in months]
+    top = max(d["capex"] + 12 * years * d["opex_per_year"] / 12.0, years * cloud_year)
+    if ctx.lang == "zh":  # 万元 / 亿元, as the app's charts in Chinese
+        div, unit = fmt.money_scale_zh(top, ctx.currency)
+    else:
+        div, unit = 1e6, ctx.t("axis_million", cur=ctx.currency)
+    own = [(m, (d["capex"] + m * d["opex_per_year"] / 12.0) / div) for m in months]
+    cloud = [(m, m * cloud_year / 12.0 / div) for m in months]
     be = d.get("cloud_break_even_month")
     labels = {float(m): str(m) for m in months if m % 12 == 0}
     return line_chart(
@@ -60,8 +65,9 @@ def own_vs_rent(ctx: ReportContext) -> Flowable:
         190,
         ctx.fonts,
         x_title=ctx.t("axis_months"),
-        y_title=ctx.t("axis_cost", cur=ctx.currency),
+        y_title=ctx.t("axis_cost", unit=unit),
         x_labels=labels,
+        y_format=fmt.axis_number,
         marker=(float(be), ctx.t("month_n", n=be)) if be else None,
     )
 

@@ -8,7 +8,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph
 
 from gpuplanner.engine.findings import Finding
-from gpuplanner.reports.context import ReportContext
+from gpuplanner.reports.context import MAX_TEXT, ReportContext
 from gpuplanner.reports.sections.common import section
 from gpuplanner.reports.styles import MARGIN, PAGE, SEVERITY
 
@@ -23,7 +23,11 @@ def findings_table(ctx: ReportContext, findings: Sequence[Finding]) -> Flowable:
     """Severity, message and fix of each finding, in the report's language."""
     width = PAGE[0] - 2 * MARGIN
     rows = [
-        [_severity_cell(ctx, f.severity), ctx.cell(f.message(ctx.lang)), ctx.cell(f.fix(ctx.lang) or "—")]
+        [
+            _severity_cell(ctx, f.severity),
+            ctx.cell(f.message(ctx.lang), limit=MAX_TEXT),
+            ctx.cell(f.fix(ctx.lang) or "—", limit=MAX_TEXT),
+        ]
         for f in findings
     ]
     headers = [ctx.t("col_severity"), ctx.t("col_finding"), ctx.t("col_fix")]

@@ -55,6 +55,27 @@ def result_rows(ctx: ReportContext, perf: dict[str, Any]) -> list[tuple[str, str
     return rows
 
 
+MEMORY_PARTS = ("weights_gb", "grads_gb", "optimizer_gb", "activations_gb")
+
+
+def memory_fit(ctx: ReportContext, perf: dict[str, Any]) -> list[Flowable]:
+    """What each GPU holds (weights, gradients, optimizer state, activations) against the memory usable."""
+    mem = perf.get("memory") or {}
+    total, usable = mem.get("total_gb"), mem.get("usable_gb")
+    if total is None or usable is None:
+        return []
+    share = (lambda gb: fmt.pct(gb / usable)) if usable else (lambda gb: fmt.DASH)
+    rows = [[ctx.t(f"mem_{k}"), fmt.num(mem[k], 1), share(mem[k])] for k in MEMORY_PARTS if k in mem]
+    rows.append([ctx.t("mem_total_gb"), fmt.num(total, 1), share(total)])
+    headers = [ctx.t("col_mem_part"), ctx.t("col_gb"), ctx.t("col_of_usable")]
+    key = "mem_fits" if perf.get("fits") else "mem_too_big"
+    text = ctx.t(
+        key, total=fmt.num(total, 1), usable=fmt.num(usable, 1), spare=fmt.num(abs(usable - total), 1)
+    )
+    table = ctx.table(headers, rows, [WIDTH * 0.62, WIDTH * 0.19, WIDTH * 0.19], numeric_from=1, total_rows=1)
+    return [ctx.para(text), table]
+
+
 def breakdown(ctx: ReportContext, perf: dict[str, Any]) -> list[Flowable]:
     bd, step = perf.get("breakdown") or {}, perf.get("step_time_s") or 0.0
     groups = [(ctx.t(g), sum(bd.get(k, 0.0) for k in keys)) for g, keys in BREAKDOWN_GROUPS.items()]
@@ -126,6 +147,11 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     half = (WIDTH * 0.62, WIDTH * 0.38)
     out += [*sub(ctx, "perf_config"), ctx.key_values(config_rows(ctx, perf), half)]
     out += [*sub(ctx, "perf_results"), ctx.key_values(result_rows(ctx, perf), half)]
+    if perf.get("bottleneck"):  # what limits the speed, in the engine's words (as `analyze` prints it)
+        out += [Spacer(1, 2 * mm), ctx.para(ctx.t("perf_limit", bottleneck=perf["bottleneck"]))]
     out += [*sub(ctx, "breakdown", need=160), *breakdown(ctx, perf)]
+    memory = memory_fit(ctx, perf)
+    if memory:
+        out += [*sub(ctx, "perf_memory", need=130), *memory]
     out += [*sub(ctx, "scaling", need=250), *scaling(ctx)]
     return out

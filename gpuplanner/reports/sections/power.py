@@ -13,7 +13,7 @@ from gpuplanner.reports.styles import MARGIN, PAGE
 
 COLUMNS = (
     "col_rack", "col_kw_load", "col_kw_typical", "col_kw_max", "col_budget", "col_cooling",
-    "col_liquid", "col_air", "col_cfm", "col_lpm", "col_ok",
+    "col_liquid", "col_air", "col_m3h", "col_cfm", "col_lpm", "col_ok",
 )  # fmt: skip
 
 
@@ -32,6 +32,7 @@ def rack_rows(ctx: ReportContext) -> list[list[str]]:
                 i18n.label("cool", r["cooling"], ctx.lang),
                 fmt.kw(r["liquid_kw"]),
                 fmt.kw(r["air_kw"]),
+                fmt.num(r["airflow_m3_per_h"]),  # what facility teams size in; CFM as US datasheets quote
                 fmt.num(r["airflow_cfm"]),
                 fmt.num(r["coolant_l_per_min"]),
                 ctx.t("yes") if ok else ctx.t("no"),
@@ -71,8 +72,8 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     if not rows:
         return [*out, ctx.para(ctx.t("power_none"))]
     out.append(ctx.para(ctx.t("power_intro"), "small"))
-    num_w = 13.5 * mm
-    widths = [22 * mm, *[num_w] * 4, 0.0, *[num_w] * 4, 10 * mm]
+    num_w = 12 * mm
+    widths = [20 * mm, *[num_w] * 4, 0.0, *[num_w] * 5, 9 * mm]
     widths[5] = width - sum(widths)
     out.append(ctx.table([ctx.t(k) for k in COLUMNS], rows, widths, numeric_from=1, text_cols=(0, 5)))
     return out

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
+from gpuplanner.reports.doc import text_width
 from gpuplanner.reports.sections.common import section
 from gpuplanner.reports.styles import ACCENT, ACCENT_LIGHT, MARGIN, PAGE
 
@@ -33,6 +35,17 @@ def gpu_name(ctx: ReportContext) -> str:
     return ", ".join(g.name for g in gpus.values()) if gpus else "—"
 
 
+def _figure(ctx: ReportContext, value: str, room: float) -> Paragraph:
+    """A tile's figure, in a smaller size (down to 11 pt) when it would not fit on one line."""
+    style = ctx.styles.figure
+    size = style.fontSize
+    while size > 11 and text_width(value, ctx.fonts, style.fontName, size) > room:
+        size -= 1
+    if size != style.fontSize:
+        style = ParagraphStyle(f"figure{size}", parent=style, fontSize=size, leading=size * 1.2)
+    return Paragraph(ctx.markup(value, 80), style)
+
+
 def _tiles(ctx: ReportContext) -> Table:
     d, perf = ctx.data, ctx.data.get("performance")
     tiles = [
@@ -51,14 +64,14 @@ def _tiles(ctx: ReportContext) -> Table:
             ctx.t("kf_cost", years=d["tco_years"]),
             ctx.t(
                 "kf_cost_value",
-                capex=fmt.compact(d["capex"], ctx.lang),
-                tco=fmt.compact(d["tco"], ctx.lang),
-                cur=ctx.currency,
+                # as the app's results panel shows them: "61.05 M / 90.63 M USD", "8,008.0 万元 / 1.24 亿元"
+                capex=fmt.money_words(d["capex"], ctx.currency, ctx.lang, with_currency=False),
+                tco=fmt.money_words(d["tco"], ctx.currency, ctx.lang),
             ),
         ),
     ]
     width = (PAGE[0] - 2 * MARGIN) / 3
-    cells = [[ctx.para(v, "figure", 80), ctx.para(k, "figure_label", 80)] for k, v in tiles]
+    cells = [[_figure(ctx, v, width - 14), ctx.para(k, "figure_label", 80)] for k, v in tiles]
     grid = [[cells[i], cells[i + 1], cells[i + 2]] for i in (0, 3)]
     t = Table(grid, colWidths=[width] * 3)
     t.setStyle(
@@ -84,6 +97,14 @@ def largest_part(perf: dict[str, Any]) -> tuple[str, float]:
         return "", 0.0
     key = max(bd, key=lambda k: bd[k])
     return key, bd[key] / step
+
+
+def money_text(ctx: ReportContext, amount: float) -> str:
+    """An amount in running text: exact in English ("61,045,212 USD"); in Chinese in 万/亿 as Chinese
+    proposals write it ("6,104.5 万美元") — the exact figure is in the key figures table below."""
+    if ctx.lang == "zh":
+        return fmt.money_words(amount, ctx.currency, ctx.lang)
+    return fmt.money_cur(amount, ctx.currency)
 
 
 def sentences(ctx: ReportContext) -> list[str]:
@@ -121,10 +142,9 @@ def sentences(ctx: ReportContext) -> list[str]:
             fac=fmt.kw(d["facility_kw_max"]),
             pue=fmt.pue(d["pue"]),
             cooling=main_cooling(ctx, d),
-            capex=fmt.money(d["capex"]),
-            tco=fmt.money(d["tco"]),
+            capex=money_text(ctx, d["capex"]),
+            tco=money_text(ctx, d["tco"]),
             years=d["tco_years"],
-            cur=ctx.currency,
         )
     )
     return out

@@ -1,0 +1,107 @@
+"""What a page-by-page read of the proposals found: no clipped finding or footer, no page holding a few lines of
+the contents or the bill of materials, amounts in Chinese as the app writes them (万/亿), and the performance
+section saying what limits the speed and whether the model fits in GPU memory."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from gpuplanner.reports import fmt
+from tests.e2e.test_report import SMALL_ZH, SUPERPOD, analyze_json, pdf_pages, run
+from tests.e2e.test_report_plan import PHASED, section_page, squeeze
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory) -> dict[tuple[str, str], tuple[list[str], dict]]:
+    out = {}
+    for name, path in (("superpod", SUPERPOD), ("small", SMALL_ZH), ("phased", PHASED)):
+        for lang in ("en", "zh"):
+            pdf = tmp_path_factory.mktemp("layout") / f"{name}-{lang}.pdf"
+            r = run("report", str(path), "-o", str(pdf), "--lang", lang)
+            assert r.returncode == 0, r.stderr
+            out[name, lang] = (pdf_pages(pdf), analyze_json(path, "--lang", lang))
+    return out
+
+
+KEYS = [(name, lang) for name in ("superpod", "small", "phased") for lang in ("en", "zh")]
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_findings_are_printed_whole(reports, key):
+    pages, data = reports[key]
+    findings = squeeze(section_page(pages, key[1], "sec_findings"))
+    for f in data["findings"]:
+        assert squeeze(f["message"]) in findings
+        assert squeeze(f["fix"]) in findings  # long fixes were cut at 160 characters with "…"
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_contents_fit_one_page_and_the_footer_is_whole(reports, key):
+    pages, data = reports[key]
+    contents = "目录" if key[1] == "zh" else "Contents"
+    assert contents in pages[1]
+    summary = "执行摘要" if key[1] == "zh" else "Executive summary"
+    assert re.search(rf"^1\. {summary}$", pages[2], re.M), "the contents ran onto a second page"
+    confidential = "保密" if key[1] == "zh" else "Confidential"
+    for p in pages[1:]:
+        assert confidential in p  # the footer "project · date · Confidential" was cut for long project names
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_bill_of_materials_is_not_left_with_a_line_on_a_page_of_its_own(reports, key):
+    pages, _ = reports[key]
+    total = "资本支出合计" if key[1] == "zh" else "Total capex"
+    page = next(p for p in pages if total in p)
+    rows = [ln for ln in page.splitlines() if re.search(r"\d", ln)]
+    assert len(rows) > 8, page
+
+
+def test_chinese_amounts_in_wan_and_yi_as_the_app_shows_them(reports):
+    pages, data = reports["small", "zh"]
+    text = "\n".join(pages)
+    capex, tco = fmt.money_words(data["capex"], "CNY", "zh"), fmt.money_words(data["tco"], "CNY", "zh")
+    assert capex == "8,008.0 万元" and tco == "1.24 亿元"  # the example's figures, as the results panel
+    summary = squeeze(pages[2])
+    assert squeeze(f"{capex} / {tco}") in summary  # the tile
+    assert squeeze(f"建设投资 {capex}，{data['tco_years']} 年总拥有成本 {tco}。") in summary
+    assert f"{data['capex']:,.0f}" in pages[2]  # the exact figure stays in the key figures
+    assert "累计成本（亿元）" in squeeze(text) and "百万" not in text
+    pages_usd, data_usd = reports["superpod", "zh"]
+    assert squeeze(fmt.money_words(data_usd["capex"], "USD", "zh")) in squeeze(pages_usd[2])
+    assert "万美元" in pages_usd[2]
+
+
+def test_english_tile_reads_like_the_results_panel(reports):
+    pages, data = reports["superpod", "en"]
+    tile = f"{fmt.money_words(data['capex'], 'USD', 'en', with_currency=False)} / "
+    assert squeeze(tile + fmt.money_words(data["tco"], "USD", "en")) in squeeze(pages[2])
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_performance_says_what_limits_it_and_how_memory_fits(reports, key):
+    pages, data = reports[key]
+    perf, lang = data["performance"], key[1]
+    text = squeeze(section_page(pages, lang, "sec_performance"))
+    assert squeeze(perf["bottleneck"]) in text
+    mem = perf["memory"]
+    for k in ("weights_gb", "grads_gb", "optimizer_gb", "activations_gb", "total_gb"):
+        assert fmt.num(mem[k], 1) in text, k
+    assert fmt.num(mem["usable_gb"], 1) in text and perf["fits"]
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_rack_table_gives_airflow_in_cubic_metres_per_hour_and_cfm(reports, key):
+    pages, data = reports[key]
+    text = section_page(pages, key[1], "sec_power")
+    assert "m³/h" in text and "CFM" in text
+    for rack in data["racks"][:3]:
+        assert fmt.num(rack["airflow_m3_per_h"]) in text and fmt.num(rack["airflow_cfm"]) in text
+
+
+def test_catalog_years_have_no_thousands_separator(reports):
+    pages, _ = reports["superpod", "en"]
+    text = "\n".join(pages)
+    assert re.search(r"^released\s+20\d\d$", text, re.M)
+    assert not re.search(r"released\s+2,0\d\d", text)
