@@ -55,7 +55,7 @@ register_templates(
         "scheduler-advice": {
             "message": {
                 "en": "Scheduler: {scheduler} fits a cluster of {gpus} GPUs running {mix}.",
-                "zh": "调度平台建议：{gpus} 块 GPU、以{mix_zh}为主的集群适合采用 {scheduler}。",
+                "zh": "调度平台建议：{gpus} 块 GPU、以{mix_zh}为主的集群适合采用 {scheduler_zh}。",
             },
             "fix": {"en": "{why}", "zh": "{why_zh}"},
         },
@@ -180,12 +180,21 @@ def scheduler_finding(project, c: Compiled, scheduler: str | None = None) -> Fin
     )
     choice = scheduler or advised_scheduler(gpus, project)
     name, why, why_zh = SCHEDULER_TEXT[choice]
+    name_zh = name.replace("(dual stack)", "（双栈）")
     mix_zh = {"training": "训练", "inference": "推理"}.get(mix, "训练与推理")
     return Finding(
         "info",
         "scheduler-advice",
         (),
-        {"scheduler": name, "gpus": gpus, "mix": mix, "mix_zh": mix_zh, "why": why, "why_zh": why_zh},
+        {
+            "scheduler": name,
+            "scheduler_zh": name_zh,
+            "gpus": gpus,
+            "mix": mix,
+            "mix_zh": mix_zh,
+            "why": why,
+            "why_zh": why_zh,
+        },
     )
 
 
