@@ -164,14 +164,13 @@ PRESETS: tuple[Preset, ...] = (
         name_en="1,024-node 3-tier fat tree",
         name_zh="1,024 节点三层胖树",
         description_en="1,024 DGX H100 (32 scalable units) on a non-blocking 3-tier NDR InfiniBand fat tree, "
-        "rail-optimised, with a management network.",
+        "rail-optimised, with 48 Lustre appliances on a 200 GbE storage fabric and a management network.",
         description_zh="1,024 台 DGX H100（32 个可扩展单元），无收敛的三层 NDR InfiniBand 胖树，"
-        "轨道优化，含管理网络。",
+        "轨道优化，含 48 台 Lustre 存储设备的 200 GbE 存储网络和管理网络。",
         # The DGX 200 GbE storage links run up to ~66 m from the middle row: AOC to 30 m, QSFP112 SR4 in 200G
         # mode to 50 m, QSFP112 DR4 in 200G mode (single-mode) to 100 m. 48 appliances (8 × the 128-node preset's
         # six) read 4.3 TB/s, the ~0.5 GB/s per GPU the storage check asks for.
-        # The descriptions do not name the storage yet: ui.welcome keeps tr() copies of them (and a test
-        # checks they match), so the wording changes there and here together.
+        # ui.welcome keeps tr() copies of the descriptions (a test checks they match): change both together.
         options=GenerateOptions(
             template="fat-tree-3tier",
             server=_DGX,

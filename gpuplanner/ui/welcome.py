@@ -223,7 +223,8 @@ class WelcomeDialog(QDialog):
                 self.tr("1,024-node 3-tier fat tree"),
                 self.tr(
                     "1,024 DGX H100 (32 scalable units) on a non-blocking 3-tier NDR InfiniBand fat tree, "
-                    "rail-optimised, with a management network."
+                    "rail-optimised, with 48 Lustre appliances on a 200 GbE storage fabric and a management "
+                    "network."
                 ),
             ),
         }

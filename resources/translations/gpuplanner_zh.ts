@@ -1271,8 +1271,8 @@ rule: {rule}</source>
         <translation>1,024 节点三层胖树</translation>
     </message>
     <message>
-        <source>1,024 DGX H100 (32 scalable units) on a non-blocking 3-tier NDR InfiniBand fat tree, rail-optimised, with a management network.</source>
-        <translation>1,024 台 DGX H100（32 个可扩展单元），采用无阻塞、轨道优化的三层 NDR InfiniBand 胖树网络，另配管理网络。</translation>
+        <source>1,024 DGX H100 (32 scalable units) on a non-blocking 3-tier NDR InfiniBand fat tree, rail-optimised, with 48 Lustre appliances on a 200 GbE storage fabric and a management network.</source>
+        <translation>1,024 台 DGX H100（32 个可扩展单元），采用无阻塞、轨道优化的三层 NDR InfiniBand 胖树网络，另配 48 台 Lustre 存储设备的 200 GbE 存储网络和管理网络。</translation>
     </message>
     <message>
         <source>{n} GPUs</source>
