@@ -68,8 +68,8 @@ register_templates(
         },
         "copper-missed-by-distance": {
             "message": {
-                "en": "{n} cables are just past the {reach} m that copper reaches at their speed ({min}–{max} m, e.g. {a} ↔ {b}), so they need {media} and {modules} transceivers.",
-                "zh": "有 {n} 根线缆略超出该速率下铜缆 {reach} 米的传输距离（{min}–{max} 米，例如 {a} ↔ {b}），因此需要使用{media}及 {modules} 个光模块。",
+                "en": "{n} cables are just past the {reach} m that copper reaches at their speed ({min}–{max} m, e.g. {a} ↔ {b}), so they need {media_en} and {modules} transceivers.",
+                "zh": "有 {n} 根线缆略超出该速率下铜缆 {reach} 米的传输距离（{min}–{max} 米，例如 {a} ↔ {b}），因此需要使用{media_zh}及 {modules} 个光模块。",
             },
             "fix": {
                 "en": "Shorten these runs: between racks a run climbs to the tray and back down, with slack — {overhead} m on top of {floor} m across the floor. Put both ends in one rack (or neighbouring racks), or give the real tray height and slack under Site and costs if the route is shorter; copper would then do, with no optics to buy, power or cool.",
@@ -330,6 +330,14 @@ def workload_findings(c: Compiled, wl_result, catalog) -> list[Finding]:
     return out
 
 
+# The optical media a finding names, in words (the slugs "fiber-mmf" … stay in the params for tools).
+MEDIUM_WORDS = {
+    "fiber-mmf": ("multimode fibre", "多模光纤"),
+    "fiber-smf": ("single-mode fibre", "单模光纤"),
+    "aoc": ("active optical cables", "有源光缆"),
+}
+
+
 def _copper_near_misses(c: Compiled, fabric: FabricResult) -> list[Finding]:
     """Runs that need optics (or active optical cables) only because they are a little past copper reach."""
     cab = fabric.cables
@@ -368,6 +376,8 @@ def _copper_near_misses(c: Compiled, fabric: FabricResult) -> list[Finding]:
                 "a": names[int(lk.a[worst])],
                 "b": names[int(lk.b[worst])],
                 "media": "/".join(media),
+                "media_en": " / ".join(MEDIUM_WORDS.get(m, (m, m))[0] for m in media),
+                "media_zh": "/".join(MEDIUM_WORDS.get(m, (m, m))[1] for m in media),
                 "modules": int(round(modules)),
                 "overhead": f"{float(length[worst]) - floor_m:.1f}",
                 "floor": f"{floor_m:.1f}",

@@ -57,6 +57,8 @@ def render(rule: str, part: str, lang: str, params: dict[str, Any]) -> str:
 
 
 def _fmt(v: Any) -> Any:
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:,}"  # "1,024 GPUs", as every other count in the app and the report
     if isinstance(v, float):
         if abs(v) >= 100:
             return f"{v:,.0f}"

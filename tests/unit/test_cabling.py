@@ -89,6 +89,9 @@ def test_runs_just_past_copper_reach_are_a_finding_and_shorter_runs_clear_it():
     assert all(5.0 < lk.length_m[r] <= 7.0 for r in rows)
     assert f.params["n"] == int(lk.multiplicity[rows].sum())
     assert "5 m" in f.message("en") and "铜缆" in f.message("zh") and "tray" in f.fix("en")
+    # the medium in words, not the catalog slug ("需要使用fiber-mmf及" in the Chinese proposal)
+    assert "multimode fibre" in f.message("en") and "多模光纤" in f.message("zh")
+    assert "fiber-mmf" not in f.message("en") + f.message("zh") and f.params["media"] == "fiber-mmf"
     modules_before = sum(res.fabric.cables.bom_transceivers.values())
 
     SetFields(p, "site", "site", cable_slack_m=0.5).apply(p)
