@@ -207,6 +207,8 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
                 zero_stage=args.zero,
                 recompute=args.recompute,
                 total_tokens=args.tokens,
+                tp_comm_overlap=args.tp_comm_overlap,
+                pp_overlap=not args.blocking_pp_sends,
             )
             rows = [(cfg, estimate(shape, cfg, cluster))]
         else:
@@ -219,6 +221,8 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
                 precision=args.precision,
                 zero_stage=args.zero,
                 total_tokens=args.tokens,
+                tp_comm_overlap=args.tp_comm_overlap,
+                pp_overlap=not args.blocking_pp_sends,
             )
             if not len(res):
                 raise PlannerError(
@@ -287,6 +291,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--precision", choices=["bf16", "fp16", "fp8"], default="bf16")
     p.add_argument("--recompute", choices=["none", "selective", "full"], default="selective")
     p.add_argument("--zero", type=int, default=1, choices=[0, 1, 2, 3])
+    p.add_argument(
+        "--tp-comm-overlap",
+        action="store_true",
+        help="TP communication overlapped with the GEMMs (Transformer Engine userbuffers, as NeMo's FP8 recipes)",
+    )
+    p.add_argument(
+        "--blocking-pp-sends",
+        action="store_true",
+        help="pipeline sends do not overlap compute (Megatron before overlap_p2p_comm, 2021–2022 runs)",
+    )
     p.add_argument("--tokens", type=float, default=0.0, help="training tokens (for time-to-train)")
     p.add_argument("--measured-mfu", type=float, help="calibration: a measured MFU (0–1)")
     p.add_argument(
