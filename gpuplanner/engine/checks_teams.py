@@ -180,7 +180,7 @@ def scheduler_finding(project, c: Compiled, scheduler: str | None = None) -> Fin
     )
     choice = scheduler or advised_scheduler(gpus, project)
     name, why, why_zh = SCHEDULER_TEXT[choice]
-    name_zh = name.replace("(dual stack)", "（双栈）")
+    name_zh = name.replace(" (dual stack)", "（双栈）")
     mix_zh = {"training": "训练", "inference": "推理"}.get(mix, "训练与推理")
     return Finding(
         "info",
