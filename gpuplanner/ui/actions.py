@@ -315,9 +315,16 @@ def _new_from_template(w: MainWindow) -> None:
     from gpuplanner.ui.dialogs.template_dialog import TemplateDialog
 
     catalog = w.doc.project.catalog
-    dlg = TemplateDialog(catalog, w)
+    dlg = TemplateDialog(catalog, w, current=w.doc.project)
     if dlg.exec() and dlg.project is not None and w.new_project(Project(catalog)):
-        w.view.push(dlg.command(w.doc.project))
+        cmd = dlg.command(w.doc.project)
+        kept = ""
+        if dlg.keeps():
+            kept = " ".join(
+                [translate("MainWindow", "Kept the workload, site and costs, teams and project details.")]
+                + dlg.notes
+            )
+        w.view.push(cmd, kept)
         w.view.zoom_to_fit()
 
 

@@ -389,6 +389,10 @@
         <translation>剪贴板中没有 GPU Planner 的对象</translation>
     </message>
     <message>
+        <source>Kept the workload, site and costs, teams and project details.</source>
+        <translation>已保留工作负载、场地与成本、团队和项目信息。</translation>
+    </message>
+    <message>
         <source>The PDF report is not part of this build (gpuplanner.reports is missing)</source>
         <translation>此版本不含 PDF 报告功能（缺少 gpuplanner.reports）</translation>
     </message>
@@ -1156,6 +1160,14 @@ rule: {rule}</source>
         <translation>管理网络</translation>
     </message>
     <message>
+        <source>Keep the workload, site and costs, teams and project details</source>
+        <translation>保留工作负载、场地与成本、团队和项目信息</translation>
+    </message>
+    <message>
+        <source>Copies the open project&apos;s workloads, scenarios, teams, phases, site and cost settings and project details (customer, currency, language) into the new project. An explicit DP is adapted to the new GPU count. Racks, devices, links and the floor plan are new.</source>
+        <translation>将当前项目的工作负载、场景、团队、建设阶段、场地与成本设置以及项目信息（客户、币种、语言）复制到新项目。显式指定的数据并行度（DP）会按新的 GPU 数量调整。机柜、设备、链路和机房平面图为新生成。</translation>
+    </message>
+    <message>
         <source>Project name</source>
         <translation>项目名称</translation>
     </message>
@@ -1206,6 +1218,18 @@ rule: {rule}</source>
     <message>
         <source>Generate {t} with {n} servers</source>
         <translation>生成 {t}（{n} 台服务器）</translation>
+    </message>
+    <message>
+        <source>Workload “{w}”: partition “{p}” is not in the new cluster; it now runs on all GPUs.</source>
+        <translation>工作负载“{w}”：新集群中没有分区“{p}”，现改为在全部 GPU 上运行。</translation>
+    </message>
+    <message>
+        <source>Workload “{w}”: DP {dp} was left as it was; TP × PP × CP = {m} does not fit {n} GPUs.</source>
+        <translation>工作负载“{w}”：DP {dp} 保持不变；TP × PP × CP = {m} 无法放入 {n} 块 GPU。</translation>
+    </message>
+    <message>
+        <source>Workload “{w}”: DP {old} → {new} for {n} GPUs.</source>
+        <translation>工作负载“{w}”：DP {old} → {new}，对应 {n} 块 GPU。</translation>
     </message>
 </context>
 <context>

@@ -154,7 +154,7 @@ def test_template_dialog_generates_an_undoable_project(window, monkeypatch):
 
 
 def _reuse(dlg):
-    def init(self, catalog, parent=None):
+    def init(self, catalog, parent=None, current=None):
         self.__dict__.update(dlg.__dict__)
 
     return init

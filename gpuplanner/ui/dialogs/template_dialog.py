@@ -3,9 +3,16 @@ is generated here (refusals shown in the dialog) and becomes the new project's f
 
 The compute fabric (InfiniBand or Ethernet with RoCE v2) is a choice of its own: it narrows the switch lists
 to switches of that technology, so that "the same cluster on RoCE" is one choice, not a hunt through switch
-model names."""
+model names.
+
+When a project is open, "keep" carries its workloads, scenarios, teams, phases, site and cost settings and
+project details over into the new one (the hardware is what changes), with each explicit DP adapted to the
+new GPU count and a partition the new cluster lacks cleared — ``notes`` says what was adapted or left."""
 
 from __future__ import annotations
+
+import dataclasses
+import json
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -22,26 +29,68 @@ from PySide6.QtWidgets import (
 )
 
 from gpuplanner.catalog import Catalog
-from gpuplanner.commands import Command, Compound, SetFields
+from gpuplanner.commands import AddRows, Command, Compound, ReplaceRows, SetFields
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.model import Project
+from gpuplanner.model import Project, ProjectInfo, Site, Workload
 from gpuplanner.topology.generators import generate
 from gpuplanner.topology.options import TEMPLATES, GenerateOptions
 from gpuplanner.ui.i18n import translate
 
 # The leaf switch a fabric choice starts from: the 400G-class switch of each technology (as in the presets).
 DEFAULT_LEAF = {"infiniband": "nvidia-quantum-2-qm9700", "ethernet": "nvidia-spectrum-4-sn5600"}
+# The tables "keep" copies: everything but the hardware (racks, devices, links, fabrics) and its floor.
+KEPT_TABLES = ("workloads", "scenarios", "teams", "phases")
+
+
+def has_keepable(project: Project | None) -> bool:
+    """True when the project holds something worth keeping beyond its hardware."""
+    if project is None:
+        return False
+    if any(project.tables[t] for t in KEPT_TABLES) or project.site != Site():
+        return True
+    blank = ProjectInfo()  # (the language follows the UI in a new project: not a detail of its own)
+    info = dataclasses.replace(
+        project.info, name=blank.name, language=blank.language, created="", modified=""
+    )
+    return info != blank
+
+
+def generator_options(project: Project | None) -> GenerateOptions:
+    """The options the project's compute fabric was generated with (so that "the same SU on RoCE" is one
+    change), else the defaults."""
+    d = GenerateOptions()
+    if project is None:
+        return d
+    for f in project.tables["fabrics"].values():
+        if f.kind != "compute":
+            continue
+        try:
+            params = json.loads(f.params_json or "{}")
+        except ValueError:
+            continue
+        known = {k: v for k, v in params.items() if k in GenerateOptions.__dataclass_fields__}
+        if known.get("template") in TEMPLATES:
+            try:
+                return d.with_(**known)
+            except TypeError:
+                return d
+    return d
 
 
 class TemplateDialog(QDialog):
-    def __init__(self, catalog: Catalog, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, catalog: Catalog, parent: QWidget | None = None, current: Project | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("New project from a template"))
         self.catalog = catalog
+        self.current = current if current is not None and (current.devices or has_keepable(current)) else None
         self.project: Project | None = None
         self.opts: GenerateOptions | None = None
-        d = GenerateOptions()
-        self.name = QLineEdit(self.tr("New cluster"))
+        self.notes: list[str] = []
+        d = generator_options(self.current)
+        self._default_name = self.tr("New cluster")
+        self.name = QLineEdit(self._default_name)
         self.template = self._combo(
             [(f"{k} — {translate('templates', v)}", k) for k, v in TEMPLATES.items()], d.template
         )
@@ -75,7 +124,20 @@ class TemplateDialog(QDialog):
         self.rack_kw.setSpecialValueText(self.tr("the rack type's budget"))
         self.rack_kw.setSuffix(" kW")
         self.storage = QCheckBox(self.tr("storage fabric"))
+        self.storage.setChecked(d.storage_fabric)
         self.management = QCheckBox(self.tr("management fabric"))
+        self.management.setChecked(d.management_fabric)
+        self.rack_kw.setValue(d.rack_budget_kw or 0.0)
+        self.keep = QCheckBox(self.tr("Keep the workload, site and costs, teams and project details"))
+        self.keep.setToolTip(
+            self.tr(
+                "Copies the open project's workloads, scenarios, teams, phases, site and cost settings and "
+                "project details (customer, currency, language) into the new project. An explicit DP is "
+                "adapted to the new GPU count. Racks, devices, links and the floor plan are new."
+            )
+        )
+        self.keep.toggled.connect(self._keep_toggled)
+        self.keep.setChecked(has_keepable(self.current))
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020")
@@ -97,6 +159,7 @@ class TemplateDialog(QDialog):
             (self.tr("Rack power budget"), self.rack_kw),
             ("", self.storage),
             ("", self.management),
+            ("", self.keep),
         ):
             form.addRow(label, w)
         buttons = QDialogButtonBox(
@@ -108,6 +171,20 @@ class TemplateDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
+        form.setRowVisible(self.keep, self.current is not None)
+
+    def _keep_toggled(self, on: bool) -> None:
+        """The name follows the choice while the user has not typed one."""
+        if self.current is None:
+            return
+        mine = self.current.info.name
+        if on and self.name.text() == self._default_name and mine:
+            self.name.setText(mine)
+        elif not on and self.name.text() == mine:
+            self.name.setText(self._default_name)
+
+    def keeps(self) -> bool:
+        return self.current is not None and self.keep.isChecked()
 
     def _entries(self, kind: str) -> list[tuple[str, str]]:
         return [(f"{e.name} ({e.id})", e.id) for e in self.catalog.of_kind(kind)]
@@ -180,10 +257,76 @@ class TemplateDialog(QDialog):
         self.accept()
 
     def command(self, target: Project) -> Command:
-        """The generated topology (and the project name) as one undoable edit of ``target``."""
+        """The generated topology (and the project name, and what "keep" keeps) as one undoable edit of
+        ``target``."""
         assert self.opts is not None
         text = self.tr("Generate {t} with {n} servers").format(t=self.opts.template, n=self.opts.servers)
-        children = [self.plan.to_command(text)]
-        if self.opts.name:
+        children: list[Command] = []
+        if self.keeps():
+            children += self._kept(target)
+        children.append(self.plan.to_command(text))
+        if self.opts.name and not self.keeps():  # (the kept details carry the name)
             children.append(SetFields(target, "project", "project", name=self.opts.name))
         return Compound(text, children)
+
+    def _plan_gpus(self) -> int:
+        entries = self.catalog.entries
+        return sum(getattr(entries.get(d.type_id), "gpu_count", 0) or 0 for d in self.plan.devices)
+
+    def _kept(self, target: Project) -> list[Command]:
+        """Commands copying the kept tables of ``self.current`` into ``target``; fills ``self.notes``."""
+        cur = self.current
+        assert cur is not None
+        self.notes = []
+        info = dataclasses.replace(
+            cur.info,
+            name=self.opts.name or cur.info.name,
+            created=target.info.created,
+            modified=target.info.modified,
+        )
+        out: list[Command] = [ReplaceRows("project", [info]), ReplaceRows("site", [cur.site])]
+        workloads = [self._adapt(w, cur.gpu_count()) for w in cur.tables["workloads"].values()]
+        for table, rows in (
+            ("phases", list(cur.tables["phases"].values())),
+            ("workloads", workloads),
+            ("scenarios", list(cur.tables["scenarios"].values())),
+            ("teams", list(cur.tables["teams"].values())),
+        ):
+            if rows:
+                out.append(AddRows(table, rows))
+        return out
+
+    def _adapt(self, w: Workload, old_gpus: int) -> Workload:
+        """The workload on the new cluster: a partition it lacks is cleared; an explicit DP that filled the
+        old cluster (or no longer fits) is set to fill the new one, keeping the global batch divisible."""
+        new_gpus = self._plan_gpus()
+        partitions = {d.partition for d in self.plan.devices}
+        if w.partition and w.partition not in partitions:
+            self.notes.append(
+                self.tr(
+                    "Workload “{w}”: partition “{p}” is not in the new cluster; it now runs on all GPUs."
+                ).format(w=w.name, p=w.partition)
+            )
+            w = dataclasses.replace(w, partition="")
+        model_par = max(1, w.tp * w.pp * w.cp)
+        if w.dp <= 0 or new_gpus == old_gpus or w.kind != "training":
+            return w
+        used = model_par * w.dp
+        if used != old_gpus and used <= new_gpus:
+            return w
+        dp = new_gpus // model_par
+        while dp > 0 and w.global_batch % (dp * max(1, w.micro_batch)):
+            dp -= 1
+        if dp <= 0:
+            self.notes.append(
+                self.tr(
+                    "Workload “{w}”: DP {dp} was left as it was; TP × PP × CP = {m} does not fit {n} GPUs."
+                ).format(w=w.name, dp=w.dp, m=model_par, n=new_gpus)
+            )
+            return w
+        self.notes.append(
+            self.tr("Workload “{w}”: DP {old} → {new} for {n} GPUs.").format(
+                w=w.name, old=w.dp, new=dp, n=new_gpus
+            )
+        )
+        return dataclasses.replace(w, dp=dp)
