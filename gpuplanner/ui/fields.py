@@ -14,7 +14,15 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QSignalBlocker
 from PySide6.QtGui import QDoubleValidator, QIntValidator
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QLineEdit,
+    QSizePolicy,
+    QSpinBox,
+    QWidget,
+)
 
 from gpuplanner.model import Project
 from gpuplanner.model.validate import field_specs
@@ -251,3 +259,11 @@ def _line(optional: bool, kind: type, name: str) -> Editor:
 
 def editable_fields(row: Any) -> list[str]:
     return [f.name for f in dataclasses.fields(row) if f.name != "id"]
+
+
+def compact(widget: QWidget) -> None:
+    """Long catalog names must not widen a form past its dock (a horizontal scroll bar hides fields)."""
+    if isinstance(widget, QComboBox):
+        widget.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        widget.setMinimumContentsLength(8)
+    widget.setSizePolicy(QSizePolicy.Policy.Ignored, widget.sizePolicy().verticalPolicy())

@@ -1,14 +1,30 @@
 """The inspector: every field of the selected rack, device or link (or, with nothing selected, of the
 project and the site), editable with units; each edit is one SetFields command. Refused values are shown
 under the form, naming the field and the value, and the editor goes back to the model's value.
+
+Several rows of one table selected: the fields they share are edited together (``inspector_multi``), one
+undo step per edit; a field whose values differ shows "(mixed)" and is left alone unless edited.
+
+The form has the room: a scroll area at least ``MIN_ROWS`` rows high, and the selection's figures below it
+in a section that folds away (folded or not stays so for the session).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gpuplanner.commands import SetFields
 from gpuplanner.core.errors import PlannerError
@@ -16,8 +32,10 @@ from gpuplanner.model import ChangeSet
 from gpuplanner.ui import fields
 from gpuplanner.ui.canvas import annotations as notes
 from gpuplanner.ui.document import Document
+from gpuplanner.ui.inspector_multi import MultiEdit
 
 READ_ONLY = {("links", "a_device"), ("links", "b_device")}
+MIN_ROWS = 8  # form rows the inspector always has room for
 
 
 class Inspector(QWidget):
@@ -35,17 +53,32 @@ class Inspector(QWidget):
         self.figures = QLabel()
         self.figures.setWordWrap(True)
         self.figures.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.figures.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.summary = QToolButton()
+        self.summary.setText(self.tr("Figures"))
+        self.summary.setToolTip(self.tr("The selection's figures from the last analysis; click to fold"))
+        self.summary.setCheckable(True)
+        self.summary.setChecked(True)
+        self.summary.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.summary.setAutoRaise(True)
+        self.summary.toggled.connect(self._fold_summary)
+        self._fold_summary(True)
         self.body = QWidget()
         self.body_layout = QVBoxLayout(self.body)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.body)
+        self.body_layout.setContentsMargins(0, 0, 0, 0)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(self.body)
+        self._size_form()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
         layout.addWidget(self.error)
-        layout.addWidget(scroll, 1)
+        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.summary)
         layout.addWidget(self.figures)
+        self.multi = MultiEdit(self)
         doc.selectionChanged.connect(self.show_ids)
         doc.changed.connect(self._on_changed)
         doc.resultsReady.connect(lambda _r: self._show_figures())
@@ -55,6 +88,21 @@ class Inspector(QWidget):
     @property
     def project(self):
         return self.doc.project
+
+    # -- layout -----------------------------------------------------------------------------------------
+    def _size_form(self) -> None:
+        """A minimum height of MIN_ROWS form rows, from the font in use (larger text → taller)."""
+        row_h = max(QComboBox().sizeHint().height(), QLineEdit().sizeHint().height()) + 6
+        self.scroll.setMinimumHeight(MIN_ROWS * row_h + 3 * row_h // 2)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+        if event.type() == QEvent.Type.FontChange:
+            self._size_form()
+        super().changeEvent(event)
+
+    def _fold_summary(self, shown: bool) -> None:
+        self.summary.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.figures.setVisible(shown and bool(self.figures.text()))
 
     # -- what to show -----------------------------------------------------------------------------------
     def show_ids(self, ids: list[str]) -> None:
@@ -68,10 +116,7 @@ class Inspector(QWidget):
             )
             self._build([(table, rid, "")])
         elif rows:
-            self.title.setText(
-                self.tr("<b>{n} items selected</b> — select one to edit it").format(n=len(rows))
-            )
-            self._build([])
+            self._build([], multi=rows)
         else:
             self.title.setText(self.tr("<b>Project and site</b> — nothing selected"))
             self._build([("project", "project", self.tr("Project")), ("site", "site", self.tr("Site"))])
@@ -87,15 +132,22 @@ class Inspector(QWidget):
             return f"{d[row.a_device].name} ↔ {d[row.b_device].name}"
         return row.name
 
-    def _build(self, targets: list[tuple[str, str, str]]) -> None:
+    def _clear(self) -> None:
         while self.body_layout.count():
             w = self.body_layout.takeAt(0).widget()
             if w is not None:
                 w.hide()  # deleteLater runs later: hidden now, so that old and new forms never overlap
                 w.setParent(None)
                 w.deleteLater()
+
+    def _build(self, targets: list[tuple[str, str, str]], multi: list[tuple[str, str]] | None = None) -> None:
+        self._clear()
+        self.multi.clear()
         self.editors.clear()
         self.targets = [(t, i) for t, i, _ in targets]
+        if multi:
+            self.multi.show(multi)
+            return
         for table, rid, heading in targets:
             box = QGroupBox(heading)
             form = QFormLayout(box)
@@ -117,6 +169,7 @@ class Inspector(QWidget):
         ed.set(getattr(row, name))
         ed.changed.connect(lambda *_a, t=table, i=rid, n=name: self.commit(t, i, n))
         self.editors[(table, rid, name)] = ed
+        fields.compact(ed.widget)
         return ed.widget
 
     def _group_editor(self, row: Any, name: str) -> fields.Editor:
@@ -158,6 +211,9 @@ class Inspector(QWidget):
         return True
 
     def _on_changed(self, cs: ChangeSet) -> None:
+        if self.multi.active():
+            self.multi.on_changed(cs)
+            return
         for table, rid in self.targets:
             tc = cs.tables.get(table)
             if tc is None:
@@ -175,6 +231,8 @@ class Inspector(QWidget):
         res = self.doc.results
         if len(self.targets) != 1 or self.targets[0][0] not in ("devices", "racks", "links"):
             self.figures.clear()
+            self.summary.hide()
+            self.figures.hide()
             return
         table, rid = self.targets[0]
         if table == "devices":
@@ -184,3 +242,5 @@ class Inspector(QWidget):
         else:
             text = notes.rack_tooltip(res, rid) if res is not None else ""
         self.figures.setText(text)
+        self.summary.setVisible(bool(text))
+        self._fold_summary(self.summary.isChecked())

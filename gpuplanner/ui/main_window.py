@@ -66,6 +66,9 @@ class MainWindow(QMainWindow):
         self.plots = PlotsPanel(self.doc)
         self.rack_view = RackElevation(self.doc)
         self.docks: dict[str, QDockWidget] = {}
+        # The inspector and results take the window's full height on the right (the plots end where
+        # they begin): the inspector's form needs the rows, the plots the width less.
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self._add_dock("palette", self.tr("Catalog"), self.palette, Qt.DockWidgetArea.LeftDockWidgetArea)
         self._add_dock(
             "inspector", self.tr("Inspector"), self.inspector, Qt.DockWidgetArea.RightDockWidgetArea
@@ -88,7 +91,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.docks["palette"]], [260], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["inspector"]], [380], Qt.Orientation.Horizontal)
         self.resizeDocks(
-            [self.docks["inspector"], self.docks["results"]], [330, 420], Qt.Orientation.Vertical
+            [self.docks["inspector"], self.docks["results"]], [470, 400], Qt.Orientation.Vertical
         )
         self.resizeDocks([self.docks["plots"]], [250], Qt.Orientation.Vertical)
 

@@ -163,8 +163,12 @@
         <translation>&lt;b&gt;{name}&lt;/b&gt; — {what}</translation>
     </message>
     <message>
-        <source>&lt;b&gt;{n} items selected&lt;/b&gt; — select one to edit it</source>
-        <translation>&lt;b&gt;已选择 {n} 项&lt;/b&gt; — 选择其中一项即可编辑</translation>
+        <source>Figures</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>The selection&apos;s figures from the last analysis; click to fold</source>
+        <translation>所选对象在最近一次分析中的数据；点击可折叠</translation>
     </message>
     <message>
         <source>&lt;b&gt;Project and site&lt;/b&gt; — nothing selected</source>
@@ -197,6 +201,30 @@
     <message>
         <source>{field} = {value!r} refused: {why}</source>
         <translation>{field} = {value!r} 被拒绝：{why}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{n} racks selected&lt;/b&gt; — an edit applies to all of them</source>
+        <translation>&lt;b&gt;已选择 {n} 个机柜&lt;/b&gt; — 修改将应用于全部所选机柜</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{n} devices selected&lt;/b&gt; — an edit applies to all of them</source>
+        <translation>&lt;b&gt;已选择 {n} 台设备&lt;/b&gt; — 修改将应用于全部所选设备</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{n} links selected&lt;/b&gt; — an edit applies to all of them</source>
+        <translation>&lt;b&gt;已选择 {n} 条链路&lt;/b&gt; — 修改将应用于全部所选链路</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{n} items selected&lt;/b&gt; — select items of one kind to edit them together</source>
+        <translation>&lt;b&gt;已选择 {n} 项&lt;/b&gt; — 请只选择同一类对象以便批量编辑</translation>
+    </message>
+    <message>
+        <source>(mixed)</source>
+        <translation>（多个值）</translation>
+    </message>
+    <message>
+        <source>Set {field} of {n} items</source>
+        <translation>设置 {n} 项的{field}</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,190 @@
+"""Editing several selected rows of one table at once (the inspector's form for a multi-selection): swap the
+switch model of eight leaves, set the cooling of six racks. Only the fields all the rows can take one value
+of are shown (not names, canvas or floor positions, U slots or a link's ends). A field whose values differ
+shows "(mixed)" and is left as it is unless edited; an edit sets it on every row as one undo step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QLineEdit
+
+from gpuplanner.commands import ReplaceRows
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.model import ChangeSet
+from gpuplanner.model.validate import field_specs
+from gpuplanner.ui import fields
+from gpuplanner.ui.i18n import translate
+
+if TYPE_CHECKING:
+    from gpuplanner.ui.inspector import Inspector
+
+# Fields that identify or place one row: one value for all of them makes no sense (or collides).
+NOT_SHARED = {
+    "name",
+    "x",
+    "y",
+    "u_position",
+    "rack_id",
+    "position",
+    "floor_x_m",
+    "floor_y_m",
+    "a_device",
+    "b_device",
+    "a_group",
+    "b_group",
+}
+_MIXED = object()  # a value no list holds: a combo shows its placeholder
+
+
+class MultiEdit:
+    """The inspector's form for several rows of one table."""
+
+    def __init__(self, inspector: Inspector) -> None:
+        self.ins = inspector
+        self.table = ""
+        self.ids: list[str] = []
+        self.editors: dict[str, fields.Editor] = {}
+        self.optional: dict[str, bool] = {}
+
+    def active(self) -> bool:
+        return bool(self.ids)
+
+    def clear(self) -> None:
+        self.table, self.ids = "", []
+        self.editors.clear()
+
+    def _title(self, table: str, n: int) -> str:
+        text = {
+            "racks": translate("Inspector", "<b>{n} racks selected</b> — an edit applies to all of them"),
+            "devices": translate("Inspector", "<b>{n} devices selected</b> — an edit applies to all of them"),
+            "links": translate("Inspector", "<b>{n} links selected</b> — an edit applies to all of them"),
+        }[table]
+        return text.format(n=n)
+
+    def show(self, rows: list[tuple[str, str]]) -> None:
+        """Build the shared form for ``rows`` ((table, id) pairs); of several tables: say so, no form."""
+        ins = self.ins
+        tables = {t for t, _ in rows}
+        if len(tables) != 1:
+            ins.title.setText(
+                translate(
+                    "Inspector", "<b>{n} items selected</b> — select items of one kind to edit them together"
+                ).format(n=len(rows))
+            )
+            return
+        self.table, self.ids = rows[0][0], [i for _, i in rows]
+        ins.title.setText(self._title(self.table, len(self.ids)))
+        p = ins.project
+        first = p.tables[self.table][self.ids[0]]
+        specs = {s[0]: s for s in field_specs(self.table, type(first))}
+        box = QGroupBox()
+        form = QFormLayout(box)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        for name in fields.editable_fields(first):
+            if name in NOT_SHARED or name not in specs:
+                continue
+            ed = self._editor(first, name, specs[name])
+            self.editors[name] = ed
+            self._show_values(name)
+            signal = ed.widget.clicked if isinstance(ed.widget, QCheckBox) else ed.changed
+            signal.connect(lambda *_a, n=name: self.commit(n))
+            fields.compact(ed.widget)
+            form.addRow(fields.label_of(name), ed.widget)
+        ins.body_layout.addWidget(box)
+        ins.body_layout.addStretch(1)
+
+    def _editor(self, first: Any, name: str, spec: tuple) -> fields.Editor:
+        """Lists and check boxes as for one row; numbers in a line edit, which can show "(mixed)"."""
+        _, allowed, _, _, choices, _ = spec
+        self.optional[name] = type(None) in allowed
+        numeric = (int in allowed or float in allowed) and bool not in allowed
+        refs = fields.references(self.ins.project, self.table, name)
+        if numeric and not choices and refs is None:
+            kind = float if float in allowed else int
+            return fields._line(self.optional[name], kind, name)  # noqa: SLF001 (same package)
+        return fields.make_editor(self.ins.project, self.table, first, name)
+
+    def _values(self, name: str) -> set[Any]:
+        rows = self.ins.project.tables[self.table]
+        return {getattr(rows[i], name) for i in self.ids if i in rows}
+
+    def _show_values(self, name: str) -> None:
+        ed, values = self.editors[name], self._values(name)
+        mixed = len(values) > 1
+        value = _MIXED if mixed else next(iter(values), None)
+        w = ed.widget
+        if isinstance(w, QComboBox):
+            w.setPlaceholderText(translate("Inspector", "(mixed)"))
+            ed.set(value)
+        elif isinstance(w, QCheckBox):
+            with QSignalBlocker(w):
+                w.setTristate(mixed)
+                w.setCheckState(
+                    Qt.CheckState.PartiallyChecked
+                    if mixed
+                    else Qt.CheckState.Checked
+                    if value
+                    else Qt.CheckState.Unchecked
+                )
+        elif isinstance(w, QLineEdit):
+            ed.set(None if mixed else value)
+            auto = translate("fields", "automatic") if self.optional.get(name) else ""
+            w.setPlaceholderText(translate("Inspector", "(mixed)") if mixed else auto)
+            w.setModified(False)
+        else:  # a spin box (not made here, but keep it right)
+            ed.set(next(iter(values)))
+
+    def commit(self, name: str) -> bool:
+        """Set ``name`` on every selected row that differs, as one command; a "(mixed)" field the user did
+        not edit is left alone."""
+        ed = self.editors.get(name)
+        if ed is None:
+            return False
+        w = ed.widget
+        if isinstance(w, QComboBox) and w.currentIndex() < 0:
+            return False
+        if isinstance(w, QLineEdit):
+            if not w.isModified():
+                return False
+            w.setModified(False)
+        if isinstance(w, QCheckBox):
+            w.setTristate(False)
+        value = ed.get()
+        if value is None and isinstance(w, QLineEdit) and not self.optional.get(name):
+            return False  # emptied a number that must have one: nothing to set
+        p = self.ins.project
+        rows = [p.tables[self.table][i] for i in self.ids if i in p.tables[self.table]]
+        changed = [dataclasses.replace(r, **{name: value}) for r in rows if getattr(r, name) != value]
+        if not changed:
+            return False
+        label = fields.label_of(name)
+        text = translate("Inspector", "Set {field} of {n} items").format(field=label, n=len(changed))
+        try:
+            self.ins.doc.push(ReplaceRows(self.table, changed, text=text))
+        except PlannerError as exc:
+            self.ins.error.setText(
+                translate("Inspector", "{field} = {value!r} refused: {why}").format(
+                    field=label, value=value, why=exc.one_line()
+                )
+            )
+            self._show_values(name)
+            return False
+        self.ins.error.clear()
+        return True
+
+    def on_changed(self, cs: ChangeSet) -> None:
+        tc = cs.tables.get(self.table)
+        if tc is None:
+            return
+        ids = set(self.ids)
+        if ids & set(tc.removed):
+            rest = [(self.table, i) for i in self.ids if i in self.ins.project.tables[self.table]]
+            self.ins.show_ids([i for _, i in rest])
+            return
+        if ids & set(tc.updated):
+            for name in self.editors:
+                self._show_values(name)
