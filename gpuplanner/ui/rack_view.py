@@ -1,16 +1,39 @@
 """Rack elevation: a front view of the racks of one row (the selected rack's), each device in its U slots
 with its name, model and kW, and each rack's totals (kW at load and maximum against budget, U used, cooling),
 like NetBox's elevations. Printable (QPrinter, with the print dialog) and exportable to PDF.
+
+The drawing scales for a projector or a small dock: Ctrl+wheel zooms about the pointer, "Fit height" makes
+the tallest rack fill the view's height (and keeps it so when the dock is resized, until the next zoom).
+The zoom is remembered for the session (``RackElevation.session_zoom``); clicks are mapped back through it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QPageLayout, QPainter, QPaintEvent, QPen
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QMouseEvent,
+    QPageLayout,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QResizeEvent,
+    QWheelEvent,
+)
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gpuplanner.model import Device, Project, Rack
 from gpuplanner.ui import theme
@@ -19,6 +42,7 @@ from gpuplanner.ui.canvas.geometry import device_ru, rack_ru
 from gpuplanner.ui.document import Document
 
 COL_W, GAP, U_H, HEAD_H, MARGIN = 240.0, 32.0, 15.0, 74.0, 24.0
+ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.1, 5.0, 1.2
 
 
 def px_font(px: int, bold: bool = False) -> QFont:
@@ -51,47 +75,96 @@ class ElevationCanvas(QWidget):
         self.slots: list[Slot] = []
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
-        return self.view.content_size().size().toSize()
+        return self.view.scaled_size()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt API)
         p = QPainter(self)
         p.fillRect(self.rect(), QColor("white"))
-        self.slots = self.view.draw(p)
+        p.scale(self.view.zoom, self.view.zoom)
+        self.slots = self.view.draw(p)  # in drawing coordinates (unscaled)
         p.end()
 
+    def slot_at(self, pos: QPointF) -> Slot | None:
+        """The device drawn under ``pos`` (widget pixels, at the current zoom)."""
+        z = self.view.zoom
+        here = QPointF(pos.x() / z, pos.y() / z)
+        return next((s for s in self.slots if s.rect.contains(here)), None)
+
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt API)
-        for s in self.slots:
-            if s.rect.contains(event.position()):
-                self.clicked.emit(s.device.id)
-                return
+        slot = self.slot_at(event.position())
+        if slot is not None:
+            self.clicked.emit(slot.device.id)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt API)
+        if not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            event.ignore()  # the scroll area scrolls
+            return
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.view.zoom_at(self.view.zoom * ZOOM_STEP**steps, event.position())
+        event.accept()
+
+
+class _Scroll(QScrollArea):
+    """The elevation's scroll area: tells the view when its height changes (for "Fit height")."""
+
+    resized = Signal()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self.resized.emit()
 
 
 class RackElevation(QWidget):
     selectItems = Signal(list)  # noqa: N815 (Qt signal naming)
+    # The zoom of this session: a new elevation (new window, language switch) starts from it.
+    session_zoom: float = 1.0
+    session_fit: bool = False
 
     def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.doc = doc
         self.row_label = ""
+        self.zoom = RackElevation.session_zoom
+        self.fit = RackElevation.session_fit
         self.rows = QComboBox()
         self.rows.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.rows.activated.connect(lambda _i: self.show_row(self.rows.currentData()))
         print_button = QPushButton(self.tr("Print…"))
         print_button.clicked.connect(self.print_dialog)
+        zoom_out, zoom_in = QToolButton(), QToolButton()
+        zoom_out.setText("−")
+        zoom_out.setToolTip(self.tr("Smaller (Ctrl+wheel)"))
+        zoom_out.clicked.connect(lambda: self.set_zoom(self.zoom / ZOOM_STEP))
+        zoom_in.setText("+")
+        zoom_in.setToolTip(self.tr("Larger (Ctrl+wheel)"))
+        zoom_in.clicked.connect(lambda: self.set_zoom(self.zoom * ZOOM_STEP))
+        self.zoom_label = QLabel()
+        self.fit_button = QPushButton(self.tr("Fit height"))
+        self.fit_button.setCheckable(True)
+        self.fit_button.setToolTip(
+            self.tr("Scale the drawing so that the tallest rack fills the height of the view")
+        )
+        self.fit_button.clicked.connect(self._fit_clicked)
         bar = QHBoxLayout()
         bar.addWidget(QLabel(self.tr("Row:")))
         bar.addWidget(self.rows)
         bar.addStretch(1)
+        bar.addWidget(zoom_out)
+        bar.addWidget(self.zoom_label)
+        bar.addWidget(zoom_in)
+        bar.addWidget(self.fit_button)
         bar.addWidget(print_button)
         self.canvas = ElevationCanvas(self)
         self.canvas.clicked.connect(lambda did: self.selectItems.emit([did]))
-        scroll = QScrollArea()
-        scroll.setWidget(self.canvas)
-        scroll.setWidgetResizable(False)
+        self.scroll = _Scroll()
+        self.scroll.setWidget(self.canvas)
+        self.scroll.setWidgetResizable(False)
+        self.scroll.resized.connect(self._on_resized)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
-        layout.addWidget(scroll, 1)
+        layout.addWidget(self.scroll, 1)
         doc.selectionChanged.connect(self._on_selection)
         doc.changed.connect(lambda _cs: self.refresh())
         doc.resultsReady.connect(lambda _r: self.refresh())
@@ -124,8 +197,63 @@ class RackElevation(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        self.canvas.resize(self.content_size().size().toSize())
+        if self.fit:
+            self.zoom = self._fit_zoom()
+        self.canvas.resize(self.scaled_size())
         self.canvas.update()
+        self.zoom_label.setText(f"{self.zoom * 100:.0f} %")
+        self.fit_button.setChecked(self.fit)
+
+    # -- zoom -------------------------------------------------------------------------------------------
+    def scaled_size(self) -> QSize:
+        size = self.content_size().size()
+        return QSize(round(size.width() * self.zoom), round(size.height() * self.zoom))
+
+    def _remember(self) -> None:
+        RackElevation.session_zoom, RackElevation.session_fit = self.zoom, self.fit
+
+    def set_zoom(self, zoom: float) -> None:
+        """A zoom of the user's (it ends "Fit height")."""
+        self.fit = False
+        self.zoom = min(max(zoom, ZOOM_MIN), ZOOM_MAX)
+        self._remember()
+        self.refresh()
+
+    def zoom_at(self, zoom: float, pos: QPointF) -> None:
+        """Zoom keeping the drawing point under ``pos`` (canvas pixels) where it is on the screen."""
+        old = self.zoom
+        bars = self.scroll.horizontalScrollBar(), self.scroll.verticalScrollBar()
+        on_screen = (pos.x() - bars[0].value(), pos.y() - bars[1].value())
+        self.set_zoom(zoom)
+        k = self.zoom / old
+        bars[0].setValue(round(pos.x() * k - on_screen[0]))
+        bars[1].setValue(round(pos.y() * k - on_screen[1]))
+
+    def fit_height(self) -> None:
+        """The tallest rack, its header and the margins fill the view's height."""
+        self.fit = True
+        self._remember()
+        self.refresh()
+        self.refresh()  # again: the first fit may have added or removed the horizontal scroll bar
+
+    def _fit_clicked(self, checked: bool) -> None:
+        if checked:
+            self.fit_height()
+        else:
+            self.set_zoom(self.zoom)
+
+    def _fit_zoom(self) -> float:
+        height = self.scroll.viewport().height()
+        content = self.content_size()
+        bar = self.scroll.horizontalScrollBar()
+        wide = content.width() * height / content.height() > self.scroll.viewport().width()
+        if wide and not bar.isVisible():
+            height -= bar.sizeHint().height()  # the bar the fitted drawing will need
+        return min(max(height / content.height(), ZOOM_MIN), ZOOM_MAX)
+
+    def _on_resized(self) -> None:
+        if self.fit:
+            self.refresh()
 
     def _on_selection(self, ids: list[str]) -> None:
         p = self.project

@@ -914,6 +914,22 @@ The current project is unchanged.</source>
         <translation>打印…</translation>
     </message>
     <message>
+        <source>Smaller (Ctrl+wheel)</source>
+        <translation>缩小（Ctrl+滚轮）</translation>
+    </message>
+    <message>
+        <source>Larger (Ctrl+wheel)</source>
+        <translation>放大（Ctrl+滚轮）</translation>
+    </message>
+    <message>
+        <source>Fit height</source>
+        <translation>适应高度</translation>
+    </message>
+    <message>
+        <source>Scale the drawing so that the tallest rack fills the height of the view</source>
+        <translation>缩放图面，使最高的机柜占满视图高度</translation>
+    </message>
+    <message>
         <source>Row:</source>
         <translation>机柜列：</translation>
     </message>

@@ -8,14 +8,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QImage, QPainter, QWheelEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.ui import actions
 from gpuplanner.ui.app import register_fonts, resources_dir
+from gpuplanner.ui.canvas.geometry import rack_ru
 from gpuplanner.ui.dialogs.site_dialog import SiteDialog
 from gpuplanner.ui.dialogs.template_dialog import TemplateDialog
 from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
+from gpuplanner.ui.rack_view import RackElevation
 from gpuplanner.ui.results_panel import money
 
 
@@ -244,3 +249,66 @@ def test_field_labels_read_as_words_in_english_and_translate_in_chinese(qapp):
         assert zh != "target PUE" and any("\u4e00" <= ch <= "\u9fff" for ch in zh)
     finally:
         i18n.set_language("en")
+
+
+def _show_racks(w):
+    w.resize(1500, 950)
+    w.docks["racks"].raise_()
+    QApplication.processEvents()
+    p = w.doc.project
+    server = next(d for d in p.devices.values() if d.role == "compute")
+    w.scene.select_ids([server.id])
+    QApplication.processEvents()
+    view = w.rack_view
+    view.canvas.repaint()
+    return view
+
+
+def _click_device(w, view, device_id: str) -> None:
+    """Click the middle of the device where it is drawn at the current zoom; the selection follows."""
+    view.canvas.repaint()
+    (slot,) = [s for s in view.canvas.slots if s.device.id == device_id]
+    c = slot.rect.center()
+    pos = QPoint(round(c.x() * view.zoom), round(c.y() * view.zoom))
+    w.scene.select_ids([])
+    QTest.mouseClick(view.canvas, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, pos)
+    QApplication.processEvents()
+    assert w.scene.selected_ids() == [device_id]
+
+
+@pytest.fixture
+def _session_zoom():
+    yield
+    RackElevation.session_zoom, RackElevation.session_fit = 1.0, False
+
+
+def test_rack_elevation_fit_height_and_clicks_after_zoom(window, _session_zoom):
+    w = window
+    view = _show_racks(w)
+    rack = view.racks()[0]
+    assert rack_ru(w.doc.project, rack) == 48
+    vp = view.scroll.viewport()
+    assert view.canvas.height() > vp.height()  # at 100 % only the top of a 48U rack shows in the dock
+    view.fit_button.click()
+    QApplication.processEvents()
+    assert view.fit and view.zoom < 1
+    assert 0.9 * vp.height() <= view.canvas.height() <= vp.height()
+    devices = [d.id for d in w.doc.project.devices.values() if d.rack_id == rack.id and d.u_position]
+    _click_device(w, view, devices[-1])
+    # Ctrl+wheel zooms in about the pointer (fit ends); clicks still find the device under them
+    before = view.zoom
+    event = QWheelEvent(
+        QPointF(60, 60),
+        QPointF(60, 60),
+        QPoint(0, 0),
+        QPoint(0, 240),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.ControlModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(view.canvas, event)
+    assert view.zoom == pytest.approx(before * 1.44) and not view.fit
+    _click_device(w, view, devices[0])
+    # remembered for the session: a new elevation (e.g. after a language switch) starts at this zoom
+    assert RackElevation(w.doc).zoom == pytest.approx(view.zoom)
