@@ -16,7 +16,7 @@ import numpy as np
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for
 from gpuplanner.engine.perf.flops import param_counts
-from gpuplanner.engine.perf.memory import kv_cache_bytes
+from gpuplanner.engine.perf.memory import kv_cache_bytes, usable_memory_gb
 from gpuplanner.engine.perf.shapes import ClusterSpec, InferenceConfig, ModelShape
 
 GB = 1e9
@@ -94,7 +94,7 @@ def estimate_inference(
     )
     workspace = 4.0 * cfg.batch * cfg.prompt_len * shape.hidden * 2.0 / tp  # prefill activations in flight
     total = weights_gpu + kv_full + workspace
-    usable = cluster.mem_gb * a.number("memory_usable_fraction")
+    usable = usable_memory_gb(cluster.mem_gb, cluster.gpu_name, a)[1]
     fits = total / GB <= usable
     memory = {
         "weights_gb": weights_gpu / GB,
@@ -131,7 +131,7 @@ def max_batch(
     """Largest batch whose weights + KV cache + workspace fit in one GPU of the replica (0 if none)."""
     a = a or load_assumptions()
     c = param_counts(shape)
-    usable = cluster.mem_gb * GB * a.number("memory_usable_fraction")
+    usable = usable_memory_gb(cluster.mem_gb, cluster.gpu_name, a)[1] * GB
     free = usable - c["total"] * cfg.weight_precision_bytes / cfg.tp
     per_seq = float(
         kv_cache_bytes(

@@ -10,8 +10,17 @@ Activations - Korthikanti et al., "Reducing Activation Recomputation in Large Tr
 with tensor parallelism; sbh/t·(34 + 5as/h) with tensor + sequence parallelism; selective recomputation drops
 the 5as/h term; full recomputation keeps only the layer input, 2sbh (/t with SP). With 1F1B the first stage
 holds p micro-batches in flight (L layers' worth in all), times (1 + (p-1)/(p·v)) with v interleaved chunks.
-The constants 34 and 10 are derived here from the shape (GQA, MLP width, gated MLP, MoE) and equal the paper's
-for a GPT (ffn = 4h, multi-head attention). All functions broadcast over numpy arrays of configurations.
+The constants 34 and 10 are derived here from the shape (GQA, MLP width, gated MLP, MoE, dropout) and equal
+the paper's for a GPT (ffn = 4h, multi-head attention). The in-flight count is Megatron-Core's warm-up count
+(schedules.py), exact for the first rank, with the Llama 3 / Megatron-Core balanced split (the embedding takes
+a layer's slot) optional.
+
+FP8 (Transformer Engine): GEMM inputs are saved as their 1-byte FP8 copies, and each GEMM weight keeps a cached
+FP8 copy and FP8 transpose (2 bytes/param) for the whole step. Gradients are fp32 main_grad (Megatron-LM's bf16
+default) or bf16 (NeMo grad_sync_dtype: bf16), full-size unless ZeRO-2/3.
+
+Usable memory: the datasheet's "80 GB" of HBM is 80 GiB (H100: 81,559 MiB), less a fixed share outside PyTorch's
+allocator (CUDA context, NCCL) and the allocator's fragmentation. All functions broadcast over numpy arrays.
 """
 
 from __future__ import annotations
@@ -25,11 +34,13 @@ from gpuplanner.engine.perf.shapes import ModelShape
 GB = 1e9
 
 
-def activation_coefficients(shape: ModelShape) -> tuple[float, float]:
-    """(total, replicated-without-SP) bytes per token·hidden stored by one layer, scores excluded.
+def activation_coefficients(shape: ModelShape) -> tuple[float, float, float]:
+    """(total, replicated-without-SP, GEMM inputs) bytes per token·hidden stored by one layer, scores excluded.
 
     GPT (MHA, ffn = 4h, GeLU): attention 11 + MLP 19 + 2 LayerNorms 4 = 34, of which 10 are replicated across
-    tensor-parallel ranks without sequence parallelism (Korthikanti et al. 2022, Section 4.1).
+    tensor-parallel ranks without sequence parallelism (Korthikanti et al. 2022, Section 4.1). The GEMM inputs
+    (QKV 2, projection 2, fc1 2, fc2 2·ffn/h = 14 for a GPT) are what FP8 training keeps in one byte.
+    Without dropout the two 1-byte masks (attention output, MLP output) are not kept.
     """
     h = float(shape.hidden)
     kv = shape.kv_heads * shape.head_dim
@@ -38,51 +49,114 @@ def activation_coefficients(shape: ModelShape) -> tuple[float, float]:
         6.0 if shape.gated_mlp else 4.0
     )  # activation input(s) + down-projection input, per ffn element
     dense_mlp = 3.0 + act_bytes * shape.ffn_hidden / h  # fc1 input 2, dropout mask 1
+    fc2_in = 2.0 * shape.ffn_hidden / h
     if shape.is_moe:
         share = shape.moe_layers / shape.layers
         width = shape.expert_ffn * (shape.top_k + shape.shared_experts)
         moe_mlp = 3.0 + act_bytes * width / h + 2.0 * shape.top_k  # routed copies of the token (dispatch)
         mlp = (1 - share) * dense_mlp + share * moe_mlp
+        fc2_in = (1 - share) * fc2_in + share * 2.0 * width / h
     else:
         mlp = dense_mlp
-    return attention + mlp + 4.0, 10.0
+    masks = 0.0 if shape.dropout else 2.0
+    return attention + mlp + 4.0 - masks, 10.0 - masks, 6.0 + fc2_in
 
 
-def activation_bytes_per_layer(shape: ModelShape, *, seq_len, micro_batch, tp, cp, sp, recompute, flash):
+def activation_bytes_per_layer(
+    shape: ModelShape, *, seq_len, micro_batch, tp, cp, sp, recompute, flash, precision: str = "bf16"
+):
     """Bytes one layer keeps for the backward pass of one micro-batch on one GPU.
 
-    `recompute` is an array of codes 0 none, 1 selective, 2 full (or a scalar).
+    `recompute` is an array of codes 0 none, 1 selective, 2 full (or a scalar). With FP8, Transformer Engine
+    saves each GEMM's input as the FP8 copy it multiplied (1 byte, TE module/linear.py `saved_inputmat`);
+    FlashAttention then keeps its own bf16 output for its backward besides the projection's FP8 copy, unless
+    the attention core is recomputed (selective).
     """
     s = np.asarray(seq_len, dtype=float) / np.asarray(cp, dtype=float)
     b = np.asarray(micro_batch, dtype=float)
     t = np.asarray(tp, dtype=float)
     h = float(shape.hidden)
     sbh = s * b * h
-    total, replicated = activation_coefficients(shape)
-    linear = np.where(sp, total / t, replicated + (total - replicated) / t)
-    scores = 0.0 if flash else 5.0 * shape.heads * np.asarray(seq_len, dtype=float) / h / t
+    total, replicated, gemm_inputs = activation_coefficients(shape)
     rc = np.asarray(recompute)
+    if precision == "fp8":
+        total = total - gemm_inputs / 2.0
+        replicated = replicated - 2.0  # the QKV and fc1 inputs (LayerNorm outputs) in one byte
+        if flash:
+            total = total + np.where(rc == 0, 2.0, 0.0)
+    linear = np.where(sp, total / t, replicated + (total - replicated) / t)
+    score_bytes = 5.0 if shape.dropout else 2.0  # softmax output 2, dropout mask 1 and output 2
+    scores = 0.0 if flash else score_bytes * shape.heads * np.asarray(seq_len, dtype=float) / h / t
     per_layer = np.where(rc == 0, linear + scores, linear)
     per_layer = np.where(rc == 2, np.where(sp, 2.0 / t, 2.0), per_layer)
     return sbh * per_layer
 
 
-def layers_in_flight(pp, vpp, micro_batches):
-    """Micro-batch·layers of activations the first pipeline stage holds, in units of its own layers."""
+def chunks_in_flight(pp, vpp, micro_batches):
+    """Forward passes of model chunks the first pipeline rank holds at its peak (Megatron-Core schedules.py).
+
+    1F1B: min(p, m). Interleaved: the warm-up runs 2(p-1) + (v-1)·p chunk forwards (micro-batch groups of
+    p per chunk) and the steady state one more before the first backward: p·v + p - 1, at most m·v.
+    """
     p = np.asarray(pp, dtype=float)
     v = np.asarray(vpp, dtype=float)
-    interleave = np.where(v > 1, 1.0 + (p - 1.0) / (p * v), 1.0)
-    return np.minimum(
-        p * interleave, np.asarray(micro_batches, dtype=float) * np.where(v > 1, interleave, 1.0)
-    )
+    m = np.asarray(micro_batches, dtype=float)
+    interleaved = np.minimum(2.0 * (p - 1.0) + (v - 1.0) * p + 1.0, m * v)
+    return np.where(v > 1, interleaved, np.minimum(p, m))
+
+
+def layers_in_flight(pp, vpp, micro_batches):
+    """Micro-batch·layers of activations the first pipeline stage holds, in units of its own layers.
+
+    p·(1 + (p-1)/(p·v)) = p + (p-1)/v with v interleaved chunks (Narayanan et al. SC'21; Korthikanti et al.
+    2022, Section 4.2.3), which is Megatron's warm-up count; fewer when the step has fewer micro-batches.
+    """
+    return chunks_in_flight(pp, vpp, micro_batches) / np.asarray(vpp, dtype=float)
+
+
+def first_stage_layer_microbatches(shape: ModelShape, *, pp, vpp, micro_batches, balanced: bool):
+    """Layer·micro-batches of activations on the first pipeline rank at its peak.
+
+    With `balanced` the embedding takes one layer's slot (Llama 3 §3.3.2: 'the first model chunk on the first
+    stage has only the embedding'), so the rank's first chunk holds one layer fewer and the forwards of that
+    chunk in flight keep one layer fewer each.
+    """
+    p = np.asarray(pp, dtype=float)
+    v = np.asarray(vpp, dtype=float)
+    n = chunks_in_flight(pp, vpp, micro_batches)
+    if not balanced:
+        return n / v * np.ceil(shape.layers / p)
+    per_chunk = np.ceil((shape.layers + 2.0) / p) / v
+    group = p * v  # the warm-up walks chunk 0 for p micro-batches, then chunk 1, ...
+    chunk0 = np.where(v > 1, np.floor(n / group) * p + np.minimum(np.mod(n, group), p), n)
+    return np.maximum(n * per_chunk - chunk0, 0.0)
 
 
 def model_state_bytes(
-    shape: ModelShape, a: Assumptions, *, tp, pp, dp, cp, ep, zero_stage: int, precision: str
+    shape: ModelShape,
+    a: Assumptions,
+    *,
+    tp,
+    pp,
+    dp,
+    cp,
+    ep,
+    zero_stage: int,
+    precision: str,
+    grad_dtype: str | None = None,
+    balanced: bool = False,
 ):
-    """(weights, gradients, optimizer) bytes on the GPU holding the most parameters (first/last stage)."""
+    """(weights, gradients, optimizer) bytes on the GPU holding the most parameters (first/last stage).
+
+    FP8 training with bf16 weights also keeps each GEMM weight's FP8 copy and its FP8 transpose, cast on the
+    first micro-batch and reused by the others (Transformer Engine `get_fp8_workspace(cache_name="weight")`,
+    Megatron-Core passes is_first_microbatch): counted in the weights.
+    """
     c = param_counts(shape)
-    layers_per_stage = np.ceil(shape.layers / np.asarray(pp, dtype=float))
+    p = np.asarray(pp, dtype=float)
+    layers_per_stage = np.ceil(shape.layers / p)
+    if balanced:  # the first and last stages give a layer's slot to the embedding / the output layer
+        layers_per_stage = np.where(p > 1, np.ceil((shape.layers + 2.0) / p) - 1.0, layers_per_stage)
     expert_per_layer = c["experts_total"] / max(shape.moe_layers, 1)
     dense_per_layer = (c["layers_total"] - c["experts_total"]) / shape.layers
     moe_share = shape.moe_layers / shape.layers
@@ -91,22 +165,40 @@ def model_state_bytes(
     emb_stage = (
         emb_stage * np.where(np.asarray(pp) == 1, 2.0 - shape.tied_embeddings, 1.0) if shape.vocab else 0.0
     )
-    dense = layers_per_stage * dense_per_layer / t + emb_stage
+    gemm_dense = layers_per_stage * dense_per_layer / t
+    dense = gemm_dense + emb_stage
     experts = layers_per_stage * moe_share * expert_per_layer / (t * np.asarray(ep, dtype=float))
     table = a.table("adam_bytes_per_param")
-    grad_b = table["grads_fp16"] if precision == "fp16" else table["grads_fp32"]
+    grad_key = {"fp32": "grads_fp32", "bf16": "grads_bf16", "fp16": "grads_fp16"}[
+        grad_dtype or ("fp16" if precision == "fp16" else "fp32")
+    ]
+    grad_b = table[grad_key]
     shard_dense = np.asarray(dp, dtype=float) * np.asarray(cp, dtype=float)
     shard_expert = np.maximum(shard_dense / np.asarray(ep, dtype=float), 1.0)
 
-    def held(stage_min: int):
+    def held(stage_min: int, dense_part=dense):
         if zero_stage >= stage_min:
-            return dense / shard_dense + experts / shard_expert
-        return dense + experts
+            return dense_part / shard_dense + experts / shard_expert
+        return dense_part + experts
 
     weights = table["weights"] * held(3)
+    if precision == "fp8":
+        weights = weights + a.number("fp8_weight_cache_bytes_per_param") * held(3, gemm_dense)
     grads = grad_b * held(2)
     optim = table["optimizer"] * held(1)
     return weights, grads, optim, dense + experts
+
+
+def usable_memory_gb(mem_gb: float, gpu_name: str, a: Assumptions) -> tuple[float, float]:
+    """(device memory, memory the model's tensors can use) in GB (1e9 bytes) for a GPU sold as `mem_gb`.
+
+    HBM capacities are binary: an "80 GB" H100 shows 81,559 MiB = 85.5e9 bytes. From that the CUDA context,
+    NCCL and library workspaces take a fixed share outside PyTorch's allocator, and the caching allocator
+    loses a fraction to fragmentation.
+    """
+    capacity = mem_gb * a.number("hbm_bytes_per_marketed_gb", gpu_name) / GB
+    usable = capacity * (1.0 - a.number("allocator_fragmentation_fraction")) - a.number("memory_reserved_gb")
+    return capacity, usable
 
 
 def training_memory(
@@ -128,20 +220,33 @@ def training_memory(
     flash: bool,
     zero_stage: int,
     precision: str,
+    gpu_name: str = "",
+    grad_dtype: str | None = None,
+    balanced: bool = False,
 ) -> dict:
     """Per-GPU breakdown in GB (arrays over configurations) and `fits` against the usable share of mem_gb."""
     w, g, o, _ = model_state_bytes(
-        shape, a, tp=tp, pp=pp, dp=dp, cp=cp, ep=ep, zero_stage=zero_stage, precision=precision
+        shape,
+        a,
+        tp=tp,
+        pp=pp,
+        dp=dp,
+        cp=cp,
+        ep=ep,
+        zero_stage=zero_stage,
+        precision=precision,
+        grad_dtype=grad_dtype,
+        balanced=balanced,
     )
-    per_layer = activation_bytes_per_layer(
-        shape, seq_len=seq_len, micro_batch=micro_batch, tp=tp, cp=cp, sp=sp, recompute=recompute, flash=flash
+    act = dict(
+        seq_len=seq_len, micro_batch=micro_batch, tp=tp, cp=cp, sp=sp, flash=flash, precision=precision
     )
-    layers_per_stage = np.ceil(shape.layers / np.asarray(pp, dtype=float))
-    stored = per_layer * layers_per_stage * layers_in_flight(pp, vpp, micro_batches)
+    per_layer = activation_bytes_per_layer(shape, recompute=recompute, **act)
+    stored = per_layer * first_stage_layer_microbatches(
+        shape, pp=pp, vpp=vpp, micro_batches=micro_batches, balanced=balanced
+    )
     # the layer being recomputed / back-propagated holds its full activations for a moment
-    working = activation_bytes_per_layer(
-        shape, seq_len=seq_len, micro_batch=micro_batch, tp=tp, cp=cp, sp=sp, recompute=0, flash=flash
-    )
+    working = activation_bytes_per_layer(shape, recompute=0, **act)
     rc = np.asarray(recompute)
     working = np.where(rc == 0, 0.0, working)
     tokens = (
@@ -150,14 +255,16 @@ def training_memory(
     logits = 6.0 * tokens * shape.vocab / np.asarray(tp, dtype=float)  # fp16 logits + fp32 copy, last stage
     acts = stored + working + logits
     total = w + g + o + acts
-    usable = mem_gb * a.number("memory_usable_fraction")
+    capacity, usable = usable_memory_gb(mem_gb, gpu_name, a)
+    shape_of = np.shape(total)
     return {
         "weights_gb": w / GB,
         "grads_gb": g / GB,
         "optimizer_gb": o / GB,
         "activations_gb": acts / GB,
         "total_gb": total / GB,
-        "usable_gb": np.full(np.shape(total), usable) if np.ndim(total) else usable,
+        "usable_gb": np.full(shape_of, usable) if np.ndim(total) else usable,
+        "capacity_gb": np.full(shape_of, capacity) if np.ndim(total) else capacity,
         "fits": total / GB <= usable,
     }
 

@@ -36,6 +36,7 @@ class ModelShape:
     dense_layers: int = 0
     gated_mlp: bool = False  # SwiGLU/GeGLU: three matrices in the MLP instead of two
     tied_embeddings: bool = False  # output layer shares the input embedding (GPT-2/3, Megatron GPT)
+    dropout: bool = True  # hidden/attention dropout (GPT-3, BLOOM); Llama-style models train without it
     name: str = ""
 
     def __post_init__(self) -> None:
@@ -111,6 +112,14 @@ class TrainConfig:
         False  # TE userbuffers (--tp-comm-overlap): TP collectives pipelined with the GEMMs
     )
     pp_overlap: bool = True  # Megatron-Core overlap_p2p_comm: interleaved sends overlap the next chunk
+    # dtype of the gradient buffer the backward accumulates into: None = Megatron-LM's default (fp32
+    # main_grad for bf16/fp8, --accumulate-allreduce-grads-in-fp32; fp16 grads for fp16); "bf16" = NeMo's
+    # optim.grad_sync_dtype: bf16 (its GPT-3/Llama performance recipes)
+    grad_dtype: str | None = None
+    # the embedding and the loss each take one layer's slot in the pipeline split, so the first and last
+    # stages hold one layer fewer (Llama 3 §3.3.2; Megatron-Core --account-for-embedding-in-pipeline-split
+    # and --account-for-loss-in-pipeline-split)
+    balanced_pipeline: bool = False
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):
@@ -126,6 +135,12 @@ class TrainConfig:
             )
         if self.attention not in ATTENTION:
             raise ValidationError(f"unknown attention {self.attention!r}", field="attention")
+        if self.grad_dtype not in (None, "fp32", "bf16", "fp16"):
+            raise ValidationError(
+                f"unknown gradient dtype {self.grad_dtype!r}",
+                field="grad_dtype",
+                hint="use fp32, bf16 or fp16",
+            )
         if not 0 <= self.zero_stage <= 3:
             raise ValidationError("zero_stage must be 0–3", field="zero_stage", value=self.zero_stage)
         if self.global_batch % (self.dp * self.micro_batch):
@@ -230,6 +245,7 @@ SHAPE_FIELDS = (
     "moe_ffn_hidden",
     "dense_layers",
     "gated_mlp",
+    "dropout",
 )
 
 

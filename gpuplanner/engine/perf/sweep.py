@@ -56,6 +56,8 @@ class SweepResult:
             tp_overlap=o.tp_overlap,
             tp_comm_overlap=o.tp_comm_overlap,
             pp_overlap=o.pp_overlap,
+            grad_dtype=o.grad_dtype,
+            balanced_pipeline=o.balanced_pipeline,
         )
 
     def estimate(self, i: int) -> TrainEstimate:

@@ -55,6 +55,8 @@ class Options:
     total_tokens: float = 0.0
     tp_comm_overlap: bool = False
     pp_overlap: bool = True
+    grad_dtype: str | None = None  # None: fp32 main grads (fp16 grads for fp16), as Megatron-LM
+    balanced_pipeline: bool = False  # embedding and loss each take a layer's slot in the pipeline split
 
 
 def evaluate(
@@ -78,6 +80,8 @@ def evaluate(
     m = gb / (dp * mb)
     n_gpus = tp * pp * dp * cp
     layers_stage = np.ceil(shape.layers / pp)
+    if opt.balanced_pipeline:  # middle stages hold (layers + 2) / pp; first and last one fewer
+        layers_stage = np.where(pp > 1, np.ceil((shape.layers + 2.0) / pp), layers_stage)
     full, sel = (rc == 2).astype(float), (rc == 1).astype(float)
 
     lt = layer_times(shape, hw, a, tp=tp, cp=cp, ep=ep, mb=mb, sp=sp, flash=opt.flash)
@@ -120,6 +124,10 @@ def evaluate(
         exposed = 2.0 * v * np.maximum(0.0, pp_send - chunk_fwd)
         pp_mb = np.where(v > 1, np.where(pp > 1, exposed, 0.0), pp_mb)
 
+    per_layer_s = layer_fwd + layer_bwd + recompute + tp_layer + cp_layer + ep_layer
+    if opt.balanced_pipeline:
+        # the last stage holds one layer fewer: the logits only slow it down where they outlast that layer
+        logits = np.where(pp > 1, np.maximum(0.0, logits - per_layer_s), logits)
     compute_mb = layers_stage * (layer_fwd + layer_bwd) + logits + accum
     t_mb = compute_mb + layers_stage * (recompute + tp_layer + cp_layer + ep_layer) + pp_mb
     bubble = (pp - 1.0) / v * t_mb
@@ -186,6 +194,9 @@ def evaluate(
         flash=opt.flash,
         zero_stage=opt.zero_stage,
         precision=opt.precision,
+        gpu_name=cluster.gpu_name,
+        grad_dtype=opt.grad_dtype,
+        balanced=opt.balanced_pipeline,
     )
     out = {k: np.asarray(p + 0.0 * step) for k, p in parts.items()}
     out.update(
@@ -318,7 +329,8 @@ def validate_config(shape: ModelShape, cfg: TrainConfig) -> None:
         )
     # uneven splits are allowed (Megatron-Core --decoder-first/last-pipeline-num-layers; Llama 3 drops one
     # layer from the first and last stage): the slowest stage holds ceil(layers / pp) layers
-    if cfg.vpp > 1 and shape.layers < cfg.pp * cfg.vpp:
+    slots = shape.layers + (2 if cfg.balanced_pipeline else 0)  # embedding and loss take a slot each
+    if cfg.vpp > 1 and slots < cfg.pp * cfg.vpp:
         raise ValidationError(
             f"{shape.layers} layers cannot form pp × vpp = {cfg.pp} × {cfg.vpp} chunks",
             field="vpp",
@@ -354,6 +366,8 @@ def options_for(cfg: TrainConfig) -> Options:
         total_tokens=cfg.total_tokens,
         tp_comm_overlap=cfg.tp_comm_overlap,
         pp_overlap=cfg.pp_overlap,
+        grad_dtype=cfg.grad_dtype,
+        balanced_pipeline=cfg.balanced_pipeline,
     )
 
 
