@@ -209,6 +209,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
                 total_tokens=args.tokens,
                 tp_comm_overlap=args.tp_comm_overlap,
                 pp_overlap=not args.blocking_pp_sends,
+                grad_dtype=args.grad_dtype,
             )
             rows = [(cfg, estimate(shape, cfg, cluster))]
         else:
@@ -295,6 +296,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--tp-comm-overlap",
         action="store_true",
         help="TP communication overlapped with the GEMMs (Transformer Engine userbuffers, as NeMo's FP8 recipes)",
+    )
+    p.add_argument(
+        "--grad-dtype",
+        choices=["fp32", "bf16", "fp16"],
+        help="gradient buffer type (default: fp32 main grads as Megatron-LM; bf16 as NeMo's FP8 recipes)",
     )
     p.add_argument(
         "--blocking-pp-sends",

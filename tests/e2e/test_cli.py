@@ -362,3 +362,17 @@ def test_estimate_overlap_flags_change_the_prediction_the_way_the_physics_says()
     plain = tflops()
     assert tflops("--tp-comm-overlap") > plain * 1.02  # TP transfers hidden under the GEMMs
     assert tflops("--blocking-pp-sends") < plain  # pipeline sends back on the critical path
+
+
+def test_estimate_grad_dtype_bf16_fits_nemos_gpt3_fp8_run():
+    """NeMo 24.07 GPT-3 175B FP8 on 512 H100 (micro-batch 2) keeps bf16 gradient buffers and fits in 80 GB;
+    with Megatron-LM's fp32 main grads the same layout does not."""
+    args = [
+        "estimate", "--model", "gpt3-175b", "--gpu", "nvidia-h100-sxm", "--server", "nvidia-dgx-h100",
+        "--gpus", "512", "--tp", "4", "--pp", "8", "--vpp", "6", "--micro-batch", "2",
+        "--global-batch", "2048", "--precision", "fp8", "--tp-comm-overlap", "--json",
+    ]  # fmt: skip
+    fp32 = run(*args)
+    bf16 = run(*args, "--grad-dtype", "bf16")
+    assert fp32.returncode == 2 and not json.loads(fp32.stdout)["fits"]
+    assert bf16.returncode == 0 and json.loads(bf16.stdout)["fits"]
