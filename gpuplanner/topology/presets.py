@@ -3,7 +3,7 @@
 Each preset is a set of ``GenerateOptions`` for the real generators (the same path as the template dialog
 and ``gpuplanner generate``) plus a representative training job, so that a new project shows fabric,
 performance, power and cost at once. The sizes follow the domain article on building GPU clusters
-(/work/shared/domain 000, §4 and §7: pilot on 25/100 GbE, a 4-8 node RoCE cluster, then InfiniBand
+(article 000, §4 and §7: pilot on 25/100 GbE, a 4-8 node RoCE cluster, then InfiniBand
 leaf-spine and a 3-tier Clos beyond 512 GPUs) and NVIDIA's DGX SuperPOD reference architecture (scalable
 units of 32 DGX H100 on rail-optimised NDR InfiniBand).
 

@@ -9,7 +9,10 @@ be re-derived from their order: moving the last rack out of a row would otherwis
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from dataclasses import dataclass
+
+import numpy as np
 
 from gpuplanner.commands import AddRows, Command, Compound, ReplaceRows
 from gpuplanner.engine.compiled import _rack_floor_positions as rack_floor_positions
@@ -283,3 +286,22 @@ def set_row_aisle(project: Project, label: str, aisle: str, contained: bool) -> 
             row=label, aisle=name
         )
     return Compound(text, [*_pin_rows(project), ReplaceRows("aisle_rows", [row])])
+
+
+def rack_cables(res, rack_id: str) -> dict:
+    """The runs that leave the rack: count, media, longest and total length, too long for any medium."""
+    if res is None or rack_id not in res.compiled.racks.row:
+        return {}
+    c = res.compiled
+    r = c.racks.row[rack_id]
+    ra, rb = c.devices.rack[c.links.a], c.devices.rack[c.links.b]
+    sel = np.flatnonzero(((ra == r) | (rb == r)) & (ra != rb))
+    media = Counter(res.fabric.cables.medium[i] or "?" for i in sel)
+    lengths = c.links.length_m[sel]
+    return {
+        "links": int(sel.size),
+        "media": dict(media),
+        "longest_m": float(lengths.max()) if sel.size else 0.0,
+        "total_m": float((lengths * c.links.multiplicity[sel]).sum()) if sel.size else 0.0,
+        "too_long": int(res.fabric.cables.too_long[sel].sum()),
+    }

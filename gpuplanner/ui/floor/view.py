@@ -6,17 +6,14 @@ legend. Edits go through ``Document.push`` like every other edit, so Edit ▸ Un
 from __future__ import annotations
 
 import math
-from collections import Counter
 
-import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QKeyEvent, QPainter, QPen, QWheelEvent
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
-    QGraphicsView,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -46,86 +43,9 @@ from gpuplanner.ui.floor.scene import (
     density_labels,
     tile_metres,
 )
+from gpuplanner.ui.floor.widgets import FloorGraphicsView, swatch
 
 FLOOR_TABLES = {"racks", "aisle_rows", "floor_items", "site", "phases"}
-
-
-class FloorGraphicsView(QGraphicsView):
-    """Wheel zoom about the cursor, a scale bar in the corner."""
-
-    def __init__(self, scene: FloorScene) -> None:
-        super().__init__(scene)
-        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
-        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
-        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
-
-    def scale_now(self) -> float:
-        return self.transform().m11()
-
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt API)
-        dy = event.angleDelta().y()
-        if dy:
-            f = 1.0015**dy
-            s = self.scale_now() * f
-            if 0.02 <= s <= 8:
-                self.scale(f, f)
-                self.scene().update_lod(self.scale_now())
-        event.accept()
-
-    def fit(self) -> None:
-        rect = self.scene().sceneRect()
-        if not rect.isEmpty():
-            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-            if self.scale_now() > 2.5:
-                self.resetTransform()
-                self.scale(2.5, 2.5)
-                self.centerOn(rect.center())
-        self.scene().update_lod(self.scale_now())
-
-    def drawForeground(self, p: QPainter, rect: QRectF) -> None:  # noqa: N802 (Qt API)
-        """Scale bar: a round number of metres about 120 px long, bottom left of the viewport."""
-        s = self.scale_now() * PX_PER_M  # px per metre on screen
-        if s <= 0:
-            return
-        target = 120 / s
-        metres = next((m for m in (0.5, 1, 2, 5, 10, 20, 50, 100, 200) if m >= target), 500)
-        p.save()
-        p.resetTransform()
-        h = self.viewport().height()
-        x0, y0, length = 14.0, h - 18.0, metres * s
-        p.setPen(QPen(QColor(40, 40, 50), 2))
-        p.drawLine(QPointF(x0, y0), QPointF(x0 + length, y0))
-        p.drawLine(QPointF(x0, y0 - 5), QPointF(x0, y0 + 5))
-        p.drawLine(QPointF(x0 + length, y0 - 5), QPointF(x0 + length, y0 + 5))
-        p.drawText(QPointF(x0 + length + 6, y0 + 4), f"{metres:g} m")
-        p.restore()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
-        # Delete reaches here only when no window shortcut took it (Edit ▸ Delete knows the floor tab too).
-        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
-            panel = self.parent()
-            while panel is not None and not isinstance(panel, FloorPlanPanel):
-                panel = panel.parent()
-            if panel is not None:
-                panel.delete_selected_units()
-                event.accept()
-                return
-        super().keyPressEvent(event)
-
-
-def _swatch(color: QColor, text: str, dashed: bool = False) -> QWidget:
-    w = QWidget()
-    lay = QHBoxLayout(w)
-    lay.setContentsMargins(0, 0, 6, 0)
-    lay.setSpacing(4)
-    box = QLabel()
-    box.setFixedSize(14, 14)
-    border = "2px dashed" if dashed else "1px solid"
-    box.setStyleSheet(f"background:{color.name()}; border:{border} #555;")
-    lay.addWidget(box)
-    lay.addWidget(QLabel(text))
-    return w
 
 
 class FloorPlanPanel(QWidget):
@@ -228,15 +148,15 @@ class FloorPlanPanel(QWidget):
         legend = QHBoxLayout()
         legend.addWidget(QLabel(self.tr("Rack kW at maximum:")))
         for color, text in zip(DENSITY_COLORS, density_labels(), strict=True):
-            legend.addWidget(_swatch(color, text))
+            legend.addWidget(swatch(color, text))
         legend.addStretch(1)
         # Aisles and units on a second line: one line would set the window's minimum width (too wide for a
         # 1,600 px screen with larger text, or in Chinese).
         legend2 = QHBoxLayout()
-        legend2.addWidget(_swatch(AISLE_COLORS["cold"], self.tr("cold aisle")))
-        legend2.addWidget(_swatch(AISLE_COLORS["hot"], self.tr("hot aisle")))
-        legend2.addWidget(_swatch(OVERLOAD.lighter(160), self.tr("unit over its rating")))
-        legend2.addWidget(_swatch(QColor("white"), self.tr("unit not rated"), dashed=True))
+        legend2.addWidget(swatch(AISLE_COLORS["cold"], self.tr("cold aisle")))
+        legend2.addWidget(swatch(AISLE_COLORS["hot"], self.tr("hot aisle")))
+        legend2.addWidget(swatch(OVERLOAD.lighter(160), self.tr("unit over its rating")))
+        legend2.addWidget(swatch(QColor("white"), self.tr("unit not rated"), dashed=True))
         legend2.addStretch(1)
 
         lay = QVBoxLayout(self)
@@ -531,22 +451,7 @@ class FloorPlanPanel(QWidget):
 
     def rack_cables(self, rack_id: str) -> dict:
         """The runs that leave the rack: count, media, longest and total length, too long for any medium."""
-        res = self.doc.results
-        if res is None or rack_id not in res.compiled.racks.row:
-            return {}
-        c = res.compiled
-        r = c.racks.row[rack_id]
-        ra, rb = c.devices.rack[c.links.a], c.devices.rack[c.links.b]
-        sel = np.flatnonzero(((ra == r) | (rb == r)) & (ra != rb))
-        media = Counter(res.fabric.cables.medium[i] or "?" for i in sel)
-        lengths = c.links.length_m[sel]
-        return {
-            "links": int(sel.size),
-            "media": dict(media),
-            "longest_m": float(lengths.max()) if sel.size else 0.0,
-            "total_m": float((lengths * c.links.multiplicity[sel]).sum()) if sel.size else 0.0,
-            "too_long": int(res.fabric.cables.too_long[sel].sum()),
-        }
+        return fl.rack_cables(self.doc.results, rack_id)
 
     def rack_details(self, rack_id: str) -> str:
         project = self.doc.project
