@@ -18,8 +18,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from gpuplanner import __version__
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.loader import default_catalog, entry_from_dict
@@ -28,6 +26,9 @@ from gpuplanner.core.errors import PlannerError, ProjectFileError
 from gpuplanner.model import ROW_TYPES, Project
 from gpuplanner.model.validate import check_references, validate_row
 from gpuplanner.storage.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
+
+if typing.TYPE_CHECKING:
+    import sqlite_utils
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 TABLE_ORDER = (
@@ -138,6 +139,8 @@ def save_project(project: Project, path: str | os.PathLike[str]) -> Path:
             conn.execute("PRAGMA journal_mode=OFF")  # the temp file itself is our journal
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version={FORMAT_VERSION}")
+            import sqlite_utils  # only saving needs it (~170 ms of imports): opening and the CLI start skip it
+
             db = sqlite_utils.Database(conn)
             with db.atomic():
                 _write(db, project)
