@@ -59,7 +59,8 @@ def window(app: QApplication, tmp: Path) -> MainWindow:
     return w
 
 
-def shot_256(app: QApplication, tmp: Path) -> None:
+def window_256(app: QApplication, tmp: Path):
+    """The 256-GPU example with its first compute rack selected and in view; returns (window, rack)."""
     w = window(app, tmp)
     w.open_file(ROOT / "examples" / "cluster-256-h100.gpuplan")
     p = w.doc.project
@@ -68,6 +69,11 @@ def shot_256(app: QApplication, tmp: Path) -> None:
     frame = w.scene.rack_items[rack.id].sceneBoundingRect()
     w.view.set_zoom(0.62, QPointF(frame.center().x() + 380, frame.top() - 60))
     settle(app, w)
+    return w, rack
+
+
+def shot_256(app: QApplication, tmp: Path) -> None:
+    w, rack = window_256(app, tmp)
     w.grab().save(str(OUT / "window-256-h100.png"))
     w.docks["racks"].raise_()
     w.rack_view.show_row(rack.row)
@@ -122,14 +128,7 @@ def shot_zh(app: QApplication, tmp: Path) -> None:
 
     i18n.set_language("zh")
     try:
-        w = window(app, tmp)
-        w.open_file(ROOT / "examples" / "cluster-256-h100.gpuplan")
-        p = w.doc.project
-        rack = next(r for r in p.racks.values() if any(d.role == "compute" for d in p.devices_in_rack(r.id)))
-        w.scene.select_ids([rack.id])
-        frame = w.scene.rack_items[rack.id].sceneBoundingRect()
-        w.view.set_zoom(0.62, QPointF(frame.center().x() + 380, frame.top() - 60))
-        settle(app, w)
+        w, _rack = window_256(app, tmp)
         w.grab().save(str(OUT / "main-window-zh.png"))
         dlg = SiteDialog(w.doc, w)
         dlg.show()
