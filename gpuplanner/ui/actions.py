@@ -55,7 +55,12 @@ def build(w: MainWindow) -> dict[str, QAction]:
     undo = w.doc.undo_stack.createUndoAction(w, translate("MainWindow", "&Undo"))
     undo.setShortcut(QKeySequence(SK.Undo))
     redo = w.doc.undo_stack.createRedoAction(w, translate("MainWindow", "&Redo"))
-    redo.setShortcut(QKeySequence(SK.Redo))
+    # Ctrl+Y as well as the platform's redo (Ctrl+Shift+Z on Linux): users of both conventions reach it.
+    redo_keys = QKeySequence.keyBindings(SK.Redo)
+    for extra in ("Ctrl+Y", "Ctrl+Shift+Z"):
+        if QKeySequence(extra) not in redo_keys:
+            redo_keys.append(QKeySequence(extra))
+    redo.setShortcuts(redo_keys)
     # The menu says what will be undone; the toolbar button keeps a short, fixed label (with the whole text
     # in its tooltip) so that the toolbar does not shift under the pointer after every edit.
     for action, short in ((undo, translate("MainWindow", "Undo")), (redo, translate("MainWindow", "Redo"))):
@@ -95,7 +100,8 @@ def build(w: MainWindow) -> dict[str, QAction]:
     )
     link.setCheckable(True)
     act("workload", translate("MainWindow", "&Workload…"), lambda: _workload(w), "Ctrl+Shift+W")
-    act("site", translate("MainWindow", "&Site and costs…"), lambda: _site(w), "Ctrl+Shift+S")
+    # Ctrl+Shift+S is Save as (the platform's key): the site dialog takes Ctrl+Alt+S.
+    act("site", translate("MainWindow", "&Site and costs…"), lambda: _site(w), "Ctrl+Alt+S")
     act("phases", translate("MainWindow", "&Phases and teams…"), lambda: _phases(w), "Ctrl+Shift+P")
     act("about", translate("MainWindow", "&About GPU Planner"), lambda: _about(w))
     _report_availability(w, a["report"])
