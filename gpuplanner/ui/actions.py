@@ -228,8 +228,13 @@ def refresh_recent(w: MainWindow) -> None:
 
 
 def select_all(w: MainWindow) -> None:
+    """Devices and racks, at every zoom (the overview keeps them as a pending selection); their links go
+    with them on delete, so selecting tens of thousands of links as well would only slow the canvas."""
     p = w.doc.project
-    w.scene.select_ids(list(p.devices) + list(p.racks) + list(p.links))
+    w.scene.select_ids(list(p.devices) + list(p.racks))
+
+
+ASK_BEFORE_DELETING = 20  # more selected items than this: the user confirms first
 
 
 def _about(w: MainWindow) -> None:
@@ -244,7 +249,19 @@ def delete(w: MainWindow) -> None:
     if w.tabs.currentWidget() is w.floor:  # on the floor plan, Delete removes the selected floor units
         w.floor.delete_selected_units()
         return
-    cmd = interactions.delete_command(w.doc.project, w.scene.selected_ids())
+    ids = w.scene.selected_ids()
+    n = len(ids)  # a named count: lupdate misses a translate() whose arguments hold a call
+    if n > ASK_BEFORE_DELETING:
+        answer = QMessageBox.question(
+            w,
+            translate("MainWindow", "Delete"),
+            translate("MainWindow", "Delete %n selected item(s) and their links?", None, n),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+    cmd = interactions.delete_command(w.doc.project, ids)
     w.view.push(cmd)
 
 

@@ -409,6 +409,14 @@
         <translation>关于 GPU Planner</translation>
     </message>
     <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete %n selected item(s) and their links?</source>
+        <translation>删除所选的 %n 项及其链路？</translation>
+    </message>
+    <message>
         <source>Nothing to paste: copy racks, devices or links first</source>
         <translation>没有可粘贴的内容：请先复制机柜、设备或链路</translation>
     </message>

@@ -69,3 +69,69 @@ def test_site_dialog_key_opens_the_site_dialog(window, qtbot, monkeypatch):
         Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier,
     )
     assert opened == ["site"]
+
+
+def _press(w, key, mods=Qt.KeyboardModifier.NoModifier):
+    QTest.keyClick(w.view.viewport(), key, mods)
+
+
+def test_ctrl_a_selects_devices_and_racks_at_every_zoom(window, qtbot):
+    w = window
+    _focus(w, qtbot)
+    want = set(w.doc.project.devices) | set(w.doc.project.racks)
+    for scale in (1.0, 0.03):  # 0.03 is below the overview threshold: items are disabled there
+        w.view.set_zoom(scale)
+        qtbot.wait(20)  # the overview enables/disables items on the next event loop turn
+        _press(w, Qt.Key.Key_Escape)
+        _press(w, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        assert set(w.scene.selected_ids()) == want, f"at zoom {scale}"
+    # zooming back in hands the pending selection to the items themselves
+    w.view.set_zoom(1.0)
+    qtbot.waitUntil(lambda: not w.scene.pending_selected, timeout=2000)
+    assert all(item.isSelected() for item in w.scene.device_items.values())
+    assert set(w.scene.selected_ids()) == want
+
+
+def test_deleting_many_items_asks_first(make_window, qtbot, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from tests.ui.conftest import small_project
+
+    w = make_window(small_project(12))
+    _focus(w, qtbot)
+    before = dict(w.doc.project.devices)
+    assert len(before) + len(w.doc.project.racks) > 20
+    _press(w, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    asked = []
+
+    def answer(button):
+        def question(*args, **kwargs):
+            asked.append(args[2])
+            return button
+
+        return question
+
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Cancel))
+    _press(w, Qt.Key.Key_Delete)
+    assert asked and w.doc.project.devices == before  # cancelled: nothing removed
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Yes))
+    _press(w, Qt.Key.Key_Delete)
+    assert not w.doc.project.devices and not w.doc.project.links
+    _press(w, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert w.doc.project.devices == before
+
+
+def test_zoom_to_fit_takes_in_a_rack_placed_far_away(window, qtbot):
+    from gpuplanner.commands import AddRows
+    from gpuplanner.model.rows import Rack
+
+    w = window
+    p = w.doc.project
+    some = p.racks[sorted(p.racks)[0]]
+    far = Rack(id=p.new_id("racks"), name="Far", type_id=some.type_id, row="Z", x=some.x + 20000, y=some.y + 9000)
+    w.doc.push(AddRows("racks", [far]))
+    _focus(w, qtbot)
+    _press(w, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    shown = w.view.mapToScene(w.view.viewport().rect()).boundingRect()
+    assert shown.contains(w.scene.rack_items[far.id].sceneBoundingRect())
+    assert shown.contains(w.scene.rack_items[some.id].sceneBoundingRect())

@@ -51,6 +51,9 @@ class PlannerScene(QGraphicsScene):
         self.busiest: dict[str, list[str]] = {}
         self._rack_status: dict[str, int] = {}
         self._selecting = False
+        # Devices and racks selected while the overview disables their items (Qt cannot select a disabled
+        # item): kept here, reported by selected_ids, and handed to the items when they are enabled again.
+        self.pending_selected: set[str] = set()
         self.phase_id: str | None = None  # None = all phases
         self.selectionChanged.connect(self._on_selection)
         doc.changed.connect(self.apply_changes)
@@ -120,8 +123,17 @@ class PlannerScene(QGraphicsScene):
         status = np.array([self._rack_status.get(i, theme.RACK_OK) for i in ids], dtype=np.int8)
         self.overview.set_racks(ids, xywh, status)
 
-    def _fit_scene_rect(self) -> None:
+    def extent(self) -> QRectF:
+        """What zoom to fit shows: the links' extent and every visible rack and device item (a rack dropped
+        away from the fabric counts too)."""
         r = self.layer.fit_rect()
+        for item in list(self.rack_items.values()) + list(self.device_items.values()):
+            if item.isVisible():
+                r = r.united(item.sceneBoundingRect())
+        return r
+
+    def _fit_scene_rect(self) -> None:
+        r = self.extent()
         if r.isNull():
             r = QRectF(0, 0, 1600, 1000)
         self.setSceneRect(r.adjusted(-2000, -1500, 2000, 1500))
@@ -338,6 +350,15 @@ class PlannerScene(QGraphicsScene):
     def _apply_enabled(self) -> None:
         for item in list(self.device_items.values()) + list(self.rack_items.values()):
             item.setEnabled(not self.overview_mode)
+        if not self.overview_mode and self.pending_selected:
+            pending, self.pending_selected = self.pending_selected, set()
+            self._selecting = True
+            for i in pending:
+                item = self.device_items.get(i) or self.rack_items.get(i)
+                if item is not None:
+                    item.setSelected(True)
+            self._selecting = False
+            self._on_selection()
 
     def _apply_lod(self, item: QGraphicsItem) -> None:
         item.setOpacity(0.0 if self.overview_mode else 1.0)
@@ -347,6 +368,7 @@ class PlannerScene(QGraphicsScene):
     def selected_ids(self) -> list[str]:
         ids = [i.device_id for i in self.selectedItems() if isinstance(i, DeviceItem)]
         ids += [i.rack_id for i in self.selectedItems() if isinstance(i, RackItem)]
+        ids += sorted(i for i in self.pending_selected if i in self.device_items or i in self.rack_items)
         return ids + sorted(self.layer.selected)
 
     def select_ids(self, ids: list[str] | set[str], add: bool = False) -> None:
@@ -354,11 +376,14 @@ class PlannerScene(QGraphicsScene):
         if not add:
             self.clearSelection()
             self.layer.selected = set()
+            self.pending_selected = set()
         for i in ids:
-            if i in self.device_items:
-                self.device_items[i].setSelected(True)
-            elif i in self.rack_items:
-                self.rack_items[i].setSelected(True)
+            item = self.device_items.get(i) or self.rack_items.get(i)
+            if item is not None:
+                if item.isEnabled():
+                    item.setSelected(True)
+                else:
+                    self.pending_selected.add(i)
             elif i in self.layer.index:
                 self.layer.selected.add(i)
         self.layer.update()
@@ -371,6 +396,7 @@ class PlannerScene(QGraphicsScene):
             self.clearSelection()
             self._selecting = False
             self.layer.selected = set()
+            self.pending_selected = set()
         if link_id is not None:
             self.layer.selected ^= {link_id}
         self.layer.update()

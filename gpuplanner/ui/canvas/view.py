@@ -92,7 +92,10 @@ class PlannerView(QGraphicsView):
         self._after_zoom()
 
     def zoom_to_fit(self) -> None:
-        rect = self.planner.layer.fit_rect()
+        rect = self.planner.extent()
+        scene_rect = self.planner.sceneRect()
+        if not scene_rect.contains(rect):  # scroll bars would clamp the fit to the old scene rect
+            self.planner.setSceneRect(scene_rect.united(rect.adjusted(-2000, -1500, 2000, 1500)))
         if rect.isNull() or rect.isEmpty():
             rect = QRectF(0, 0, 800, 600)
         self.fitInView(rect.adjusted(-40, -40, 40, 40), Qt.AspectRatioMode.KeepAspectRatio)
