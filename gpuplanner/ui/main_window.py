@@ -14,6 +14,7 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
+    QHBoxLayout,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -35,6 +36,7 @@ from gpuplanner.ui.phase_picker import PhasePicker
 from gpuplanner.ui.plots import PlotsPanel
 from gpuplanner.ui.rack_view import RackElevation
 from gpuplanner.ui.results_panel import ResultsPanel
+from gpuplanner.ui.scenario_picker import ScenarioPicker
 
 MAX_RECENT = 8
 FILE_FILTER = "GPU Planner projects (*.gpuplan);;All files (*)"
@@ -58,7 +60,13 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.view, self.tr("Topology"))
         self.tabs.addTab(self.floor, self.tr("Floor plan"))
         self.phase_picker = PhasePicker(self.doc)
-        self.tabs.setCornerWidget(self.phase_picker, Qt.Corner.TopRightCorner)
+        self.scenario_picker = ScenarioPicker(self.doc)
+        corner = QWidget()
+        corner_layout = QHBoxLayout(corner)
+        corner_layout.setContentsMargins(0, 0, 0, 0)
+        corner_layout.addWidget(self.scenario_picker)
+        corner_layout.addWidget(self.phase_picker)
+        self.tabs.setCornerWidget(corner, Qt.Corner.TopRightCorner)
         self.setCentralWidget(self.tabs)
         self.palette = Palette(self.doc.project.catalog)
         self.inspector = Inspector(self.doc)

@@ -2,6 +2,41 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>CompareDialog</name>
+    <message>
+        <source>Compare scenarios</source>
+        <translation>场景对比</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>with</source>
+        <translation>与</translation>
+    </message>
+    <message>
+        <source>Base (as drawn)</source>
+        <translation>基准（按图）</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>same</source>
+        <translation>相同</translation>
+    </message>
+    <message>
+        <source>{n} of {total} figures are the same.</source>
+        <translation>{total} 项指标中有 {n} 项相同。</translation>
+    </message>
+</context>
+<context>
     <name>FloorPlanPanel</name>
     <message>
         <source>Add row</source>
@@ -1088,6 +1123,96 @@ rule: {rule}</source>
     <message>
         <source>Not applied: {why}</source>
         <translation>未应用：{why}</translation>
+    </message>
+</context>
+<context>
+    <name>ScenarioCompare</name>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数量</translation>
+    </message>
+    <message>
+        <source>Switches</source>
+        <translation>交换机</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU（模型算力利用率）</translation>
+    </message>
+    <message>
+        <source>Time to train (days)</source>
+        <translation>训练时长（天）</translation>
+    </message>
+    <message>
+        <source>IT kW at maximum</source>
+        <translation>IT 最大功率（kW）</translation>
+    </message>
+    <message>
+        <source>IT kW at the predicted load</source>
+        <translation>预测负载下 IT 功率（kW）</translation>
+    </message>
+    <message>
+        <source>PUE</source>
+        <translation>PUE</translation>
+    </message>
+    <message>
+        <source>Facility kW at maximum</source>
+        <translation>设施最大功率（kW）</translation>
+    </message>
+    <message>
+        <source>Energy per year (MWh)</source>
+        <translation>年耗电量（MWh）</translation>
+    </message>
+    <message>
+        <source>Capital cost</source>
+        <translation>资本支出</translation>
+    </message>
+    <message>
+        <source>Operating cost per year</source>
+        <translation>年运营成本</translation>
+    </message>
+    <message>
+        <source>Total cost of ownership</source>
+        <translation>总拥有成本</translation>
+    </message>
+    <message>
+        <source>Cost per GPU-hour</source>
+        <translation>每 GPU 小时成本</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+</context>
+<context>
+    <name>ScenarioPicker</name>
+    <message>
+        <source>Scenario:</source>
+        <translation>场景：</translation>
+    </message>
+    <message>
+        <source>Compare…</source>
+        <translation>对比…</translation>
+    </message>
+    <message>
+        <source>Two scenarios&apos; figures side by side, with the difference</source>
+        <translation>两个场景的指标并列显示，并给出差值</translation>
+    </message>
+    <message>
+        <source>Base (as drawn)</source>
+        <translation>基准（按图）</translation>
+    </message>
+    <message>
+        <source>The project has no scenarios (Plan ▸ Site and costs)</source>
+        <translation>项目中没有场景（规划 ▸ 场地与成本）</translation>
     </message>
 </context>
 <context>

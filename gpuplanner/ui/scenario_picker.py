@@ -1,0 +1,249 @@
+"""Scenarios in the window: a picker beside "Show phase" (the figures, canvas colours and results follow the
+chosen scenario) and a compare dialog with two scenarios' main figures side by side and their difference —
+the same figures as the report's scenario table."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.engine.analysis import analyze_project
+from gpuplanner.engine.summary import results_json
+from gpuplanner.model import ChangeSet
+from gpuplanner.ui import fmt
+from gpuplanner.ui.document import Document
+from gpuplanner.ui.i18n import translate
+
+BASE = ""  # the combo's data for the project as drawn (no scenario)
+
+
+def scenario_names(doc: Document) -> list[str]:
+    return sorted(sc.name for sc in doc.project.tables["scenarios"].values())
+
+
+class ScenarioPicker(QWidget):
+    scenarioChosen = Signal(object)  # noqa: N815 (Qt signal naming) — a scenario name, or None for the base
+
+    def __init__(self, doc: Document) -> None:
+        super().__init__()
+        self.doc = doc
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(4, 0, 4, 0)
+        self.label = QLabel(self.tr("Scenario:"))
+        lay.addWidget(self.label)
+        self.combo = QComboBox()
+        self.combo.setMinimumWidth(160)
+        self.combo.currentIndexChanged.connect(self._chosen)
+        lay.addWidget(self.combo)
+        self.compare_button = QPushButton(self.tr("Compare…"))
+        self.compare_button.setToolTip(self.tr("Two scenarios' figures side by side, with the difference"))
+        self.compare_button.clicked.connect(self.compare)
+        lay.addWidget(self.compare_button)
+        doc.changed.connect(self._on_changed)
+        doc.projectReplaced.connect(self.refill)
+        self.refill()
+
+    def _on_changed(self, cs: ChangeSet) -> None:
+        if "scenarios" in cs.tables:
+            self.refill()
+
+    def refill(self) -> None:
+        combo = self.combo
+        current = self.doc.scenario or BASE
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItem(self.tr("Base (as drawn)"), BASE)
+        for name in scenario_names(self.doc):
+            combo.addItem(name, name)
+        idx = combo.findData(current)
+        combo.setCurrentIndex(max(idx, 0))
+        combo.blockSignals(False)
+        has = combo.count() > 1
+        self.setEnabled(has)
+        self.setToolTip("" if has else self.tr("The project has no scenarios (Plan ▸ Site and costs)"))
+        if idx < 0 and self.doc.scenario is not None:  # the scenario shown was deleted: back to the base
+            self._chosen(0)
+
+    def set_scenario(self, name: str | None) -> None:
+        idx = self.combo.findData(name or BASE)
+        if idx >= 0:
+            self.combo.setCurrentIndex(idx)
+
+    def _chosen(self, _index: int) -> None:
+        name = self.combo.currentData() or None
+        self.doc.set_scenario(name)
+        self.scenarioChosen.emit(name)
+
+    def compare(self) -> None:
+        names = scenario_names(self.doc)
+        right = self.doc.scenario or (names[0] if names else None)
+        CompareDialog(self.doc, None, right, self).exec()
+
+
+# -- the compare dialog --------------------------------------------------------------------------------
+Metric = tuple[str, Callable[[dict[str, Any]], float | None], Callable[[float], str]]
+
+
+def _integer(v: float) -> str:
+    return fmt.number(v, 0)
+
+
+def _perf(key: str) -> Callable[[dict[str, Any]], float | None]:
+    return lambda d: (d.get("performance") or {}).get(key)
+
+
+def _count(severity: str) -> Callable[[dict[str, Any]], float]:
+    return lambda d: float(sum(1 for f in d.get("findings", []) if f.get("severity") == severity))
+
+
+def metrics(currency: str) -> list[Metric]:
+    money = lambda v: fmt.money(v, 1.0, currency)  # noqa: E731 (figures are already in the currency)
+    return [
+        (translate("ScenarioCompare", "GPUs"), lambda d: d.get("gpus"), _integer),
+        (
+            translate("ScenarioCompare", "Switches"),
+            lambda d: (d.get("fabric") or {}).get("switches"),
+            _integer,
+        ),
+        (translate("ScenarioCompare", "Tokens/s"), _perf("tokens_per_s"), _integer),
+        (translate("ScenarioCompare", "MFU"), _perf("mfu"), fmt.percent),
+        (
+            translate("ScenarioCompare", "Time to train (days)"),
+            _perf("time_to_train_days"),
+            lambda v: fmt.number(v, 1),
+        ),
+        (
+            translate("ScenarioCompare", "IT kW at maximum"),
+            lambda d: d.get("it_kw_max"),
+            lambda v: fmt.number(v, 1),
+        ),
+        (
+            translate("ScenarioCompare", "IT kW at the predicted load"),
+            lambda d: d.get("it_kw_load"),
+            lambda v: fmt.number(v, 1),
+        ),
+        (translate("ScenarioCompare", "PUE"), lambda d: d.get("pue"), lambda v: fmt.number(v, 2)),
+        (
+            translate("ScenarioCompare", "Facility kW at maximum"),
+            lambda d: d.get("facility_kw_max"),
+            lambda v: fmt.number(v, 1),
+        ),
+        (translate("ScenarioCompare", "Energy per year (MWh)"), lambda d: d.get("annual_mwh"), _integer),
+        (translate("ScenarioCompare", "Capital cost"), lambda d: d.get("capex"), money),
+        (translate("ScenarioCompare", "Operating cost per year"), lambda d: d.get("opex_per_year"), money),
+        (translate("ScenarioCompare", "Total cost of ownership"), lambda d: d.get("tco"), money),
+        (
+            translate("ScenarioCompare", "Cost per GPU-hour"),
+            lambda d: d.get("cost_per_gpu_hour"),
+            lambda v: fmt.number(v, 2),
+        ),
+        (translate("ScenarioCompare", "Errors"), _count("error"), _integer),
+        (translate("ScenarioCompare", "Warnings"), _count("warning"), _integer),
+    ]
+
+
+def figures(doc: Document, scenario: str | None) -> dict[str, Any] | str:
+    """The scenario's figures as ``analyze --json`` gives them, or the one-line reason it cannot be analysed."""
+    try:
+        res = analyze_project(doc.project, scenario=scenario)
+        return results_json(doc.project, res)
+    except PlannerError as exc:
+        return exc.one_line()
+    except (ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _finite(v: Any) -> float | None:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
+class CompareDialog(QDialog):
+    def __init__(self, doc: Document, left: str | None, right: str | None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.doc = doc
+        self.setWindowTitle(self.tr("Compare scenarios"))
+        self.resize(720, 560)
+        lay = QVBoxLayout(self)
+        pick = QHBoxLayout()
+        self.left = self._combo(left)
+        self.right = self._combo(right)
+        pick.addWidget(QLabel(self.tr("Compare")))
+        pick.addWidget(self.left, 1)
+        pick.addWidget(QLabel(self.tr("with")))
+        pick.addWidget(self.right, 1)
+        lay.addLayout(pick)
+        self.table = QTableWidget()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        lay.addWidget(self.table, 1)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        lay.addWidget(self.note)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+        self.left.currentIndexChanged.connect(self.refresh)
+        self.right.currentIndexChanged.connect(self.refresh)
+        self.refresh()
+
+    def _combo(self, chosen: str | None) -> QComboBox:
+        combo = QComboBox()
+        combo.addItem(self.tr("Base (as drawn)"), BASE)
+        for name in scenario_names(self.doc):
+            combo.addItem(name, name)
+        combo.setCurrentIndex(max(combo.findData(chosen or BASE), 0))
+        return combo
+
+    def refresh(self) -> None:
+        a_name, b_name = self.left.currentData() or None, self.right.currentData() or None
+        a, b = figures(self.doc, a_name), figures(self.doc, b_name)
+        rows = metrics(self.doc.project.info.currency)
+        self.table.setColumnCount(4)
+        self.table.setHorizontalHeaderLabels(
+            [self.tr("Figure"), self.left.currentText(), self.right.currentText(), self.tr("Difference")]
+        )
+        self.table.setRowCount(len(rows))
+        same = 0
+        for r, (label, get, show) in enumerate(rows):
+            va = _finite(get(a)) if isinstance(a, dict) else None
+            vb = _finite(get(b)) if isinstance(b, dict) else None
+            diff = "—"
+            if va is not None and vb is not None:
+                if abs(vb - va) <= 1e-9 * max(1.0, abs(va)):
+                    diff, same = self.tr("same"), same + 1
+                else:
+                    sign = "+" if vb > va else "−"
+                    rel = f" ({sign}{abs(vb - va) / abs(va) * 100:.1f} %)" if va else ""
+                    diff = sign + show(abs(vb - va)) + rel
+            for c, text in enumerate(
+                (label, show(va) if va is not None else "—", show(vb) if vb is not None else "—", diff)
+            ):
+                item = QTableWidgetItem(text)
+                if c:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
+        errors = [f"{n}: {d}" for n, d in ((self.left.currentText(), a), (self.right.currentText(), b))]
+        errors = [e for e, d in zip(errors, (a, b), strict=True) if isinstance(d, str)]
+        note = self.tr("{n} of {total} figures are the same.").format(n=same, total=len(rows))
+        self.note.setText("\n".join([note, *errors]))
