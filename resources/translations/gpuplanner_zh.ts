@@ -2493,8 +2493,8 @@ The current project is unchanged.</source>
         <translation>无法连接：{dev} 的端口组“{g}”的 {n} 个端口已全部占用</translation>
     </message>
     <message>
-        <source>Link {a}:{ga} – {b}:{gb}</source>
-        <translation>连接 {a}:{ga} – {b}:{gb}</translation>
+        <source>Link {a}:{ga} – {b}:{gb} ({n} × {speed})</source>
+        <translation>连接 {a}:{ga} – {b}:{gb}（{n} × {speed}）</translation>
     </message>
     <message>
         <source>Move</source>

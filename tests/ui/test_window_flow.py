@@ -97,12 +97,21 @@ def test_draw_link_undo_redo_and_workload_change(window):
     text1 = rack_item.kw_text
     leaf = visible_leaf(w)
     links_before = set(p.links)
+    from gpuplanner.ui.canvas import ports
+
+    ndr = next(g for g in p.catalog.entries[leaf.type_id].port_groups if g.name == "ndr")
+    _leaf_links_free_before = ports.links_fit(p, leaf.id, ndr, 400)
+    assert _leaf_links_free_before >= 1
     _draw_link(w, server.id, leaf.id)
     new = set(p.links) - links_before
     assert len(new) == 1, "dragging from the compute pad to the leaf's ndr pad draws one link"
     lid = new.pop()
     lk = p.links[lid]
     assert (lk.a_device, lk.a_group, lk.b_device, lk.b_group) == (server.id, "compute", leaf.id, "ndr")
+    # the server's whole compute group, as far as the leaf has room: a DGX H100 has 8 × 400G compute ports
+    compute = next(g for g in p.catalog.entries[server.type_id].port_groups if g.name == "compute")
+    assert compute.count == 8 and lk.speed_gbps == 400
+    assert lk.multiplicity == min(8, _leaf_links_free_before) > 1
     assert (w.scene.layer.label_text(lid), w.scene.layer.color_of(lid)) == expected_link(w, lid)
     # Undo the link, then the server: the annotations go back to the engine's figures for each state.
     w.doc.undo_stack.undo()

@@ -201,19 +201,30 @@ def link_command(
             return None, translate(
                 "interactions", "cannot link: {dev} port group '{g}' has all {n} ports in use"
             ).format(dev=dev.name, g=pg.name, n=pg.count)
+    speed = float(min(pa.speed_gbps, pb.speed_gbps))
     link = Link(
         id=project.new_id("links"),
         a_device=a.id,
         a_group=pa.name,
         b_device=b.id,
         b_group=pb.name,
-        speed_gbps=float(min(pa.speed_gbps, pb.speed_gbps)),
+        speed_gbps=speed,
+        multiplicity=_multiplicity(project, a.id, pa, b.id, pb, speed),
         fabric_id=a.fabric_id or b.fabric_id,
     )
-    text = translate("interactions", "Link {a}:{ga} – {b}:{gb}").format(
-        a=a.name, ga=pa.name, b=b.name, gb=pb.name
+    text = translate("interactions", "Link {a}:{ga} – {b}:{gb} ({n} × {speed})").format(
+        a=a.name, ga=pa.name, b=b.name, gb=pb.name, n=link.multiplicity, speed=ports.speed_label(speed)
     )
     return AddRows("links", [link], text=text), ""
+
+
+def _multiplicity(project: Project, a: str, pa, b: str, pb, speed: float) -> int:
+    """A server, storage or other endpoint is linked with every free port of its group (a DGX H100's eight
+    400G compute ports to a leaf), as far as the other end has room; switch to switch starts with one link
+    that the inspector widens."""
+    if ports.is_switch(project, a) and ports.is_switch(project, b):
+        return 1
+    return max(1, min(ports.links_fit(project, a, pa, speed), ports.links_fit(project, b, pb, speed)))
 
 
 # -- moves ----------------------------------------------------------------------------------------------

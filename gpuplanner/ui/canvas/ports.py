@@ -73,6 +73,17 @@ def free_ports(project: Project, device_id: str, pg: PortGroup) -> float:
     return pg.count - ports_used(project, device_id, pg.name, pg)
 
 
+def links_fit(project: Project, device_id: str, pg: PortGroup, speed_gbps: float) -> int:
+    """How many links of ``speed_gbps`` the group still takes (a breakout port takes several slower links)."""
+    per_port = max(1.0, pg.speed_gbps / speed_gbps) if speed_gbps > 0 else 1.0
+    return int(free_ports(project, device_id, pg) * per_port + 1e-9)
+
+
+def is_switch(project: Project, device_id: str) -> bool:
+    entry = project.catalog.entries.get(project.devices[device_id].type_id)
+    return getattr(entry, "kind", "") == "switch"
+
+
 def pick_group(project: Project, device_id: str, other: PortGroup) -> tuple[PortGroup | None, str]:
     """The device's first port group that is compatible with ``other`` and has a free port (else why not)."""
     reasons = []
