@@ -39,6 +39,15 @@ from gpuplanner.ui.results_panel import ResultsPanel
 from gpuplanner.ui.scenario_picker import ScenarioPicker
 
 MAX_RECENT = 8
+
+
+def is_bundled_example(path: str | Path) -> bool:
+    from gpuplanner.ui.app import examples_dir
+
+    try:
+        return Path(path).resolve().parent == examples_dir().resolve()
+    except OSError:
+        return False
 FILE_FILTER = "GPU Planner projects (*.gpuplan);;All files (*)"
 
 
@@ -242,6 +251,17 @@ class MainWindow(QMainWindow):
             self._file_error(self.tr("Cannot open the project"), str(path), f"{type(exc).__name__}: {exc}")
             return False
         self.autosaver.discard()
+        if is_bundled_example(path):
+            # a shipped example opens as an untitled copy: Ctrl+S asks where to save, the example stays as shipped
+            self.doc.path = None
+            self.doc.pathChanged.emit("")
+            self.statusBar().showMessage(
+                self.tr("{file} is an example: it opened as an untitled copy (Save as… keeps your changes)").format(
+                    file=Path(path).name
+                ),
+                8000,
+            )
+            return True
         self.add_recent(str(path))
         return True
 

@@ -592,6 +592,10 @@
         <translation>无法打开项目</translation>
     </message>
     <message>
+        <source>{file} is an example: it opened as an untitled copy (Save as… keeps your changes)</source>
+        <translation>{file} 是示例项目：已作为未命名副本打开（用“另存为…”保存您的修改）</translation>
+    </message>
+    <message>
         <source>{path}
 
 {why}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox
 
 from gpuplanner.storage import save_project
 from gpuplanner.ui.app import examples_dir
@@ -87,16 +87,22 @@ def test_enter_on_the_4_node_roce_template_fills_the_window(qtbot, seeded):
     assert QApplication.overrideCursor() is None  # the busy cursor is gone again
 
 
-def test_open_the_example_project(qtbot, make_window):
+def test_open_the_example_project(qtbot, make_window, monkeypatch):
     w = make_window(small_project())
     w.doc.undo_stack.setClean()
     dlg = welcome(qtbot, w)
     example = examples_dir() / "cluster-256-h100.gpuplan"
     item = item_with(dlg.example_list, str(example))
     dlg.example_list.setCurrentItem(item)
+    before = example.read_bytes()
     assert dlg.open_selected()
-    assert w.doc.path == example and w.doc.project.gpu_count() == 256
-    assert w.recent_files()[0] == str(example.resolve())
+    # an untitled copy: Save asks for a new file, the shipped example stays as it is
+    assert w.doc.path is None and w.doc.project.gpu_count() == 256
+    assert "not saved" in w.windowTitle() and "untitled copy" in w.statusBar().currentMessage()
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: asked.append(a) or ("", ""))
+    w.save()
+    assert asked and example.read_bytes() == before
 
 
 def test_a_recent_file_that_has_gone_names_it_and_keeps_the_project(qtbot, seeded, monkeypatch):
