@@ -1,0 +1,240 @@
+"""One candidate, in full: the plan built by the same generator users run, the parallel layout chosen on an
+ideal fabric, then the whole analysis (fabric, performance, power, cooling, cost, findings) and every limit
+of the goal checked against it. Top-level functions taking plain data, so that a process pool or a Dask
+worker can run them."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from functools import cache
+from typing import Any
+
+from gpuplanner.advisor.goal import Candidate, Goal
+from gpuplanner.advisor.space import cluster_spec, model_shape
+from gpuplanner.catalog.loader import default_catalog
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.engine.analysis import analyze_project
+from gpuplanner.engine.perf.inference import estimate_inference, max_batch
+from gpuplanner.engine.perf.shapes import InferenceConfig
+from gpuplanner.engine.perf.sweep import sweep
+from gpuplanner.engine.summary import results_json
+from gpuplanner.model import Project
+from gpuplanner.model.rows import Workload
+from gpuplanner.topology.generators import generate_into
+from gpuplanner.topology.options import GenerateOptions
+
+WEIGHT_BYTES = {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "fp4": 0.5}
+SU_SIZE = 32
+
+
+@cache
+def catalog():
+    return default_catalog()
+
+
+# -- the ideal-fabric stage (cheap: numbers only) -------------------------------------------------------
+def ideal_training(cat, goal: Goal, srv, gpus: int, shape) -> tuple[float, dict[str, Any] | None]:
+    """Days to train with the best layout on an ideal fabric (inf when no layout fits), and that layout."""
+    spec = cluster_spec(cat, srv)
+    try:
+        res = sweep(
+            shape,
+            spec,
+            gpus,
+            goal.global_batch,
+            precision=goal.precision,
+            total_tokens=goal.total_tokens,
+        )
+    except PlannerError:
+        return math.inf, None
+    if len(res) == 0:
+        return math.inf, None
+    cfg, est = res.best(1)[0]
+    layout = {
+        "tp": cfg.tp,
+        "pp": cfg.pp,
+        "dp": cfg.dp,
+        "cp": cfg.cp,
+        "ep": cfg.ep,
+        "vpp": cfg.vpp,
+        "micro_batch": cfg.micro_batch,
+        "recompute": cfg.recompute,
+    }
+    days = est.time_to_train_s / 86400.0 if est.time_to_train_s else math.inf
+    return days, layout
+
+
+def serving_capacity(cat, goal: Goal, srv, gpus: int, shape) -> dict[str, Any]:
+    """The largest request rate the GPUs serve within the TTFT and per-token targets: the best TP and batch
+    per replica (static batches of the goal's prompt and output lengths), replicas = GPUs ÷ TP."""
+    spec = cluster_spec(cat, srv)
+    wb = WEIGHT_BYTES.get(goal.precision, 2.0)
+    best: dict[str, Any] = {
+        "requests_per_s": 0.0,
+        "tp": 0,
+        "batch": 0,
+        "ttft_s": math.inf,
+        "tpot_s": math.inf,
+    }
+    tp = 1
+    while tp <= min(spec.gpus_per_node, gpus):
+        if shape.heads % tp == 0 and gpus % tp == 0:
+            base = InferenceConfig(
+                batch=1,
+                prompt_len=goal.prompt_len,
+                output_len=goal.output_len,
+                tp=tp,
+                weight_precision_bytes=wb,
+            )
+            bmax = max_batch(shape, base, spec)
+            b = 1
+            while b <= bmax:
+                est = estimate_inference(shape, dataclasses.replace(base, batch=b), spec)
+                if est.fits and est.ttft_s <= goal.ttft_s_max and est.decode_step_s <= goal.tpot_s_max:
+                    per_replica = b / (est.ttft_s + goal.output_len * est.decode_step_s)
+                    rate = per_replica * (gpus // tp)
+                    if rate > best["requests_per_s"]:
+                        best = {
+                            "requests_per_s": rate,
+                            "tp": tp,
+                            "batch": b,
+                            "ttft_s": est.ttft_s,
+                            "tpot_s": est.decode_step_s,
+                        }
+                b *= 2
+        tp *= 2
+    return best
+
+
+# -- the full stage ---------------------------------------------------------------------------------------
+def options_for(cand: Candidate) -> GenerateOptions:
+    return GenerateOptions(
+        template=cand.template,
+        server=cand.server,
+        servers=cand.servers,
+        leaf_switch=cand.switch,
+        oversub=cand.oversub,
+        su_size=min(SU_SIZE, cand.servers),
+        rack_budget_kw=cand.rack_budget_kw,
+        name=f"{cand.servers} × {cand.server}",
+    )
+
+
+def build_project(goal: Goal, cand: Candidate, layout: dict[str, Any] | None, cat=None) -> Project:
+    """The candidate as a project: the generated plan and the goal's workload at the chosen layout."""
+    from gpuplanner.commands import AddRows, ReplaceRows
+
+    p = Project(cat or catalog())
+    generate_into(p, options_for(cand))
+    if cand.cooling_id:
+        racks = [dataclasses.replace(r, cooling_id=cand.cooling_id) for r in p.racks.values()]
+        ReplaceRows("racks", racks).apply(p)
+    if goal.kind == "training" and layout is not None:
+        wl = Workload(
+            id=p.new_id("workloads"),
+            name=f"{goal.model_id} ({goal.total_tokens:.3g} tokens)",
+            model_id=goal.model_id,
+            global_batch=goal.global_batch,
+            precision=goal.precision,
+            total_tokens=goal.total_tokens,
+            **layout,
+        )
+        AddRows("workloads", [wl]).apply(p)
+    return p
+
+
+def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict[str, Any]:
+    """The design's figures and whether it holds every limit (``feasible``), or ``error`` when it cannot be
+    planned or analysed."""
+    out: dict[str, Any] = {"candidate": dataclasses.asdict(cand), "layout": layout}
+    cat = catalog()
+    try:
+        p = build_project(goal, cand, layout, cat)
+        res = analyze_project(p)
+        data = results_json(p, res)
+    except PlannerError as exc:
+        out["error"] = exc.one_line()
+        out["feasible"] = False
+        return out
+    perf = data.get("performance") or {}
+    racks = data.get("racks") or []
+    out.update(
+        gpus=data["gpus"],
+        servers=cand.servers,
+        server=cand.server,
+        fabric=cand.template,
+        oversub=cand.oversub,
+        rack_budget_kw=cand.rack_budget_kw,
+        switch=cand.switch,
+        cooling_id=cand.cooling_id,
+        capex_usd=float(data["capex_usd"]),
+        tco_usd=float(data["tco_usd"]),
+        tco_years=data["tco_years"],
+        facility_kw_max=float(data["facility_kw_max"]),
+        it_kw_max=float(data["it_kw_max"]),
+        pue=float(data["pue"]),
+        racks=len(racks),
+        rack_kw_max=max((r["kw_max"] or 0.0 for r in racks), default=0.0),
+        cooling=sorted({r["cooling"] for r in racks}),
+        findings_errors=sum(1 for f in data["findings"] if f["severity"] == "error"),
+        findings_warnings=sum(1 for f in data["findings"] if f["severity"] == "warning"),
+    )
+    if goal.kind == "training":
+        out["time_to_train_days"] = perf.get("time_to_train_days")
+        out["step_time_s"] = perf.get("step_time_s")
+        out["mfu"] = perf.get("mfu")
+        for key in ("step_time_s_range", "time_to_train_days_range"):
+            if key in perf:
+                out[key] = perf[key]
+        if out["time_to_train_days"] is None:
+            out["error"] = data.get("workload_error") or "the workload could not be evaluated"
+    else:
+        srv = cat.get(cand.server)
+        cap = serving_capacity(cat, goal, srv, data["gpus"], model_shape(cat, goal.model_id))
+        out["serving"] = cap
+        out["requests_per_s_max"] = cap["requests_per_s"]
+        out["headroom"] = cap["requests_per_s"] / goal.requests_per_s
+    out["limits"] = limits(goal, out)
+    out["feasible"] = "error" not in out and all(lim["within"] for lim in out["limits"])
+    out["binding"] = binding(out["limits"])
+    return out
+
+
+def limits(goal: Goal, d: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each limit of the goal against the plan: ``{name, limit, plan, within}``."""
+    rows: list[tuple[str, float | None, float, bool]] = [
+        ("facility_kw", goal.facility_kw_max, d["facility_kw_max"], False),
+        ("rack_kw", goal.rack_kw_max, d["rack_kw_max"], False),
+        ("racks", goal.racks_max, d["racks"], False),
+        ("capex_usd", goal.capex_usd_max, d["capex_usd"], False),
+        ("tco_usd", goal.tco_usd_max, d["tco_usd"], False),
+    ]
+    if goal.kind == "training":
+        t = d.get("time_to_train_days")
+        rows.append(("deadline_days", goal.deadline_days, math.inf if t is None else t, False))
+    else:
+        rows.append(("requests_per_s", goal.requests_per_s, d.get("requests_per_s_max", 0.0), True))
+    out = []
+    for name, lim, plan, at_least in rows:
+        if lim is None:
+            continue
+        within = plan >= lim if at_least else plan <= lim * (1 + 1e-9)
+        out.append({"name": name, "limit": lim, "plan": plan, "within": bool(within), "at_least": at_least})
+    if goal.cooling:
+        bad = [c for c in d["cooling"] if c not in goal.cooling]
+        out.append({"name": "cooling", "limit": list(goal.cooling), "plan": d["cooling"], "within": not bad})
+    return out
+
+
+def binding(lims: list[dict[str, Any]]) -> str:
+    """The limit closest to (or furthest past) its bound: the one that decides the design."""
+    best, name = -math.inf, ""
+    for lim in lims:
+        if not isinstance(lim["limit"], int | float) or not lim["limit"]:
+            continue
+        plan = lim["plan"]
+        use = lim["limit"] / plan if lim.get("at_least") and plan else plan / lim["limit"]
+        if use > best:
+            best, name = use, lim["name"]
+    return name

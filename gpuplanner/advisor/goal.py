@@ -1,0 +1,177 @@
+"""The customer's goal and the site's limits, as data: what to train (or serve), by when, and within which
+power, rack density, rack count, budget, vendor and export rules. Read from a YAML/JSON goal file or built
+from command-line options; every bad key or value is refused with its name."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gpuplanner.core.errors import ValidationError
+
+KINDS = ("training", "inference")
+OBJECTIVES = ("tco", "capex")
+DEFAULT_TEMPLATES = ("rail-leaf-spine", "fat-tree-3tier")
+
+
+@dataclass(frozen=True)
+class Goal:
+    """A goal and its limits. Money is in USD (the engine's unit; the project currency converts at the edges).
+
+    ``None`` means "no limit". Tuples that are empty mean "any"."""
+
+    kind: str = "training"
+    model_id: str = "llama3-70b"
+    # training: the tokens to train on, the deadline and the run's batch
+    total_tokens: float = 15e12
+    deadline_days: float = 60.0
+    global_batch: int = 1024  # sequences per step
+    precision: str = "bf16"
+    # inference: the request rate to serve and the latency targets
+    requests_per_s: float = 0.0
+    prompt_len: int = 2048
+    output_len: int = 256
+    ttft_s_max: float = 1.0
+    tpot_s_max: float = 0.05
+    # the site's limits and the budget
+    facility_kw_max: float | None = None
+    rack_kw_max: float | None = None
+    racks_max: int | None = None
+    capex_usd_max: float | None = None
+    tco_usd_max: float | None = None
+    region: str = ""  # ISO 3166 code of the customer: parts restricted there are left out
+    # what may be bought
+    servers: tuple[str, ...] = ()  # catalog server ids ("" = every GPU server in the catalog)
+    vendors: tuple[str, ...] = ()  # GPU vendors, e.g. ("Huawei",)
+    cooling: tuple[str, ...] = ()  # allowed cooling methods (air, rear-door, cold-plate, immersion)
+    templates: tuple[str, ...] = DEFAULT_TEMPLATES
+    oversubs: tuple[float, ...] = (1.0, 2.0)
+    objective: str = "tco"  # the cost axis of the front: tco or capex
+    max_servers: int = 4096  # the search's own ceiling, whatever the power allows
+
+    def __post_init__(self) -> None:
+        check(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def with_(self, **kw: Any) -> Goal:
+        return dataclasses.replace(self, **kw)
+
+
+def check(g: Goal) -> None:
+    def bad(name: str, value: Any, why: str) -> ValidationError:
+        return ValidationError(f"goal field '{name}' = {value!r}: {why}", field=name, value=value)
+
+    if g.kind not in KINDS:
+        raise bad("kind", g.kind, f"one of {', '.join(KINDS)}")
+    if g.objective not in OBJECTIVES:
+        raise bad("objective", g.objective, f"one of {', '.join(OBJECTIVES)}")
+    positive = {
+        "total_tokens": g.total_tokens,
+        "deadline_days": g.deadline_days,
+        "global_batch": g.global_batch,
+        "prompt_len": g.prompt_len,
+        "output_len": g.output_len,
+        "ttft_s_max": g.ttft_s_max,
+        "tpot_s_max": g.tpot_s_max,
+        "max_servers": g.max_servers,
+    }
+    for name, v in positive.items():
+        if not isinstance(v, int | float) or not math.isfinite(v) or v <= 0:
+            raise bad(name, v, "a finite number above 0")
+    if g.kind == "inference" and not (math.isfinite(g.requests_per_s) and g.requests_per_s > 0):
+        raise bad("requests_per_s", g.requests_per_s, "an inference goal needs a request rate above 0")
+    for name in ("facility_kw_max", "rack_kw_max", "capex_usd_max", "tco_usd_max"):
+        v = getattr(g, name)
+        if v is not None and (not isinstance(v, int | float) or not math.isfinite(v) or v <= 0):
+            raise bad(name, v, "a finite number above 0, or empty for no limit")
+    if g.racks_max is not None and (not isinstance(g.racks_max, int) or g.racks_max < 1):
+        raise bad("racks_max", g.racks_max, "a whole number ≥ 1, or empty for no limit")
+    if g.max_servers > 100_000:
+        raise bad("max_servers", g.max_servers, "at most 100,000 servers per search")
+    if not g.templates:
+        raise bad("templates", g.templates, "at least one fabric template")
+    for o in g.oversubs:
+        if not (isinstance(o, int | float) and 1 <= o <= 8):
+            raise bad("oversubs", g.oversubs, "each between 1 (non-blocking) and 8")
+
+
+_TUPLES = {f.name for f in dataclasses.fields(Goal) if str(f.type).startswith("tuple")}
+_INTS = {"global_batch", "prompt_len", "output_len", "racks_max", "max_servers"}
+
+
+def goal_from_dict(data: Any, origin: str = "goal") -> Goal:
+    if not isinstance(data, dict):
+        raise ValidationError(f"{origin}: a goal is a mapping of fields, not {type(data).__name__}")
+    known = {f.name for f in dataclasses.fields(Goal)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValidationError(
+            f"{origin}: unknown goal field '{unknown[0]}'",
+            field=unknown[0],
+            hint=f"fields: {', '.join(sorted(known))}",
+        )
+    kw: dict[str, Any] = {}
+    for k, v in data.items():
+        if k in _TUPLES:
+            if isinstance(v, str):
+                v = [s.strip() for s in v.split(",") if s.strip()]
+            if not isinstance(v, list | tuple):
+                raise ValidationError(f"{origin}: goal field '{k}' is a list", field=k, value=v)
+            v = tuple(float(x) if k == "oversubs" else str(x) for x in v)
+        elif k in _INTS and v is not None:
+            if (
+                isinstance(v, bool)
+                or not isinstance(v, int | float)
+                or (isinstance(v, float) and not v.is_integer())
+            ):
+                raise ValidationError(f"{origin}: goal field '{k}' is a whole number", field=k, value=v)
+            v = int(v)
+        kw[k] = v
+    try:
+        return Goal(**kw)
+    except TypeError as exc:  # a wrong type the checks did not name
+        raise ValidationError(f"{origin}: {exc}") from exc
+
+
+def read_goal(path: str | Path) -> Goal:
+    p = Path(path)
+    if not p.is_file():
+        raise ValidationError(f"{p}: no such goal file", field="goal", value=str(p))
+    if p.stat().st_size > 1_000_000:
+        raise ValidationError(f"{p}: a goal file is at most 1 MB", field="goal")
+    try:
+        text = p.read_text(encoding="utf-8")
+        data = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ValidationError(f"{p}: cannot read the goal ({first})", field="goal") from exc
+    return goal_from_dict(data, str(p))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One design to try: a server type and count on a fabric template, oversubscription and rack density."""
+
+    server: str
+    servers: int
+    template: str
+    oversub: float
+    rack_budget_kw: float | None
+    switch: str
+    cooling_id: str = ""  # "" = the engine chooses per rack by density
+    gpus: int = 0
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def key(self) -> tuple[Any, ...]:
+        return (
+            self.server, self.servers, self.template, self.oversub, self.rack_budget_kw or 0.0, self.switch,
+            self.cooling_id,
+        )  # fmt: skip

@@ -1,0 +1,268 @@
+"""`gpuplanner advise`: from a goal and the site's limits to the Pareto front of cluster designs, written as
+one project file per design plus designs.json."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from gpuplanner.cli.common import print_json, print_table
+from gpuplanner.core.errors import PlannerError, ValidationError
+
+# goal field ← option (the option's dest is the field name)
+_FLOAT = {
+    "total_tokens": "--tokens",
+    "deadline_days": "--deadline-days",
+    "requests_per_s": "--requests-per-s",
+    "ttft_s_max": "--ttft",
+    "tpot_s_max": "--tpot",
+    "facility_kw_max": "--facility-kw",
+    "rack_kw_max": "--rack-kw",
+    "capex_usd_max": "--capex-usd",
+    "tco_usd_max": "--tco-usd",
+}
+_INT = {
+    "global_batch": "--global-batch",
+    "prompt_len": "--prompt-len",
+    "output_len": "--output-len",
+    "racks_max": "--racks",
+    "max_servers": "--max-servers",
+}
+_LIST = {
+    "servers": "--servers",
+    "vendors": "--vendors",
+    "cooling": "--cooling",
+    "templates": "--templates",
+    "oversubs": "--oversubs",
+}
+_TEXT = {"model_id": "--model", "precision": "--precision", "region": "--region", "objective": "--objective"}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "advise",
+        help="design advisor: the best clusters for a goal within the site's limits (Pareto front)",
+        description="Search server types, counts, fabrics, oversubscription, rack density and cooling for a "
+        "training goal (model, tokens, deadline) or a serving goal (request rate, TTFT/TPOT targets) within "
+        "the site's limits; write the Pareto-optimal designs as project files and designs.json.",
+    )
+    p.add_argument("--goal", metavar="FILE", help="a YAML/JSON goal file (options below override its fields)")
+    p.add_argument("--inference", action="store_true", help="a serving goal instead of a training goal")
+    for table, conv in ((_FLOAT, float), (_INT, int)):
+        for dest, opt in table.items():
+            p.add_argument(opt, dest=dest, type=conv, default=None)
+    for dest, opt in {**_LIST, **_TEXT}.items():
+        p.add_argument(opt, dest=dest, default=None, help="comma-separated" if dest in _LIST else None)
+    p.add_argument("--workers", type=int, default=None, help="local worker processes (default: all cores)")
+    p.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
+    p.add_argument("-o", "--out", metavar="DIR", help="write designs.json and one .gpuplan per design here")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_advise)
+
+
+def goal_from_args(args: argparse.Namespace):
+    from gpuplanner.advisor.goal import goal_from_dict, read_goal
+
+    data: dict[str, Any] = read_goal(args.goal).to_json() if args.goal else {}
+    if args.inference:
+        data["kind"] = "inference"
+    for dest in (*_FLOAT, *_INT, *_LIST, *_TEXT):
+        v = getattr(args, dest)
+        if v is not None:
+            data[dest] = v
+    return goal_from_dict(data, "options")
+
+
+def _executor(args: argparse.Namespace):
+    if args.workers is not None and not 1 <= args.workers <= 1024:
+        raise ValidationError("--workers must be between 1 and 1024", field="workers", value=args.workers)
+    if not args.dask:
+        return None, None
+    try:
+        from distributed import Client
+    except ImportError as exc:
+        raise PlannerError(
+            "--dask needs the 'distributed' package", hint="pip install 'gpuplanner[cluster]'"
+        ) from exc
+    try:
+        client = Client(args.dask, timeout=10)
+    except (OSError, TimeoutError) as exc:
+        raise PlannerError(f"cannot reach the Dask scheduler at {args.dask} ({exc})") from exc
+    return client.get_executor(), client
+
+
+class _Bar:
+    """A progress line on a terminal's stderr (nothing when stderr is a file or a pipe)."""
+
+    def __init__(self) -> None:
+        self.on = sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int, what: str) -> None:
+        if self.on:
+            width = 30
+            fill = int(width * done / max(total, 1))
+            sys.stderr.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {done}/{total} {what[:30]:30}")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.on:
+            sys.stderr.write("\n")
+
+
+def _cmd_advise(args: argparse.Namespace) -> int:
+    from gpuplanner.advisor import advise
+
+    goal = goal_from_args(args)
+    out_dir = Path(args.out) if args.out else None
+    if out_dir is not None:
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise PlannerError(f"{out_dir}: cannot create the output folder ({exc.strerror})") from exc
+        if not os.access(out_dir, os.W_OK):
+            raise PlannerError(f"{out_dir}: the output folder is not writable")
+    executor, client = _executor(args)
+    bar = _Bar()
+    try:
+        res = advise(goal, executor=executor, workers=args.workers, progress=bar)
+    finally:
+        bar.close()
+        if client is not None:
+            client.close()
+    summary = designs_json(res)
+    if out_dir is not None:
+        write_designs(res, summary, out_dir)
+    if args.json:
+        print_json(summary)
+    else:
+        _print(res, summary, out_dir)
+    return 0
+
+
+def designs_json(res) -> dict[str, Any]:
+    g = res.goal
+    designs = []
+    for i, d in enumerate(res.front, 1):
+        row = {
+            "rank": i,
+            "file": f"design-{i:02d}-{d['server']}-{d['servers']}.gpuplan",
+            "gpus": d["gpus"],
+            "server": d["server"],
+            "servers": d["servers"],
+            "fabric": d["fabric"],
+            "oversubscription": d["oversub"],
+            "switch": d["switch"],
+            "rack_budget_kw": d["rack_budget_kw"],
+            "cooling": d["cooling"],
+            "racks": d["racks"],
+            "facility_kw_max": d["facility_kw_max"],
+            "capex_usd": d["capex_usd"],
+            "tco_usd": d["tco_usd"],
+            "tco_years": d["tco_years"],
+            "findings_errors": d["findings_errors"],
+            "findings_warnings": d["findings_warnings"],
+            "binding_constraint": d["binding"],
+            "limits": d["limits"],
+            "layout": d["layout"],
+        }
+        for key in ("npv_usd", "step_time_s", "step_time_s_range", "mfu", "time_to_train_days"):
+            if key in d:
+                row[key] = d[key]
+        if "time_to_train_days_range" in d:
+            row["time_to_train_days_range"] = d["time_to_train_days_range"]
+        if g.kind == "inference":
+            row["requests_per_s_max"] = d["requests_per_s_max"]
+            row["serving"] = d["serving"]
+        designs.append(row)
+    return {
+        "goal": g.to_json(),
+        "designs": designs,
+        "candidates": res.candidates,
+        "evaluated": res.evaluated,
+        "feasible": sum(1 for d in res.designs if d.get("feasible")),
+        "pruned": res.pruned,
+        "left_out": res.left_out,
+        "seconds": res.seconds,
+        "executor": res.workers,
+    }
+
+
+def write_designs(res, summary: dict[str, Any], out_dir: Path) -> None:
+    """One project file per design of the front, rebuilt here from its candidate (the same generator and
+    layout the worker used), and designs.json."""
+    from gpuplanner.advisor.evaluate import build_project
+    from gpuplanner.advisor.goal import Candidate
+    from gpuplanner.storage.projectfile import save_project
+
+    for d, row in zip(res.front, summary["designs"], strict=True):
+        cand = Candidate(**{k: v for k, v in d["candidate"].items() if k != "extra"})
+        p = build_project(res.goal, cand, d["layout"])
+        p.tables["project"]["project"] = dataclasses.replace(p.info, name=_name(res.goal, row))
+        save_project(p, out_dir / row["file"])
+    tmp = out_dir / ".designs.json.tmp"
+    tmp.write_text(json.dumps(_finite(summary), indent=2, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, out_dir / "designs.json")
+
+
+def _name(goal, row: dict[str, Any]) -> str:
+    return f"Option {row['rank']}: {row['servers']} × {row['server']} ({row['fabric']})"
+
+
+def _finite(v: Any) -> Any:
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if isinstance(v, dict):
+        return {k: _finite(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_finite(x) for x in v]
+    return v
+
+
+def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
+    g = res.goal
+    what = (
+        f"train {g.model_id} on {g.total_tokens:.3g} tokens within {g.deadline_days:g} days"
+        if g.kind == "training"
+        else f"serve {g.model_id} at {g.requests_per_s:g} requests/s (TTFT ≤ {g.ttft_s_max:g} s, "
+        f"TPOT ≤ {g.tpot_s_max * 1000:g} ms)"
+    )
+    print(f"Goal: {what}")
+    print(
+        f"{summary['candidates']} candidates; {sum(res.pruned.values())} pruned, {res.evaluated} planned and "
+        f"analysed, {summary['feasible']} within every limit; {res.seconds:.1f} s on {res.workers}"
+    )
+    for why, n in sorted(res.pruned.items(), key=lambda x: -x[1]):
+        print(f"  pruned by {why}: {n}")
+    if not res.front:
+        print("No design meets every limit: relax a limit (see the pruning reasons above).")
+        return
+    second = "days" if g.kind == "training" else "req/s"
+    rows = []
+    for r, d in zip(summary["designs"], res.front, strict=True):
+        perf = d.get("time_to_train_days") if g.kind == "training" else d.get("requests_per_s_max")
+        rows.append(
+            [
+                r["rank"],
+                f"{r['servers']} × {r['server']}",
+                r["gpus"],
+                f"{r['fabric']} {r['oversubscription']:g}:1",
+                ", ".join(r["cooling"]),
+                f"{perf:,.1f}" if perf is not None else "—",
+                f"{r['facility_kw_max']:,.0f}",
+                f"{r['capex_usd'] / 1e6:,.1f}",
+                f"{r['tco_usd'] / 1e6:,.1f}",
+                r["binding_constraint"],
+            ]
+        )
+    print_table(
+        rows,
+        ["#", "servers", "GPUs", "fabric", "cooling", second, "facility kW", "capex M$", "TCO M$", "binding"],
+    )
+    if out_dir is not None:
+        print(f"Wrote {len(rows)} project files and designs.json to {out_dir}")

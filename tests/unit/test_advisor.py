@@ -1,0 +1,199 @@
+"""The design advisor: its pruned search finds the same Pareto front as an exhaustive search of the same
+space; every design it writes holds every limit when its file is opened and analysed again; a Dask
+LocalCluster (scheduler + worker processes) gives the same front as the local process pool; bad goals are
+refused by field name."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gpuplanner.advisor import Goal, advise, goal_from_dict, read_goal
+from gpuplanner.advisor.evaluate import limits
+from gpuplanner.advisor.pareto import dominates, front
+from gpuplanner.core.errors import ValidationError
+
+SMALL = Goal(
+    model_id="llama3-8b",
+    total_tokens=2e11,
+    deadline_days=30,
+    facility_kw_max=400,
+    rack_kw_max=45,
+    servers=("nvidia-dgx-h100", "nvidia-dgx-b200", "nvidia-dgx-a100"),
+    templates=("rail-leaf-spine", "leaf-spine"),
+    max_servers=16,
+)
+
+
+def _keys(res) -> list[tuple]:
+    return sorted(tuple(str(v) for k, v in d["candidate"].items() if k != "extra") for d in res.front)
+
+
+@pytest.fixture(scope="module")
+def threads():
+    with ThreadPoolExecutor(2) as ex:
+        yield ex
+
+
+@pytest.fixture(scope="module")
+def small(threads):
+    return advise(SMALL, executor=threads)
+
+
+def test_pareto_front_against_a_brute_force_definition():
+    rng = np.random.default_rng(7)
+    pts = rng.integers(0, 6, size=(60, 3)).astype(float)
+    got = set(front(pts).tolist())
+    slow = {i for i in range(len(pts)) if not any(dominates(pts[j], pts[i]) for j in range(len(pts)))}
+    assert got == slow and got
+
+
+def test_pruned_search_finds_the_exhaustive_front(small, threads):
+    full = advise(SMALL, executor=threads, prune=False)
+    assert full.evaluated == full.candidates  # nothing skipped: every candidate planned and analysed
+    assert small.evaluated < full.evaluated and small.pruned  # the bounds did real work
+    assert sum(small.pruned.values()) + small.evaluated == small.candidates
+    assert small.front and _keys(small) == _keys(full)
+
+
+def test_front_designs_are_feasible_and_mutually_non_dominated(small):
+    from gpuplanner.advisor.run import objectives
+
+    objs = [objectives(SMALL, d) for d in small.front]
+    assert len(small.front) >= 3
+    for i, a in enumerate(objs):
+        assert all(lim["within"] for lim in small.front[i]["limits"])
+        assert not any(dominates(b, a) for j, b in enumerate(objs) if j != i)
+    # the trade-off is real: the fastest design is not the cheapest
+    assert min(objs, key=lambda o: o[0]) != min(objs, key=lambda o: o[1])
+
+
+def test_written_designs_reanalysed_from_their_files_hold_every_limit(tmp_path: Path):
+    out = tmp_path / "advice"
+    cmd = [sys.executable, "-m", "gpuplanner", "advise", "--model", "llama3-8b", "--tokens", "2e11"]
+    cmd += ["--deadline-days", "30", "--facility-kw", "400", "--rack-kw", "45", "--max-servers", "16"]
+    cmd += [
+        "--servers",
+        "nvidia-dgx-h100,nvidia-dgx-b200",
+        "--templates",
+        "rail-leaf-spine",
+        "--workers",
+        "2",
+    ]
+    cmd += ["--json", "-o", str(out)]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    assert summary == json.loads((out / "designs.json").read_text(encoding="utf-8")) | {
+        "seconds": summary["seconds"]
+    }
+    assert len(summary["designs"]) >= 2
+    for row in summary["designs"]:
+        file = out / row["file"]
+        got = subprocess.run(
+            [sys.executable, "-m", "gpuplanner", "analyze", str(file), "--json"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert got.returncode == 0, got.stderr
+        data = json.loads(got.stdout)
+        racks = data["racks"]
+        figures = {
+            "facility_kw_max": data["facility_kw_max"],
+            "rack_kw_max": max(r["kw_max"] for r in racks),
+            "racks": len(racks),
+            "capex_usd": data["capex_usd"],
+            "tco_usd": data["tco_usd"],
+            "time_to_train_days": data["performance"]["time_to_train_days"],
+            "cooling": sorted({r["cooling"] for r in racks}),
+        }
+        goal = Goal(**{k: tuple(v) if isinstance(v, list) else v for k, v in summary["goal"].items()})
+        for lim in limits(goal, figures):
+            assert lim["within"], (row["file"], lim)
+        assert figures["facility_kw_max"] == pytest.approx(row["facility_kw_max"])
+        assert data["gpus"] == row["gpus"]
+
+
+def test_a_dask_local_cluster_gives_the_same_front_as_the_process_pool():
+    distributed = pytest.importorskip("distributed")
+    goal = SMALL.with_(servers=("nvidia-dgx-h100", "nvidia-dgx-b200"), templates=("rail-leaf-spine",))
+    pool = advise(goal, workers=2)
+    assert pool.workers == "ProcessPoolExecutor"
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as lc,
+        distributed.Client(lc) as client,
+    ):
+        dask = advise(goal, executor=client.get_executor())
+    assert dask.workers != "ProcessPoolExecutor"
+    assert _keys(dask) == _keys(pool) and pool.front
+    assert [d["tco_usd"] for d in dask.front] == [d["tco_usd"] for d in pool.front]
+
+
+def test_an_inference_goal_returns_a_front_that_serves_the_rate(threads):
+    goal = Goal(
+        kind="inference",
+        model_id="llama3-70b",
+        requests_per_s=20,
+        prompt_len=2048,
+        output_len=256,
+        ttft_s_max=1.0,
+        tpot_s_max=0.05,
+        facility_kw_max=600,
+        max_servers=8,
+        templates=("leaf-spine",),
+        oversubs=(1.0,),
+    )
+    res = advise(goal, executor=threads)
+    assert res.front
+    for d in res.front:
+        s = d["serving"]
+        assert d["requests_per_s_max"] >= 20 and s["ttft_s"] <= 1.0 and s["tpot_s"] <= 0.05
+
+
+def test_a_domestic_only_goal_keeps_to_its_vendor(threads):
+    goal = SMALL.with_(servers=(), vendors=("Huawei",), facility_kw_max=300, deadline_days=120)
+    res = advise(goal, executor=threads)
+    assert res.front
+    assert {d["server"] for d in res.front} == {"huawei-atlas-800t-a2"}
+    assert "nvidia-dgx-h100" in res.left_out and "vendor" in res.left_out["nvidia-dgx-h100"]
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"kind": "mining"}, "kind"),
+        ({"deadline_days": -1}, "deadline_days"),
+        ({"facility_kw_max": float("nan")}, "facility_kw_max"),
+        ({"racks_max": 2.5}, "racks_max"),
+        ({"speed": 3}, "speed"),
+        ({"kind": "inference"}, "requests_per_s"),
+        ({"oversubs": [0.5]}, "oversubs"),
+    ],
+)
+def test_bad_goals_are_refused_by_field(data, field):
+    with pytest.raises(ValidationError) as err:
+        goal_from_dict(data)
+    assert field in str(err.value)
+
+
+def test_bad_goal_file_and_options_exit_2_with_one_line(tmp_path: Path):
+    bad = tmp_path / "goal.yaml"
+    bad.write_text("model_id: llama3-8b\nfacility_kw_max: lots\n", encoding="utf-8")
+    with pytest.raises(ValidationError):
+        read_goal(bad)
+    for args in (["--goal", str(bad)], ["--deadline-days", "0"], ["--workers", "0"]):
+        run = subprocess.run(
+            [sys.executable, "-m", "gpuplanner", "advise", *args], capture_output=True, text=True, timeout=60
+        )
+        assert run.returncode == 2 and run.stderr.count("\n") == 1 and "Traceback" not in run.stderr, (
+            run.stderr
+        )
