@@ -64,7 +64,9 @@ def pick_switch(catalog, srv: ServerType, vendors: tuple[str, ...] = ()) -> Swit
     best: tuple[Any, ...] | None = None
     choice = None
     for sw in catalog.of_kind("switch"):
-        groups = [g for g in sw.port_groups if g.role in ("fabric", "downlink") and g.speed_gbps >= pg.speed_gbps]
+        groups = [
+            g for g in sw.port_groups if g.role in ("fabric", "downlink") and g.speed_gbps >= pg.speed_gbps
+        ]
         if not groups or any(technology(g.type) != technology(pg.type) for g in groups):
             continue
         radix = ports_at(sw, pg.speed_gbps)  # the generator's own count of usable ports at that speed
