@@ -103,6 +103,13 @@ def build(w: MainWindow) -> dict[str, QAction]:
     # Ctrl+Shift+S is Save as (the platform's key): the site dialog takes Ctrl+Alt+S.
     act("site", translate("MainWindow", "&Site and costs…"), lambda: _site(w), "Ctrl+Alt+S")
     act("phases", translate("MainWindow", "&Phases and teams…"), lambda: _phases(w), "Ctrl+Shift+P")
+    act(
+        "advisor",
+        translate("MainWindow", "Design &advisor…"),
+        lambda: _advisor(w),
+        "Ctrl+Shift+A",
+        translate("MainWindow", "From a goal and the site's limits to the best cluster designs"),
+    )
     act("about", translate("MainWindow", "&About GPU Planner"), lambda: _about(w))
     _report_availability(w, a["report"])
     _menus(w, a)
@@ -187,7 +194,7 @@ def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     for dock in w.docks.values():
         v.addAction(dock.toggleViewAction())
     p = mb.addMenu(translate("MainWindow", "&Plan"))
-    for k in ("workload", "site", "phases", "link_tool"):
+    for k in ("workload", "site", "phases", "advisor", "link_tool"):
         p.addAction(a[k])
     h = mb.addMenu(translate("MainWindow", "&Help"))
     h.addAction(a["about"])
@@ -319,6 +326,12 @@ def _site(w: MainWindow) -> None:
     from gpuplanner.ui.dialogs.site_dialog import SiteDialog
 
     SiteDialog(w.doc, w).exec()
+
+
+def _advisor(w: MainWindow) -> None:
+    from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog
+
+    AdvisorDialog(w).exec()
 
 
 def _phases(w: MainWindow) -> None:

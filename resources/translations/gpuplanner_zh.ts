@@ -2,6 +2,197 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AdvisorDialog</name>
+    <message>
+        <source>Design advisor</source>
+        <translation>设计顾问</translation>
+    </message>
+    <message>
+        <source>State the goal and the limits, then Search.</source>
+        <translation>填写目标与约束条件，然后点击“搜索”。</translation>
+    </message>
+    <message>
+        <source>Train a model</source>
+        <translation>训练模型</translation>
+    </message>
+    <message>
+        <source>Serve a model</source>
+        <translation>模型推理服务</translation>
+    </message>
+    <message>
+        <source>Goal:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source> billion tokens</source>
+        <translation> 十亿 tokens</translation>
+    </message>
+    <message>
+        <source>Tokens:</source>
+        <translation>训练数据量：</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <source>Deadline:</source>
+        <translation>期限：</translation>
+    </message>
+    <message>
+        <source> requests/s</source>
+        <translation> 请求/秒</translation>
+    </message>
+    <message>
+        <source>Request rate:</source>
+        <translation>请求速率：</translation>
+    </message>
+    <message>
+        <source>Time to first token ≤</source>
+        <translation>首 token 时延 ≤</translation>
+    </message>
+    <message>
+        <source>Time per output token ≤</source>
+        <translation>每输出 token 时延 ≤</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Facility power ≤</source>
+        <translation>设施功率 ≤</translation>
+    </message>
+    <message>
+        <source>Rack power ≤</source>
+        <translation>单柜功率 ≤</translation>
+    </message>
+    <message>
+        <source>Racks ≤</source>
+        <translation>机柜数 ≤</translation>
+    </message>
+    <message>
+        <source>Capex budget ≤</source>
+        <translation>资本支出预算 ≤</translation>
+    </message>
+    <message>
+        <source>e.g. CN: leave out parts not sold there</source>
+        <translation>如 CN：排除该地区不能销售的部件</translation>
+    </message>
+    <message>
+        <source>Customer region:</source>
+        <translation>客户所在地区：</translation>
+    </message>
+    <message>
+        <source>any; e.g. Huawei</source>
+        <translation>不限；如 Huawei</translation>
+    </message>
+    <message>
+        <source>GPU vendors:</source>
+        <translation>GPU 厂商：</translation>
+    </message>
+    <message>
+        <source>At most servers:</source>
+        <translation>服务器数上限：</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Cancel search</source>
+        <translation>取消搜索</translation>
+    </message>
+    <message>
+        <source>Open as project</source>
+        <translation>作为项目打开</translation>
+    </message>
+    <message>
+        <source>Not searched: {why}</source>
+        <translation>未搜索：{why}</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>The search failed: {why}</source>
+        <translation>搜索失败：{why}</translation>
+    </message>
+    <message>
+        <source>TCO, million {cur}</source>
+        <translation>总拥有成本（百万 {cur}）</translation>
+    </message>
+    <message>
+        <source>Time to train (days)</source>
+        <translation>训练时长（天）</translation>
+    </message>
+    <message>
+        <source>Serving headroom (×)</source>
+        <translation>服务能力余量（倍）</translation>
+    </message>
+    <message>
+        <source>Servers</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数量</translation>
+    </message>
+    <message>
+        <source>Fabric</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>Cooling</source>
+        <translation>制冷</translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
+        <source>Requests/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>Facility kW</source>
+        <translation>设施功率 kW</translation>
+    </message>
+    <message>
+        <source>Capex</source>
+        <translation>资本支出</translation>
+    </message>
+    <message>
+        <source>TCO</source>
+        <translation>总拥有成本</translation>
+    </message>
+    <message>
+        <source>Binding limit</source>
+        <translation>起决定作用的约束</translation>
+    </message>
+    <message>
+        <source>{n} designs on the front; {cands} candidates, {pruned} pruned by bounds, {ev} planned and analysed in {s:.1f} s.</source>
+        <translation>帕累托前沿上有 {n} 个设计；共 {cands} 个候选，{pruned} 个被上下界剪除，{ev} 个完整规划并分析，用时 {s:.1f} 秒。</translation>
+    </message>
+    <message>
+        <source>Cancelled: the front holds what was analysed so far.</source>
+        <translation>已取消：前沿仅包含目前已分析的设计。</translation>
+    </message>
+    <message>
+        <source>No design meets every limit: relax one.</source>
+        <translation>没有设计能满足全部约束：请放宽其中一项。</translation>
+    </message>
+    <message>
+        <source>{srv}: {gpus} GPUs, switch {sw}, rack budget {kw} kW, layout {lay}. Limits (plan / limit): {lims}</source>
+        <translation>{srv}：{gpus} 块 GPU，交换机 {sw}，单柜预算 {kw} kW，并行布局 {lay}。约束（方案 / 上限）：{lims}</translation>
+    </message>
+</context>
+<context>
     <name>CompareDialog</name>
     <message>
         <source>Compare scenarios</source>
@@ -402,6 +593,14 @@
     <message>
         <source>&amp;Phases and teams…</source>
         <translation>建设阶段与团队(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Design &amp;advisor…</source>
+        <translation>设计顾问(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>From a goal and the site&apos;s limits to the best cluster designs</source>
+        <translation>根据目标与场地约束给出最优的集群设计</translation>
     </message>
     <message>
         <source>&amp;About GPU Planner</source>

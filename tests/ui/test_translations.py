@@ -334,10 +334,13 @@ def test_walk_finds_english_in_an_english_window(make_window):
 
 # -- (4) switching the language in Preferences ------------------------------------------------------------
 def test_switching_language_keeps_project_and_undo(make_window, qtbot, tmp_path):
+    import shutil
+
     from gpuplanner.commands import SetFields
     from gpuplanner.ui.rebuild import apply_preferences
 
-    example = ROOT / "examples" / "cluster-256-h100.gpuplan"
+    example = tmp_path / "cluster-256-h100.gpuplan"  # a user's copy (a shipped example opens untitled)
+    shutil.copy(ROOT / "examples" / "cluster-256-h100.gpuplan", example)
     w = make_window()
     assert w.open_file(example)
     rack = next(iter(w.doc.project.racks.values()))

@@ -1,0 +1,354 @@
+"""Plan ▸ Design advisor…: the goal and the site's limits in a form, the search on worker processes (with
+progress and Cancel), the Pareto front as a scatter of cost against time to train (or serving headroom),
+a click on a point shows its figures, and "Open as project" makes it the window's project."""
+
+from __future__ import annotations
+
+import math
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from typing import TYPE_CHECKING, Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpuplanner.advisor import AdviceResult, Goal, advise
+from gpuplanner.advisor.evaluate import build_project
+from gpuplanner.advisor.goal import Candidate
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.ui import fmt
+
+if TYPE_CHECKING:
+    from gpuplanner.ui.main_window import MainWindow
+
+
+class _Bridge(QObject):
+    progress = Signal(int, int)
+    finished = Signal(object)  # AdviceResult, or the error text
+
+
+def _spin(lo: float, hi: float, value: float, decimals: int = 0, suffix: str = "") -> QDoubleSpinBox:
+    box = QDoubleSpinBox()
+    box.setRange(lo, hi)
+    box.setDecimals(decimals)
+    box.setValue(value)
+    box.setSuffix(suffix)
+    box.setGroupSeparatorShown(True)
+    return box
+
+
+class AdvisorDialog(QDialog):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window_ = window
+        self.setWindowTitle(self.tr("Design advisor"))
+        self.resize(1100, 720)
+        self.result: AdviceResult | None = None
+        self._cancel = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.bridge = _Bridge()
+        self.bridge.progress.connect(self._on_progress)
+        self.bridge.finished.connect(self._on_finished)
+        top = QHBoxLayout(self)
+        top.addWidget(self._form(), 0)
+        right = QVBoxLayout()
+        top.addLayout(right, 1)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        self.scatter = pg.ScatterPlotItem(size=12, pen=pg.mkPen("k"), brush=pg.mkBrush(40, 120, 200, 200))
+        self.scatter.sigClicked.connect(self._clicked)
+        self.plot.addItem(self.scatter)
+        right.addWidget(self.plot, 3)
+        self.table = QTableWidget()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        self.table.itemSelectionChanged.connect(self._row_chosen)
+        right.addWidget(self.table, 2)
+        self.details = QLabel()
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        right.addWidget(self.details)
+        self.summary = QLabel(self.tr("State the goal and the limits, then Search."))
+        self.summary.setWordWrap(True)
+        right.addWidget(self.summary)
+
+    # -- the goal form ----------------------------------------------------------------------------------
+    def _form(self) -> QWidget:
+        box = QWidget()
+        lay = QVBoxLayout(box)
+        form = QFormLayout()
+        self.kind = QComboBox()
+        self.kind.addItem(self.tr("Train a model"), "training")
+        self.kind.addItem(self.tr("Serve a model"), "inference")
+        self.kind.currentIndexChanged.connect(self._kind_changed)
+        form.addRow(self.tr("Goal:"), self.kind)
+        self.model = QComboBox()
+        for m in sorted(self.window_.doc.project.catalog.of_kind("model"), key=lambda e: e.name):
+            self.model.addItem(m.name, m.id)
+        self.model.setCurrentIndex(max(self.model.findData("llama3-70b"), 0))
+        form.addRow(self.tr("Model:"), self.model)
+        self.tokens = _spin(1, 1e6, 15000, 0, self.tr(" billion tokens"))
+        form.addRow(self.tr("Tokens:"), self.tokens)
+        self.deadline = _spin(0.1, 3650, 60, 1, self.tr(" days"))
+        form.addRow(self.tr("Deadline:"), self.deadline)
+        self.rate = _spin(0.01, 1e6, 20, 2, self.tr(" requests/s"))
+        form.addRow(self.tr("Request rate:"), self.rate)
+        self.ttft = _spin(0.01, 60, 1.0, 2, " s")
+        form.addRow(self.tr("Time to first token ≤"), self.ttft)
+        self.tpot = _spin(1, 1000, 50, 0, " ms")
+        form.addRow(self.tr("Time per output token ≤"), self.tpot)
+        self.facility = _spin(0, 1e6, 3000, 0, " kW")
+        self.facility.setSpecialValueText(self.tr("no limit"))
+        form.addRow(self.tr("Facility power ≤"), self.facility)
+        self.rack_kw = _spin(0, 300, 45, 0, " kW")
+        self.rack_kw.setSpecialValueText(self.tr("no limit"))
+        form.addRow(self.tr("Rack power ≤"), self.rack_kw)
+        self.racks = QSpinBox()
+        self.racks.setRange(0, 100_000)
+        self.racks.setSpecialValueText(self.tr("no limit"))
+        form.addRow(self.tr("Racks ≤"), self.racks)
+        self.capex = _spin(0, 1e12, 0, 0, " USD")
+        self.capex.setSpecialValueText(self.tr("no limit"))
+        form.addRow(self.tr("Capex budget ≤"), self.capex)
+        self.region = QLineEdit()
+        self.region.setPlaceholderText(self.tr("e.g. CN: leave out parts not sold there"))
+        form.addRow(self.tr("Customer region:"), self.region)
+        self.vendors = QLineEdit()
+        self.vendors.setPlaceholderText(self.tr("any; e.g. Huawei"))
+        form.addRow(self.tr("GPU vendors:"), self.vendors)
+        self.max_servers = QSpinBox()
+        self.max_servers.setRange(1, 16384)
+        self.max_servers.setValue(512)
+        form.addRow(self.tr("At most servers:"), self.max_servers)
+        lay.addLayout(form)
+        self.progress = QProgressBar()
+        self.progress.setVisible(False)
+        lay.addWidget(self.progress)
+        buttons = QHBoxLayout()
+        self.search_button = QPushButton(self.tr("Search"))
+        self.search_button.setDefault(True)
+        self.search_button.clicked.connect(self.search)
+        self.cancel_button = QPushButton(self.tr("Cancel search"))
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self._cancel.set)
+        self.open_button = QPushButton(self.tr("Open as project"))
+        self.open_button.setEnabled(False)
+        self.open_button.clicked.connect(self.open_chosen)
+        for b in (self.search_button, self.cancel_button, self.open_button):
+            buttons.addWidget(b)
+        lay.addLayout(buttons)
+        lay.addStretch(1)
+        self._kind_changed()
+        return box
+
+    def _kind_changed(self) -> None:
+        training = self.kind.currentData() == "training"
+        for w in (self.tokens, self.deadline):
+            w.setEnabled(training)
+        for w in (self.rate, self.ttft, self.tpot):
+            w.setEnabled(not training)
+
+    def goal(self) -> Goal:
+        def opt(box) -> float | None:
+            return box.value() or None
+
+        vendors = tuple(v.strip() for v in self.vendors.text().split(",") if v.strip())
+        return Goal(
+            kind=self.kind.currentData(),
+            model_id=self.model.currentData(),
+            total_tokens=self.tokens.value() * 1e9,
+            deadline_days=self.deadline.value(),
+            requests_per_s=self.rate.value() if self.kind.currentData() == "inference" else 0.0,
+            ttft_s_max=self.ttft.value(),
+            tpot_s_max=self.tpot.value() / 1000.0,
+            facility_kw_max=opt(self.facility),
+            rack_kw_max=opt(self.rack_kw),
+            racks_max=self.racks.value() or None,
+            capex_usd_max=opt(self.capex),
+            region=self.region.text().strip().upper(),
+            vendors=vendors,
+            max_servers=self.max_servers.value(),
+        )
+
+    # -- the search -------------------------------------------------------------------------------------
+    def search(self, executor=None) -> None:
+        try:
+            goal = self.goal()
+        except PlannerError as exc:
+            self.summary.setText(self.tr("Not searched: {why}").format(why=exc.one_line()))
+            return
+        self._cancel.clear()
+        self.search_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setVisible(True)
+        self.progress.setRange(0, 0)
+        self.summary.setText(self.tr("Searching…"))
+        catalog = self.window_.doc.project.catalog
+
+        def work() -> None:
+            try:
+                ex = executor or ProcessPoolExecutor(
+                    mp_context=get_context("spawn")
+                )  # no fork of a Qt process
+                try:
+                    res = advise(
+                        goal,
+                        executor=ex,
+                        progress=lambda d, t, _w: self.bridge.progress.emit(d, t),
+                        cancel=self._cancel,
+                        catalog=catalog,
+                    )
+                finally:
+                    if executor is None:
+                        ex.shutdown(wait=False, cancel_futures=True)
+                self.bridge.finished.emit(res)
+            except PlannerError as exc:
+                self.bridge.finished.emit(exc.one_line())
+            except Exception as exc:  # noqa: BLE001 — a failed search must not take the window down
+                self.bridge.finished.emit(f"{type(exc).__name__}: {exc}")
+
+        self._thread = threading.Thread(target=work, name="advisor", daemon=True)
+        self._thread.start()
+
+    def wait(self, timeout: float = 300.0) -> None:
+        """Block until the search thread has finished (tests)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _on_progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+
+    def _on_finished(self, res: Any) -> None:
+        self.search_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.progress.setVisible(False)
+        if isinstance(res, str):
+            self.summary.setText(self.tr("The search failed: {why}").format(why=res))
+            return
+        self.result = res
+        self.show_front(res)
+
+    def show_front(self, res: AdviceResult) -> None:
+        g = res.goal
+        training = g.kind == "training"
+        cur = self.window_.doc.project.info.currency
+        rate = self.window_.doc.project.info.usd_exchange_rate or 1.0
+        xs = [d["tco_usd"] * rate / 1e6 for d in res.front]
+        ys = [d["time_to_train_days"] if training else d["headroom"] for d in res.front]
+        self.scatter.setData(
+            [{"pos": (x, y), "data": i} for i, (x, y) in enumerate(zip(xs, ys, strict=True))]
+        )
+        self.plot.setLabel("bottom", self.tr("TCO, million {cur}").format(cur=cur))
+        self.plot.setLabel(
+            "left", self.tr("Time to train (days)") if training else self.tr("Serving headroom (×)")
+        )
+        headers = [
+            self.tr("Servers"),
+            self.tr("GPUs"),
+            self.tr("Fabric"),
+            self.tr("Cooling"),
+            self.tr("Days") if training else self.tr("Requests/s"),
+            self.tr("Facility kW"),
+            self.tr("Capex"),
+            self.tr("TCO"),
+            self.tr("Binding limit"),
+        ]
+        self.table.setColumnCount(len(headers))
+        self.table.setHorizontalHeaderLabels(headers)
+        self.table.setRowCount(len(res.front))
+        for r, d in enumerate(res.front):
+            perf = d["time_to_train_days"] if training else d["requests_per_s_max"]
+            cells = [
+                f"{d['servers']} × {d['server']}",
+                fmt.number(d["gpus"]),
+                f"{d['fabric']} {d['oversub']:g}:1",
+                ", ".join(d["cooling"]),
+                fmt.number(perf, 1) if perf is not None and math.isfinite(perf) else "—",
+                fmt.number(d["facility_kw_max"]),
+                fmt.money(d["capex_usd"], rate, cur),
+                fmt.money(d["tco_usd"], rate, cur),
+                d["binding"],
+            ]
+            for c, text in enumerate(cells):
+                self.table.setItem(r, c, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+        pruned = sum(res.pruned.values())
+        text = self.tr(
+            "{n} designs on the front; {cands} candidates, {pruned} pruned by bounds, {ev} planned and analysed in {s:.1f} s."
+        ).format(n=len(res.front), cands=res.candidates, pruned=pruned, ev=res.evaluated, s=res.seconds)
+        if res.cancelled:
+            text += " " + self.tr("Cancelled: the front holds what was analysed so far.")
+        if not res.front:
+            text += " " + self.tr("No design meets every limit: relax one.")
+        self.summary.setText(text)
+        if res.front:
+            self.table.selectRow(0)
+
+    def _clicked(self, _item, points, _ev=None) -> None:
+        if len(points):
+            self.table.selectRow(int(points[0].data()))
+
+    def chosen(self) -> dict[str, Any] | None:
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        if not rows or self.result is None:
+            return None
+        return self.result.front[rows[0].row()]
+
+    def _row_chosen(self) -> None:
+        d = self.chosen()
+        self.open_button.setEnabled(d is not None)
+        if d is None:
+            self.details.clear()
+            return
+        lay = d.get("layout") or {}
+        lims = "; ".join(
+            f"{lim['name']}: {fmt.number(lim['plan'], 1) if isinstance(lim['plan'], int | float) else lim['plan']}"
+            f" / {fmt.number(lim['limit'], 1) if isinstance(lim['limit'], int | float) else lim['limit']}"
+            for lim in d["limits"]
+        )
+        self.details.setText(
+            self.tr(
+                "{srv}: {gpus} GPUs, switch {sw}, rack budget {kw} kW, layout {lay}. Limits (plan / limit): {lims}"
+            ).format(
+                srv=d["server"],
+                gpus=fmt.number(d["gpus"]),
+                sw=d["switch"],
+                kw=fmt.number(d["rack_budget_kw"] or 0),
+                lay=", ".join(f"{k}={v}" for k, v in lay.items()) or "—",
+                lims=lims,
+            )
+        )
+
+    def open_chosen(self) -> bool:
+        d = self.chosen()
+        if d is None or self.result is None:
+            return False
+        cand = Candidate(**d["candidate"])
+        project = build_project(self.result.goal, cand, d.get("layout"), self.window_.doc.project.catalog)
+        if self.window_.new_project(project):
+            self.accept()
+            return True
+        return False
+
+    def reject(self) -> None:
+        self._cancel.set()
+        super().reject()
