@@ -8,7 +8,8 @@ docs/screenshots/canvas-16k-overview.png (a generated 16,384-GPU fat tree, zoome
 docs/screenshots/welcome.png (the welcome screen with recent projects, one of them missing),
 docs/screenshots/main-window-zh.png and site-dialog-zh.png (the Chinese UI on the 256-GPU example),
 docs/screenshots/floor-plan.png and floor-plan-zh.png (the floor-plan tab on the three-phase example, a rack
-selected).
+selected), docs/screenshots/advisor.png (Plan ▸ Design advisor with a Pareto front) and
+docs/screenshots/scenario-compare.png (two scenarios side by side).
 Name shots to take only those: ``python tools/screenshots.py welcome``.
 """
 
@@ -162,7 +163,50 @@ def shot_floor(app: QApplication, tmp: Path) -> None:
             i18n.set_language("en")
 
 
-SHOTS = {"256": shot_256, "16k": shot_16k, "welcome": shot_welcome, "zh": shot_zh, "floor": shot_floor}
+def shot_advisor(app: QApplication, tmp: Path) -> None:
+    """Plan ▸ Design advisor on the issue's goal: Llama 3 70B on 15T tokens in 60 days, ≤ 3 MW, ≤ 45 kW racks."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog
+
+    w = window(app, tmp)
+    dlg = AdvisorDialog(w)
+    dlg.resize(1300, 760)
+    dlg.show()
+    with ThreadPoolExecutor(2) as ex:
+        dlg.search(executor=ex)
+        dlg.wait(600)
+    end = time.perf_counter() + 2
+    while time.perf_counter() < end:
+        app.processEvents()
+        time.sleep(0.02)
+    dlg.grab().save(str(OUT / "advisor.png"))
+    dlg.close()
+    w.close()
+
+
+def shot_scenarios(app: QApplication, tmp: Path) -> None:
+    """The scenario compare dialog on the 256-GPU example with a cheaper-power, liquid-cooled scenario."""
+    import json
+
+    from gpuplanner.model.rows import Scenario
+    from gpuplanner.ui.scenario_picker import CompareDialog
+
+    w, _rack = window_256(app, tmp)
+    p = w.doc.project
+    overrides = {"site.electricity_usd_per_kwh": 0.06, "racks.cooling_id": "generic-cold-plate-dlc-cdu"}
+    sc = Scenario(id=p.new_id("scenarios"), name="Liquid, cheaper power", overrides_json=json.dumps(overrides))
+    w.doc.push(AddRows("scenarios", [sc]))
+    dlg = CompareDialog(w.doc, None, sc.name, w)
+    dlg.resize(760, 620)
+    dlg.show()
+    settle(app, w, 0.5)
+    dlg.grab().save(str(OUT / "scenario-compare.png"))
+    dlg.close()
+    w.close()
+
+
+SHOTS = {"advisor": shot_advisor, "scenarios": shot_scenarios, "256": shot_256, "16k": shot_16k, "welcome": shot_welcome, "zh": shot_zh, "floor": shot_floor}
 
 
 def main() -> None:

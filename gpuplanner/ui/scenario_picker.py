@@ -195,6 +195,7 @@ class CompareDialog(QDialog):
         self.table = QTableWidget()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setStretchLastSection(True)
         lay.addWidget(self.table, 1)
         self.note = QLabel()
         self.note.setWordWrap(True)

@@ -188,6 +188,38 @@
         <translation>没有设计能满足全部约束：请放宽其中一项。</translation>
     </message>
     <message>
+        <source>facility power</source>
+        <translation>设施功率</translation>
+    </message>
+    <message>
+        <source>rack power</source>
+        <translation>单柜功率</translation>
+    </message>
+    <message>
+        <source>rack count</source>
+        <translation>机柜数</translation>
+    </message>
+    <message>
+        <source>capex budget</source>
+        <translation>资本支出预算</translation>
+    </message>
+    <message>
+        <source>TCO budget</source>
+        <translation>总拥有成本预算</translation>
+    </message>
+    <message>
+        <source>deadline</source>
+        <translation>期限</translation>
+    </message>
+    <message>
+        <source>request rate</source>
+        <translation>请求速率</translation>
+    </message>
+    <message>
+        <source>cooling</source>
+        <translation>制冷方式</translation>
+    </message>
+    <message>
         <source>{srv}: {gpus} GPUs, switch {sw}, rack budget {kw} kW, layout {lay}. Limits (plan / limit): {lims}</source>
         <translation>{srv}：{gpus} 块 GPU，交换机 {sw}，单柜预算 {kw} kW，并行布局 {lay}。约束（方案 / 上限）：{lims}</translation>
     </message>

@@ -80,6 +80,7 @@ class AdvisorDialog(QDialog):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setStretchLastSection(True)
         self.table.itemSelectionChanged.connect(self._row_chosen)
         right.addWidget(self.table, 2)
         self.details = QLabel()
@@ -286,7 +287,7 @@ class AdvisorDialog(QDialog):
                 fmt.number(d["facility_kw_max"]),
                 fmt.money(d["capex_usd"], rate, cur),
                 fmt.money(d["tco_usd"], rate, cur),
-                d["binding"],
+                self.limit_name(d["binding"]),
             ]
             for c, text in enumerate(cells):
                 self.table.setItem(r, c, QTableWidgetItem(text))
@@ -302,6 +303,19 @@ class AdvisorDialog(QDialog):
         self.summary.setText(text)
         if res.front:
             self.table.selectRow(0)
+
+    def limit_name(self, name: str) -> str:
+        names = {
+            "facility_kw": self.tr("facility power"),
+            "rack_kw": self.tr("rack power"),
+            "racks": self.tr("rack count"),
+            "capex_usd": self.tr("capex budget"),
+            "tco_usd": self.tr("TCO budget"),
+            "deadline_days": self.tr("deadline"),
+            "requests_per_s": self.tr("request rate"),
+            "cooling": self.tr("cooling"),
+        }
+        return names.get(name, name)
 
     def _clicked(self, _item, points, _ev=None) -> None:
         if len(points):
@@ -321,7 +335,7 @@ class AdvisorDialog(QDialog):
             return
         lay = d.get("layout") or {}
         lims = "; ".join(
-            f"{lim['name']}: {fmt.number(lim['plan'], 1) if isinstance(lim['plan'], int | float) else lim['plan']}"
+            f"{self.limit_name(lim['name'])}: {fmt.number(lim['plan'], 1) if isinstance(lim['plan'], int | float) else lim['plan']}"
             f" / {fmt.number(lim['limit'], 1) if isinstance(lim['limit'], int | float) else lim['limit']}"
             for lim in d["limits"]
         )
