@@ -95,14 +95,19 @@ class ReplaceRows(Command):
         return True
 
 
-def SetFields(project: Project, table: str, row_id: str, text: str = "", **fields: Any) -> ReplaceRows:  # noqa: N802
-    """A ReplaceRows that changes some fields of one row."""
+def SetFields(project: Project, table: str, row_id: str, text: str = "", **fields: Any) -> Command:  # noqa: N802
+    """The command that changes some fields of one row: a ReplaceRows, or for a device's model an
+    ``EditDevices`` (its links move to the new model's port groups in the same step)."""
+    from gpuplanner.commands.devices import edit_rows  # devices builds on this module
+
     row = project.row(table, row_id)
     names = {f.name for f in dataclasses.fields(row)}
     unknown = set(fields) - names
     if unknown:
         raise ValidationError(f"{table} has no field {sorted(unknown)[0]!r}", field=sorted(unknown)[0])
-    return ReplaceRows(table, [dataclasses.replace(row, **fields)], text=text or f"Edit {table} {row_id}")
+    return edit_rows(
+        project, table, [dataclasses.replace(row, **fields)], text=text or f"Edit {table} {row_id}"
+    )
 
 
 def MoveDevices(
