@@ -8,7 +8,7 @@ import types
 import typing
 from typing import Any
 
-from gpuplanner.core.errors import ValidationError
+from gpuplanner.core.errors import ProjectFileError, ValidationError
 from gpuplanner.model.bounds import bounds, format_bound
 
 _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
@@ -81,35 +81,73 @@ def field_specs(
     return _SPECS[key]
 
 
+_FAST: dict[tuple[str, type], list[tuple[str, frozenset[type], tuple[float, float] | None, Any]]] = {}
+
+
+def _fast_specs(table: str, cls: type) -> list[tuple[str, frozenset[type], tuple[float, float] | None, Any]]:
+    """Per field: (name, exact types that pass, (lo, hi) for numbers, choices) — validation's hot loop."""
+    key = (table, cls)
+    if key not in _FAST:
+        out = []
+        for name, allowed, _b, _p, choices, _n in field_specs(table, cls):
+            numeric = int in allowed or float in allowed
+            rng = bounds(table, name, float if float in allowed else int) if numeric else None
+            out.append((name, frozenset(allowed), rng, choices or None))
+        _FAST[key] = out
+    return _FAST[key]
+
+
 def validate_row(table: str, row: Any, project: Any = None) -> None:
     """Raises ValidationError naming the table, row and field of the first bad value."""
-    for name, allowed, bool_ok, _positive, choices, _negative_ok in field_specs(table, type(row)):
+    for name, exact, rng, choices in _fast_specs(table, type(row)):
         value = getattr(row, name)
-        if not isinstance(value, allowed) or (isinstance(value, bool) and not bool_ok):
-            raise ValidationError(
-                f"{table} field '{name}' must be {' or '.join(t.__name__ for t in allowed)}, got {value!r}",
-                entry=getattr(row, "id", None),
-                field=name,
-                value=value,
-            )
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValidationError(f"{table} field '{name}' is not a finite number", field=name, value=value)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            lo, hi = bounds(table, name, float if float in allowed else int)
-            if not lo <= value <= hi:
-                raise ValidationError(
-                    f"{table} field '{name}' must be between {format_bound(lo)} and {format_bound(hi)},"
-                    f" got {value!r}",
-                    entry=getattr(row, "id", None),
-                    field=name,
-                    value=value,
-                )
-        if choices and value not in choices:
+        if type(value) not in exact:
+            _bad_type(table, row, name, value)
+        # NaN fails the comparison too.
+        if (
+            rng is not None
+            and type(value) is not bool
+            and value is not None
+            and not rng[0] <= value <= rng[1]
+        ):
+            _out_of_range(table, row, name, value, rng)
+        if choices is not None and value not in choices:
             raise ValidationError(
                 f"{table} field '{name}' must be one of {', '.join(choices)}", field=name, value=value
             )
     if project is not None:
         check_references(table, row, project)
+
+
+def _bad_type(table: str, row: Any, name: str, value: Any) -> None:
+    """A value whose type is not one the field lists exactly: a subclass (numpy's float64) passes."""
+    spec = next(s for s in field_specs(table, type(row)) if s[0] == name)
+    allowed, bool_ok = spec[1], spec[2]
+    if isinstance(value, allowed) and not (isinstance(value, bool) and not bool_ok):
+        return
+    raise ValidationError(
+        f"{table} field '{name}' must be {' or '.join(t.__name__ for t in allowed)}, got {value!r}",
+        entry=getattr(row, "id", None),
+        field=name,
+        value=value,
+    )
+
+
+def _out_of_range(table: str, row: Any, name: str, value: Any, rng: tuple[float, float]) -> None:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValidationError(
+            f"{table} field '{name}' is not a finite number",
+            entry=getattr(row, "id", None),
+            field=name,
+            value=value,
+        )
+    lo, hi = rng
+    raise ValidationError(
+        f"{table} field '{name}' must be between {format_bound(lo)} and {format_bound(hi)}, got {value!r}",
+        entry=getattr(row, "id", None),
+        field=name,
+        value=value,
+    )
 
 
 # The catalog kinds a device of each role may be (a leaf switch cannot become a server).
@@ -129,9 +167,23 @@ def kinds_for_role(role: str) -> tuple[str, ...]:
     return ROLE_KINDS.get(role, ("server", "switch", "storage"))
 
 
-def check_references(table: str, row: Any, project: Any) -> None:
+_GROUPS: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def _group_names(entry: Any) -> frozenset[str]:
+    """The port group names of a catalog entry (cached by identity; the entry is kept alive with it)."""
+    hit = _GROUPS.get(id(entry))
+    if hit is None or hit[0] is not entry:
+        hit = (entry, frozenset(pg.name for pg in entry.port_groups))
+        _GROUPS[id(entry)] = hit
+    return hit[1]
+
+
+def check_references(table: str, row: Any, project: Any, *, device_links: bool = True) -> None:
+    """A row against the rows and catalog entries it names. ``device_links=False`` skips checking a device's
+    links from the device's side (when every link is checked anyway, as on opening a file)."""
     if table == "devices":
-        _check_device(row, project)
+        _check_device(row, project, device_links)
     elif table == "links":
         for side in ("a", "b"):
             dev_id = getattr(row, f"{side}_device")
@@ -142,7 +194,7 @@ def check_references(table: str, row: Any, project: Any) -> None:
                 )
             entry = project.catalog.entries.get(dev.type_id)
             group = getattr(row, f"{side}_group")
-            if entry is not None and hasattr(entry, "port_group") and entry.port_group(group) is None:
+            if entry is not None and hasattr(entry, "port_group") and group not in _group_names(entry):
                 raise ValidationError(
                     f"link '{row.id}': device '{dev.name}' ({dev.type_id}) has no port group '{group}'",
                     field=f"{side}_group",
@@ -179,7 +231,7 @@ def check_device_kind(row: Any, entry: Any) -> None:
         )
 
 
-def _check_device(row: Any, project: Any) -> None:
+def _check_device(row: Any, project: Any, links: bool = True) -> None:
     """A device against what it refers to: its rack (and U slot in it), its catalog entry (of a kind its
     role can be) and the port groups its links use."""
     rack = None
@@ -206,7 +258,7 @@ def _check_device(row: Any, project: Any) -> None:
                 field="u_position",
                 value=row.u_position,
             )
-    bad = links_without_group(project, row.id, entry)
+    bad = links_without_group(project, row.id, entry) if links else []
     if bad:
         shown = ", ".join(f"'{lid}' ({group})" for lid, group in bad[:5])
         more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
@@ -228,7 +280,7 @@ def links_without_group(project: Any, device_id: str, entry: Any) -> list[tuple[
         for side in ("a", "b"):
             if getattr(lk, f"{side}_device") == device_id:
                 group = getattr(lk, f"{side}_group")
-                if entry.port_group(group) is None:
+                if group not in _group_names(entry):
                     out.append((lid, group))
     return out
 
@@ -264,9 +316,25 @@ def validate_project(project: Any) -> None:
             try:
                 validate_row(table, row)
                 if table in ("racks", "devices", "links", "floor_items"):
-                    check_references(table, row, project)
+                    check_references(table, row, project, device_links=False)
             except ValidationError as exc:
                 if exc.entry is None:
                     exc.entry = rid
                 exc.message = f"table '{table}', row '{rid}': {exc.message}"
                 raise
+
+
+def check_savable(project: Any, file: Any) -> None:
+    """Raises ProjectFileError (naming the file and the first bad row) when ``project`` would not reopen:
+    the save refuses it and writes nothing, and the recovery copy likewise."""
+    try:
+        validate_project(project)
+    except ValidationError as exc:
+        raise ProjectFileError(
+            f"not saved, the project would not reopen: {exc.message}",
+            file=str(file),
+            entry=exc.entry,
+            field=exc.field,
+            value=exc.value,
+            hint="undo the last edit, or correct the value named, then save again",
+        ) from exc
