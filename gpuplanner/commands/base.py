@@ -197,25 +197,32 @@ class UndoStack:
         self.clean_index = 0
 
     def push(self, command: Command) -> None:
-        command.apply(self.project)
+        with self.project.batch():  # all-or-nothing: a command that fails leaves the project as it was
+            command.apply(self.project)
         self.undone.clear()
         if self.done and self.done[-1].merge(command):
             return
         self.done.append(command)
 
     def undo(self) -> bool:
+        """Undo the last command; if its revert raises, the project is rolled back, the stack does not
+        move and the error goes on to the caller."""
         if not self.done:
             return False
-        c = self.done.pop()
-        c.revert(self.project)
+        c = self.done[-1]
+        with self.project.batch():
+            c.revert(self.project)
+        self.done.pop()
         self.undone.append(c)
         return True
 
     def redo(self) -> bool:
         if not self.undone:
             return False
-        c = self.undone.pop()
-        c.apply(self.project)
+        c = self.undone[-1]
+        with self.project.batch():
+            c.apply(self.project)
+        self.undone.pop()
         self.done.append(c)
         return True
 
