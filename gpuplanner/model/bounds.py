@@ -18,6 +18,9 @@ MAX_COORD = 1.0e7  # canvas coordinates (scene units)
 MAX_FLOOR_M = 10_000.0  # floor plan coordinates and sizes: a 10 km hall is already absurd
 MAX_USD = 1.0e12  # any amount of money
 MAX_GPUS = 10_000_000  # GPU counts in teams and jobs
+# Generators refuse more servers than this before building anything: 65,536 eight-GPU servers is 4× the
+# largest cluster the benchmarks time (131k GPUs); a billion would try to allocate tens of GiB first.
+MAX_SERVERS = 65_536
 
 DEFAULT_INT = (0, 2**31 - 1)  # not negative, as every field without a range has been
 DEFAULT_FLOAT = (0.0, 1.0e15)

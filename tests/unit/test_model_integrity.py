@@ -266,3 +266,20 @@ def test_save_refuses_a_project_that_would_not_reopen_and_writes_nothing(su, tmp
     assert "port group" in str(err.value)
     assert path.read_bytes() == good
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.gpuplan"]  # no temp file left either
+
+
+def test_generators_check_feasibility_before_building():
+    """`generate --servers 1000000000` used to try to allocate tens of GiB; now it is refused at once."""
+    import time
+
+    from gpuplanner.core.errors import GenerationError
+    from gpuplanner.model.bounds import MAX_SERVERS
+    from gpuplanner.topology import GenerateOptions
+    from gpuplanner.topology.generators import generate
+
+    t = time.perf_counter()
+    with pytest.raises(GenerationError, match="servers"):
+        generate(Project(), GenerateOptions(servers=10**9))
+    with pytest.raises(GenerationError):
+        generate(Project(), GenerateOptions(servers=MAX_SERVERS + 1))
+    assert time.perf_counter() - t < 5.0
