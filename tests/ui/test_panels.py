@@ -42,12 +42,19 @@ def test_inspector_refusal_names_field_and_value(window):
     link = next(iter(w.doc.project.links.values()))
     w.scene.select_ids([link.id])
     ed = w.inspector.editors[("links", link.id, "multiplicity")]
-    ed.set(0)
-    assert not w.inspector.commit("links", link.id, "multiplicity")
+    ed.set(0)  # the spin box holds the model's range: 0 cables cannot even be typed
+    assert ed.get() == 1
+    # a value inside the field's range that the device's rack refuses: U above the rack's top
+    dev = next(d for d in w.doc.project.devices.values() if d.rack_id)
+    rack_u = w.doc.project.catalog.get(w.doc.project.racks[dev.rack_id].type_id).ru
+    w.scene.select_ids([dev.id])
+    ed = w.inspector.editors[("devices", dev.id, "u_position")]
+    ed.set(rack_u + 1)
+    assert not w.inspector.commit("devices", dev.id, "u_position")
     text = w.inspector.error.text()
-    assert "multiplicity" in text and "0" in text
-    assert w.doc.project.links[link.id].multiplicity == link.multiplicity
-    assert ed.get() == link.multiplicity, "the editor shows the model's value again"
+    assert "U position" in text and str(rack_u + 1) in text and "above the top" in text
+    assert w.doc.project.devices[dev.id].u_position == dev.u_position
+    assert ed.get() == dev.u_position, "the editor shows the model's value again"
 
 
 def test_nothing_selected_edits_project_and_site(window):
