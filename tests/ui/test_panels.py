@@ -14,6 +14,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from gpuplanner.engine.analysis import analyze_project
+from gpuplanner.model.bounds import bounds
 from gpuplanner.ui import actions
 from gpuplanner.ui.app import register_fonts, resources_dir
 from gpuplanner.ui.canvas.geometry import rack_ru
@@ -123,9 +124,14 @@ def test_site_dialog_applies_and_refuses(window):
     dlg.editors["tco_years"].set(7)
     assert dlg.apply()
     assert w.doc.project.site.tco_years == 7 and w.doc.results.cost.tco_years == 7
+    # the spin box holds the model's range (gpuplanner.model.bounds): 0 or 10⁹ years cannot be entered
+    lo, hi = bounds("site", "tco_years", int)
     dlg.editors["tco_years"].set(0)
-    assert not dlg.apply()
-    assert "tco_years" in dlg.error.text()
+    assert dlg.editors["tco_years"].get() == lo == 1
+    dlg.editors["tco_years"].set(10**9)
+    assert dlg.editors["tco_years"].get() == hi
+    assert dlg.apply()
+    assert w.doc.project.site.tco_years == hi
 
 
 def test_workload_dialog_adds_a_workload_when_there_is_none(make_window):
