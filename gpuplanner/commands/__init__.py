@@ -10,14 +10,17 @@ from gpuplanner.commands.base import (
     SetFields,
     UndoStack,
 )
+from gpuplanner.commands.devices import EditDevices, edit_rows
 
 __all__ = [
     "AddRows",
     "Command",
     "Compound",
+    "EditDevices",
     "MoveDevices",
     "RemoveRows",
     "ReplaceRows",
     "SetFields",
     "UndoStack",
+    "edit_rows",
 ]

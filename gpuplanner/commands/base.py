@@ -95,14 +95,19 @@ class ReplaceRows(Command):
         return True
 
 
-def SetFields(project: Project, table: str, row_id: str, text: str = "", **fields: Any) -> ReplaceRows:  # noqa: N802
-    """A ReplaceRows that changes some fields of one row."""
+def SetFields(project: Project, table: str, row_id: str, text: str = "", **fields: Any) -> Command:  # noqa: N802
+    """The command that changes some fields of one row: a ReplaceRows, or for a device's model an
+    ``EditDevices`` (its links move to the new model's port groups in the same step)."""
+    from gpuplanner.commands.devices import edit_rows  # devices builds on this module
+
     row = project.row(table, row_id)
     names = {f.name for f in dataclasses.fields(row)}
     unknown = set(fields) - names
     if unknown:
         raise ValidationError(f"{table} has no field {sorted(unknown)[0]!r}", field=sorted(unknown)[0])
-    return ReplaceRows(table, [dataclasses.replace(row, **fields)], text=text or f"Edit {table} {row_id}")
+    return edit_rows(
+        project, table, [dataclasses.replace(row, **fields)], text=text or f"Edit {table} {row_id}"
+    )
 
 
 def MoveDevices(
@@ -192,25 +197,32 @@ class UndoStack:
         self.clean_index = 0
 
     def push(self, command: Command) -> None:
-        command.apply(self.project)
+        with self.project.batch():  # all-or-nothing: a command that fails leaves the project as it was
+            command.apply(self.project)
         self.undone.clear()
         if self.done and self.done[-1].merge(command):
             return
         self.done.append(command)
 
     def undo(self) -> bool:
+        """Undo the last command; if its revert raises, the project is rolled back, the stack does not
+        move and the error goes on to the caller."""
         if not self.done:
             return False
-        c = self.done.pop()
-        c.revert(self.project)
+        c = self.done[-1]
+        with self.project.batch():
+            c.revert(self.project)
+        self.done.pop()
         self.undone.append(c)
         return True
 
     def redo(self) -> bool:
         if not self.undone:
             return False
-        c = self.undone.pop()
-        c.apply(self.project)
+        c = self.undone[-1]
+        with self.project.batch():
+            c.apply(self.project)
+        self.undone.pop()
         self.done.append(c)
         return True
 

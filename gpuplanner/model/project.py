@@ -29,7 +29,9 @@ from gpuplanner.model.rows import (
     Rack,
     Site,
 )
-from gpuplanner.model.validate import validate_row
+from gpuplanner.model.validate import check_rack_contents, validate_row
+
+_ABSENT = object()  # journal marker: the row did not exist before
 
 
 class Project:
@@ -43,6 +45,8 @@ class Project:
         self._links_by_device: dict[str, set[str]] = {}
         self._pending: ChangeSet | None = None
         self._depth = 0
+        # (table, id, row before or _ABSENT) per mutation inside a batch: a batch that raises is rolled back.
+        self._journal: list[tuple[str, str, Any]] = []
 
     # -- reading ----------------------------------------------------------------------------------------
     @property
@@ -111,18 +115,46 @@ class Project:
     # -- batching ---------------------------------------------------------------------------------------
     @contextmanager
     def batch(self) -> Iterator[ChangeSet]:
-        """Groups mutations so that they emit one ChangeSet at the end of the outermost batch."""
+        """Groups mutations so that they emit one ChangeSet at the end of the outermost batch.
+
+        A batch is all-or-nothing: when an exception leaves it, every mutation made inside it is undone (so a
+        command that fails half-way leaves the project exactly as it was) and the exception goes on; the
+        outermost batch then emits nothing."""
         if self._depth == 0:
             self._pending = ChangeSet()
+            self._journal = []
+        mark = len(self._journal)
         self._depth += 1
+        failed = False
         try:
             yield self._pending  # type: ignore[misc]
+        except BaseException:
+            failed = True
+            self._rollback(mark)
+            raise
         finally:
             self._depth -= 1
             if self._depth == 0:
                 cs, self._pending = self._pending, None
-                if cs is not None and not cs.is_empty():
+                self._journal = []
+                if not failed and cs is not None and not cs.is_empty():
                     self.changed.emit(cs)
+
+    def _rollback(self, mark: int) -> None:
+        while len(self._journal) > mark:
+            table, rid, before = self._journal.pop()
+            rows = self.tables[table]
+            now = rows.pop(rid, None)
+            if table == "links" and now is not None:
+                self._unindex_link(now)
+            if before is not _ABSENT:
+                rows[rid] = before
+                if table == "links":
+                    self._index_link(before)
+
+    def _log(self, table: str, rid: str, before: Any) -> None:
+        if self._depth:
+            self._journal.append((table, rid, before))
 
     # -- mutations (for gpuplanner.commands) ------------------------------------------------------------
     def insert(self, table: str, row: Any) -> None:
@@ -133,6 +165,7 @@ class Project:
             raise ValidationError(f"id '{row.id}' already exists in {table}", entry=row.id, field="id")
         validate_row(table, row, self)
         with self.batch() as cs:
+            self._log(table, row.id, _ABSENT)
             rows[row.id] = row
             if table in self._ids:
                 self._ids[table].observe(row.id)
@@ -149,7 +182,10 @@ class Project:
         changed = {f.name for f in dataclasses.fields(row) if getattr(old, f.name) != getattr(row, f.name)}
         if not changed:
             return changed
+        if table == "racks" and "type_id" in changed:
+            check_rack_contents(row, self)
         with self.batch() as cs:
+            self._log(table, row.id, old)
             if table == "links":
                 self._unindex_link(old)
                 self._index_link(row)
@@ -163,12 +199,31 @@ class Project:
         rows = self.tables[table]
         if row_id not in rows:
             raise ValidationError(f"no row '{row_id}' in {table}", entry=row_id)
+        self._check_unreferenced(table, row_id)
         with self.batch() as cs:
+            self._log(table, row_id, rows[row_id])
             old = rows.pop(row_id)
             if table == "links":
                 self._unindex_link(old)
             cs.note_removed(table, row_id)
         return old
+
+    def _check_unreferenced(self, table: str, row_id: str) -> None:
+        """A row others refer to cannot go first (commands remove or re-point the referrers in the same
+        step): a dangling reference would make the project fail to reopen."""
+        who: list[str] = []
+        if table == "devices":
+            who = sorted(self._links_by_device.get(row_id, ()))
+        elif table == "racks":
+            who = [d.id for d in self.devices.values() if d.rack_id == row_id]
+        elif table == "phases":
+            for t in ("racks", "devices", "links", "floor_items"):
+                who += [r.id for r in self.tables[t].values() if r.phase_id == row_id]
+        if who:
+            shown = ", ".join(who[:5]) + (f" and {len(who) - 5} more" if len(who) > 5 else "")
+            raise ValidationError(
+                f"{table} row '{row_id}' is still referred to by {shown}", entry=row_id, value=row_id
+            )
 
     def _index_link(self, link: Link) -> None:
         self._links_by_device.setdefault(link.a_device, set()).add(link.id)

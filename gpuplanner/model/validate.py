@@ -8,7 +8,8 @@ import types
 import typing
 from typing import Any
 
-from gpuplanner.core.errors import ValidationError
+from gpuplanner.core.errors import ProjectFileError, ValidationError
+from gpuplanner.model.bounds import bounds, format_bound
 
 _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("devices", "role"): (
@@ -42,25 +43,6 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ),
     ("phases", "scheduler"): ("", "slurm", "kubernetes", "volcano", "slurm+kubernetes"),
 }
-_POSITIVE = {
-    ("links", "multiplicity"),
-    ("workloads", "tp"),
-    ("workloads", "pp"),
-    ("workloads", "cp"),
-    ("workloads", "ep"),
-    ("workloads", "vpp"),
-    ("workloads", "micro_batch"),
-    ("workloads", "global_batch"),
-    ("workloads", "layers"),
-    ("workloads", "hidden"),
-    ("workloads", "heads"),
-    ("workloads", "seq_len"),
-    ("racks", "position"),
-    ("site", "tco_years"),
-    ("project", "usd_exchange_rate"),
-    ("phases", "order"),
-    ("teams", "priority"),
-}
 
 
 def _allowed_types(hint: Any) -> tuple[type, ...]:
@@ -84,43 +66,52 @@ _SPECS: dict[
 def field_specs(
     table: str, cls: type
 ) -> list[tuple[str, tuple[type, ...], bool, bool, tuple[str, ...] | None, bool]]:
-    """Per field: (name, allowed types, bool allowed, must be ≥ 1, choices, may be negative) — computed once."""
+    """Per field: (name, allowed types, bool allowed, must be ≥ 1, choices, may be negative) — computed once.
+
+    The numeric range itself is ``gpuplanner.model.bounds.bounds(table, name)``."""
     key = (table, cls)
     if key not in _SPECS:
         hints = typing.get_type_hints(cls)
-        _SPECS[key] = [
-            (
-                f.name,
-                _allowed_types(hints[f.name]),
-                bool in _allowed_types(hints[f.name]),
-                (table, f.name) in _POSITIVE,
-                _CHOICES.get((table, f.name)),
-                f.name in ("x", "y", "ambient_temp_c", "x_m", "y_m", "floor_x_m", "floor_y_m"),
-            )
-            for f in dataclasses.fields(cls)
-        ]
+        out = []
+        for f in dataclasses.fields(cls):
+            allowed = _allowed_types(hints[f.name])
+            lo, _hi = bounds(table, f.name, int if float not in allowed else float)
+            out.append((f.name, allowed, bool in allowed, lo >= 1, _CHOICES.get((table, f.name)), lo < 0))
+        _SPECS[key] = out
     return _SPECS[key]
+
+
+_FAST: dict[tuple[str, type], list[tuple[str, frozenset[type], tuple[float, float] | None, Any]]] = {}
+
+
+def _fast_specs(table: str, cls: type) -> list[tuple[str, frozenset[type], tuple[float, float] | None, Any]]:
+    """Per field: (name, exact types that pass, (lo, hi) for numbers, choices) — validation's hot loop."""
+    key = (table, cls)
+    if key not in _FAST:
+        out = []
+        for name, allowed, _b, _p, choices, _n in field_specs(table, cls):
+            numeric = int in allowed or float in allowed
+            rng = bounds(table, name, float if float in allowed else int) if numeric else None
+            out.append((name, frozenset(allowed), rng, choices or None))
+        _FAST[key] = out
+    return _FAST[key]
 
 
 def validate_row(table: str, row: Any, project: Any = None) -> None:
     """Raises ValidationError naming the table, row and field of the first bad value."""
-    for name, allowed, bool_ok, positive, choices, negative_ok in field_specs(table, type(row)):
+    for name, exact, rng, choices in _fast_specs(table, type(row)):
         value = getattr(row, name)
-        if not isinstance(value, allowed) or (isinstance(value, bool) and not bool_ok):
-            raise ValidationError(
-                f"{table} field '{name}' must be {' or '.join(t.__name__ for t in allowed)}, got {value!r}",
-                entry=getattr(row, "id", None),
-                field=name,
-                value=value,
-            )
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValidationError(f"{table} field '{name}' is not a finite number", field=name, value=value)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            if positive and value < 1:
-                raise ValidationError(f"{table} field '{name}' must be ≥ 1", field=name, value=value)
-            if value < 0 and not negative_ok:
-                raise ValidationError(f"{table} field '{name}' must not be negative", field=name, value=value)
-        if choices and value not in choices:
+        if type(value) not in exact:
+            _bad_type(table, row, name, value)
+        # NaN fails the comparison too.
+        if (
+            rng is not None
+            and type(value) is not bool
+            and value is not None
+            and not rng[0] <= value <= rng[1]
+        ):
+            _out_of_range(table, row, name, value, rng)
+        if choices is not None and value not in choices:
             raise ValidationError(
                 f"{table} field '{name}' must be one of {', '.join(choices)}", field=name, value=value
             )
@@ -128,16 +119,71 @@ def validate_row(table: str, row: Any, project: Any = None) -> None:
         check_references(table, row, project)
 
 
-def check_references(table: str, row: Any, project: Any) -> None:
+def _bad_type(table: str, row: Any, name: str, value: Any) -> None:
+    """A value whose type is not one the field lists exactly: a subclass (numpy's float64) passes."""
+    spec = next(s for s in field_specs(table, type(row)) if s[0] == name)
+    allowed, bool_ok = spec[1], spec[2]
+    if isinstance(value, allowed) and not (isinstance(value, bool) and not bool_ok):
+        return
+    raise ValidationError(
+        f"{table} field '{name}' must be {' or '.join(t.__name__ for t in allowed)}, got {value!r}",
+        entry=getattr(row, "id", None),
+        field=name,
+        value=value,
+    )
+
+
+def _out_of_range(table: str, row: Any, name: str, value: Any, rng: tuple[float, float]) -> None:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValidationError(
+            f"{table} field '{name}' is not a finite number",
+            entry=getattr(row, "id", None),
+            field=name,
+            value=value,
+        )
+    lo, hi = rng
+    raise ValidationError(
+        f"{table} field '{name}' must be between {format_bound(lo)} and {format_bound(hi)}, got {value!r}",
+        entry=getattr(row, "id", None),
+        field=name,
+        value=value,
+    )
+
+
+# The catalog kinds a device of each role may be (a leaf switch cannot become a server).
+ROLE_KINDS: dict[str, tuple[str, ...]] = {
+    "compute": ("server",),
+    "leaf": ("switch",),
+    "spine": ("switch",),
+    "core": ("switch",),
+    "storage": ("storage",),
+    "storage-switch": ("switch",),
+    "management": ("switch",),
+    "other": ("server", "switch", "storage"),
+}
+
+
+def kinds_for_role(role: str) -> tuple[str, ...]:
+    return ROLE_KINDS.get(role, ("server", "switch", "storage"))
+
+
+_GROUPS: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def _group_names(entry: Any) -> frozenset[str]:
+    """The port group names of a catalog entry (cached by identity; the entry is kept alive with it)."""
+    hit = _GROUPS.get(id(entry))
+    if hit is None or hit[0] is not entry:
+        hit = (entry, frozenset(pg.name for pg in entry.port_groups))
+        _GROUPS[id(entry)] = hit
+    return hit[1]
+
+
+def check_references(table: str, row: Any, project: Any, *, device_links: bool = True) -> None:
+    """A row against the rows and catalog entries it names. ``device_links=False`` skips checking a device's
+    links from the device's side (when every link is checked anyway, as on opening a file)."""
     if table == "devices":
-        if row.rack_id is not None and row.rack_id not in project.racks:
-            raise ValidationError(
-                f"device '{row.name}' refers to a missing rack", field="rack_id", value=row.rack_id
-            )
-        if row.type_id not in project.catalog:
-            raise ValidationError(
-                f"device '{row.name}' has an unknown catalog type", field="type_id", value=row.type_id
-            )
+        _check_device(row, project, device_links)
     elif table == "links":
         for side in ("a", "b"):
             dev_id = getattr(row, f"{side}_device")
@@ -148,7 +194,7 @@ def check_references(table: str, row: Any, project: Any) -> None:
                 )
             entry = project.catalog.entries.get(dev.type_id)
             group = getattr(row, f"{side}_group")
-            if entry is not None and hasattr(entry, "port_group") and entry.port_group(group) is None:
+            if entry is not None and hasattr(entry, "port_group") and group not in _group_names(entry):
                 raise ValidationError(
                     f"link '{row.id}': device '{dev.name}' ({dev.type_id}) has no port group '{group}'",
                     field=f"{side}_group",
@@ -170,3 +216,126 @@ def check_references(table: str, row: Any, project: Any) -> None:
         raise ValidationError(
             f"rack '{row.name}' has an unknown catalog type", field="type_id", value=row.type_id
         )
+
+
+def check_device_kind(row: Any, entry: Any) -> None:
+    """A device's model must be of a kind its role can be (a leaf is a switch, a compute node a server)."""
+    kinds = kinds_for_role(row.role)
+    if entry.kind not in kinds:
+        raise ValidationError(
+            f"device '{row.name}' is a {row.role} device: its model must be a {' or '.join(kinds)},"
+            f" not the {entry.kind} {entry.name}",
+            entry=row.id,
+            field="type_id",
+            value=row.type_id,
+        )
+
+
+def _check_device(row: Any, project: Any, links: bool = True) -> None:
+    """A device against what it refers to: its rack (and U slot in it), its catalog entry and the port
+    groups its links use."""
+    rack = None
+    if row.rack_id is not None:
+        rack = project.racks.get(row.rack_id)
+        if rack is None:
+            raise ValidationError(
+                f"device '{row.name}' refers to a missing rack", field="rack_id", value=row.rack_id
+            )
+    entry = project.catalog.entries.get(row.type_id)
+    if entry is None:
+        raise ValidationError(
+            f"device '{row.name}' has an unknown catalog type", field="type_id", value=row.type_id
+        )
+    # The role ↔ kind rule (check_device_kind) is applied where a model is chosen (the inspector's list, the
+    # model-change command), not here: files and tests that pair a role with another kind must still open.
+    if rack is not None and row.u_position is not None:
+        rack_entry = project.catalog.entries.get(rack.type_id)
+        rack_u = getattr(rack_entry, "ru", None)
+        if rack_u is not None and row.u_position > rack_u:
+            raise ValidationError(
+                f"device '{row.name}' at U{row.u_position} is above the top of rack '{rack.name}'"
+                f" ({rack_u} U)",
+                entry=row.id,
+                field="u_position",
+                value=row.u_position,
+            )
+    bad = links_without_group(project, row.id, entry) if links else []
+    if bad:
+        shown = ", ".join(f"'{lid}' ({group})" for lid, group in bad[:5])
+        more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
+        raise ValidationError(
+            f"device '{row.name}': the {entry.name} has no port group for its links {shown}{more}",
+            entry=row.id,
+            field="type_id",
+            value=row.type_id,
+        )
+
+
+def links_without_group(project: Any, device_id: str, entry: Any) -> list[tuple[str, str]]:
+    """(link id, port group) of the device's links whose port group ``entry`` lacks."""
+    if not hasattr(entry, "port_group"):
+        return []
+    out = []
+    for lid in sorted(project.links_of(device_id)):
+        lk = project.links[lid]
+        for side in ("a", "b"):
+            if getattr(lk, f"{side}_device") == device_id:
+                group = getattr(lk, f"{side}_group")
+                if group not in _group_names(entry):
+                    out.append((lid, group))
+    return out
+
+
+def check_rack_contents(row: Any, project: Any) -> None:
+    """A rack's type against the devices in it (on an edit of the rack: a smaller rack must still hold them)."""
+    entry = project.catalog.entries.get(row.type_id)
+    rack_u = getattr(entry, "ru", None)
+    if rack_u is None:
+        return
+    above = sorted(
+        (d for d in project.devices.values() if d.rack_id == row.id and (d.u_position or 0) > rack_u),
+        key=lambda d: d.u_position,
+    )
+    if above:
+        names = ", ".join(f"'{d.name}' (U{d.u_position})" for d in above[:5])
+        raise ValidationError(
+            f"rack '{row.name}': the {entry.name} has {rack_u} U, below devices {names}; move them first",
+            entry=row.id,
+            field="type_id",
+            value=row.type_id,
+        )
+
+
+def validate_project(project: Any) -> None:
+    """Everything the file loader checks, on a project in memory: every row's values and references, and
+    ids unique per table. Raises ValidationError naming the first bad row; a project that passes saves and
+    reopens identically."""
+    for table, rows in project.tables.items():
+        for rid, row in rows.items():
+            if getattr(row, "id", None) != rid:
+                raise ValidationError(f"{table}: row stored under '{rid}' has id {row.id!r}", entry=rid)
+            try:
+                validate_row(table, row)
+                if table in ("racks", "devices", "links", "floor_items"):
+                    check_references(table, row, project, device_links=False)
+            except ValidationError as exc:
+                if exc.entry is None:
+                    exc.entry = rid
+                exc.message = f"table '{table}', row '{rid}': {exc.message}"
+                raise
+
+
+def check_savable(project: Any, file: Any) -> None:
+    """Raises ProjectFileError (naming the file and the first bad row) when ``project`` would not reopen:
+    the save refuses it and writes nothing, and the recovery copy likewise."""
+    try:
+        validate_project(project)
+    except ValidationError as exc:
+        raise ProjectFileError(
+            f"not saved, the project would not reopen: {exc.message}",
+            file=str(file),
+            entry=exc.entry,
+            field=exc.field,
+            value=exc.value,
+            hint="undo the last edit, or correct the value named, then save again",
+        ) from exc

@@ -24,7 +24,7 @@ from gpuplanner.catalog.loader import default_catalog, entry_from_dict
 from gpuplanner.catalog.types import Price
 from gpuplanner.core.errors import PlannerError, ProjectFileError
 from gpuplanner.model import ROW_TYPES, Project
-from gpuplanner.model.validate import check_references, validate_row
+from gpuplanner.model.validate import check_references, check_savable, validate_row
 from gpuplanner.storage.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 
 if typing.TYPE_CHECKING:
@@ -127,6 +127,7 @@ def _file_mode(target: Path) -> int:
 def save_project(project: Project, path: str | os.PathLike[str]) -> Path:
     """Atomically writes ``project`` to ``path``."""
     target = Path(path)
+    check_savable(project, target)  # a project that would not reopen is refused, nothing written
     folder = target.resolve().parent
     if not folder.is_dir():
         raise ProjectFileError("the folder does not exist", file=str(target))

@@ -11,6 +11,7 @@ from gpuplanner.catalog.types import ServerType, StorageType
 from gpuplanner.commands import Compound
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device, Project
+from gpuplanner.model.bounds import MAX_SERVERS
 from gpuplanner.topology.auxiliary import add_management_fabric, add_storage_fabric
 from gpuplanner.topology.dragonfly import dragonfly
 from gpuplanner.topology.fattree import (
@@ -33,6 +34,10 @@ def generate(project: Project, opts: GenerateOptions) -> Plan:
         raise GenerationError(f"unknown template '{opts.template}'", hint=f"one of {', '.join(TEMPLATES)}")
     if opts.servers < 1:
         raise GenerationError("at least one server is needed", field="servers", value=opts.servers)
+    if opts.servers > MAX_SERVERS:  # feasibility before anything large is built
+        raise GenerationError(
+            f"at most {MAX_SERVERS:,} servers can be generated", field="servers", value=opts.servers
+        )
     if opts.oversub < 1:
         raise GenerationError(
             "oversubscription must be ≥ 1 (1 = non-blocking)", field="oversub", value=opts.oversub

@@ -52,9 +52,9 @@ def build(w: MainWindow) -> dict[str, QAction]:
     act("report", translate("MainWindow", "&Export report (PDF)…"), lambda: _export_report(w), "Ctrl+E")
     act("print_racks", translate("MainWindow", "&Print rack elevation…"), w.rack_view.print_dialog, SK.Print)
     act("quit", translate("MainWindow", "&Quit"), w.close, SK.Quit)
-    undo = w.doc.undo_stack.createUndoAction(w, translate("MainWindow", "&Undo"))
+    undo = w.doc.create_undo_action(w, translate("MainWindow", "&Undo"))
     undo.setShortcut(QKeySequence(SK.Undo))
-    redo = w.doc.undo_stack.createRedoAction(w, translate("MainWindow", "&Redo"))
+    redo = w.doc.create_redo_action(w, translate("MainWindow", "&Redo"))
     # Ctrl+Y as well as the platform's redo (Ctrl+Shift+Z on Linux): users of both conventions reach it.
     redo_keys = QKeySequence.keyBindings(SK.Redo)
     for extra in ("Ctrl+Y", "Ctrl+Shift+Z"):

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
 
 from gpuplanner.commands import Command
 from gpuplanner.core.errors import PlannerError
@@ -27,20 +27,27 @@ DEBOUNCE_MS = 30
 
 
 class _QtCommand(QUndoCommand):
+    """A model command on the QUndoStack. The model work is done by ``Document`` before the stack moves
+    (push, undo, redo), so that a command that fails leaves the stack where it was; ``skip`` tells the
+    wrapper that its next redo()/undo() call from the stack is only the bookkeeping."""
+
     def __init__(self, doc: Document, command: Command) -> None:
         super().__init__(command.text)
         self.doc = doc
         self.command = command
-        self._first = True
+        self.skip = True  # already applied by Document.push
 
     def redo(self) -> None:
-        if self._first:  # already applied by Document.push (so that errors surface before the stack changes)
-            self._first = False
+        if self.skip:
+            self.skip = False
             return
-        self.command.apply(self.doc.project)
+        self.doc._stack_moved_by_qt(self, undo=False)  # noqa: SLF001 (QUndoView / setIndex)
 
     def undo(self) -> None:
-        self.command.revert(self.doc.project)
+        if self.skip:
+            self.skip = False
+            return
+        self.doc._stack_moved_by_qt(self, undo=True)  # noqa: SLF001
 
     def id(self) -> int:
         return 1 if self.command.merge_key else -1
@@ -82,6 +89,7 @@ class Document(QObject):
     projectReplaced = Signal()
     pathChanged = Signal(str)
     selectionChanged = Signal(list)  # ids (devices, racks, links)
+    editFailed = Signal(str)  # an undo or redo that could not be done (the model and the stack are unchanged)
 
     def __init__(
         self, project: Project | None = None, *, synchronous: bool = False, parent: QObject | None = None
@@ -115,6 +123,7 @@ class Document(QObject):
             self.projectReplaced,
             self.pathChanged,
             self.selectionChanged,
+            self.editFailed,
             self.undo_stack.cleanChanged,
         )
         for signal in signals:
@@ -125,8 +134,83 @@ class Document(QObject):
     # -- editing ----------------------------------------------------------------------------------------
     def push(self, command: Command) -> None:
         """Apply a command (raising PlannerError, with nothing changed, if it is refused) and record it."""
-        command.apply(self.project)
+        with self.project.batch():  # all-or-nothing: a failure rolls every change of the command back
+            command.apply(self.project)
         self.undo_stack.push(_QtCommand(self, command))
+
+    def undo(self) -> bool:
+        """Undo the last command. If its revert fails, the model is rolled back, the stack stays where it is
+        and ``editFailed`` says why; returns whether the step was undone."""
+        qc = self._command_at(self.undo_stack.index() - 1)
+        if qc is None:
+            return False
+        if not self._step(qc.command.revert, qc.text(), undo=True):
+            return False
+        qc.skip = True
+        self.undo_stack.undo()
+        return True
+
+    def redo(self) -> bool:
+        """Redo the next command, as ``undo`` does: all or nothing, the stack moving only on success."""
+        qc = self._command_at(self.undo_stack.index())
+        if qc is None:
+            return False
+        if not self._step(qc.command.apply, qc.text(), undo=False):
+            return False
+        qc.skip = True
+        self.undo_stack.redo()
+        return True
+
+    def create_undo_action(self, parent: QObject, text: str) -> QAction:
+        """QUndoStack's undo action (its text follows the stack), triggering ``Document.undo``."""
+        return self._rewire(self.undo_stack.createUndoAction(parent, text), self.undo)
+
+    def create_redo_action(self, parent: QObject, text: str) -> QAction:
+        return self._rewire(self.undo_stack.createRedoAction(parent, text), self.redo)
+
+    @staticmethod
+    def _rewire(action: QAction, slot) -> QAction:
+        action.triggered.disconnect()  # the stack's own undo()/redo(): they would move it even on failure
+        action.triggered.connect(lambda _checked=False: slot())
+        return action
+
+    def _command_at(self, index: int) -> _QtCommand | None:
+        if not 0 <= index < self.undo_stack.count():
+            return None
+        qc = self.undo_stack.command(index)
+        return qc if isinstance(qc, _QtCommand) else None
+
+    def _step(self, step, text: str, *, undo: bool) -> bool:
+        try:
+            with self.project.batch():
+                step(self.project)
+        except Exception as exc:  # noqa: BLE001 — a bug in a command must not cost the user's work either
+            why = exc.one_line() if isinstance(exc, PlannerError) else f"{type(exc).__name__}: {exc}"
+            message = (
+                self.tr("Cannot undo “{what}”: {why}. Nothing was changed.")
+                if undo
+                else self.tr("Cannot redo “{what}”: {why}. Nothing was changed.")
+            )
+            self.editFailed.emit(message.format(what=text, why=why))
+            return False
+        return True
+
+    def _stack_moved_by_qt(self, qc: _QtCommand, *, undo: bool) -> None:
+        """The stack was moved directly (QUndoStack.undo/redo/setIndex, e.g. by a QUndoView): do the model
+        step; when it fails, put the stack back (a queued call: the stack is busy now) without touching the
+        model again."""
+        step = qc.command.revert if undo else qc.command.apply
+        if self._step(step, qc.text(), undo=undo):
+            return
+
+        def restore() -> None:
+            qc.skip = True
+            if undo:
+                self.undo_stack.redo()
+            else:
+                self.undo_stack.undo()
+
+        QTimer.singleShot(0, restore)
 
     def _on_changed(self, cs: ChangeSet) -> None:
         self.changed.emit(cs)

@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from gpuplanner.model import Project
-from gpuplanner.model.validate import field_specs
+from gpuplanner.model.bounds import bounds
+from gpuplanner.model.validate import field_specs, kinds_for_role
 from gpuplanner.ui.i18n import translate
 
 UNITS = (
@@ -131,15 +132,16 @@ class Editor:
     changed: Any  # the signal to connect to "commit"
 
 
-def references(project: Project, table: str, name: str) -> list[tuple[str, Any]] | None:
-    """(shown text, value) choices for a field that refers to something, or None."""
+def references(project: Project, table: str, name: str, row: Any = None) -> list[tuple[str, Any]] | None:
+    """(shown text, value) choices for a field that refers to something, or None. A device's model list
+    holds only the kinds its role can be (``row``'s role; a switch for a leaf, a server for a node)."""
     cat = project.catalog
 
     def kinds(*ks: str) -> list[tuple[str, Any]]:
         return [(f"{e.name} ({e.id})", e.id) for k in ks for e in cat.of_kind(k)]
 
     if table == "devices" and name == "type_id":
-        return kinds("server", "switch", "storage")
+        return kinds(*(kinds_for_role(row.role) if row is not None else ("server", "switch", "storage")))
     if table == "racks" and name == "type_id":
         return kinds("rack")
     if table == "racks" and name == "cooling_id":
@@ -164,8 +166,8 @@ def references(project: Project, table: str, name: str) -> list[tuple[str, Any]]
 def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:
     cls = type(row)
     spec = {s[0]: s for s in field_specs(table, cls)}[name]
-    _, allowed, _, _, choices, negative_ok = spec
-    refs = references(project, table, name)
+    _, allowed, _, _, choices, _negative_ok = spec
+    refs = references(project, table, name, row)
     if choices:
         refs = [(QCoreApplication.translate("choices", c), c) for c in choices]
     if refs is not None:
@@ -175,9 +177,11 @@ def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:
         box = QCheckBox()
         return Editor(box, box.isChecked, lambda v: box.setChecked(bool(v)), box.toggled)
     if int in allowed and float not in allowed:
-        return _line(optional, int, name) if optional else _int_spin(name)
+        rng = bounds(table, name, int)
+        return _line(optional, int, name, rng) if optional else _int_spin(name, rng)
     if float in allowed:
-        return _line(optional, float, name) if optional else _float_spin(name, negative_ok)
+        rng = bounds(table, name, float)
+        return _line(optional, float, name, rng) if optional else _float_spin(name, rng)
     edit = QLineEdit()
     return Editor(edit, edit.text, lambda v: edit.setText("" if v is None else str(v)), edit.editingFinished)
 
@@ -202,9 +206,10 @@ def _combo(items: list[tuple[str, Any]], current: Any) -> Editor:
     return Editor(combo, get, set_, combo.activated)
 
 
-def _int_spin(name: str) -> Editor:
+def _int_spin(name: str, rng: tuple[float, float]) -> Editor:
+    """A spin box limited to the field's range in the model (``gpuplanner.model.bounds``)."""
     spin = QSpinBox()
-    spin.setRange(0, 2_000_000_000)
+    spin.setRange(int(rng[0]), int(rng[1]))
     spin.setKeyboardTracking(False)
     unit = unit_of(name)
     if unit:
@@ -217,10 +222,10 @@ def _int_spin(name: str) -> Editor:
     return Editor(spin, spin.value, set_, spin.editingFinished)
 
 
-def _float_spin(name: str, negative_ok: bool) -> Editor:
+def _float_spin(name: str, rng: tuple[float, float]) -> Editor:
     spin = QDoubleSpinBox()
     spin.setDecimals(4 if name.endswith(("_per_kwh", "factor", "utilization", "headroom", "_rate")) else 2)
-    spin.setRange(-1e12 if negative_ok else 0.0, 1e12)
+    spin.setRange(float(rng[0]), float(rng[1]))
     spin.setKeyboardTracking(False)
     unit = unit_of(name)
     if unit:
@@ -233,10 +238,15 @@ def _float_spin(name: str, negative_ok: bool) -> Editor:
     return Editor(spin, spin.value, set_, spin.editingFinished)
 
 
-def _line(optional: bool, kind: type, name: str) -> Editor:
+def _line(optional: bool, kind: type, name: str, rng: tuple[float, float] | None = None) -> Editor:
     edit = QLineEdit()
     edit.setPlaceholderText(translate("fields", "automatic") if optional else "")
-    edit.setValidator(QIntValidator() if kind is int else QDoubleValidator())
+    if rng is None:
+        edit.setValidator(QIntValidator() if kind is int else QDoubleValidator())
+    elif kind is int:
+        edit.setValidator(QIntValidator(int(rng[0]), int(rng[1])))
+    else:
+        edit.setValidator(QDoubleValidator(float(rng[0]), float(rng[1]), 6))
     unit = unit_of(name)
     if unit:
         edit.setToolTip(unit)

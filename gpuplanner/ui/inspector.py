@@ -11,6 +11,7 @@ in a section that folds away (folded or not stays so for the session).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt
@@ -50,6 +51,10 @@ class Inspector(QWidget):
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020")
+        self.note = QLabel()  # what an edit changed besides the field (links moved to new port groups)
+        self.note.setWordWrap(True)
+        self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.note.hide()
         self.figures = QLabel()
         self.figures.setWordWrap(True)
         self.figures.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -75,6 +80,7 @@ class Inspector(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
         layout.addWidget(self.error)
+        layout.addWidget(self.note)
         layout.addWidget(self.scroll, 1)
         layout.addWidget(self.summary)
         layout.addWidget(self.figures)
@@ -107,6 +113,8 @@ class Inspector(QWidget):
     # -- what to show -----------------------------------------------------------------------------------
     def show_ids(self, ids: list[str]) -> None:
         self.error.clear()
+        self.note.clear()
+        self.note.hide()
         p = self.project
         rows = [(t, i) for i in ids for t in ("racks", "devices", "links") if i in p.tables[t]]
         if len(rows) == 1:
@@ -198,7 +206,7 @@ class Inspector(QWidget):
                 text=self.tr("Set {field}").format(field=fields.label_of(name)),
                 **{name: value},
             )
-            self.doc.push(cmd)
+            self.doc.push(cmd)  # a new device model moves its links in the same step (commands.devices)
         except PlannerError as exc:
             self.error.setText(
                 self.tr("{field} = {value!r} refused: {why}").format(
@@ -208,7 +216,36 @@ class Inspector(QWidget):
             ed.set(getattr(row, name))
             return False
         self.error.clear()
+        self.show_outcome(cmd)
         return True
+
+    def show_outcome(self, cmd: Any) -> None:
+        """Say what an edit changed besides its field: links moved to the new model's port groups, and port
+        groups that now carry more cables than they have ports."""
+        remapped = getattr(cmd, "remapped", None) or []
+        overfull = getattr(cmd, "overfull", None) or []
+        lines = []
+        if remapped:
+            moves = Counter((r.old_group, r.new_group) for r in remapped)
+            parts = [
+                self.tr("{n} × {old} → {new}").format(n=n, old=old, new=new)
+                for (old, new), n in sorted(moves.items())
+            ]
+            lines.append(
+                self.tr("{n} link ends moved to the new model's port groups: {moves}.").format(
+                    n=len(remapped), moves="; ".join(parts)
+                )
+            )
+        if overfull:
+            parts = [
+                self.tr("{device} {group}: {cables} cables on {ports} ports").format(
+                    device=o.device, group=o.group, cables=o.cables, ports=o.ports
+                )
+                for o in overfull[:6]
+            ]
+            lines.append(self.tr("More cables than ports: {list}.").format(list="; ".join(parts)))
+        self.note.setText("\n".join(lines))
+        self.note.setVisible(bool(lines))
 
     def _on_changed(self, cs: ChangeSet) -> None:
         if self.multi.active():

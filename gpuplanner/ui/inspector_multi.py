@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QLineEdit
 
-from gpuplanner.commands import ReplaceRows
+from gpuplanner.commands import edit_rows
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import ChangeSet
+from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import field_specs
 from gpuplanner.ui import fields
 from gpuplanner.ui.i18n import translate
@@ -102,10 +103,11 @@ class MultiEdit:
         _, allowed, _, _, choices, _ = spec
         self.optional[name] = type(None) in allowed
         numeric = (int in allowed or float in allowed) and bool not in allowed
-        refs = fields.references(self.ins.project, self.table, name)
+        refs = fields.references(self.ins.project, self.table, name, first)
         if numeric and not choices and refs is None:
             kind = float if float in allowed else int
-            return fields._line(self.optional[name], kind, name)  # noqa: SLF001 (same package)
+            rng = bounds(self.table, name, kind)
+            return fields._line(self.optional[name], kind, name, rng)  # noqa: SLF001 (same package)
         return fields.make_editor(self.ins.project, self.table, first, name)
 
     def _values(self, name: str) -> set[Any]:
@@ -164,7 +166,8 @@ class MultiEdit:
         label = fields.label_of(name)
         text = translate("Inspector", "Set {field} of {n} items").format(field=label, n=len(changed))
         try:
-            self.ins.doc.push(ReplaceRows(self.table, changed, text=text))
+            cmd = edit_rows(p, self.table, changed, text=text)  # a device's links follow a new model
+            self.ins.doc.push(cmd)
         except PlannerError as exc:
             self.ins.error.setText(
                 translate("Inspector", "{field} = {value!r} refused: {why}").format(
@@ -174,6 +177,7 @@ class MultiEdit:
             self._show_values(name)
             return False
         self.ins.error.clear()
+        self.ins.show_outcome(cmd)
         return True
 
     def on_changed(self, cs: ChangeSet) -> None:

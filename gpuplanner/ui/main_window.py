@@ -136,6 +136,7 @@ class MainWindow(QMainWindow):
         d.analysisFailed.connect(
             lambda m: self.statusBar().showMessage(self.tr("Analysis failed: {m}").format(m=m), 10000)
         )
+        d.editFailed.connect(lambda m: self.statusBar().showMessage(m, 15000))
         d.projectReplaced.connect(self._on_replaced)
         self.view.message.connect(lambda m: self.statusBar().showMessage(m, 8000))
         self.floor.message.connect(lambda m: self.statusBar().showMessage(m, 8000))

@@ -260,6 +260,17 @@
     </message>
 </context>
 <context>
+    <name>Document</name>
+    <message>
+        <source>Cannot undo “{what}”: {why}. Nothing was changed.</source>
+        <translation>无法撤销“{what}”：{why}。未做任何更改。</translation>
+    </message>
+    <message>
+        <source>Cannot redo “{what}”: {why}. Nothing was changed.</source>
+        <translation>无法重做“{what}”：{why}。未做任何更改。</translation>
+    </message>
+</context>
+<context>
     <name>FloorPlanPanel</name>
     <message>
         <source>Add row</source>
@@ -459,6 +470,22 @@
     <message>
         <source>{field} = {value!r} refused: {why}</source>
         <translation>{field} = {value!r} 被拒绝：{why}</translation>
+    </message>
+    <message>
+        <source>{n} × {old} → {new}</source>
+        <translation>{n} × {old} → {new}</translation>
+    </message>
+    <message>
+        <source>{n} link ends moved to the new model&apos;s port groups: {moves}.</source>
+        <translation>{n} 个链路端口已改接到新型号的端口组：{moves}。</translation>
+    </message>
+    <message>
+        <source>{device} {group}: {cables} cables on {ports} ports</source>
+        <translation>{device} 的 {group}：{ports} 个端口上接了 {cables} 根线缆</translation>
+    </message>
+    <message>
+        <source>More cables than ports: {list}.</source>
+        <translation>线缆多于端口：{list}。</translation>
     </message>
     <message>
         <source>&lt;b&gt;{n} racks selected&lt;/b&gt; — an edit applies to all of them</source>

@@ -14,6 +14,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from gpuplanner.engine.analysis import analyze_project
+from gpuplanner.model.bounds import bounds
 from gpuplanner.ui import actions
 from gpuplanner.ui.app import register_fonts, resources_dir
 from gpuplanner.ui.canvas.geometry import rack_ru
@@ -42,12 +43,19 @@ def test_inspector_refusal_names_field_and_value(window):
     link = next(iter(w.doc.project.links.values()))
     w.scene.select_ids([link.id])
     ed = w.inspector.editors[("links", link.id, "multiplicity")]
-    ed.set(0)
-    assert not w.inspector.commit("links", link.id, "multiplicity")
+    ed.set(0)  # the spin box holds the model's range: 0 cables cannot even be typed
+    assert ed.get() == 1
+    # a value inside the field's range that the device's rack refuses: U above the rack's top
+    dev = next(d for d in w.doc.project.devices.values() if d.rack_id)
+    rack_u = w.doc.project.catalog.get(w.doc.project.racks[dev.rack_id].type_id).ru
+    w.scene.select_ids([dev.id])
+    ed = w.inspector.editors[("devices", dev.id, "u_position")]
+    ed.set(rack_u + 1)
+    assert not w.inspector.commit("devices", dev.id, "u_position")
     text = w.inspector.error.text()
-    assert "multiplicity" in text and "0" in text
-    assert w.doc.project.links[link.id].multiplicity == link.multiplicity
-    assert ed.get() == link.multiplicity, "the editor shows the model's value again"
+    assert "U position" in text and str(rack_u + 1) in text and "above the top" in text
+    assert w.doc.project.devices[dev.id].u_position == dev.u_position
+    assert ed.get() == dev.u_position, "the editor shows the model's value again"
 
 
 def test_nothing_selected_edits_project_and_site(window):
@@ -116,9 +124,14 @@ def test_site_dialog_applies_and_refuses(window):
     dlg.editors["tco_years"].set(7)
     assert dlg.apply()
     assert w.doc.project.site.tco_years == 7 and w.doc.results.cost.tco_years == 7
+    # the spin box holds the model's range (gpuplanner.model.bounds): 0 or 10⁹ years cannot be entered
+    lo, hi = bounds("site", "tco_years", int)
     dlg.editors["tco_years"].set(0)
-    assert not dlg.apply()
-    assert "tco_years" in dlg.error.text()
+    assert dlg.editors["tco_years"].get() == lo == 1
+    dlg.editors["tco_years"].set(10**9)
+    assert dlg.editors["tco_years"].get() == hi
+    assert dlg.apply()
+    assert w.doc.project.site.tco_years == hi
 
 
 def test_workload_dialog_adds_a_workload_when_there_is_none(make_window):
