@@ -29,8 +29,12 @@ class NotRegularFileError(OSError):
 
     def __init__(self, path: str | os.PathLike[str], what: str) -> None:
         super().__init__(f"is {what}, not a regular file")
+        self.strerror = f"is {what}, not a regular file"
         self.filename = str(path)
         self.what = what
+
+    def __str__(self) -> str:
+        return str(self.strerror)
 
 
 def _kind(mode: int) -> str:
