@@ -294,6 +294,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
         if self.maybe_save():
             self.autosaver.discard()
+            self.autosaver.end_session()
             self.settings.setValue("geometry", self.saveGeometry())
             event.accept()
         else:
