@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import json
 import os
 import sqlite3
@@ -43,6 +44,8 @@ if typing.TYPE_CHECKING:
 # A temp file whose lock is free is left only by a killed save, but a save that has just created its
 # temp file takes its lock a moment later: files younger than this are never removed.
 STALE_TMP_MIN_AGE_S = 10.0
+DISK_FULL = "the disk is full (no space left on device)"
+KEPT = "the file on disk is as it was"
 
 
 def _column_types(cls: type) -> dict[str, type]:
@@ -186,9 +189,12 @@ def save_project(project: Project, path: str | os.PathLike[str]) -> Path:
         tmp = None
         _fsync_dir(folder)
     except OSError as exc:
-        raise ProjectFileError(f"cannot save: {exc.strerror or exc}", file=str(target)) from exc
+        why = DISK_FULL if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
+        raise ProjectFileError(f"cannot save: {why}", file=str(target), hint=KEPT) from exc
     except (sqlite3.Error, ValueError) as exc:
-        raise ProjectFileError(f"cannot save: {exc}", file=str(target)) from exc
+        full = getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL"
+        why = DISK_FULL if full else str(exc)
+        raise ProjectFileError(f"cannot save: {why}", file=str(target), hint=KEPT) from exc
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
