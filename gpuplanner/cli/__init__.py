@@ -110,8 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _flat(text: str) -> str:
-    """One line: a file name or value with a newline in it must not split the message."""
-    return " ".join(str(text).split())
+    """One line: a file name or value with a newline or other control character in it must not split
+    the message or drive the terminal (shown as '?')."""
+    joined = " ".join(str(text).split())
+    return "".join(c if c.isprintable() else "?" for c in joined)
 
 
 def _open_window(path: str | None) -> int:

@@ -12,11 +12,12 @@ from __future__ import annotations
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
+from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from gpuplanner.model import Project
 from gpuplanner.storage import open_project
+from gpuplanner.ui.i18n import translate
 
 SHOW_AFTER_MS = 400  # a quicker open shows no dialog at all
 POLL_MS = 25
@@ -27,10 +28,6 @@ class OpenCancelled(Exception):
     """The user pressed Cancel while the file was being read."""
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("FileOpen", text)
-
-
 def load_project(parent: QWidget | None, path: str | Path) -> Project:
     """Reads ``path`` in the worker thread, keeping the window responsive; raises what ``open_project``
     raises (ProjectFileError for a bad file) or OpenCancelled."""
@@ -38,8 +35,14 @@ def load_project(parent: QWidget | None, path: str | Path) -> Project:
     if future.done():
         return future.result()
     loop = QEventLoop()
-    dialog = QProgressDialog(_tr("Opening {name}…").format(name=Path(path).name), _tr("Cancel"), 0, 0, parent)
-    dialog.setWindowTitle(_tr("Opening project"))
+    dialog = QProgressDialog(
+        translate("FileOpen", "Opening {name}…").format(name=Path(path).name),
+        translate("FileOpen", "Cancel"),
+        0,
+        0,
+        parent,
+    )
+    dialog.setWindowTitle(translate("FileOpen", "Opening project"))
     dialog.setMinimumDuration(SHOW_AFTER_MS)
     dialog.setAutoClose(False)
     dialog.setAutoReset(False)

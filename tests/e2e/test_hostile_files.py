@@ -33,8 +33,17 @@ import make_corpus  # noqa: E402
 LIMIT_S = 10.0
 # Failures known to be fixed in another branch of this round (name, command or format) -> whose and what.
 # They are reported as xfail (not hidden): the rest of the file's commands are still checked.
+# "*" = every command of that file. The huge values are the model's bounds (issue 13 item 3, branch
+# i13-model adds them to model/validate.py, which this loader already applies to every row): until then
+# they load and overflow int16/int32 arrays, allocate tens of GiB, or run for minutes.
+_BOUNDS = "model bounds (i13-model): values beyond the schema's ranges reach the engine"
 KNOWN_ELSEWHERE = {
     ("hostile-names.gpuplan", "png"): "exports (i14): PNG text layout of names holding tabs/newlines",
+    ("huge-multiplicity.gpuplan", "*"): _BOUNDS,
+    ("huge-u-position.gpuplan", "*"): _BOUNDS,
+    ("huge-tco-years.gpuplan", "*"): _BOUNDS,
+    ("huge-int64.gpuplan", "*"): _BOUNDS,
+    ("huge-floor.gpuplan", "*"): _BOUNDS,
 }
 EXT = {
     "slurm": "conf",
@@ -88,13 +97,13 @@ def _commands(file: Path, out: Path) -> list[list[str]]:
     return cmds
 
 
-def _run_in_one_process(cmds: list[list[str]]) -> list[dict]:
+def _run_in_one_process(cmds: list[list[str]], timeout: float | None = None) -> list[dict]:
     proc = subprocess.run(
         [sys.executable, "-c", DRIVER, json.dumps(cmds)],
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=LIMIT_S * len(cmds) + 30,
+        timeout=timeout or LIMIT_S * len(cmds) + 30,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -150,14 +159,22 @@ def test_every_command_on_a_hostile_file(corpus, name, tmp_path):
     expect = expectations[name]
     before = _sha(file)
     cmds = _commands(file, tmp_path)
-    results = _run_in_one_process(cmds)
+    try:
+        # a known hang need not cost 3 minutes: 40 s is 4× what the rest of the corpus takes per file
+        results = _run_in_one_process(cmds, 40 if (name, "*") in KNOWN_ELSEWHERE else None)
+    except subprocess.TimeoutExpired:
+        if (name, "*") in KNOWN_ELSEWHERE:
+            pytest.xfail(f"hangs: {KNOWN_ELSEWHERE[name, '*']}")
+        raise
     assert len(results) == len(cmds)
     outcomes, known = set(), []
     for r in results:
         where = f"{' '.join(r['argv'][:1] + r['argv'][2:])}: rc={r['rc']} {r['stderr'][-600:]}"
         what = r["argv"][r["argv"].index("-f") + 1] if "-f" in r["argv"] else r["argv"][0]
-        if (name, what) in KNOWN_ELSEWHERE and r["rc"] not in (0, 2):
-            known.append(KNOWN_ELSEWHERE[name, what])
+        reason = KNOWN_ELSEWHERE.get((name, what)) or KNOWN_ELSEWHERE.get((name, "*"))
+        bad = r["rc"] not in (0, 2) or r["seconds"] > LIMIT_S or "not enough memory" in r["stderr"]
+        if reason and bad:
+            known.append(f"{what}: {reason}")
             continue
         assert r["seconds"] <= LIMIT_S, f"{where} took {r['seconds']:.1f} s"
         assert "Traceback" not in r["stderr"] and "internal error" not in r["stderr"], where
@@ -169,14 +186,14 @@ def test_every_command_on_a_hostile_file(corpus, name, tmp_path):
         else:
             assert expect in ("open", "either"), where
             _well_formed(r["argv"], r["stdout"], tmp_path)
-    if expect != "either":
+    if expect != "either" and not known:
         # A file that opens for one command opens for all (analysis problems are findings, not refusals).
         assert outcomes == ({2} if expect == "refuse" else {0}), [r["rc"] for r in results]
     if 2 in outcomes and 0 not in outcomes:
         assert not [p for p in tmp_path.iterdir()], "a refused file left an output behind"
     assert _sha(file) == before, "the input file changed"
     if known:
-        pytest.xfail("; ".join(known))
+        pytest.xfail("; ".join(sorted(set(known))))
 
 
 # -- special files and locks, through the real command --------------------------------------------------
