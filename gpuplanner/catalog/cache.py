@@ -5,8 +5,11 @@ start of the CLI and the window. The cache stores what loading a folder produced
 each price, each problem found) under a key made of everything the result depends on: the package version,
 the folder, every catalog and schema file's path, size, mtime and inode, and the catalog code itself. Any
 difference, an unreadable or corrupt file, or an unexpected shape means a miss: the folder is loaded from
-the files again and the cache rewritten. Only plain data is stored (no classes of ours), and the unpickler
-refuses anything but builtins and dates.
+the files again and the cache rewritten. The file is JSON (dates tagged as ``{"$date": "…"}``): parsing it
+cannot run code, whatever it holds. The loader rebuilds each entry from the stored data through the entry
+classes and the semantic rules (``rules.check_entry``), so a hand-edited cache with the right key still
+cannot bring in an entry the rules refuse: the whole cache is then ignored. Only a regular file is read
+(a FIFO or device in its place is a miss, never a hang).
 
 ``GPUPLANNER_CACHE_DIR`` moves the cache folder; ``GPUPLANNER_NO_CACHE=1`` turns the cache off.
 """
@@ -14,9 +17,9 @@ refuses anything but builtins and dates.
 from __future__ import annotations
 
 import contextlib
-import io
+import datetime as dt
+import json
 import os
-import pickle
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -24,11 +27,15 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
+from gpuplanner.core.safeio import read_regular
+
 ENV_CACHE_DIR = "GPUPLANNER_CACHE_DIR"
 ENV_NO_CACHE = "GPUPLANNER_NO_CACHE"
 
 # Bump when the shape of what is stored changes.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: JSON (1 was a restricted pickle)
+# The bundled catalog's cache is ~0.5 MB; a file far larger was not written by us.
+MAX_CACHE_BYTES = 64 * 1024 * 1024
 
 # Code whose change changes what loading a folder yields (run from source, the version does not move).
 _CODE = ("loader.py", "rules.py", "types.py", "cache.py")
@@ -74,38 +81,63 @@ def cache_key(root: Path, files: Iterable[Path]) -> tuple:
     return (_code_stamp(), str(root.resolve()), tuple(_stat(p) for p in files))
 
 
-class _PlainUnpickler(pickle.Unpickler):
-    """Builtin containers and scalars load natively; of classes only dates and times are let in."""
+_DATE_TAGS = {"$date": dt.date, "$datetime": dt.datetime}
 
-    _ALLOWED = {
-        ("datetime", "date"),
-        ("datetime", "datetime"),
-        ("datetime", "time"),
-        ("datetime", "timezone"),
-        ("datetime", "timedelta"),
-    }
 
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) in self._ALLOWED:
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the catalog cache")
+def _encode(value: Any) -> Any:
+    """JSON for what YAML can yield: dates and times become tagged objects (anything else is refused)."""
+    if isinstance(value, dt.datetime):
+        return {"$datetime": value.isoformat()}
+    if isinstance(value, dt.date):
+        return {"$date": value.isoformat()}
+    raise TypeError(f"{type(value).__name__} is not stored in the catalog cache")
+
+
+def _decode(obj: dict[str, Any]) -> Any:
+    if len(obj) == 1:
+        ((tag, text),) = obj.items()
+        if tag in _DATE_TAGS and isinstance(text, str):
+            return _DATE_TAGS[tag].fromisoformat(text)
+    return obj
+
+
+def _dumps(obj: Any) -> bytes:
+    return json.dumps(obj, default=_encode, ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not stored in the catalog cache")
+
+
+def _loads(data: bytes) -> Any:
+    return json.loads(data.decode("utf-8"), object_hook=_decode, parse_constant=_refuse_constant)
+
+
+def _normal(value: Any) -> Any:
+    """The form a value takes after a trip through the cache file (tuples become lists)."""
+    if isinstance(value, dict):
+        return {k: _normal(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_normal(v) for v in value]
+    return value
 
 
 def _file(slot: str) -> Path | None:
     folder = cache_dir()
-    return None if folder is None else folder / f"catalog-{slot}.pickle"
+    return None if folder is None else folder / f"catalog-{slot}.json"
 
 
 def read(slot: str, key: tuple) -> Any | None:
-    """The stored payload of ``slot`` if it was stored under ``key``; None on any problem."""
+    """The stored payload of ``slot`` if it was stored under ``key``; None on any problem. The payload is
+    plain JSON data; the caller rebuilds (and re-checks) its entries from it."""
     path = _file(slot)
     if path is None:
         return None
     try:
-        stored = _PlainUnpickler(io.BytesIO(path.read_bytes())).load()
-    except Exception:  # missing, unreadable, truncated, corrupt, tampered: all simply a miss
+        stored = _loads(read_regular(path, MAX_CACHE_BYTES))  # a FIFO or device in its place: a miss
+    except Exception:  # missing, unreadable, truncated, corrupt, too deep, tampered: all simply a miss
         return None
-    if not isinstance(stored, dict) or stored.get("key") != key:
+    if not isinstance(stored, dict) or stored.get("key") != _normal(key):
         return None
     return stored.get("payload")
 
@@ -118,12 +150,14 @@ def write(slot: str, key: tuple, payload: Any) -> None:
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        data = pickle.dumps({"key": key, "payload": payload}, protocol=pickle.HIGHEST_PROTOCOL)
-        _PlainUnpickler(io.BytesIO(data)).load()  # an object we could not read back: do not store it
+        record = {"key": _normal(key), "payload": _normal(payload)}
+        data = _dumps(record)
+        if len(data) > MAX_CACHE_BYTES or _loads(data) != record:
+            return  # a value JSON would change (an int dict key, a set): do not store what differs
         fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        # No fsync: after a crash a torn file fails to unpickle or its key differs, and is rebuilt.
+        # No fsync: after a crash a torn file fails to parse or its key differs, and is rebuilt.
         os.replace(tmp, path)
         tmp = None
     except Exception:

@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from gpuplanner.catalog import cache as disk_cache
 from gpuplanner.catalog.rules import check_entry, check_references
+from gpuplanner.catalog.schema_lite import supported, valid
 from gpuplanner.catalog.types import KIND_DIRS, KIND_TYPES, CatalogEntry, Price
 from gpuplanner.core.errors import CatalogError
+from gpuplanner.core.safeio import read_regular
 
 if TYPE_CHECKING:
     import jsonschema
@@ -90,8 +92,8 @@ def _schema_errors(kind: str, data: dict[str, Any], origin: str, entry_id: str) 
 def _read_yaml(path: Path) -> Any:
     import yaml
 
-    try:
-        text = path.read_text(encoding="utf-8")
+    try:  # a regular file only: a FIFO named *.yaml in a catalog folder must not hang every start
+        text = read_regular(path, 16 * 1024 * 1024).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CatalogError(f"cannot read: {exc}", file=str(path)) from exc
     try:
@@ -225,6 +227,8 @@ def _error_to_plain(e: CatalogError) -> tuple:
 
 def _error_from_plain(t: tuple) -> CatalogError:
     message, file, entry, field, value, hint = t
+    if not all(isinstance(x, str | None) for x in (message, file, entry, field, hint)):
+        raise ValueError("cached problem of a wrong type")
     return CatalogError(message, file=file, entry=entry, field=field, value=value, hint=hint)
 
 
@@ -242,17 +246,40 @@ def _to_plain(entries: _EntryResults, prices: _PriceResults) -> dict[str, Any]:
     }
 
 
+def _checked_entry(data: Any, origin: str) -> CatalogEntry | None:
+    """An entry rebuilt from the cache passes the same semantic rules as one read from its file (the
+    cache file is the user's to edit: a changed one with the right key must not bring in a bad entry)."""
+    if data is None:
+        return None
+    kind = data["kind"]
+    schema = _schema(kind)
+    ok = valid(data, schema) if supported(schema) else not _schema_errors(kind, data, origin, "")
+    if not ok:
+        raise ValueError(f"cached entry {data.get('id')!r} does not match the schema of '{kind}'")
+    entry = KIND_TYPES[kind].from_dict(data, origin=origin)
+    if check_entry(entry):
+        raise ValueError(f"cached entry {entry.id} breaks the catalog rules")
+    return entry
+
+
+def _checked_price(d: dict[str, Any]) -> Price:
+    price = Price(**d)
+    strings = (price.id, price.unit, price.source, price.as_of, price.note, price.origin)
+    number = price.price_usd
+    if not all(isinstance(x, str) for x in strings) or not isinstance(price.estimate, bool):
+        raise ValueError("cached price of a wrong type")
+    if isinstance(number, bool) or not isinstance(number, int | float) or not 0 <= number < 1e12:
+        raise ValueError("cached price out of range")
+    return price
+
+
 def _from_plain(plain: dict[str, Any]) -> tuple[_EntryResults, _PriceResults]:
     entries: _EntryResults = [
-        (
-            origin,
-            None if data is None else KIND_TYPES[data["kind"]].from_dict(data, origin=origin),
-            [_error_from_plain(x) for x in errs],
-        )
+        (origin, _checked_entry(data, origin), [_error_from_plain(x) for x in errs])
         for origin, data, errs in plain["entries"]
     ]
     prices: _PriceResults = [
-        (origin, [Price(**d) for d in ps], [_error_from_plain(x) for x in errs])
+        (origin, [_checked_price(d) for d in ps], [_error_from_plain(x) for x in errs])
         for origin, ps, errs in plain["prices"]
     ]
     return entries, prices

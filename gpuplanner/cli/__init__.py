@@ -1,12 +1,16 @@
 """The composition root: argument parsing and wiring. ``gpuplanner`` with no command opens the window.
 
-Every command that reports takes ``--json``. Exit codes: 0 success, 2 bad input (one line on stderr).
+Every command that reports takes ``--json``. Exit codes: 0 success, 2 bad input (one line on stderr, naming
+the argument or file), 1 an internal error (one line too; ``GPUPLANNER_DEBUG=1`` prints the traceback).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import traceback
+import typing
 from collections.abc import Sequence
 
 from gpuplanner import __version__
@@ -30,8 +34,26 @@ def _optional_modules() -> list:
     return mods
 
 
+EXIT_INTERNAL = 1
+ENV_DEBUG = "GPUPLANNER_DEBUG"
+
+
+class ArgumentError(SystemExit):
+    """A bad command line: already printed as one line."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse prints the whole usage before its error; we print one line naming the argument and point
+    to --help (sub-command parsers are made with the same class)."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        one = " ".join(message.split())
+        print(f"{self.prog}: {one} (see `{self.prog} --help`)", file=sys.stderr)
+        raise ArgumentError(EXIT_BAD_INPUT)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="gpuplanner",
         description="GPU Planner: plan GPU clusters — fabric, performance, power, cooling and cost. "
         "Without a command, opens the desktop window (optionally on FILE).",
@@ -56,18 +78,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse already printed its message; map its code 2 to ours
         return int(exc.code or 0)
     if not getattr(args, "func", None):
-        parser.print_help()
+        print("gpuplanner: name a command (see `gpuplanner --help`)", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         return int(args.func(args) or 0)
     except PlannerError as exc:
-        print(f"gpuplanner: {exc.one_line()}", file=sys.stderr)
+        print(f"gpuplanner: {_flat(exc.one_line())}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `gpuplanner … | head`
         sys.stderr.close()
         return 0
+    except OSError as exc:  # a file the user named: missing folder, full disk, no permission
+        name = exc.filename or getattr(args, "output", None) or getattr(args, "file", None) or ""
+        why = exc.strerror or str(exc)
+        print(f"gpuplanner: {_flat(f'{name}: {why}' if name else why)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except MemoryError:
+        print("gpuplanner: not enough memory for this request (try a smaller one)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Exception as exc:  # a bug of ours: one line, never a traceback (unless asked for)
+        if os.environ.get(ENV_DEBUG, "").strip() not in ("", "0"):
+            traceback.print_exc()
+        print(
+            f"gpuplanner: internal error: {_flat(f'{type(exc).__name__}: {exc}')[:300]} "
+            f"(please report it; {ENV_DEBUG}=1 shows the details)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+
+
+def _flat(text: str) -> str:
+    """One line: a file name or value with a newline or other control character in it must not split
+    the message or drive the terminal (shown as '?')."""
+    joined = " ".join(str(text).split())
+    return "".join(c if c.isprintable() else "?" for c in joined)
 
 
 def _open_window(path: str | None) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from gpuplanner.cli.common import print_json, print_table
+from gpuplanner.cli.common import int_in, print_json, print_table
 
 SEV = {"error": "ERROR", "warning": "warn", "info": "info"}
 
@@ -111,6 +111,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file")
     p.add_argument("--scenario", help="analyse a named scenario of the project")
     p.add_argument("--lang", choices=["en", "zh"], help="language of the findings (default: the project's)")
-    p.add_argument("--racks", type=int, default=20, help="racks to list in the text output")
+    p.add_argument("--racks", type=int_in(0, 1_000_000), default=20, help="racks to list in the text output")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_analyze)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gpuplanner.cli.common import EXIT_BAD_INPUT, print_json, print_table
+from gpuplanner.cli.common import EXIT_BAD_INPUT, float_in, int_in, print_json, print_table
 from gpuplanner.core.errors import CatalogError
 
 # The catalog loader (YAML, JSON Schema) is imported by the commands, not by `register` (see cli/__init__.py).
@@ -186,10 +186,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     pn.add_argument("path")
     pn.add_argument("--kind", choices=["server", "switch"], help="default: guessed from the interfaces")
     pn.add_argument("--gpu", help="GPU catalog id (servers)")
-    pn.add_argument("--gpu-count", type=int)
-    pn.add_argument("--power-max-w", type=float)
-    pn.add_argument("--power-typical-w", type=float)
-    pn.add_argument("--power-idle-w", type=float)
+    pn.add_argument("--gpu-count", type=int_in(1, 1024))
+    pn.add_argument("--power-max-w", type=float_in(0, 1_000_000))
+    pn.add_argument("--power-typical-w", type=float_in(0, 1_000_000))
+    pn.add_argument("--power-idle-w", type=float_in(0, 1_000_000))
     pn.add_argument("--out", help="catalog folder to write into (default: the user catalog)")
     pn.add_argument("--no-input", action="store_true", help="never prompt; fail if a figure is missing")
     pn.add_argument("--json", action="store_true")

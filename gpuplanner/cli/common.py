@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import json
 import math
+import os
 import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 EXIT_OK = 0
@@ -37,3 +42,82 @@ def print_table(rows: list[list[Any]], headers: list[str]) -> None:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
         if n == 0:
             print("  ".join("-" * w for w in widths))
+
+
+# -- argument values -------------------------------------------------------------------------------------
+# Bounds of arguments that only the command line has. Fields of the project (multiplicities, U positions,
+# years, money) take their bounds from the model's schema (model/validate.py), which the generators and the
+# file loader enforce too; these are the CLI's own, each with the reason in its message.
+# The largest cluster GPU Planner is benchmarked at is 131,072 GPUs (benchmarks/bench_fabric.py); twice that
+# is accepted, more is refused before anything is built (one server row per device: memory and time grow
+# linearly, and 10⁹ servers would need ~90 GiB).
+MAX_GPUS = 262_144
+MAX_SERVERS = 32_768
+MAX_COUNT = 1_000_000  # any other count (batch, layers, tokens per sequence …): far above any real model
+
+
+def int_in(lo: int, hi: int, what: str = "") -> Callable[[str], int]:
+    """An argparse ``type`` for an integer in [lo, hi]; the message names the bound (and why, via what)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip().replace("_", ""), 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{value:,} is out of range: {lo:,} to {hi:,}{what}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def float_in(lo: float, hi: float, *, lo_open: bool = False, what: str = "") -> Callable[[str], float]:
+    """An argparse ``type`` for a finite number in [lo, hi] (or (lo, hi] with ``lo_open``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"'{text}' is not a finite number")
+        if value < lo or (lo_open and value == lo) or value > hi:
+            low = f"more than {lo:g}" if lo_open else f"{lo:g}"
+            raise argparse.ArgumentTypeError(f"{value:g} is out of range: {low} to {hi:g}{what}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def check_output(path: str | os.PathLike[str], *, folder_ok: bool = False) -> Path:
+    """The output's folder exists (and is one) and the output is not a folder: checked before any work."""
+    from gpuplanner.core.errors import ValidationError
+
+    out = Path(path)
+    parent = out.parent
+    if not parent.is_dir():
+        what = "is not a folder" if parent.exists() else "does not exist"
+        raise ValidationError(f"cannot write here: the folder '{parent}' {what}", file=str(out))
+    if out.is_dir() and not folder_ok:
+        raise ValidationError("is a folder; give a file name", file=str(out))
+    if not os.access(parent, os.W_OK):
+        raise ValidationError(f"cannot write here: the folder '{parent}' is read-only", file=str(out))
+    return out
+
+
+@contextlib.contextmanager
+def output_file(path: str | os.PathLike[str], *, folder_ok: bool = False) -> Iterator[Path]:
+    """Guards a command's output: refuses (one line) a missing folder or a folder in place of the file, and
+    when the command fails, removes an output it created (a writer stopped by a full disk must not leave an
+    empty or half file that looks like a result)."""
+    out = check_output(path, folder_ok=folder_ok)
+    existed = out.exists()
+    try:
+        yield out
+    except BaseException:
+        if not existed and out.is_file():
+            with contextlib.suppress(OSError):
+                out.unlink()
+        raise

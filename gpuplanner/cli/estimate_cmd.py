@@ -7,7 +7,15 @@ import argparse
 import dataclasses
 from typing import TYPE_CHECKING
 
-from gpuplanner.cli.common import EXIT_BAD_INPUT, print_json, print_table
+from gpuplanner.cli.common import (
+    EXIT_BAD_INPUT,
+    MAX_COUNT,
+    MAX_GPUS,
+    float_in,
+    int_in,
+    print_json,
+    print_table,
+)
 from gpuplanner.core.errors import PlannerError, ValidationError
 
 # The catalog and the engine are imported by the command, not by `register` (see cli/__init__.py).
@@ -269,26 +277,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("estimate", help="training/inference performance of a model on a cluster")
     p.add_argument("--model", help="model catalog id (see `catalog list model`)")
     for name in ("layers", "hidden", "heads", "kv-heads", "ffn"):
-        p.add_argument(f"--{name}", type=int)
-    p.add_argument("--vocab", type=int, default=51200)
-    p.add_argument("--seq", type=int, help="sequence length")
+        p.add_argument(f"--{name}", type=int_in(1, MAX_COUNT))
+    p.add_argument("--vocab", type=int_in(1, 10 * MAX_COUNT), default=51200)
+    p.add_argument("--seq", type=int_in(1, 10 * MAX_COUNT), help="sequence length")
     p.add_argument("--gpu", help="GPU catalog id")
-    p.add_argument("--gpus", type=int, help="number of GPUs")
+    p.add_argument("--gpus", type=int_in(1, MAX_GPUS), help="number of GPUs")
     p.add_argument("--server", help="server catalog id (GPUs per node and NICs)")
-    p.add_argument("--gpus-per-node", type=int)
-    p.add_argument("--nic-gbps", type=float, help="speed of one compute NIC")
-    p.add_argument("--nics-per-node", type=int)
+    p.add_argument("--gpus-per-node", type=int_in(1, 1024))
+    p.add_argument("--nic-gbps", type=float_in(0, 12_800, lo_open=True), help="speed of one compute NIC")
+    p.add_argument("--nics-per-node", type=int_in(1, 1024))
     p.add_argument(
-        "--oversub", type=float, default=1.0, help="fabric oversubscription for inter-node traffic"
+        "--oversub", type=float_in(1, 64), default=1.0, help="fabric oversubscription for inter-node traffic"
     )
     p.add_argument("--fabric", help="a project file: use its GPUs and its drawn fabric")
     for name in ("tp", "pp", "dp"):
-        p.add_argument(f"--{name}", type=int)
-    p.add_argument("--cp", type=int, default=1)
-    p.add_argument("--ep", type=int, default=1)
-    p.add_argument("--vpp", type=int, default=1)
-    p.add_argument("--micro-batch", type=int, default=1)
-    p.add_argument("--global-batch", type=int, default=1024, help="sequences per step")
+        p.add_argument(f"--{name}", type=int_in(1, MAX_GPUS))
+    p.add_argument("--cp", type=int_in(1, MAX_GPUS), default=1)
+    p.add_argument("--ep", type=int_in(1, MAX_GPUS), default=1)
+    p.add_argument("--vpp", type=int_in(1, 1024), default=1)
+    p.add_argument("--micro-batch", type=int_in(1, MAX_COUNT), default=1)
+    p.add_argument("--global-batch", type=int_in(1, 100 * MAX_COUNT), default=1024, help="sequences per step")
     p.add_argument("--precision", choices=["bf16", "fp16", "fp8"], default="bf16")
     p.add_argument("--recompute", choices=["none", "selective", "full"], default="selective")
     p.add_argument("--zero", type=int, default=1, choices=[0, 1, 2, 3])
@@ -307,16 +315,22 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="pipeline sends do not overlap compute (Megatron before overlap_p2p_comm, 2021–2022 runs)",
     )
-    p.add_argument("--tokens", type=float, default=0.0, help="training tokens (for time-to-train)")
-    p.add_argument("--measured-mfu", type=float, help="calibration: a measured MFU (0–1)")
     p.add_argument(
-        "--measured-busbw", type=float, help="calibration: measured nccl-tests all-reduce bus bandwidth, GB/s"
+        "--tokens", type=float_in(0, 1e16), default=0.0, help="training tokens (for time-to-train)"
     )
-    p.add_argument("--top", type=int, default=5, help="layouts shown by a sweep")
+    p.add_argument(
+        "--measured-mfu", type=float_in(0, 1, lo_open=True), help="calibration: a measured MFU (0–1)"
+    )
+    p.add_argument(
+        "--measured-busbw",
+        type=float_in(0, 100_000, lo_open=True),
+        help="calibration: measured nccl-tests all-reduce bus bandwidth, GB/s",
+    )
+    p.add_argument("--top", type=int_in(1, 1000), default=5, help="layouts shown by a sweep")
     p.add_argument("--inference", action="store_true")
-    p.add_argument("--batch", type=int, default=32)
-    p.add_argument("--prompt", type=int, default=2048)
-    p.add_argument("--output", type=int, default=512)
-    p.add_argument("--kv-bytes", type=int, default=2)
+    p.add_argument("--batch", type=int_in(1, MAX_COUNT), default=32)
+    p.add_argument("--prompt", type=int_in(1, 10 * MAX_COUNT), default=2048)
+    p.add_argument("--output", type=int_in(1, 10 * MAX_COUNT), default=512)
+    p.add_argument("--kv-bytes", type=int_in(1, 8), default=2)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_estimate)

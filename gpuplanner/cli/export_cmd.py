@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+
+from gpuplanner.cli.common import check_output, output_file
 
 # The union of exports.FORMATS, reports.files.FORMATS and the quota formats, spelled out so that
 # `register` imports neither package (tests/e2e/test_cli.py checks the two lists agree).
@@ -11,6 +12,7 @@ FORMATS = ("slurm", "netbox", "bom-csv", "cables-csv", "svg", "png", "json", "sl
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
+    from gpuplanner.core.safeio import atomic_write
     from gpuplanner.engine.analysis import analyze_project
     from gpuplanner.exports import FORMATS as DATA_FORMATS
     from gpuplanner.exports import export
@@ -18,24 +20,27 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from gpuplanner.reports.files import write_file
     from gpuplanner.storage import open_project
 
+    check_output(args.output, folder_ok=args.format == "netbox")  # before the (long) analysis
     project = open_project(args.file)
     if args.format in ("slurm-partitions", "k8s-quotas"):
         from gpuplanner.exports.quotas import kubernetes_quotas, slurm_partitions
 
         text = slurm_partitions(project) if args.format == "slurm-partitions" else kubernetes_quotas(project)
-        Path(args.output).write_text(text, encoding="utf-8")
+        atomic_write(args.output, text)
         print(f"wrote {args.output}")
         return 0
     results = analyze_project(project, scenario=args.scenario)
-    if args.format in DATA_FORMATS:
-        written = export(
-            project, args.format, args.output, results=results, lang=args.lang, plugin=args.plugin
-        )
-    else:
-        assert args.format in REPORT_FORMATS
-        written = write_file(
-            project, args.format, args.output, lang=args.lang, rack=args.rack, results=results
-        )
+    # A writer stopped by a full disk must not leave an empty file that looks like an export.
+    with output_file(args.output, folder_ok=args.format == "netbox"):
+        if args.format in DATA_FORMATS:
+            written = export(
+                project, args.format, args.output, results=results, lang=args.lang, plugin=args.plugin
+            )
+        else:
+            assert args.format in REPORT_FORMATS
+            written = write_file(
+                project, args.format, args.output, lang=args.lang, rack=args.rack, results=results
+            )
     for p in written:
         print(f"wrote {p}")
     return 0

@@ -9,12 +9,36 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gpuplanner.cli.common import print_json, print_table
+from gpuplanner.cli.common import (
+    MAX_GPUS,
+    MAX_SERVERS,
+    check_output,
+    float_in,
+    int_in,
+    output_file,
+    print_json,
+    print_table,
+)
 from gpuplanner.core.errors import GenerationError, ProjectFileError
 
 # Topology, engine and storage are imported by the commands, not by `register` (see cli/__init__.py).
 if TYPE_CHECKING:
     from gpuplanner.model import Project
+
+
+_WHY_MAX = f" (GPU Planner plans up to {MAX_GPUS:,} GPUs in {MAX_SERVERS:,} servers at once)"
+
+
+def _check_size(servers: int, gpus_per_server: int) -> None:
+    """Feasibility before anything is built: a billion servers would need ~90 GiB of rows."""
+    if servers > MAX_SERVERS or servers * gpus_per_server > MAX_GPUS:
+        raise GenerationError(
+            f"{servers:,} servers of {gpus_per_server} GPUs ({servers * gpus_per_server:,} GPUs) is more than "
+            f"GPU Planner plans at once: at most {MAX_SERVERS:,} servers and {MAX_GPUS:,} GPUs",
+            field="--servers",
+            value=servers,
+            hint="plan one building block and scale it, or split the cluster into projects",
+        )
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
@@ -39,7 +63,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         raise GenerationError("name a template or preset", hint="see `gpuplanner generate --list`")
     if not args.output:
         raise GenerationError("give the output file with -o FILE")
-    out = Path(args.output)
+    out = check_output(args.output)
     if out.exists() and not args.force:
         raise ProjectFileError("already exists (use --force to replace it)", file=str(out))
     if args.template in preset_ids():
@@ -48,10 +72,11 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         return _write_generated(project, out, args, args.template, opts.servers)
     project = Project()
     servers = args.servers
+    srv = project.catalog.get(args.server)
+    per = getattr(srv, "gpu_count", 0) or 1
     if args.gpus:
-        srv = project.catalog.get(args.server)
-        per = getattr(srv, "gpu_count", 0) or 1
         servers = math.ceil(args.gpus / per)
+    _check_size(servers, per)
     opts = GenerateOptions(
         template=args.template,
         server=args.server,
@@ -84,7 +109,8 @@ def _write_generated(
 
     now = datetime.now(UTC).isoformat(timespec="seconds")
     project.tables["project"]["project"] = dataclasses.replace(project.info, created=now, modified=now)
-    save_project(project, out)
+    with output_file(out):
+        save_project(project, out)
     summary = {
         "file": str(out),
         "template": template,
@@ -144,20 +170,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("template", nargs="?", help="a template or a preset (see --list)")
     p.add_argument("--list", action="store_true", help="list the templates and the presets")
     p.add_argument("--server", default="nvidia-dgx-h100", help="server catalog id")
-    p.add_argument("--servers", type=int, default=32, help="number of servers")
-    p.add_argument("--gpus", type=int, help="number of GPUs (overrides --servers)")
+    p.add_argument("--servers", type=int_in(1, MAX_SERVERS, _WHY_MAX), default=32, help="number of servers")
+    p.add_argument("--gpus", type=int_in(1, MAX_GPUS, _WHY_MAX), help="number of GPUs (overrides --servers)")
     p.add_argument("--switch", default="nvidia-quantum-2-qm9700", help="leaf switch catalog id")
     p.add_argument("--spine-switch", help="spine switch (default: the leaf model)")
     p.add_argument("--core-switch", help="core switch (default: the spine model)")
-    p.add_argument("--oversub", type=float, default=1.0, help="leaf oversubscription, e.g. 1, 2, 3")
-    p.add_argument("--su-size", type=int, default=32, help="servers per scalable unit")
+    p.add_argument("--oversub", type=float_in(1, 64), default=1.0, help="leaf oversubscription, e.g. 1, 2, 3")
+    p.add_argument("--su-size", type=int_in(1, MAX_SERVERS), default=32, help="servers per scalable unit")
     p.add_argument("--rails", choices=["yes", "no"], default="yes", help="rail-optimised leaves")
-    p.add_argument("--planes", type=int, default=1, help="independent fabric planes")
+    p.add_argument("--planes", type=int_in(1, 16), default=1, help="independent fabric planes")
     p.add_argument("--rack", default="generic-48u-600x1200-hd", help="rack catalog id")
-    p.add_argument("--rack-kw", type=float, help="rack power budget in kW (default: the rack type's)")
+    p.add_argument(
+        "--rack-kw",
+        type=float_in(0, 1000, lo_open=True),
+        help="rack power budget in kW (default: the rack type's)",
+    )
     p.add_argument("--storage", action="store_true", help="add a storage fabric")
     p.add_argument("--storage-system", help="storage catalog id for the storage fabric")
-    p.add_argument("--storage-units", type=int, default=0)
+    p.add_argument("--storage-units", type=int_in(0, MAX_SERVERS), default=0)
     p.add_argument("--management", action="store_true", help="add an out-of-band management fabric")
     p.add_argument("--name", help="project name")
     p.add_argument("--lang", default="en", choices=["en", "zh"])

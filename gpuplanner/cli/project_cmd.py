@@ -6,10 +6,9 @@ import argparse
 import dataclasses
 from collections import Counter
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gpuplanner.cli.common import print_json
+from gpuplanner.cli.common import check_output, print_json
 from gpuplanner.core.errors import ProjectFileError
 
 # The model and storage (sqlite-utils, the catalog) are imported by the commands, not by `register`:
@@ -50,7 +49,7 @@ def _cmd_new(args: argparse.Namespace) -> int:
     from gpuplanner.model import Project
     from gpuplanner.storage import save_project
 
-    path = Path(args.file)
+    path = check_output(args.file)
     if path.exists() and not args.force:
         raise ProjectFileError("already exists (use --force to replace it)", file=str(path))
     project = Project()

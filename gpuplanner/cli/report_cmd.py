@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from gpuplanner.cli.common import check_output
+
 
 def _warn(message: str) -> None:
     print(f"gpuplanner: warning: {message}", file=sys.stderr)
@@ -14,6 +16,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from gpuplanner.reports import build_report
     from gpuplanner.storage import open_project
 
+    check_output(args.output)  # before the (long) analysis
     project = open_project(args.file)
     out = build_report(project, args.output, lang=args.lang, scenario=args.scenario, warn=_warn)
     print(f"wrote {out}")

@@ -1,8 +1,10 @@
-"""Save and open ``.gpuplan`` files.
+"""Opening ``.gpuplan`` files (saving is ``storage/saving.py``).
 
-Saving writes a complete new file next to the target, fsyncs it, ``os.replace``s the target and fsyncs the
-folder: a crash or a full disk mid-save leaves the previous file as it was. Opening reads in read-only mode
-and checks everything before building a Project; a bad file raises ProjectFileError and changes nothing.
+Opening never changes the user's file and never waits without bound: the path must be a regular file
+(a FIFO, device or folder is refused before it is opened); the file is copied into memory under a shared
+lock taken with a bounded wait (another program holding a write lock gives "in use by another program"
+after LOCK_WAIT_S); migrations run on the copy; every row, id, reference and catalog copy is checked before
+a Project is built. A bad file raises ProjectFileError with one line naming the file, table, row and field.
 Files are data only: no pickle, no eval; JSON text columns are parsed with ``json``.
 """
 
@@ -12,23 +14,19 @@ import dataclasses
 import json
 import os
 import sqlite3
-import tempfile
 import typing
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from gpuplanner import __version__
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.loader import default_catalog, entry_from_dict
 from gpuplanner.catalog.types import Price
 from gpuplanner.core.errors import PlannerError, ProjectFileError
+from gpuplanner.core.safeio import NotRegularFileError, open_regular
 from gpuplanner.model import ROW_TYPES, Project
-from gpuplanner.model.validate import check_references, check_savable, validate_row
+from gpuplanner.model.validate import validate_row
+from gpuplanner.storage.integrity import SINGLE_ROW_TABLES, check_price, check_project_references, row_error
 from gpuplanner.storage.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
-
-if typing.TYPE_CHECKING:
-    import sqlite_utils
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 TABLE_ORDER = (
@@ -45,136 +43,36 @@ TABLE_ORDER = (
     "teams",
     "floor_items",
 )
+# How long opening waits for another program's write lock on the file to go away.
+LOCK_WAIT_S = 4.0
+IN_USE = "the file is in use by another program (it holds a write lock)"
 
 
-def _column_types(cls: type) -> dict[str, type]:
-    out: dict[str, type] = {}
-    for name, hint in typing.get_type_hints(cls).items():
-        args = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
-        base = args[0]
-        out[name] = {bool: int, int: int, float: float}.get(base, str)
-    return out
-
-
-def _write(db: sqlite_utils.Database, project: Project) -> None:
-    for table in TABLE_ORDER:
-        cls = ROW_TYPES[table]
-        db[table].create(_column_types(cls), pk="id")
-        names = [f.name for f in dataclasses.fields(cls)]
-        # executemany on tuples: sqlite-utils' insert_all inspects every dict (3× slower at 40k rows).
-        rows = [tuple(getattr(r, n) for n in names) for r in project.tables[table].values()]
-        if rows:
-            cols = ", ".join(f"[{n}]" for n in names)
-            marks = ", ".join("?" for _ in names)
-            db.conn.executemany(f"INSERT INTO [{table}] ({cols}) VALUES ({marks})", rows)
-    db["meta"].create({"key": str, "value": str}, pk="key")
-    db["meta"].insert_all(
-        [
-            {"key": "format_version", "value": str(FORMAT_VERSION)},
-            {"key": "app_version", "value": __version__},
-            {"key": "saved", "value": datetime.now(UTC).isoformat(timespec="seconds")},
-        ]
-    )
-    db["catalog_entries"].create({"id": str, "kind": str, "json": str}, pk="id")
-    db["catalog_prices"].create({"id": str, "json": str}, pk="id")
-    used = sorted(project.used_type_ids())
-    entries, prices = [], []
-    for tid in used:
-        e = project.catalog.entries.get(tid)
-        if e is None:
-            continue
-        entries.append({"id": tid, "kind": e.kind, "json": json.dumps(_plain(e.raw), ensure_ascii=False)})
-        p = project.catalog.prices.get(tid)
-        if p is not None:
-            pd = dataclasses.asdict(p)
-            pd.pop("origin", None)
-            prices.append({"id": tid, "json": json.dumps(pd, ensure_ascii=False)})
-    if entries:
-        db["catalog_entries"].insert_all(entries)
-    if prices:
-        db["catalog_prices"].insert_all(prices)
-
-
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """Builtin dicts and lists of a catalog entry's data (which may hold read-only mappings and tuples)."""
     if isinstance(value, dict) or hasattr(value, "items"):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     return value
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return  # not supported (e.g. Windows): os.replace is still atomic there
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _file_mode(target: Path) -> int:
-    """Keep an existing file's permissions; a new file gets the usual 0666 & ~umask (mkstemp makes 0600)."""
-    try:
-        return target.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def save_project(project: Project, path: str | os.PathLike[str]) -> Path:
-    """Atomically writes ``project`` to ``path``."""
-    target = Path(path)
-    check_savable(project, target)  # a project that would not reopen is refused, nothing written
-    folder = target.resolve().parent
-    if not folder.is_dir():
-        raise ProjectFileError("the folder does not exist", file=str(target))
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        conn = sqlite3.connect(tmp)
-        try:
-            conn.execute("PRAGMA journal_mode=OFF")  # the temp file itself is our journal
-            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version={FORMAT_VERSION}")
-            import sqlite_utils  # only saving needs it (~170 ms of imports): opening and the CLI start skip it
-
-            db = sqlite_utils.Database(conn)
-            with db.atomic():
-                _write(db, project)
-        finally:
-            conn.close()
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        os.chmod(tmp, _file_mode(target))
-        os.replace(tmp, target)
-        _fsync_dir(folder)
-    except OSError as exc:
-        raise ProjectFileError(f"cannot save: {exc.strerror or exc}", file=str(target)) from exc
-    except sqlite3.Error as exc:
-        raise ProjectFileError(f"cannot save: {exc}", file=str(target)) from exc
-    finally:
-        if tmp.exists():
-            tmp.unlink(missing_ok=True)
-    return target
 
 
 # -- opening ------------------------------------------------------------------------------------------
 
 
 def _check_header(path: Path) -> None:
-    if not path.exists():
-        raise ProjectFileError("no such file", file=str(path))
-    if path.is_dir():
-        raise ProjectFileError("is a folder, not a project file", file=str(path))
+    """The path is a regular file that starts like an SQLite database (checked without blocking)."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             head = fh.read(100)
+    except FileNotFoundError as exc:
+        raise ProjectFileError("no such file", file=str(path)) from exc
+    except NotRegularFileError as exc:
+        raise ProjectFileError(
+            f"{exc.strerror or exc.args[0]}; a project is a .gpuplan file", file=str(path)
+        ) from exc
     except OSError as exc:
-        raise ProjectFileError(f"cannot read: {exc.strerror}", file=str(path)) from exc
+        raise ProjectFileError(f"cannot read: {exc.strerror or exc}", file=str(path)) from exc
     if not head.startswith(SQLITE_MAGIC):
         raise ProjectFileError(
             "not a GPU Planner project (the file is not an SQLite database)",
@@ -183,20 +81,36 @@ def _check_header(path: Path) -> None:
         )
 
 
+def _is_lock_error(exc: sqlite3.Error) -> bool:
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in str(exc)
+
+
 def _read_into_memory(path: Path) -> sqlite3.Connection:
-    """Copies the file into memory (read-only open + backup), so migrations never touch the user's file."""
+    """Copies the file into memory (read-only open + backup), so migrations never touch the user's file.
+
+    The shared lock is taken first by a read inside a transaction, which waits at most LOCK_WAIT_S for a
+    writer; the backup then runs under that lock (on its own, a backup retries a locked file forever)."""
     uri = f"file:{path.resolve().as_posix()}?mode=ro"
     try:
-        src = sqlite3.connect(uri, uri=True)
+        src = sqlite3.connect(uri, uri=True, timeout=LOCK_WAIT_S, isolation_level=None)
         try:
+            src.execute("BEGIN")
+            src.execute("SELECT count(*) FROM sqlite_master").fetchone()
             mem = sqlite3.connect(":memory:")
             src.backup(mem)
+            src.execute("COMMIT")
         finally:
             src.close()
         check = mem.execute("PRAGMA quick_check").fetchone()[0]
-    except sqlite3.DatabaseError as exc:
+    except sqlite3.Error as exc:
+        if _is_lock_error(exc):
+            raise ProjectFileError(
+                IN_USE, file=str(path), hint="close it there, or wait, and try again"
+            ) from exc
         raise ProjectFileError(f"damaged or truncated project file ({exc})", file=str(path)) from exc
     if check != "ok":
+        mem.close()
         raise ProjectFileError(f"damaged project file ({check})", file=str(path))
     return mem
 
@@ -213,6 +127,12 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
             f"made by a newer GPU Planner (file format {version}; this version reads up to {FORMAT_VERSION})",
             file=str(path),
             hint="update GPU Planner to open it",
+        )
+    if version not in MIGRATIONS and version != FORMAT_VERSION:
+        raise ProjectFileError(
+            f"damaged project file: unknown file format version {version} "
+            f"(GPU Planner files are versions 1 to {FORMAT_VERSION})",
+            file=str(path),
         )
     while version < FORMAT_VERSION:
         with conn:
@@ -244,7 +164,8 @@ def _coerce(cls: type, raw: dict[str, Any], table: str, path: Path) -> Any:
         value = raw[name]
         if value is not None and type(value) is int:
             if kind == "bool":
-                value = bool(value)
+                # 0/1 only: another integer is refused below as "must be bool", not read as true
+                value = bool(value) if value in (0, 1) else str(value)
             elif kind == "float":
                 value = float(value)
         kwargs[name] = value
@@ -252,36 +173,59 @@ def _coerce(cls: type, raw: dict[str, Any], table: str, path: Path) -> Any:
         row = cls(**kwargs)
         validate_row(table, row)
     except PlannerError as exc:
-        raise ProjectFileError(
-            f"bad value in table '{table}', row '{raw.get('id')}': {exc.message}",
-            file=str(path),
-            entry=str(raw.get("id")),
-            field=exc.field,
-            value=exc.value,
-        ) from exc
-    except TypeError as exc:
+        raise row_error(table, raw.get("id"), exc, str(path)) from exc
+    except (TypeError, ValueError, OverflowError) as exc:
         raise ProjectFileError(f"bad row in table '{table}': {exc}", file=str(path)) from exc
     return row
+
+
+def _json_cell(text: Any, what: str, path: Path) -> Any:
+    if not isinstance(text, str):
+        raise ProjectFileError(f"{what}: not JSON text", file=str(path))
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ProjectFileError(f"{what}: not valid JSON ({str(exc)[:80]})", file=str(path)) from exc
+
+
+def _duplicate(conn: sqlite3.Connection, table: str) -> Any:
+    row = conn.execute(f"SELECT id FROM [{table}] GROUP BY id HAVING count(*) > 1 LIMIT 1").fetchone()
+    return None if row is None else row[0]
+
+
+def _refuse_duplicates(conn: sqlite3.Connection, table: str, path: Path) -> None:
+    dup = _duplicate(conn, table)
+    if dup is not None:
+        raise ProjectFileError(
+            f"damaged project file: id '{dup}' appears more than once in table '{table}'",
+            file=str(path),
+            entry=str(dup),
+        )
 
 
 def _project_catalog(conn: sqlite3.Connection, path: Path, base: Catalog) -> Catalog:
     cat = Catalog()
     cat.entries = dict(base.entries)
     cat.prices = dict(base.prices)
+    for table in ("catalog_entries", "catalog_prices"):
+        _refuse_duplicates(conn, table, path)
     for entry_id, text in conn.execute("SELECT id, json FROM catalog_entries"):
+        what = f"bad catalog copy for '{entry_id}'"
+        data = _json_cell(text, what, path)
+        if not isinstance(data, dict):
+            raise ProjectFileError(f"{what}: not an object", file=str(path), entry=str(entry_id))
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ProjectFileError(f"bad catalog copy for '{entry_id}': {exc}", file=str(path)) from exc
-        entry, errors = entry_from_dict(data, origin=f"{path} (project copy)")
+            entry, errors = entry_from_dict(data, origin=f"{path} (project copy)")
+        except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
+            raise ProjectFileError(f"{what}: {exc}", file=str(path), entry=str(entry_id)) from exc
         if entry is None:
-            raise ProjectFileError(f"bad catalog copy for '{entry_id}': {errors[0].message}", file=str(path))
+            raise ProjectFileError(f"{what}: {errors[0].message}", file=str(path), entry=str(entry_id))
         cat.entries[entry.id] = entry  # the project's copy wins: same results on any machine
     for entry_id, text in conn.execute("SELECT id, json FROM catalog_prices"):
+        d = check_price(str(entry_id), _json_cell(text, f"bad price copy for '{entry_id}'", path), str(path))
         try:
-            d = json.loads(text)
-            cat.prices[entry_id] = Price(**d, origin=f"{path} (project copy)")
-        except (json.JSONDecodeError, TypeError) as exc:
+            cat.prices[str(entry_id)] = Price(**d, origin=f"{path} (project copy)")
+        except TypeError as exc:
             raise ProjectFileError(f"bad price copy for '{entry_id}': {exc}", file=str(path)) from exc
     cat.errors = list(base.errors)
     return cat
@@ -302,36 +246,24 @@ def open_project(path: str | os.PathLike[str], catalog: Catalog | None = None) -
         for table in TABLE_ORDER:
             cls = ROW_TYPES[table]
             present = {r[1] for r in conn.execute(f"PRAGMA table_info([{table}])")}
+            if "id" not in present:
+                raise ProjectFileError(f"damaged project file: table '{table}' has no id column", file=str(p))
+            _refuse_duplicates(conn, table, p)  # a file written by hand or damaged: never "last row wins"
             names = [n for n, _ in _coercions(cls) if n in present]  # an older file lacks new columns
             cols = ", ".join(f"[{n}]" for n in names)
             rows = [
                 _coerce(cls, dict(zip(names, r, strict=True)), table, p)
                 for r in conn.execute(f"SELECT {cols} FROM [{table}]")
             ]
-            if table in ("project", "site"):
+            if table in SINGLE_ROW_TABLES:
                 if len(rows) != 1:
                     raise ProjectFileError(f"table '{table}' must hold exactly one row", file=str(p))
                 project.tables[table] = {rows[0].id: rows[0]}
             else:
                 project.load_rows(table, rows)
-        _check_references(project, p)
+        check_project_references(project, str(p))
         return project
     except sqlite3.DatabaseError as exc:
         raise ProjectFileError(f"damaged project file ({exc})", file=str(p)) from exc
     finally:
         conn.close()
-
-
-def _check_references(project: Project, path: Path) -> None:
-    for table in ("racks", "devices", "links"):
-        for row in project.tables[table].values():
-            try:
-                check_references(table, row, project)
-            except PlannerError as exc:
-                raise ProjectFileError(
-                    f"bad reference in table '{table}', row '{row.id}': {exc.message}",
-                    file=str(path),
-                    entry=row.id,
-                    field=exc.field,
-                    value=exc.value,
-                ) from exc

@@ -29,6 +29,7 @@ from gpuplanner.ui.autosave import AutoSaver
 from gpuplanner.ui.canvas.scene import PlannerScene
 from gpuplanner.ui.canvas.view import PlannerView
 from gpuplanner.ui.document import Document
+from gpuplanner.ui.file_open import OpenCancelled, load_project
 from gpuplanner.ui.floor.view import FloorPlanPanel
 from gpuplanner.ui.inspector import Inspector
 from gpuplanner.ui.palette import Palette
@@ -244,7 +245,13 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             return False
         try:
-            self.doc.open(path)
+            # Read off the UI thread (a progress dialog after a moment; a locked file waits a few seconds
+            # at most), then swap the project in here; the current one stays on any error or on Cancel.
+            project = load_project(self, path)
+            self.doc.replace_project(project, Path(path))
+        except OpenCancelled:
+            self.statusBar().showMessage(self.tr("Opening cancelled; the current project is unchanged"), 5000)
+            return False
         except PlannerError as exc:
             self._file_error(self.tr("Cannot open the project"), str(path), exc.one_line())
             return False
@@ -323,6 +330,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
         if self.maybe_save():
             self.autosaver.discard()
+            self.autosaver.end_session()
             self.settings.setValue("geometry", self.saveGeometry())
             event.accept()
         else:

@@ -33,6 +33,7 @@ def rebuild_window(old: MainWindow) -> MainWindow:
     doc.disconnect_views()  # the old window's panels must not react to edits any more
     folder = Path(saver.folder)
     new = type(old)(doc=doc, settings=old.settings, recovery_dir=folder)
+    new.autosaver.take_over(saver)  # the same session: its recovery file and lock go on
     new.autosaver.dirty = saver.dirty
     new.autosaver.restored_unsaved = saver.restored_unsaved
     new.autosaver.saves = saver.saves

@@ -271,6 +271,21 @@
     </message>
 </context>
 <context>
+    <name>FileOpen</name>
+    <message>
+        <source>Opening {name}…</source>
+        <translation>正在打开 {name}…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Opening project</source>
+        <translation>正在打开项目</translation>
+    </message>
+</context>
+<context>
     <name>FloorPlanPanel</name>
     <message>
         <source>Add row</source>
@@ -844,6 +859,10 @@
     <message>
         <source>Open project</source>
         <translation>打开项目</translation>
+    </message>
+    <message>
+        <source>Opening cancelled; the current project is unchanged</source>
+        <translation>已取消打开，当前项目保持不变</translation>
     </message>
     <message>
         <source>Cannot open the project</source>

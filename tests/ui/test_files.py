@@ -97,22 +97,51 @@ def test_autosave_and_recovery_after_a_crash(make_window, tmp_path: Path, monkey
     w.autosaver.save_now(wait=True)
     rec_file = w.autosaver.path
     assert rec_file.exists() and w.autosaver.saves == 1
-    # Pretend the process that wrote it crashed: a pid that does not exist.
-    meta = json.loads(w.autosaver.meta_path.read_text())
-    meta["pid"] = 2**22 + 12345
-    crashed = rec_file.with_name("recovery-99999999.gpuplan")
-    rec_file.rename(crashed)
-    crashed.with_suffix(".json").write_text(json.dumps(meta))
-    w.autosaver.meta_path.unlink()
+    assert w.autosaver.session in rec_file.name  # named by session, not by process id
+    assert autosave.find_recoveries(w.autosaver.folder) == []  # its session runs: not offered
+    # The process dies: the operating system frees the session's lock (the files stay).
+    w.autosaver.lock.release(remove=False)
+    crashed = rec_file
     found = autosave.find_recoveries(w.autosaver.folder)
     assert [r.path for r in found] == [crashed]
+    # The next session runs with the same pid (as in a container): it must still find the copy, and its
+    # own recovery file must be another one.
     w2 = make_window()
+    assert w2.autosaver.path != crashed and w2.autosaver.session != w.autosaver.session
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     assert offer_recovery(w2)
     assert w2.doc.project.info.name == "unsaved work"
     assert w2.is_modified() and w2.isWindowModified()
     assert not crashed.exists(), "the restored copy is taken over by this session's recovery file"
     assert w2.autosaver.path.exists()
+    assert not (w.autosaver.folder / f"session-{w.autosaver.session}.lock").exists()  # cleaned up
+
+
+def test_recovery_copy_of_an_older_version_named_by_pid_is_still_offered(make_window, tmp_path: Path):
+    w = make_window(small_project())
+    w.doc.push(SetFields(w.doc.project, "project", "project", name="old work"))
+    w.autosaver.save_now(wait=True)
+    old = w.autosaver.path.with_name("recovery-99999999.gpuplan")
+    w.autosaver.path.rename(old)
+    meta = {"original": "", "name": "old work", "saved_at": "2026-01-01T00:00:00", "pid": 2**22 + 12345}
+    old.with_suffix(".json").write_text(json.dumps(meta))
+    w.autosaver.meta_path.unlink()
+    assert [r.path for r in autosave.find_recoveries(w.autosaver.folder)] == [old]
+    meta["pid"] = os.getpid()  # that process still runs: not a crash
+    old.with_suffix(".json").write_text(json.dumps(meta))
+    assert autosave.find_recoveries(w.autosaver.folder) == []
+
+
+def test_a_running_session_keeps_its_copy_and_a_fifo_meta_does_not_hang(make_window, tmp_path: Path):
+    w = make_window(small_project())
+    w.doc.push(SetFields(w.doc.project, "project", "project", name="x"))
+    w.autosaver.save_now(wait=True)
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(w.autosaver.folder / "recovery-fifo.json")
+    w2 = make_window()
+    assert autosave.find_recoveries(w2.autosaver.folder) == []  # w's session is alive
+    w2.autosaver.lock.release(remove=False)
+    assert autosave.find_recoveries(w2.autosaver.folder) == []  # w2 wrote nothing
 
 
 def test_saving_removes_the_recovery_file(make_window, tmp_path: Path):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
-import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -125,7 +127,7 @@ def test_cache_gives_the_same_catalog_as_the_files(tmp_path, cache_dir, monkeypa
     assert not cache_dir.exists()
     monkeypatch.delenv("GPUPLANNER_NO_CACHE")
     cold = _snapshot(load_catalog(user_dir=user))  # reads the files, writes the cache
-    assert sorted(p.name for p in cache_dir.iterdir()) == ["catalog-bundled.pickle", "catalog-user.pickle"]
+    assert sorted(p.name for p in cache_dir.iterdir()) == ["catalog-bundled.json", "catalog-user.json"]
     _no_file_reads(monkeypatch)
     warm = _snapshot(load_catalog(user_dir=user))
     assert uncached == cold == warm
@@ -170,10 +172,12 @@ def test_cache_is_per_folder(tmp_path, cache_dir):
     "content",
     [
         b"",
-        b"not a pickle at all",
-        pickle.dumps({"key": "x", "payload": None})[:-5],  # truncated
-        pickle.dumps(["a", "list"]),
-        # A pickle that would run a command if loaded without restriction.
+        b"not json at all",
+        json.dumps({"key": "x", "payload": None}).encode()[:-5],  # truncated
+        json.dumps(["a", "list"]).encode(),
+        b"[" * 100_000 + b"]" * 100_000,  # deeper than the parser's recursion limit
+        b"\xff\xfe not utf-8",
+        # A pickle that would run a command if it were unpickled (the old cache format).
         b"cos\nsystem\n(S'echo pwned > pwned.txt'\ntR.",
     ],
 )
@@ -182,7 +186,7 @@ def test_corrupt_cache_file_is_ignored_and_rebuilt(tmp_path, cache_dir, monkeypa
     root = tmp_path / "cat"
     _write(root, "gpu/acme-x1.yaml", GOOD_GPU)
     cache_dir.mkdir()
-    (cache_dir / "catalog-bundled.pickle").write_bytes(content)
+    (cache_dir / "catalog-bundled.json").write_bytes(content)
     cat = load_catalog(bundled_dir=root, include_user=False)
     assert cat.get("acme-x1").tdp_w == 500 and not cat.errors
     assert not (tmp_path / "pwned.txt").exists()
@@ -194,11 +198,56 @@ def test_cache_payload_of_a_wrong_shape_is_ignored(tmp_path, cache_dir):
     root = tmp_path / "cat"
     _write(root, "gpu/acme-x1.yaml", GOOD_GPU)
     load_catalog(bundled_dir=root, include_user=False)
-    f = cache_dir / "catalog-bundled.pickle"
-    stored = pickle.loads(f.read_bytes())
+    f = cache_dir / "catalog-bundled.json"
+    stored = json.loads(f.read_bytes())
     stored["payload"] = {"entries": [("x", {"kind": "gpu"}, [])], "prices": []}  # right key, bad data
-    f.write_bytes(pickle.dumps(stored))
+    f.write_text(json.dumps(stored))
     assert load_catalog(bundled_dir=root, include_user=False).get("acme-x1").tdp_w == 500
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda e: e.update(tdp_w=-5),  # the rules refuse a negative TDP
+        lambda e: e.update(tdp_w="500"),  # a number as text
+        lambda e: e.update(kind="nonsense"),
+    ],
+)
+def test_tampered_cache_with_the_right_key_is_rechecked_and_ignored(tmp_path, cache_dir, tamper):
+    """The cache is the user's file: an entry changed in it (key intact) is checked again, not trusted."""
+    root = tmp_path / "cat"
+    _write(root, "gpu/acme-x1.yaml", GOOD_GPU)
+    load_catalog(bundled_dir=root, include_user=False)
+    f = cache_dir / "catalog-bundled.json"
+    stored = json.loads(f.read_bytes())
+    (_origin, entry, _errs) = stored["payload"]["entries"][0]
+    assert entry["tdp_w"] == 500  # the file holds the entry's data as JSON
+    tamper(entry)
+    f.write_text(json.dumps(stored))
+    cat = load_catalog(bundled_dir=root, include_user=False)
+    assert cat.get("acme-x1").tdp_w == 500 and not cat.errors  # read from the YAML again
+    assert json.loads(f.read_bytes())["payload"]["entries"][0][1]["tdp_w"] == 500  # and rewritten
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_fifo_in_place_of_the_cache_or_a_catalog_file_does_not_hang(tmp_path, cache_dir):
+    """`open()` of a FIFO blocks until a writer comes; the loader must neither wait nor fail."""
+    root = tmp_path / "cat"
+    _write(root, "gpu/acme-x1.yaml", GOOD_GPU)
+    os.mkfifo(root / "gpu" / "acme-fifo.yaml")
+    cache_dir.mkdir()
+    os.mkfifo(cache_dir / "catalog-bundled.json")
+    code = (
+        "from pathlib import Path; from gpuplanner.catalog.loader import load_catalog; "
+        f"c = load_catalog(bundled_dir=Path({str(root)!r}), include_user=False); "
+        "print(c.get('acme-x1').tdp_w); print([e.one_line() for e in c.errors])"
+    )
+    env = {**os.environ, "GPUPLANNER_CACHE_DIR": str(cache_dir)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, env=env)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "500"
+    assert "acme-fifo.yaml" in lines[1] and "named pipe" in lines[1]
 
 
 def test_unwritable_cache_folder_is_no_error(tmp_path, monkeypatch):
