@@ -53,14 +53,22 @@ class EcmpOracle:
     def __init__(self, g: nx.MultiGraph, n_links: int) -> None:
         self.g = g
         self.n_links = n_links
-        self._switches = [v for v, t in g.nodes(data="transit") if t]
+        # the switches alone (a copy: BFS on a filtered subgraph view is several times slower)
+        self._fabric = nx.Graph(g.subgraph([v for v, t in g.nodes(data="transit") if t]))
         self._dist: dict[int, dict[int, int]] = {}
 
     def distances(self, d: int) -> dict[int, int]:
-        """Hop distance to d of every switch (and of d) that reaches d through switches only."""
+        """Hop distance to d of every switch (and of d) that reaches d through switches only: a BFS from d
+        in the subgraph of the switches plus d."""
         if d not in self._dist:
-            h = self.g.subgraph([*self._switches, d])
+            h = self._fabric
+            added = d not in h
+            if added:
+                h.add_edges_from((d, u) for u in self.g.adj[d] if u in h)
+                h.add_node(d)
             self._dist[d] = nx.single_source_shortest_path_length(h, d)
+            if added:
+                h.remove_node(d)
         return self._dist[d]
 
     def _closer_arcs(self, v: int, dist: dict[int, int], level: int) -> list[tuple[int, int, int]]:
