@@ -79,18 +79,23 @@ class EcmpOracle:
                 out.extend((u, link, 0 if data["a"] == v else 1) for link, data in edges.items())
         return out
 
-    def route(self, s: int, d: int, volume: float, load: np.ndarray) -> int:
-        """Adds one flow's bytes to load[link, direction]; returns its hop count (-1 unroutable)."""
+    def hop_count(self, s: int, d: int) -> int:
+        """Links on a shortest path from s to d through switches only (0 if s == d, -1 if none)."""
         if s == d:
             return 0
         dist = self.distances(d)
         if s in dist:  # a switch
-            start = dist[s]
-        else:  # an endpoint: one hop to a neighbour that reaches d (d itself over a direct cable)
-            near = [dist[u] for u in self.g.adj[s] if u in dist]
-            if not near:
-                return -1
-            start = 1 + min(near)
+            return dist[s]
+        # an endpoint: one hop to a neighbour that reaches d (d itself over a direct cable)
+        near = [dist[u] for u in self.g.adj[s] if u in dist]
+        return 1 + min(near) if near else -1
+
+    def route(self, s: int, d: int, volume: float, load: np.ndarray) -> int:
+        """Adds one flow's bytes to load[link, direction]; returns its hop count (-1 unroutable)."""
+        start = self.hop_count(s, d)
+        if start <= 0:
+            return start
+        dist = self.distances(d)
         held: dict[int, dict[int, float]] = defaultdict(lambda: defaultdict(float))
         held[start][s] = float(volume)
         for level in range(start, 0, -1):
