@@ -1,9 +1,12 @@
-"""Routing benchmark: link loads of two collective patterns on 1,024 / 16,384 / 131,072-GPU fabrics.
+"""Routing benchmark: link loads of two collective patterns on 1,024 / 4,096 / 16,384 / 131,072-GPU fabrics,
+with their link-by-link agreement with an independent reference.
 
-    python benchmarks/bench_routing.py [--runs 5] [--nx-cap-s 60] [--sizes 1024,16384,131072]
+    python benchmarks/bench_routing.py [--runs 5] [--nx-cap-s 60] [--sizes 1024,4096,16384,131072]
+                                       [--ref-max-gpus 16384]
 
 Fabrics (gpuplanner.engine.fattree_arrays, 400 Gb/s ports, radix 64, 8 NICs per server):
   1,024    rail-optimised 2-tier leaf-spine (4 SUs of 32 servers)
+  4,096    1:1 3-tier fat tree, rail-optimised leaves (4 pods)
   16,384   1:1 3-tier fat tree, rail-optimised leaves (16 pods)
   131,072  two planes (rails 0-3 / 4-7), each a full 1:1 3-tier radix-64 fat tree (65,536 NICs)
 Patterns:
@@ -14,6 +17,13 @@ Times are medians over --runs (more for fast cases, to fill 0.5 s): `cold` = bui
 `warm` = link_loads with the distance fields cached (after a demand edit). Memory = tracemalloc peak of
 one cold run. The NetworkX per-destination baseline runs in full when its estimate (from 16 destinations)
 is under --nx-cap-s (median of 3 when they fit), else the estimate is printed with a '~'.
+
+Agreement (`ref`, `max rel err`, `arcs`): every link in both directions (`arcs` = 2 × links) against
+  1k        the per-flow NetworkX oracle of the test suite (tests/oracles/ecmp_oracle.py)
+  4k, 16k   the plain numpy per-destination-group ECMP (tests/oracles/numpy_ecmp.py), itself checked
+            against the NetworkX oracle in tests/oracles/test_numpy_reference.py
+max rel err = max over arcs of |router − reference| / max(|reference|, 1e-12 × largest reference load);
+sizes above --ref-max-gpus print '-' (the numpy reference needs minutes at 131k).
 """
 
 from __future__ import annotations
@@ -37,9 +47,12 @@ from gpuplanner.engine.fattree_arrays import (  # noqa: E402
     rail_leaf_spine,
 )
 from gpuplanner.engine.routing import build_router  # noqa: E402
+from tests.oracles.ecmp_oracle import ecmp_per_flow  # noqa: E402
+from tests.oracles.numpy_ecmp import ecmp_numpy  # noqa: E402
 
 FABRICS = {
     1024: ("2-tier leaf-spine", lambda: rail_leaf_spine(128)),
+    4096: ("3-tier fat tree", lambda: fat_tree_3tier(512)),
     16384: ("3-tier fat tree", lambda: fat_tree_3tier(2048)),
     131072: ("3-tier x 2 planes", lambda: fat_tree_two_plane(16384)),
 }
@@ -99,6 +112,27 @@ def _networkx_s(fa: FabricArrays, src, dst, vol, cap_s: float) -> tuple[float, b
     return _median_s(lambda: ecmp_link_loads(g, fa.link_a.size, src, dst, vol), runs, 0.0), False, res
 
 
+def _agreement(fa: FabricArrays, src, dst, vol, loads, max_gpus: int) -> tuple[str, float, float, int]:
+    """(reference name, its seconds, max relative error, arcs compared); ('-', nan, nan, 0) if skipped."""
+    n_gpus = fa.n_endpoints
+    if n_gpus > max_gpus:
+        return "-", float("nan"), float("nan"), 0
+    t0 = time.perf_counter()
+    if n_gpus <= 1024:
+        name = "nx-flow"
+        ref = ecmp_per_flow(fa.n_nodes, fa.link_a, fa.link_b, fa.transit, src, dst, vol)
+        ref_ab, ref_ba = ref.load_ab_bytes, ref.load_ba_bytes
+    else:
+        name = "numpy"
+        ref_ab, ref_ba, _ = ecmp_numpy(fa.n_nodes, fa.link_a, fa.link_b, fa.transit, src, dst, vol)
+    ref_s = time.perf_counter() - t0
+    ref = np.concatenate([ref_ab, ref_ba])
+    got = np.concatenate([loads.load_ab_bytes, loads.load_ba_bytes])
+    floor = max(1e-12 * float(np.abs(ref).max(initial=0.0)), np.finfo(float).tiny)
+    err = float(np.max(np.abs(got - ref) / np.maximum(np.abs(ref), floor))) if ref.size else 0.0
+    return name, ref_s, err, int(ref.size)
+
+
 def _measure(fa: FabricArrays, src, dst, vol, runs: int):
     """(build s, cold s, warm s, peak MB, loads) for one fabric and demand."""
 
@@ -119,12 +153,14 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--nx-cap-s", type=float, default=60.0)
-    ap.add_argument("--sizes", default="1024,16384,131072")
+    ap.add_argument("--sizes", default="1024,4096,16384,131072")
+    ap.add_argument("--ref-max-gpus", type=int, default=16384)
     args = ap.parse_args(argv)
 
     print(
         f"{'GPUs':>7} {'fabric':<18} {'pattern':<5} {'flows':>7} {'gen ms':>7} {'build ms':>8} "
-        f"{'cold ms':>8} {'warm ms':>8} {'peak MB':>8} {'networkx s':>11} {'speed-up':>9}"
+        f"{'cold ms':>8} {'warm ms':>8} {'peak MB':>8} {'networkx s':>11} {'speed-up':>9} "
+        f"{'ref':>7} {'ref s':>7} {'max rel err':>11} {'arcs':>7}"
     )
     for size in (int(s) for s in args.sizes.split(",")):
         name, make = FABRICS[size]
@@ -141,12 +177,15 @@ def main(argv: list[str] | None = None) -> None:
                 )
                 assert err <= 1e-9 * BYTES_PER_FLOW, f"router and NetworkX differ by {err} bytes"
             nx_txt = f"{'~' if estimated else ''}{nx_s:.2f}"
+            ref, ref_s, err, arcs = _agreement(fa, src, dst, vol, loads, args.ref_max_gpus)
             print(
                 f"{size:>7} {name:<18} {pattern:<5} {src.size:>7} {gen_s * 1e3:>7.1f} {build_s * 1e3:>8.1f} "
                 f"{cold_s * 1e3:>8.1f} {warm_s * 1e3:>8.1f} {peak:>8.0f} {nx_txt:>11} "
-                f"{nx_s / cold_s:>8.0f}x",
+                f"{nx_s / cold_s:>8.0f}x {ref:>7} {ref_s:>7.2f} {err:>11.1e} {arcs:>7}",
                 flush=True,
             )
+            if arcs:
+                assert err <= 1e-9, f"{size} {pattern}: router and {ref} reference differ by {err:.2e}"
 
 
 if __name__ == "__main__":

@@ -251,7 +251,7 @@ class Router:
             multi = bool((g.field_endpoint[g.block_fields(b)] >= 0).any())
             cols = field[sel] % g.block_size
             local, arrived = push(bf, rows[sel], cols, plan.cand_dist[sel], inj[sel], multi)
-            arc_load[g.switches.arc] += local
+            arc_load[g.switches.arc] += local  # distinct indices: each switch arc once
             if arrived is not None:
                 arc_load += self._last_hop_multi(b, bf.levels[0].shape[1], arrived, arc_load.size)
 

@@ -168,7 +168,9 @@ def push(
         next_hops = np.bincount(col_key, run_len[run], minlength=x.size)
         share = np.divide(x.ravel(), next_hops, out=np.zeros(x.size), where=next_hops > 0)
         per_run = np.bincount(run, share[col_key], minlength=rep.size)
-        arc_load[pos] += per_run[np.cumsum(new_run) - 1]
+        # one arc appears once per word row of its tail that uses it: accumulate (a fancy-index += would
+        # keep only the last word's share — 3-tier fabrics have more than 64 destination fields)
+        arc_load += np.bincount(pos, per_run[np.cumsum(new_run) - 1], arc_load.size)
         if d == 1 and not arrivals:  # what reaches distance 0 only loads last hops: the caller's part
             return arc_load, None
 
