@@ -32,13 +32,15 @@ class Links:
     factor: dict[str, float]
     override_byte_per_s: dict[str, float]
 
-    def busbw(self, kind: str, n, g):
-        """Bus bandwidth of a group of n ranks with g of them per node."""
+    def busbw(self, kind: str, n, g, nics=None):
+        """Bus bandwidth of a group of n ranks with g of them per node; `nics`: NICs per node that carry the
+        inter-node part (default: one per member, as NCCL's rail-aligned rings)."""
         n = np.asarray(n, dtype=float)
         g = np.minimum(np.asarray(g, dtype=float), n)
         if kind in self.override_byte_per_s:
             return np.full(np.broadcast(n, g).shape, self.override_byte_per_s[kind])
-        inter = g * self.nic_busbw_byte_per_s * self.factor.get(kind, 1.0)
+        carriers = g if nics is None else np.minimum(g, nics)
+        inter = carriers * self.nic_busbw_byte_per_s * self.factor.get(kind, 1.0)
         return np.where(n <= g, self.nvl_busbw_byte_per_s, np.minimum(self.nvl_busbw_byte_per_s, inter))
 
     def latency(self, n, g):
@@ -127,9 +129,9 @@ def group_all_reduce_s(size_byte, n, g, links: Links, kind: str):
     return all_reduce_s(size_byte, n, links.busbw(kind, n, g), links.latency(n, g))
 
 
-def group_reduce_scatter_s(size_byte, n, g, links: Links, kind: str):
-    return reduce_scatter_s(size_byte, n, links.busbw(kind, n, g), links.latency(n, g))
+def group_reduce_scatter_s(size_byte, n, g, links: Links, kind: str, nics=None):
+    return reduce_scatter_s(size_byte, n, links.busbw(kind, n, g, nics), links.latency(n, g))
 
 
-def group_all_gather_s(size_byte, n, g, links: Links, kind: str):
-    return all_gather_s(size_byte, n, links.busbw(kind, n, g), links.latency(n, g))
+def group_all_gather_s(size_byte, n, g, links: Links, kind: str, nics=None):
+    return all_gather_s(size_byte, n, links.busbw(kind, n, g, nics), links.latency(n, g))

@@ -57,6 +57,10 @@ class Options:
     pp_overlap: bool = True
     grad_dtype: str | None = None  # None: fp32 main grads (fp16 grads for fp16), as Megatron-LM
     balanced_pipeline: bool = False  # embedding and loss each take a layer's slot in the pipeline split
+    param_gather_overlap: bool = True
+    ep_overlap: bool = False
+    zero3_regather_on_recompute: bool = False
+    zero3_nics_per_node: int = 0
 
 
 def evaluate(
@@ -101,6 +105,10 @@ def evaluate(
     tp_layer = tp_fwd * (1.0 + full) + tp_bwd
     cp_layer = lt.cp_fwd * (3.0 + full)
     ep_layer = lt.ep_fwd * (2.0 + full)
+    if opt.ep_overlap:
+        # dispatch/combine of one micro-batch run while another computes (DualPipe, 1F1B A2A overlap): only
+        # what outlasts that layer's compute stays on the critical path
+        ep_layer = np.maximum(0.0, ep_layer - (layer_fwd + layer_bwd))
 
     tokens = mb * opt.seq_len / cp
     logits = np.zeros_like(tokens)
@@ -146,7 +154,9 @@ def evaluate(
         params_exp=params_exp,
         fwd_s=layers_stage * layer_fwd,
         bwd_s=layers_stage * layer_bwd,
-        steady_s=m * t_mb,
+        t_mb=t_mb,
+        layers_stage=layers_stage,
+        full=full,
     )
     shard = dp * cp if opt.zero_stage >= 1 else 1.0
     optimizer = a.number("optimizer_bytes_per_param") * params_gpu / shard / hw.ew_byte_per_s
@@ -172,7 +182,7 @@ def evaluate(
     )
     cal = cluster.calibration
     if cal is not None and cal.mfu:
-        target = model_flops / (n_gpus * hw.peak_bf16_flop_per_s * cal.mfu)
+        target = model_flops / (n_gpus * hw.peak_flop_per_s * cal.mfu)
         scale = target / step
         parts = {k: p * scale for k, p in parts.items()}
         step = target + 0.0 * step
@@ -206,7 +216,7 @@ def evaluate(
         tokens_per_s=tokens_step / step,
         tflops_per_gpu=model_flops / step / n_gpus / 1e12,
         hw_tflops_per_gpu=hw_flops / step / n_gpus / 1e12,
-        mfu=model_flops / step / n_gpus / hw.peak_bf16_flop_per_s,
+        mfu=model_flops / step / n_gpus / hw.peak_flop_per_s,
         bubble_fraction=(pp - 1.0) / (m * v),
         time_to_train_s=(opt.total_tokens / (tokens_step / step))
         if opt.total_tokens
@@ -252,9 +262,18 @@ def _dp_time(
     params_exp,
     fwd_s,
     bwd_s,
-    steady_s,
+    t_mb,
+    layers_stage,
+    full,
 ):
-    """Exposed data-parallel time: gradient reduction (and parameter gathers with ZeRO/distributed optimizer)."""
+    """Exposed data-parallel time: gradient reduction (and parameter gathers with ZeRO/distributed optimizer).
+
+    ZeRO-3 / FSDP gathers every layer's parameters for the forward and again for the backward of every
+    micro-batch (once more for a recomputation that re-gathers), and reduce-scatters its gradients. Prefetching
+    hides a layer's collectives behind the previous layer's compute, so per micro-batch only what outlasts
+    that micro-batch's compute stays exposed - and never less than the first layer's gather, which has
+    nothing before it to hide behind.
+    """
     links = hw.links
     n = dp * cp
     g = np.clip(links.gpus_per_node / tp, 1.0, n)  # members per node: the group strides over tp
@@ -272,10 +291,26 @@ def _dp_time(
     ag = group_all_gather_s(2.0 * params_dense, n, g, links, "dp") + group_all_gather_s(
         2.0 * params_exp, n_e, g_e, links, "dp"
     )
-    if opt.zero_stage == 3:  # parameters gathered for forward and backward of every micro-batch
-        total = m * (2.0 * ag + rs)
-        return np.maximum(0.0, total - frac * steady_s)
-    return np.maximum(0.0, rs - frac * bwd_s) + np.maximum(0.0, ag - frac * fwd_s)
+    if opt.zero_stage == 3:
+        nics = opt.zero3_nics_per_node or None
+        rs = group_reduce_scatter_s(gb * params_dense, n, g, links, "dp", nics) + group_reduce_scatter_s(
+            gb * params_exp, n_e, g_e, links, "dp", nics
+        )
+        ag = group_all_gather_s(2.0 * params_dense, n, g, links, "dp", nics) + group_all_gather_s(
+            2.0 * params_exp, n_e, g_e, links, "dp", nics
+        )
+        gathers = 2.0 + (full if opt.zero3_regather_on_recompute else 0.0)
+        comm_mb = gathers * ag + rs
+        if not opt.dp_overlap:
+            return m * comm_mb
+        # overlapped collectives and GEMMs share the SMs and HBM: while both run, compute is slower
+        contention = a.number("overlap_contention_fraction") * np.minimum(comm_mb, t_mb)
+        first = ag / np.maximum(layers_stage, 1.0)
+        return m * (np.maximum(first, comm_mb - t_mb) + contention)
+    reduce = np.maximum(0.0, rs - frac * bwd_s)
+    if not opt.param_gather_overlap:
+        return reduce + ag
+    return reduce + np.maximum(0.0, ag - frac * fwd_s)
 
 
 # ---------------------------------------------------------------- scalar API
@@ -368,6 +403,10 @@ def options_for(cfg: TrainConfig) -> Options:
         pp_overlap=cfg.pp_overlap,
         grad_dtype=cfg.grad_dtype,
         balanced_pipeline=cfg.balanced_pipeline,
+        param_gather_overlap=cfg.param_gather_overlap,
+        ep_overlap=cfg.ep_overlap,
+        zero3_regather_on_recompute=cfg.zero3_regather_on_recompute,
+        zero3_nics_per_node=cfg.zero3_nics_per_node,
     )
 
 
@@ -379,6 +418,19 @@ def to_estimate(out: dict[str, np.ndarray], i: int) -> TrainEstimate:
         k[4:]: (bool(row[k]) if k == "mem_fits" else float(row[k])) for k in row if k.startswith("mem_")
     }
     fits = bool(memory.pop("fits"))
+    n_gpus = int(round(float(row["n_gpus"])))
+    extra: dict = {}
+    ttt = float(row["time_to_train_s"])
+    if ttt > 0:
+        from gpuplanner.engine.perf.goodput import goodput, goodput_text
+
+        g = goodput(n_gpus, memory.get("weights_gb", 0.0) + memory.get("optimizer_gb", 0.0))
+        extra = {
+            "goodput": g["goodput"],
+            "time_to_train_with_failures_s": ttt / g["goodput"],
+            "goodput_text": goodput_text(g),
+            **{f"goodput_{k}": v for k, v in g.items() if k != "goodput"},
+        }
     return TrainEstimate(
         step_time_s=float(row["step_time_s"]),
         breakdown=breakdown,
@@ -389,11 +441,12 @@ def to_estimate(out: dict[str, np.ndarray], i: int) -> TrainEstimate:
         memory=memory,
         fits=fits,
         bottleneck=bottleneck_sentence(breakdown, bool(row["tp_intra_node"]), bool(row["dp_intra_node"])),
-        time_to_train_s=float(row["time_to_train_s"]),
-        n_gpus=int(round(float(row["n_gpus"]))),
+        time_to_train_s=ttt,
+        n_gpus=n_gpus,
         micro_batches=int(round(float(row["micro_batches"]))),
         bubble_fraction=float(row["bubble_fraction"]),
         refusal="" if fits else refusal_sentence(memory),
+        extra=extra,
         tp_intra_node=bool(row["tp_intra_node"]),
         dp_intra_node=bool(row["dp_intra_node"]),
     )
