@@ -40,6 +40,7 @@ def _from_fabric(args: argparse.Namespace, shape: ModelShape):
     """The performance on a drawn project: its GPUs, its fabric, the flows routed over it."""
     from gpuplanner.engine.compiled import compile_project
     from gpuplanner.engine.network import analyze_fabric
+    from gpuplanner.engine.perf.request import check_layout
     from gpuplanner.engine.perf.settings import resolve
     from gpuplanner.engine.workload import analyze_workload
     from gpuplanner.model import Workload
@@ -47,6 +48,7 @@ def _from_fabric(args: argparse.Namespace, shape: ModelShape):
 
     req = _request(args)
     settings, _ = resolve(req.get("stack"), {k: req.get(k) for k in SETTING_NAMES})
+    check_layout(shape, None, {k: req.get(k) for k in ("tp", "pp", "cp", "ep", "vpp", "micro_batch")})
     project = open_project(args.fabric)
     c = compile_project(project)
     fab = analyze_fabric(c, project.catalog)
@@ -82,12 +84,14 @@ def _from_fabric(args: argparse.Namespace, shape: ModelShape):
     return res.config, res.estimate, res.cluster
 
 
-def apply_settings_to_workload(wl, settings: dict):
-    """The resolved settings on the workload row's fields of the same name (those the row has)."""
+def apply_settings_to_workload(wl, settings: dict, stack: str | None = None):
+    """The resolved settings on the workload row's fields of the same name (on/off for the switches)."""
     names = {f.name for f in dataclasses.fields(wl)}
-    values = {k: ("" if v is None else v) for k, v in settings.items() if k in names}
-    if "sequence_parallel" in values and values["sequence_parallel"] == "":
-        values.pop("sequence_parallel")
+    values: dict = {"stack": ""}  # the settings are resolved already
+    for k, v in settings.items():
+        if k not in names or v is None:
+            continue
+        values[k] = ("on" if v else "off") if isinstance(v, bool) and k not in ("zero_stage",) else v
     return dataclasses.replace(wl, **values)
 
 

@@ -109,7 +109,38 @@ def cluster_of(
     return spec, n_gpus
 
 
+ROW_DEFAULTS = {"precision": "bf16", "zero_stage": 1, "recompute": "selective"}
+ON_OFF = (
+    "sequence_parallel",
+    "tp_comm_overlap",
+    "pp_overlap",
+    "dp_overlap",
+    "param_gather_overlap",
+    "ep_overlap",
+)
+
+
+def workload_settings(workload) -> dict:
+    """The run settings the workload row states (None = not stated), for settings.resolve."""
+    stated: dict = {}
+    stack = getattr(workload, "stack", "") or ""
+    for k, default in ROW_DEFAULTS.items():
+        v = getattr(workload, k)
+        stated[k] = None if (stack and v == default) else v
+    for k in ON_OFF:
+        v = str(getattr(workload, k, "") or "").strip().lower()
+        if v not in ("", "on", "off"):
+            raise PlannerError(f"workload '{workload.name}': {k} must be on, off or empty", field=k, value=v)
+        stated[k] = None if not v else v == "on"
+    for k in ("attention", "grad_dtype"):
+        stated[k] = getattr(workload, k, "") or None
+    return stated
+
+
 def train_config(workload, n_gpus: int) -> TrainConfig:
+    from gpuplanner.engine.perf.settings import resolve
+
+    settings, _ = resolve(getattr(workload, "stack", "") or None, workload_settings(workload))
     model_par = workload.tp * workload.pp * workload.cp
     dp = workload.dp or max(1, n_gpus // model_par)
     return TrainConfig(
@@ -122,10 +153,8 @@ def train_config(workload, n_gpus: int) -> TrainConfig:
         micro_batch=workload.micro_batch,
         global_batch=workload.global_batch,
         seq_len=workload.seq_len,
-        precision=workload.precision,
-        zero_stage=workload.zero_stage,
-        recompute=workload.recompute,
         total_tokens=workload.total_tokens,
+        **settings,
     )
 
 
