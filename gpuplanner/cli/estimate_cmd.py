@@ -116,21 +116,9 @@ SETTING_NAMES = (
 
 def _ranges(est, shape: ModelShape, cluster: ClusterSpec, cfg: TrainConfig) -> dict:
     """Error bands from the bundled validation (engine/perf/bands.py), for the JSON and the text."""
-    from gpuplanner.engine.perf.bands import band_for
+    from gpuplanner.engine.perf.bands import ranges
 
-    band = band_for(shape, cluster, est.n_gpus, cfg.precision)
-    lo, hi = band.throughput_ratio
-    out = {
-        "step_time_s_range": [est.step_time_s / hi, est.step_time_s / lo],
-        "tokens_per_s_range": [est.tokens_per_s * lo, est.tokens_per_s * hi],
-        "mfu_range": [est.mfu * lo, est.mfu * hi],
-        "time_to_train_days_range": None,
-        "band": band.as_dict(),
-    }
-    if est.time_to_train_s:
-        days = est.extra.get("time_to_train_with_failures_s", est.time_to_train_s) / 86400.0
-        out["time_to_train_days_range"] = [days / hi, days / lo]
-    return out
+    return ranges(est, shape, cluster)
 
 
 def _json(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape | None = None) -> dict:

@@ -164,3 +164,20 @@ if __name__ == "__main__":  # python -m gpuplanner.engine.perf.bands
     print(
         f"{d['runs']} runs, leave-one-out coverage {d['loo_coverage']:.0%}, groups: {', '.join(d['groups'])}"
     )
+
+
+def ranges(est, shape, cluster) -> dict[str, Any]:
+    """The error ranges of one estimate: step time, tokens/s, MFU and time to train (with interruptions)."""
+    band = band_for(shape, cluster, est.n_gpus)
+    lo, hi = band.throughput_ratio
+    out: dict[str, Any] = {
+        "step_time_s_range": [est.step_time_s / hi, est.step_time_s / lo],
+        "tokens_per_s_range": [est.tokens_per_s * lo, est.tokens_per_s * hi],
+        "mfu_range": [est.mfu * lo, est.mfu * hi],
+        "time_to_train_days_range": None,
+        "band": band.as_dict(),
+    }
+    if est.time_to_train_s:
+        days = est.extra.get("time_to_train_with_failures_s", est.time_to_train_s) / 86400.0
+        out["time_to_train_days_range"] = [days / hi, days / lo]
+    return out
