@@ -172,9 +172,14 @@ def layer_times(
     g_tp = np.minimum(tp, links.gpus_per_node)
     act_bytes = tokens * h * ACT_BYTES
     # 2 all-reduces per layer and pass; with sequence parallelism 2 all-gathers + 2 reduce-scatters, same volume
-    tp_fwd = (
-        2.0 * group_all_reduce_s(act_bytes, tp, g_tp, links, "tp") * (1.0 - a.number("tp_overlap_fraction"))
+    # without SP these are plain all-reduces, which NCCL runs with NVLink SHARP where the NVSwitch has it;
+    # with SP they are reduce-scatters and all-gathers (no in-switch reduction gain modelled)
+    ar = np.where(
+        sp,
+        group_all_reduce_s(act_bytes, tp, g_tp, links, "tp"),
+        group_all_reduce_s(act_bytes, tp, g_tp, links, "tp", nvls=True),
     )
+    tp_fwd = 2.0 * ar * (1.0 - a.number("tp_overlap_fraction"))
 
     kv_chunk = 2.0 * tokens * kv_width / tp * ACT_BYTES
     g_cp = np.clip(links.gpus_per_node / tp, 1.0, cp)

@@ -282,7 +282,7 @@ def _dp_time(
     gb = a.table("grad_reduce_bytes")[opt.precision]
     frac = a.number("dp_overlap_fraction") if opt.dp_overlap else 0.0
     if opt.zero_stage == 0:
-        red = group_all_reduce_s(gb * params_dense, n, g, links, "dp")
+        red = group_all_reduce_s(gb * params_dense, n, g, links, "dp", nvls=True)
         red = red + group_all_reduce_s(gb * params_exp, n_e, g_e, links, "dp")
         return np.maximum(0.0, red - frac * bwd_s)
     rs = group_reduce_scatter_s(gb * params_dense, n, g, links, "dp") + group_reduce_scatter_s(
