@@ -368,6 +368,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--nic-gbps", type=float, help="speed of one compute NIC")
     p.add_argument("--nics-per-node", type=int)
     p.add_argument(
+        "--scaleup-gbyte-per-s",
+        type=float,
+        help="scale-up (NVLink) bandwidth per GPU, both directions (default: the GPU's datasheet; H800: 400)",
+    )
+    p.add_argument(
         "--oversub", type=float, default=1.0, help="fabric oversubscription for inter-node traffic"
     )
     p.add_argument("--fabric", help="a project file: use its GPUs and its drawn fabric")

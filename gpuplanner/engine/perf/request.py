@@ -110,7 +110,7 @@ def cluster_of(req: dict[str, Any], catalog) -> ClusterSpec:
         mem_gb=gpu.mem_gb,
         mem_bw_tbyte_per_s=gpu.mem_bw_tbyte_per_s,
         gpus_per_node=per_node,
-        scaleup_bw_gbyte_per_s=gpu.scaleup_bw_gbyte_per_s or 32.0,
+        scaleup_bw_gbyte_per_s=req.get("scaleup_gbyte_per_s") or gpu.scaleup_bw_gbyte_per_s or 32.0,
         nic_gbps_per_gpu=nic_per_gpu,
         net_factor={k: share for k in ("dp", "pp", "cp", "ep")} if share < 1 else {},
         calibration=calib,
