@@ -47,7 +47,7 @@ def _from_fabric(args: argparse.Namespace, shape: ModelShape):
     from gpuplanner.storage import open_project
 
     req = _request(args)
-    settings, _ = resolve(req.get("stack"), {k: req.get(k) for k in SETTING_NAMES})
+    settings, from_stack = resolve(req.get("stack"), {k: req.get(k) for k in SETTING_NAMES})
     check_layout(shape, None, {k: req.get(k) for k in ("tp", "pp", "cp", "ep", "vpp", "micro_batch")})
     project = open_project(args.fabric)
     c = compile_project(project)
@@ -80,8 +80,12 @@ def _from_fabric(args: argparse.Namespace, shape: ModelShape):
         measured_busbw_gbyte_per_s=args.measured_busbw,
     )
     wl = apply_settings_to_workload(wl, settings)
-    res = analyze_workload(project, c, fab.graph, fab.router, wl)
-    return res.config, res.estimate, res.cluster
+    res = analyze_workload(project, c, fab.graph, fab.router, wl, settings)
+    from gpuplanner.engine.perf.request import TrainResult
+
+    return TrainResult(
+        [(res.config, res.estimate)], shape, res.cluster, settings, from_stack, req.get("stack")
+    )
 
 
 def apply_settings_to_workload(wl, settings: dict, stack: str | None = None):
@@ -267,8 +271,8 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         return _cmd_inference(args, catalog, shape)
     res = None
     if args.fabric:
-        cfg, est, cluster = _from_fabric(args, shape)
-        rows = [(cfg, est)]
+        res = _from_fabric(args, shape)
+        rows, cluster = res.rows, res.cluster
     else:
         res = run(_request(args), catalog)
         rows, cluster, shape = res.rows, res.cluster, res.shape

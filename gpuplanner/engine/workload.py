@@ -137,10 +137,12 @@ def workload_settings(workload) -> dict:
     return stated
 
 
-def train_config(workload, n_gpus: int) -> TrainConfig:
+def train_config(workload, n_gpus: int, settings: dict | None = None) -> TrainConfig:
+    """The workload's training configuration; `settings`: run settings resolved already (the CLI's)."""
     from gpuplanner.engine.perf.settings import resolve
 
-    settings, _ = resolve(getattr(workload, "stack", "") or None, workload_settings(workload))
+    if settings is None:
+        settings, _ = resolve(getattr(workload, "stack", "") or None, workload_settings(workload))
     model_par = workload.tp * workload.pp * workload.cp
     dp = workload.dp or max(1, n_gpus // model_par)
     return TrainConfig(
@@ -214,7 +216,9 @@ def net_factors(
     return factors, busiest
 
 
-def analyze_workload(project, c: Compiled, fg: FabricGraph, router: Router, workload) -> WorkloadResult:
+def analyze_workload(
+    project, c: Compiled, fg: FabricGraph, router: Router, workload, settings: dict | None = None
+) -> WorkloadResult:
     catalog = project.catalog
     shape = shape_of(workload, catalog)
     servers = None
@@ -230,7 +234,7 @@ def analyze_workload(project, c: Compiled, fg: FabricGraph, router: Router, work
                 value=workload.partition,
             )
     spec, n_gpus = cluster_of(c, catalog, fg, servers)
-    cfg = train_config(workload, n_gpus)
+    cfg = train_config(workload, n_gpus, settings)
     used = cfg.tp * cfg.pp * cfg.dp * cfg.cp
     if used > n_gpus:
         raise PlannerError(
