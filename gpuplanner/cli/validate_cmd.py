@@ -46,6 +46,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                         "id": c.run.id,
                         "family": c.run.family,
                         "source": c.run.source,
+                        "cite": c.run.cite,
                         "states": c.run.states,
                         "command": command_line(c.run.request),
                         "metric": c.run.metric,
@@ -73,6 +74,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         rows.append(
             [
                 c.run.id,
+                c.run.cite,
                 f"{c.gpu.replace('NVIDIA ', '')} × {c.n_gpus}",
                 c.layout,
                 c.run.metric,
@@ -81,7 +83,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                 _pct(c.error),
             ]
         )
-    print_table(rows, ["run", "GPUs", "layout", "metric", "measured", "predicted", "error"])
+    print_table(rows, ["run", "source", "GPUs", "layout", "metric", "measured", "predicted", "error"])
     print()
     print_table(
         [

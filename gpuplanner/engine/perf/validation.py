@@ -39,6 +39,7 @@ class Run:
     metric: str
     measured: float
     excluded: str = ""  # why the run is listed but left out of the statistics (the engine refuses it)
+    cite: str = ""  # short citation for tables ("Narayanan et al. SC'21, Table 1")
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,8 @@ def _load(path: str) -> tuple[Run, ...]:
             raise CatalogError(f"missing {', '.join(missing)}", file=path, entry=str(r.get("id", i)))
         if r["metric"] not in METRICS:
             raise CatalogError(f"unknown metric {r['metric']!r}", file=path, entry=r["id"], field="metric")
-        out.append(Run(**{k: r[k] for k in REQUIRED}, excluded=str(r.get("excluded") or "")))
+        extra = {k: str(r.get(k) or "") for k in ("excluded", "cite")}
+        out.append(Run(**{k: r[k] for k in REQUIRED}, **extra))
     if not out:
         raise CatalogError("no runs", file=path)
     return tuple(out)
