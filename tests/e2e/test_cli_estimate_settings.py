@@ -151,3 +151,11 @@ def test_validate_prints_the_published_runs_through_the_estimate_path():
     assert json.loads(again.stdout)["hw_tflops_per_gpu"] == pytest.approx(row["predicted"], rel=1e-9)
     text = run("validate")
     assert text.returncode == 0 and "mean |error|" in text.stdout and "all runs" in text.stdout
+
+
+def test_a_stated_dp_restricts_the_search():
+    r = run("estimate", "--model", "llama3-8b", "--gpu", "nvidia-h100-sxm", "--gpus", "64", "--dp", "8",
+            "--global-batch", "256", "--top", "5", "--json")  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert all(x["dp"] == 8 for x in [d, *d["alternatives"]])

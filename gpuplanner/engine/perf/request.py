@@ -168,7 +168,7 @@ def check_layout(
             value=n_gpus,
             hint="choose a GPU count that is a multiple of tp × pp × cp",
         )
-    if dp is not None and model_par * dp != n_gpus:
+    if dp is not None and tp and pp and model_par * dp != n_gpus:
         raise ValidationError(
             f"TP × PP × CP × DP = {model_par * dp} is not the {n_gpus} GPUs stated", field="--dp", value=dp
         )
@@ -238,7 +238,13 @@ def run(req: dict[str, Any], catalog=None) -> TrainResult:
         rows = [(cfg, estimate(shape, cfg, cluster))]
         return TrainResult(rows, shape, cluster, settings, from_stack, req.get("stack"), searched=False)
     options: dict[str, Any] = {}
-    for key, opt in (("tp", "tp_options"), ("pp", "pp_options"), ("cp", "cp_options"), ("ep", "ep_options")):
+    for key, opt in (
+        ("tp", "tp_options"),
+        ("pp", "pp_options"),
+        ("cp", "cp_options"),
+        ("ep", "ep_options"),
+        ("dp", "dp_options"),
+    ):
         if req.get(key):
             options[opt] = (req[key],)
     if req.get("micro_batch"):

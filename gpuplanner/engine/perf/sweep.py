@@ -90,6 +90,7 @@ def candidates(
     vpp_options=(1, 2, 3, 4, 5, 6, 8, 10),
     recompute_options=RECOMPUTE,
     sequence_parallel: bool | None = None,
+    dp_options=None,
 ) -> tuple[dict[str, np.ndarray], int]:
     """Valid layouts (before the memory check) as columns, and how many were enumerated."""
     tp_o = np.asarray(tp_options or _powers_of_two(cluster.gpus_per_node))
@@ -118,6 +119,8 @@ def candidates(
     ok = (n_gpus % model_par) == 0
     dp = np.where(ok, n_gpus // np.maximum(model_par, 1), 0)
     ok &= dp >= 1
+    if dp_options:
+        ok &= np.isin(dp, np.asarray(dp_options))
     ok &= (global_batch % np.maximum(dp * mb, 1)) == 0
     ok &= (shape.heads % tp) == 0
     ok &= pp <= shape.layers
@@ -156,8 +159,8 @@ def sweep(
     """Rank every valid layout of `n_gpus` for `global_batch` sequences by tokens/s (best first).
 
     `options` are the option lists of `candidates` (tp_options, pp_options, cp_options, ep_options,
-    mb_options, vpp_options, recompute_options, sequence_parallel). `settings`: further row-independent
-    Options fields (grad_dtype, balanced_pipeline, param_gather_overlap, ep_overlap, zero3_*).
+    mb_options, vpp_options, recompute_options, sequence_parallel, dp_options). `settings`: further
+    row-independent Options fields (grad_dtype, balanced_pipeline, param_gather_overlap, ep_overlap, zero3_*).
     """
     seq = seq_len or shape.seq_len
     cols, enumerated = candidates(shape, cluster, n_gpus, global_batch, seq_len=seq, **options)
