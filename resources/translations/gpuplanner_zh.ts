@@ -1771,6 +1771,10 @@ The current project is unchanged.</source>
         <translation>模型架构</translation>
     </message>
     <message>
+        <source>attention</source>
+        <translation>注意力内核</translation>
+    </message>
+    <message>
         <source>b device</source>
         <translation>B 端设备</translation>
     </message>
@@ -1839,12 +1843,20 @@ The current project is unchanged.</source>
         <translation>数据并行 DP</translation>
     </message>
     <message>
+        <source>dp overlap</source>
+        <translation>梯度归约重叠</translation>
+    </message>
+    <message>
         <source>electricity</source>
         <translation>电价</translation>
     </message>
     <message>
         <source>ep</source>
         <translation>专家并行 EP</translation>
+    </message>
+    <message>
+        <source>ep overlap</source>
+        <translation>专家并行通信重叠</translation>
     </message>
     <message>
         <source>expected utilization</source>
@@ -1885,6 +1897,10 @@ The current project is unchanged.</source>
     <message>
         <source>gpu guaranteed</source>
         <translation>GPU 保障配额</translation>
+    </message>
+    <message>
+        <source>grad dtype</source>
+        <translation>梯度数据类型</translation>
     </message>
     <message>
         <source>group</source>
@@ -2003,6 +2019,10 @@ The current project is unchanged.</source>
         <translation>覆盖参数 (JSON)</translation>
     </message>
     <message>
+        <source>param gather overlap</source>
+        <translation>参数聚合重叠</translation>
+    </message>
+    <message>
         <source>params json</source>
         <translation>参数 (JSON)</translation>
     </message>
@@ -2029,6 +2049,10 @@ The current project is unchanged.</source>
     <message>
         <source>pp</source>
         <translation>流水线并行 PP</translation>
+    </message>
+    <message>
+        <source>pp overlap</source>
+        <translation>流水线发送重叠</translation>
     </message>
     <message>
         <source>precision</source>
@@ -2079,12 +2103,20 @@ The current project is unchanged.</source>
         <translation>序列长度</translation>
     </message>
     <message>
+        <source>sequence parallel</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
         <source>software</source>
         <translation>软件费用</translation>
     </message>
     <message>
         <source>speed</source>
         <translation>速率</translation>
+    </message>
+    <message>
+        <source>stack</source>
+        <translation>软件栈</translation>
     </message>
     <message>
         <source>staff</source>
@@ -2117,6 +2149,10 @@ The current project is unchanged.</source>
     <message>
         <source>tp</source>
         <translation>张量并行 TP</translation>
+    </message>
+    <message>
+        <source>tp comm overlap</source>
+        <translation>张量并行通信重叠</translation>
     </message>
     <message>
         <source>tray height</source>
