@@ -67,6 +67,7 @@ class Band:
     group: str
     runs: int
     total_runs: int
+    note: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -74,6 +75,7 @@ class Band:
             "group": self.group,
             "runs": self.runs,
             "explanation": self.explanation(),
+            "note": self.note or None,
         }
 
     def explanation(self) -> str:
@@ -81,6 +83,7 @@ class Band:
         return (
             f"the range of measured/predicted throughput ({lo:.2f}–{hi:.2f}) over the {self.runs} published runs "
             f"of group '{self.group}' (of {self.total_runs} bundled; `gpuplanner validate` lists them)"
+            + (f"; {self.note}" if self.note else "")
         )
 
 
@@ -141,12 +144,15 @@ def band_for(shape, cluster, n_gpus: int, precision: str = "bf16") -> Band:
     """The band of a prediction: its finest group holding at least MIN_RUNS published runs."""
     doc = stored_bands()
     groups = doc["groups"]
-    for k in group_keys(shape.is_moe, cluster.gpu_name, int(n_gpus)):
-        g = groups.get(k)
-        if g and g["runs"] >= doc.get("min_runs", MIN_RUNS):
-            return Band((g["low"], g["high"]), k, g["runs"], doc["runs"])
-    g = groups["all"]
-    return Band((g["low"], g["high"]), "all", g["runs"], doc["runs"])
+    keys = group_keys(shape.is_moe, cluster.gpu_name, int(n_gpus))
+    k = next((k for k in keys if groups.get(k) and groups[k]["runs"] >= doc.get("min_runs", MIN_RUNS)), "all")
+    g = groups[k]
+    note = ""
+    if shape.is_moe and not k.startswith("moe"):
+        note = (
+            "no MoE run is bundled, so the band is that of dense runs and may be too narrow for a MoE model"
+        )
+    return Band((g["low"], g["high"]), k, g["runs"], doc["runs"], note)
 
 
 def write(path: str | Path | None = None) -> dict[str, Any]:
