@@ -190,11 +190,16 @@ def _print_text(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape, 
     r = _ranges(est, shape, cluster, cfg)
     band = r["band"]
     peak = "FP8" if cfg.precision == "fp8" and cluster.peak_fp8_tflops else "BF16"
+
+    def rng(key: str, fmt: str, scale: float = 1.0, unit: str = "") -> str:
+        v = r[key]
+        return f" ({_fmt_range(v[0] * scale, v[1] * scale, fmt)}{unit})" if v else ""
+
     print(
-        f"step {est.step_time_s:.3f} s ({_fmt_range(*r['step_time_s_range'], '.3f')} s), "
-        f"{est.tokens_per_s:,.0f} tokens/s ({_fmt_range(*r['tokens_per_s_range'], ',.0f')}), "
-        f"{est.tflops_per_gpu:.0f} TFLOP/s per GPU, MFU {est.mfu * 100:.1f}% of the {peak} peak "
-        f"({_fmt_range(r['mfu_range'][0] * 100, r['mfu_range'][1] * 100, '.1f')}%)"
+        f"step {est.step_time_s:.3f} s{rng('step_time_s_range', '.3f', unit=' s')}, "
+        f"{est.tokens_per_s:,.0f} tokens/s{rng('tokens_per_s_range', ',.0f')}, "
+        f"{est.tflops_per_gpu:.0f} TFLOP/s per GPU, MFU {est.mfu * 100:.1f}% of the {peak} peak"
+        f"{rng('mfu_range', '.1f', 100.0, '%')}"
     )
     print(f"ranges: {band['explanation']}")
     print(
@@ -204,9 +209,9 @@ def _print_text(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape, 
     if est.time_to_train_s:
         ideal = est.time_to_train_s / 86400.0
         real = est.extra.get("time_to_train_with_failures_s", est.time_to_train_s) / 86400.0
-        lo, hi = r["time_to_train_days_range"]
         print(
-            f"time to train: {real:.1f} days with interruptions ({lo:.1f}–{hi:.1f}), {ideal:.1f} days without "
+            f"time to train: {real:.1f} days with interruptions{rng('time_to_train_days_range', '.1f')}, "
+            f"{ideal:.1f} days without "
             f"(goodput {est.extra.get('goodput', 1.0) * 100:.0f}%: {est.extra.get('goodput_text', '')})"
         )
     print_table([[k, f"{v:.4f}"] for k, v in est.breakdown.items()], ["term", "seconds"])

@@ -159,3 +159,20 @@ def test_a_stated_dp_restricts_the_search():
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert all(x["dp"] == 8 for x in [d, *d["alternatives"]])
+
+
+def test_a_catalog_without_validation_data_still_estimates_and_validate_says_why(tmp_path):
+    import shutil
+
+    from test_cli import ROOT
+
+    cat = tmp_path / "catalogs"
+    shutil.copytree(ROOT / "catalogs", cat, ignore=shutil.ignore_patterns("validation"))
+    env = {"GPUPLANNER_CATALOG_DIR": str(cat)}
+    r = run("estimate", "--model", "llama3-8b", "--gpu", "nvidia-h100-sxm", "--gpus", "8", "--tp", "1", "--pp", "1",
+            "--global-batch", "64", "--recompute", "full", "--json", env=env)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["step_time_s_range"] is None and "no error bands" in d["band"]["explanation"]
+    v = run("validate", env=env)
+    assert v.returncode == 2 and "training_runs.yaml" in v.stderr

@@ -173,8 +173,20 @@ if __name__ == "__main__":  # python -m gpuplanner.engine.perf.bands
 
 
 def ranges(est, shape, cluster) -> dict[str, Any]:
-    """The error ranges of one estimate: step time, tokens/s, MFU and time to train (with interruptions)."""
-    band = band_for(shape, cluster, est.n_gpus)
+    """The error ranges of one estimate: step time, tokens/s, MFU and time to train (with interruptions).
+
+    Without a readable bands file (a catalog folder without validation/) the ranges are None and the band
+    says why, rather than failing the estimate."""
+    try:
+        band = band_for(shape, cluster, est.n_gpus)
+    except CatalogError as exc:
+        return {
+            "step_time_s_range": None,
+            "tokens_per_s_range": None,
+            "mfu_range": None,
+            "time_to_train_days_range": None,
+            "band": {"explanation": f"no error bands: {exc.one_line()}"},
+        }
     lo, hi = band.throughput_ratio
     out: dict[str, Any] = {
         "step_time_s_range": [est.step_time_s / hi, est.step_time_s / lo],
