@@ -146,3 +146,17 @@ def test_expert_all_to_all_overlap_hides_what_the_other_micro_batch_computes():
     assert (
         hidden.tokens_per_s / 2048 < 1543
     )  # still short of the report: node-limited routing is not modelled
+
+
+def test_interleaving_stops_helping_when_micro_batches_run_out_at_scale():
+    """Strong scaling GPT-3 175B at a fixed batch of 1536 (TP 4, PP 8): from 12,288 GPUs each pipeline gets
+    4 micro-batches, fewer than its 8 stages; Megatron runs the interleaved schedule only with m a multiple of
+    p, and the first micro-batch still crosses all p·v chunks in turn, so the bubble is (p-1)·t_mb whatever
+    the interleave depth — a loss that grows with scale."""
+    base = dict(model="gpt3-175b", gpu="nvidia-h100-sxm", tp=4, pp=8, global_batch=1536, stack="nemo-2024")
+    small = {v: run({**base, "gpus": 2048, "vpp": v}).rows[0] for v in (1, 6)}
+    large = {v: run({**base, "gpus": 12288, "vpp": v}).rows[0] for v in (1, 6)}
+    assert small[6][0].micro_batches == 24 and large[6][0].micro_batches == 4
+    assert small[6][1].bubble_fraction == pytest.approx(small[1][1].bubble_fraction / 6)
+    assert large[6][1].bubble_fraction == pytest.approx(large[1][1].bubble_fraction)
+    assert large[6][1].bubble_fraction == pytest.approx(7 / 4)

@@ -139,7 +139,11 @@ def evaluate(
         logits = np.where(pp > 1, np.maximum(0.0, logits - per_layer_s), logits)
     compute_mb = layers_stage * (layer_fwd + layer_bwd) + logits + accum
     t_mb = compute_mb + layers_stage * (recompute + tp_layer + cp_layer + ep_layer) + pp_mb
-    bubble = (pp - 1.0) / v * t_mb
+    # interleaving only shortens the bubble when every rank has a micro-batch per stage to interleave:
+    # Megatron-LM/Core run the interleaved schedule with m a multiple of p (schedules.py), and with m < p the
+    # first micro-batch still crosses all p·v chunks in turn, so the bubble is the non-interleaved (p-1)·t_mb
+    v_eff = np.where(m >= pp, v, 1.0)
+    bubble = (pp - 1.0) / v_eff * t_mb
 
     dp_exposed = _dp_time(
         shape,
@@ -218,7 +222,7 @@ def evaluate(
         tflops_per_gpu=model_flops / step / n_gpus / 1e12,
         hw_tflops_per_gpu=hw_flops / step / n_gpus / 1e12,
         mfu=model_flops / step / n_gpus / hw.peak_flop_per_s,
-        bubble_fraction=(pp - 1.0) / (m * v),
+        bubble_fraction=(pp - 1.0) / (m * v_eff),
         time_to_train_s=(opt.total_tokens / (tokens_step / step))
         if opt.total_tokens
         else np.zeros_like(step),
