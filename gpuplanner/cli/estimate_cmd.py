@@ -145,7 +145,9 @@ def _json(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape | None 
         "tflops_per_gpu": est.tflops_per_gpu,
         "hw_tflops_per_gpu": est.hw_tflops_per_gpu,
         "mfu": est.mfu,
-        "mfu_peak": "fp8" if cfg.precision == "fp8" and cluster.peak_fp8_tflops else "bf16",
+        "mfu_peak": "fp8"
+        if cfg.precision == "fp8" and cluster.peak_fp8_tflops
+        else cfg.precision.replace("fp8", "bf16"),
         "memory_per_gpu_gb": est.memory.get("total_gb"),
         "memory": est.memory,
         "fits": est.fits,
@@ -189,7 +191,11 @@ def _print_text(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape, 
     )
     r = _ranges(est, shape, cluster, cfg)
     band = r["band"]
-    peak = "FP8" if cfg.precision == "fp8" and cluster.peak_fp8_tflops else "BF16"
+    peak = (
+        "FP8"
+        if cfg.precision == "fp8" and cluster.peak_fp8_tflops
+        else cfg.precision.upper().replace("FP8", "BF16")
+    )
 
     def rng(key: str, fmt: str, scale: float = 1.0, unit: str = "") -> str:
         v = r[key]

@@ -227,6 +227,11 @@ def evaluate(
         if opt.total_tokens
         else np.zeros_like(step),
         dp_intra_node=(tp * dp * cp) <= links.gpus_per_node,
+        # a checkpoint holds every parameter's weight and optimizer state once, written in shards by all GPUs
+        checkpoint_gb_per_gpu=param_counts(shape)["total"]
+        * (a.table("adam_bytes_per_param")["weights"] + a.table("adam_bytes_per_param")["optimizer"])
+        / n_gpus
+        / 1e9,
         tp_intra_node=tp <= links.gpus_per_node,
         **{f"mem_{k}": val for k, val in mem.items()},
     )
@@ -429,7 +434,7 @@ def to_estimate(out: dict[str, np.ndarray], i: int) -> TrainEstimate:
     if ttt > 0:
         from gpuplanner.engine.perf.goodput import goodput, goodput_text
 
-        g = goodput(n_gpus, memory.get("weights_gb", 0.0) + memory.get("optimizer_gb", 0.0))
+        g = goodput(n_gpus, float(row["checkpoint_gb_per_gpu"]))
         extra = {
             "goodput": g["goodput"],
             "time_to_train_with_failures_s": ttt / g["goodput"],
