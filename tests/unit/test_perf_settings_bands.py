@@ -160,3 +160,14 @@ def test_interleaving_stops_helping_when_micro_batches_run_out_at_scale():
     assert small[6][1].bubble_fraction == pytest.approx(small[1][1].bubble_fraction / 6)
     assert large[6][1].bubble_fraction == pytest.approx(large[1][1].bubble_fraction)
     assert large[6][1].bubble_fraction == pytest.approx(7 / 4)
+
+
+def test_kv_heads_constrain_tp_only_for_a_true_gqa_grouping():
+    """Megatron requires query groups % tp == 0 (Llama 3 70B: 8 KV heads, so tp 16 is refused); the catalog's
+    DeepSeek-V3 gives kv_heads 5 for its compressed MLA cache, which does not group its 128 heads and must not
+    refuse tp 8."""
+    with pytest.raises(ValidationError, match="key/value heads"):
+        run(dict(model="llama3-70b", gpu="nvidia-h100-sxm", gpus=64, tp=16, pp=1))
+    res = run(dict(model="deepseek-v3-671b", gpu="nvidia-h100-sxm", gpus=1024, tp=8, pp=16, ep=8,
+                   global_batch=1024, recompute="full"))  # fmt: skip
+    assert res.rows[0][0].tp == 8

@@ -130,7 +130,9 @@ def check_layout(
         raise ValidationError(
             f"tp = {tp} does not divide the model's {shape.heads} attention heads", field="--tp", value=tp
         )
-    if tp is not None:
+    # a true GQA model groups heads evenly; a kv_heads that does not divide the heads stands for a compressed
+    # KV cache (DeepSeek's MLA in the catalog) and constrains nothing in training
+    if tp is not None and shape.heads % shape.kv_heads == 0:
         kv = shape.kv_heads
         bad = (kv % tp) if mode == "training" else (kv % tp and tp % kv)
         if bad:

@@ -128,7 +128,8 @@ def candidates(
     # virtual stages (Megatron: layers per virtual stage is an integer)
     per_stage = -(-shape.layers // np.maximum(pp, 1))
     ok &= (vpp == 1) | ((pp > 1) & (per_stage % vpp == 0))
-    ok &= (shape.kv_heads % tp) == 0
+    if shape.heads % shape.kv_heads == 0:  # true GQA (see request.check_layout)
+        ok &= (shape.kv_heads % tp) == 0
     ok &= (seq_len % (2 * cp) == 0) | (cp == 1)
     ok &= (shape.experts % ep == 0) & (((dp * cp) % ep) == 0)
     sp = (tp > 1) if sequence_parallel is None else np.full(tp.shape, bool(sequence_parallel)) & (tp > 1)
