@@ -171,3 +171,17 @@ def test_kv_heads_constrain_tp_only_for_a_true_gqa_grouping():
     res = run(dict(model="deepseek-v3-671b", gpu="nvidia-h100-sxm", gpus=1024, tp=8, pp=16, ep=8,
                    global_batch=1024, recompute="full"))  # fmt: skip
     assert res.rows[0][0].tp == 8
+
+
+def test_a_misspelt_request_field_in_the_runs_file_is_refused_with_its_name(tmp_path):
+    from gpuplanner.core.errors import CatalogError
+    from gpuplanner.engine.perf.validation import load_runs
+
+    f = tmp_path / "runs.yaml"
+    f.write_text(
+        "runs:\n- {id: x, family: f, source: s, states: t, metric: mfu, measured: 0.5,\n"
+        "   request: {gpu: nvidia-h100-sxm, gpus: 8, micro_bach: 2}}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(CatalogError, match="micro_bach"):
+        load_runs(f)

@@ -19,6 +19,14 @@ from gpuplanner.engine.perf.settings import SETTINGS, resolve
 from gpuplanner.engine.perf.shapes import RECOMPUTE, Calibration, ClusterSpec, ModelShape, TrainConfig
 
 LAYOUT = ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch")
+# every name a request may carry (the estimate command's option names); anything else is a typo
+REQUEST_KEYS = frozenset(
+    {"model", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "seq", "tied_embeddings", "dropout"}
+    | {"gated_mlp", "gpu", "gpus", "server", "gpus_per_node", "nic_gbps", "nics_per_node", "oversub"}
+    | {"scaleup_gbyte_per_s", "global_batch", "tokens", "measured_mfu", "measured_busbw", "stack", "top"}
+    | set(LAYOUT)
+    | set(SETTINGS)
+)
 
 
 @dataclass

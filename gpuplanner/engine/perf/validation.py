@@ -19,6 +19,7 @@ import yaml
 
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError, PlannerError
+from gpuplanner.engine.perf.request import REQUEST_KEYS
 
 METRICS = {
     "hw_tflops_per_gpu": ("hardware TFLOP/s per GPU (recomputation counted)", False),
@@ -71,6 +72,13 @@ def _load(path: str) -> tuple[Run, ...]:
         missing = [k for k in REQUIRED if not isinstance(r, dict) or k not in r]
         if missing:
             raise CatalogError(f"missing {', '.join(missing)}", file=path, entry=str(r.get("id", i)))
+        unknown = (
+            sorted(set(r["request"]) - REQUEST_KEYS) if isinstance(r["request"], dict) else ["(not a map)"]
+        )
+        if unknown:
+            raise CatalogError(
+                f"unknown request field(s) {', '.join(unknown)}", file=path, entry=r["id"], field="request"
+            )
         if r["metric"] not in METRICS:
             raise CatalogError(f"unknown metric {r['metric']!r}", file=path, entry=r["id"], field="metric")
         extra = {k: str(r.get(k) or "") for k in ("excluded", "cite")}
