@@ -115,6 +115,7 @@ SETTING_NAMES = (
     "balanced_pipeline",
     "zero3_regather_on_recompute",
     "zero3_nics_per_node",
+    "optimizer",
 )
 
 
@@ -371,6 +372,11 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--zero3-regather", dest="zero3_regather_on_recompute", action=Bool, default=None)
     p.add_argument("--zero3-nics-per-node", dest="zero3_nics_per_node", type=int, choices=[0, 1, 2, 4, 8])
+    p.add_argument(
+        "--optimizer",
+        choices=["fused", "unfused"],
+        help="Adam as one fused kernel (Megatron, DeepSpeed) or per-tensor passes (torch foreach, Composer)",
+    )
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -141,7 +141,7 @@ def test_validate_prints_the_published_runs_through_the_estimate_path():
     counted = [x for x in d["runs"] if not x["excluded"]]
     assert len(counted) >= 30 and not [x for x in counted if x["refused"]]
     errors = [abs(x["error"]) for x in counted]
-    assert sum(errors) / len(errors) <= 0.06
+    assert sum(errors) / len(errors) <= 0.06 and max(errors) <= 0.20
     t1 = [x for x in counted if x["id"].startswith("sc21-t1-")]
     assert len(t1) == 10 and max(abs(x["error"]) for x in t1) <= 0.08
     assert all("--stack megatron-2021" in x["command"] for x in t1)

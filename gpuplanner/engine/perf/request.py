@@ -269,7 +269,7 @@ def run(req: dict[str, Any], catalog=None) -> TrainResult:
     settings_rest = {
         k: settings[k]
         for k in ("grad_dtype", "balanced_pipeline", "param_gather_overlap", "ep_overlap")
-        + ("zero3_regather_on_recompute", "zero3_nics_per_node")
+        + ("zero3_regather_on_recompute", "zero3_nics_per_node", "optimizer")
     }
     res = sweep(
         shape,

@@ -16,7 +16,7 @@ import yaml
 
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError, ValidationError
-from gpuplanner.engine.perf.shapes import ATTENTION, PRECISIONS, RECOMPUTE
+from gpuplanner.engine.perf.shapes import ATTENTION, OPTIMIZERS, PRECISIONS, RECOMPUTE
 
 # field → allowed values (None: a boolean; int: an integer range)
 SETTINGS: dict[str, Any] = {
@@ -35,6 +35,7 @@ SETTINGS: dict[str, Any] = {
     "balanced_pipeline": None,
     "zero3_regather_on_recompute": None,
     "zero3_nics_per_node": (0, 1, 2, 4, 8),
+    "optimizer": OPTIMIZERS,
 }
 # what a run gets when neither the user nor a stack says (TrainConfig's defaults: Megatron-Core-like)
 DEFAULTS: dict[str, Any] = {
@@ -53,6 +54,7 @@ DEFAULTS: dict[str, Any] = {
     "balanced_pipeline": False,
     "zero3_regather_on_recompute": False,
     "zero3_nics_per_node": 0,
+    "optimizer": "fused",
 }
 
 

@@ -14,6 +14,7 @@ ARCHITECTURES = ("dense", "moe", "vit", "dit")
 PRECISIONS = ("bf16", "fp16", "fp8")
 RECOMPUTE = ("none", "selective", "full")
 ATTENTION = ("flash", "unfused")
+OPTIMIZERS = ("fused", "unfused")
 COLLECTIVE_KINDS = ("tp", "cp", "dp", "pp", "ep")
 
 
@@ -132,6 +133,9 @@ class TrainConfig:
     # NICs per node that carry the ZeRO-3 parameter and gradient collectives (0 = all of them, as NCCL's
     # multi-channel rings do for large buffers)
     zero3_nics_per_node: int = 0
+    # Adam as one fused kernel (Apex/Megatron/DeepSpeed FusedAdam, torch fused=True) or as separate
+    # per-tensor passes (torch foreach/for-loop AdamW, Composer's DecoupledAdamW)
+    optimizer: str = "fused"
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):
@@ -152,6 +156,10 @@ class TrainConfig:
                 f"unknown gradient dtype {self.grad_dtype!r}",
                 field="grad_dtype",
                 hint="use fp32, bf16 or fp16",
+            )
+        if self.optimizer not in OPTIMIZERS:
+            raise ValidationError(
+                f"unknown optimizer {self.optimizer!r}", field="optimizer", hint="use fused or unfused"
             )
         if not 0 <= self.zero_stage <= 3:
             raise ValidationError("zero_stage must be 0–3", field="zero_stage", value=self.zero_stage)

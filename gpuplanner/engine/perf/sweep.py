@@ -62,6 +62,7 @@ class SweepResult:
             ep_overlap=o.ep_overlap,
             zero3_regather_on_recompute=o.zero3_regather_on_recompute,
             zero3_nics_per_node=o.zero3_nics_per_node,
+            optimizer=o.optimizer,
         )
 
     def estimate(self, i: int) -> TrainEstimate:

@@ -62,6 +62,7 @@ class Options:
     ep_overlap: bool = False
     zero3_regather_on_recompute: bool = False
     zero3_nics_per_node: int = 0
+    optimizer: str = "fused"
 
 
 def evaluate(
@@ -164,7 +165,10 @@ def evaluate(
         full=full,
     )
     shard = dp * cp if opt.zero_stage >= 1 else 1.0
-    optimizer = a.number("optimizer_bytes_per_param") * params_gpu / shard / hw.ew_byte_per_s
+    opt_bytes = a.number(
+        "optimizer_bytes_per_param" if opt.optimizer == "fused" else "optimizer_bytes_per_param_unfused"
+    )
+    optimizer = opt_bytes * params_gpu / shard / hw.ew_byte_per_s
 
     parts = {
         "compute_s": m * compute_mb,
@@ -417,6 +421,7 @@ def options_for(cfg: TrainConfig) -> Options:
         ep_overlap=cfg.ep_overlap,
         zero3_regather_on_recompute=cfg.zero3_regather_on_recompute,
         zero3_nics_per_node=cfg.zero3_nics_per_node,
+        optimizer=cfg.optimizer,
     )
 
 
