@@ -16,90 +16,47 @@ from gpuplanner.cli.common import (
     print_json,
     print_table,
 )
-from gpuplanner.core.errors import PlannerError, ValidationError
+from gpuplanner.core.errors import ValidationError
 
 # The catalog and the engine are imported by the command, not by `register` (see cli/__init__.py).
 if TYPE_CHECKING:
     from gpuplanner.engine.perf import ClusterSpec, ModelShape, TrainConfig
 
 
-def _shape(args: argparse.Namespace, catalog) -> ModelShape:
-    from gpuplanner.catalog.types import ModelType
-    from gpuplanner.engine.perf import ModelShape, shape_from_entry
+def _request(args: argparse.Namespace) -> dict:
+    """The command line as a request (engine/perf/request.py): the names of the options, None = not stated."""
+    req = dict(vars(args))
+    req.pop("func", None)
+    if req.pop("blocking_pp_sends", False):
+        req["pp_overlap"] = False
+    return req
 
-    if args.model:
-        m = catalog.get(args.model)
-        if not isinstance(m, ModelType):
-            raise ValidationError(f"'{args.model}' is a {m.kind}, not a model", field="--model")
-        shape = shape_from_entry(dict(m.raw))
-        return dataclasses.replace(shape, seq_len=args.seq) if args.seq else shape
-    missing = [n for n in ("layers", "hidden", "heads") if getattr(args, n) is None]
-    if missing:
-        raise ValidationError(
-            f"give --model ID or the shape (--{' --'.join(missing)} missing)", field=missing[0]
-        )
-    return ModelShape(
-        architecture="dense",
-        layers=args.layers,
-        hidden=args.hidden,
-        heads=args.heads,
-        kv_heads=args.kv_heads or args.heads,
-        ffn_hidden=args.ffn or 4 * args.hidden,
-        vocab=args.vocab,
-        seq_len=args.seq or 2048,
-        gated_mlp=bool(args.ffn and args.ffn != 4 * args.hidden),
-    )
+
+def _shape(args: argparse.Namespace, catalog) -> ModelShape:
+    from gpuplanner.engine.perf.request import shape_of
+
+    return shape_of(_request(args), catalog)
 
 
 def _cluster(args: argparse.Namespace, catalog) -> ClusterSpec:
-    from gpuplanner.catalog.types import GpuType, ServerType
-    from gpuplanner.engine.perf import Calibration, ClusterSpec
+    from gpuplanner.engine.perf.request import cluster_of
 
-    server = catalog.get(args.server) if args.server else None
-    if server is not None and not isinstance(server, ServerType):
-        raise ValidationError(f"'{args.server}' is not a server", field="--server")
-    gpu_id = args.gpu or (server.gpu if server else None)
-    if not gpu_id:
-        raise ValidationError("give --gpu ID (or --server ID, or --fabric FILE)", field="--gpu")
-    gpu = catalog.get(gpu_id)
-    if not isinstance(gpu, GpuType):
-        raise ValidationError(f"'{gpu_id}' is not a GPU", field="--gpu")
-    per_node = args.gpus_per_node or (server.scaleup_domain_gpus or server.gpu_count if server else 8)
-    if args.nic_gbps:
-        nic_per_gpu = args.nic_gbps * (args.nics_per_node or per_node) / per_node
-    elif server is not None and server.ports("compute"):
-        nic_per_gpu = sum(p.count * p.speed_gbps for p in server.ports("compute")) / max(server.gpu_count, 1)
-    else:
-        nic_per_gpu = 400.0 if gpu.bf16_dense_tflops > 500 else 200.0
-    share = 1.0 / args.oversub
-    calib = None
-    if args.measured_mfu or args.measured_busbw:
-        calib = Calibration(
-            mfu=args.measured_mfu,
-            busbw_gbyte_per_s={"dp": args.measured_busbw} if args.measured_busbw else {},
-        )
-    return ClusterSpec(
-        gpu_name=gpu.name,
-        peak_bf16_tflops=gpu.bf16_dense_tflops,
-        peak_fp8_tflops=gpu.fp8_dense_tflops,
-        mem_gb=gpu.mem_gb,
-        mem_bw_tbyte_per_s=gpu.mem_bw_tbyte_per_s,
-        gpus_per_node=per_node,
-        scaleup_bw_gbyte_per_s=gpu.scaleup_bw_gbyte_per_s or 32.0,
-        nic_gbps_per_gpu=nic_per_gpu,
-        net_factor={k: share for k in ("dp", "pp", "cp", "ep")} if share < 1 else {},
-        calibration=calib,
-    )
+    return cluster_of(_request(args), catalog)
 
 
 def _from_fabric(args: argparse.Namespace, shape: ModelShape):
     """The performance on a drawn project: its GPUs, its fabric, the flows routed over it."""
     from gpuplanner.engine.compiled import compile_project
     from gpuplanner.engine.network import analyze_fabric
+    from gpuplanner.engine.perf.request import check_layout
+    from gpuplanner.engine.perf.settings import resolve
     from gpuplanner.engine.workload import analyze_workload
     from gpuplanner.model import Workload
     from gpuplanner.storage import open_project
 
+    req = _request(args)
+    settings, from_stack = resolve(req.get("stack"), {k: req.get(k) for k in SETTING_NAMES})
+    check_layout(shape, None, {k: req.get(k) for k in ("tp", "pp", "cp", "ep", "vpp", "micro_batch")})
     project = open_project(args.fabric)
     c = compile_project(project)
     fab = analyze_fabric(c, project.catalog)
@@ -118,24 +75,67 @@ def _from_fabric(args: argparse.Namespace, shape: ModelShape):
         tp=args.tp or 1,
         pp=args.pp or 1,
         dp=args.dp or 0,
-        cp=args.cp,
-        ep=args.ep,
-        vpp=args.vpp,
-        micro_batch=args.micro_batch,
+        cp=args.cp or 1,
+        ep=args.ep or 1,
+        vpp=args.vpp or 1,
+        micro_batch=args.micro_batch or 1,
         global_batch=args.global_batch,
-        precision=args.precision,
-        zero_stage=args.zero,
-        recompute=args.recompute,
+        precision=settings["precision"],
+        zero_stage=settings["zero_stage"],
+        recompute=settings["recompute"],
         total_tokens=args.tokens,
         measured_mfu=args.measured_mfu,
         measured_busbw_gbyte_per_s=args.measured_busbw,
     )
-    res = analyze_workload(project, c, fab.graph, fab.router, wl)
-    return res.config, res.estimate, res.cluster
+    wl = apply_settings_to_workload(wl, settings)
+    res = analyze_workload(project, c, fab.graph, fab.router, wl, settings)
+    from gpuplanner.engine.perf.request import TrainResult
+
+    return TrainResult(
+        [(res.config, res.estimate)], shape, res.cluster, settings, from_stack, req.get("stack")
+    )
 
 
-def _json(cfg: TrainConfig, est, cluster: ClusterSpec) -> dict:
-    return {
+def apply_settings_to_workload(wl, settings: dict, stack: str | None = None):
+    """The resolved settings on the workload row's fields of the same name (on/off for the switches)."""
+    names = {f.name for f in dataclasses.fields(wl)}
+    values: dict = {"stack": ""}  # the settings are resolved already
+    for k, v in settings.items():
+        if k not in names or v is None:
+            continue
+        values[k] = ("on" if v else "off") if isinstance(v, bool) and k not in ("zero_stage",) else v
+    return dataclasses.replace(wl, **values)
+
+
+SETTING_NAMES = (
+    "precision",
+    "attention",
+    "sequence_parallel",
+    "recompute",
+    "zero_stage",
+    "dp_overlap",
+    "param_gather_overlap",
+    "tp_overlap",
+    "tp_comm_overlap",
+    "pp_overlap",
+    "grad_dtype",
+    "ep_overlap",
+    "balanced_pipeline",
+    "zero3_regather_on_recompute",
+    "zero3_nics_per_node",
+    "optimizer",
+)
+
+
+def _ranges(est, shape: ModelShape, cluster: ClusterSpec, cfg: TrainConfig) -> dict:
+    """Error bands from the bundled validation (engine/perf/bands.py), for the JSON and the text."""
+    from gpuplanner.engine.perf.bands import ranges
+
+    return ranges(est, shape, cluster)
+
+
+def _json(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape | None = None) -> dict:
+    out = {
         "gpu": cluster.gpu_name,
         "gpus": est.n_gpus,
         "tp": cfg.tp,
@@ -148,162 +148,224 @@ def _json(cfg: TrainConfig, est, cluster: ClusterSpec) -> dict:
         "global_batch": cfg.global_batch,
         "recompute": cfg.recompute,
         "precision": cfg.precision,
+        "settings": {k: getattr(cfg, k) for k in SETTING_NAMES},
         "step_time_s": est.step_time_s,
         "tokens_per_s": est.tokens_per_s,
         "tflops_per_gpu": est.tflops_per_gpu,
         "hw_tflops_per_gpu": est.hw_tflops_per_gpu,
         "mfu": est.mfu,
+        "mfu_peak": "fp8"
+        if cfg.precision == "fp8" and cluster.peak_fp8_tflops
+        else cfg.precision.replace("fp8", "bf16"),
         "memory_per_gpu_gb": est.memory.get("total_gb"),
         "memory": est.memory,
         "fits": est.fits,
         "refusal": est.refusal,
         "breakdown": est.breakdown,
         "bottleneck": est.bottleneck,
+        "bubble_fraction": est.bubble_fraction,
         "time_to_train_s": est.time_to_train_s or None,
+        "time_to_train_days": est.time_to_train_s / 86400.0 if est.time_to_train_s else None,
+        "time_to_train_with_failures_days": (
+            est.extra["time_to_train_with_failures_s"] / 86400.0
+            if "time_to_train_with_failures_s" in est.extra
+            else None
+        ),
+        "goodput": est.extra.get("goodput"),
         "net_factor": dict(cluster.net_factor),
         "calibrated": cluster.calibration is not None,
     }
+    if shape is not None:
+        out.update(_ranges(est, shape, cluster, cfg))
+    return out
+
+
+def _fmt_range(lo: float, hi: float, fmt: str) -> str:
+    return f"{format(lo, fmt)}–{format(hi, fmt)}"
+
+
+def _print_text(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape, rows, res) -> None:
+    if res is not None and res.stack:
+        set_text = ", ".join(f"{k} {v}" for k, v in res.from_stack.items()) or "nothing (all stated)"
+        print(f"stack {res.stack} set: {set_text}")
+    if res is not None and res.searched:
+        print(
+            "searched: tp, pp, cp, interleave depth, micro-batch and recompute (best by tokens/s that fits)"
+        )
+    print(
+        f"{cluster.gpu_name} × {est.n_gpus}: TP{cfg.tp} PP{cfg.pp} DP{cfg.dp} CP{cfg.cp} EP{cfg.ep} "
+        f"VPP{cfg.vpp} micro-batch {cfg.micro_batch}, recompute {cfg.recompute}, {cfg.precision}, "
+        f"{'flash' if cfg.attention == 'flash' else 'unfused'} attention, SP {'on' if cfg.sp else 'off'}, "
+        f"ZeRO {cfg.zero_stage}"
+    )
+    r = _ranges(est, shape, cluster, cfg)
+    band = r["band"]
+    peak = (
+        "FP8"
+        if cfg.precision == "fp8" and cluster.peak_fp8_tflops
+        else cfg.precision.upper().replace("FP8", "BF16")
+    )
+
+    def rng(key: str, fmt: str, scale: float = 1.0, unit: str = "") -> str:
+        v = r[key]
+        return f" ({_fmt_range(v[0] * scale, v[1] * scale, fmt)}{unit})" if v else ""
+
+    print(
+        f"step {est.step_time_s:.3f} s{rng('step_time_s_range', '.3f', unit=' s')}, "
+        f"{est.tokens_per_s:,.0f} tokens/s{rng('tokens_per_s_range', ',.0f')}, "
+        f"{est.tflops_per_gpu:.0f} TFLOP/s per GPU, MFU {est.mfu * 100:.1f}% of the {peak} peak"
+        f"{rng('mfu_range', '.1f', 100.0, '%')}"
+    )
+    print(f"ranges: {band['explanation']}")
+    print(
+        f"memory {est.memory.get('total_gb', 0):.1f} GB/GPU of {est.memory.get('usable_gb', 0):.1f} usable "
+        f"({'fits' if est.fits else 'does NOT fit'})"
+    )
+    if est.time_to_train_s:
+        ideal = est.time_to_train_s / 86400.0
+        real = est.extra.get("time_to_train_with_failures_s", est.time_to_train_s) / 86400.0
+        print(
+            f"time to train: {real:.1f} days with interruptions{rng('time_to_train_days_range', '.1f')}, "
+            f"{ideal:.1f} days without "
+            f"(goodput {est.extra.get('goodput', 1.0) * 100:.0f}%: {est.extra.get('goodput_text', '')})"
+        )
+    print_table([[k, f"{v:.4f}"] for k, v in est.breakdown.items()], ["term", "seconds"])
+    print(f"bottleneck: {est.bottleneck}")
+    if not est.fits:
+        print(est.refusal)
+    if len(rows) > 1:
+        print("\nnext best layouts:")
+        print_table(
+            [
+                [
+                    f"TP{c.tp} PP{c.pp} DP{c.dp} CP{c.cp} VPP{c.vpp} mb{c.micro_batch} {c.recompute}",
+                    f"{e.tokens_per_s:,.0f}",
+                    f"{e.mfu * 100:.1f}%",
+                ]
+                for c, e in rows[1:]
+            ],
+            ["layout", "tokens/s", "MFU"],
+        )
+
+
+def _cmd_inference(args: argparse.Namespace, catalog, shape: ModelShape) -> int:
+    from gpuplanner.engine.perf import InferenceConfig, estimate_inference
+    from gpuplanner.engine.perf.request import check_layout
+
+    check_layout(shape, None, {"tp": args.tp}, mode="inference")
+    cluster = _cluster(args, catalog)
+    if not args.gpus:
+        raise ValidationError("give --gpus N", field="--gpus")
+    if args.tp and args.gpus % args.tp:
+        raise ValidationError(
+            f"{args.gpus} GPUs do not divide into replicas of tp = {args.tp}", field="--gpus", value=args.gpus
+        )
+    inf = estimate_inference(
+        shape,
+        InferenceConfig(
+            batch=args.batch,
+            prompt_len=args.prompt,
+            output_len=args.output,
+            tp=args.tp or 1,
+            kv_precision_bytes=args.kv_bytes,
+        ),
+        cluster,
+        args.gpus,
+    )
+    data = {k: v for k, v in dataclasses.asdict(inf).items()}
+    if args.json:
+        print_json(data)
+    else:
+        for k, v in data.items():
+            print(f"{k:28} {v}")
+    return 0 if inf.fits else EXIT_BAD_INPUT
 
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
     from gpuplanner.catalog.loader import default_catalog
-    from gpuplanner.engine.perf import InferenceConfig, TrainConfig, estimate, estimate_inference, sweep
+    from gpuplanner.engine.perf.request import run
 
     catalog = default_catalog()
     shape = _shape(args, catalog)
     if args.inference:
-        cluster = _cluster(args, catalog)
-        inf = estimate_inference(
-            shape,
-            InferenceConfig(
-                batch=args.batch,
-                prompt_len=args.prompt,
-                output_len=args.output,
-                tp=args.tp or 1,
-                kv_precision_bytes=args.kv_bytes,
-            ),
-            cluster,
-            args.gpus,
-        )
-        data = {k: v for k, v in dataclasses.asdict(inf).items()}
-        if args.json:
-            print_json(data)
-        else:
-            for k, v in data.items():
-                print(f"{k:28} {v}")
-        return 0 if inf.fits else EXIT_BAD_INPUT
+        return _cmd_inference(args, catalog, shape)
+    res = None
     if args.fabric:
-        cfg, est, cluster = _from_fabric(args, shape)
-        rows = [(cfg, est)]
+        res = _from_fabric(args, shape)
+        rows, cluster = res.rows, res.cluster
     else:
-        cluster = _cluster(args, catalog)
-        if not args.gpus:
-            raise ValidationError("give --gpus N (or --fabric FILE)", field="--gpus")
-        if args.tp and args.pp:
-            dp = args.dp or args.gpus // (args.tp * args.pp * args.cp)
-            cfg = TrainConfig(
-                tp=args.tp,
-                pp=args.pp,
-                dp=dp,
-                cp=args.cp,
-                ep=args.ep,
-                vpp=args.vpp,
-                micro_batch=args.micro_batch,
-                global_batch=args.global_batch,
-                seq_len=args.seq or shape.seq_len,
-                precision=args.precision,
-                zero_stage=args.zero,
-                recompute=args.recompute,
-                total_tokens=args.tokens,
-                tp_comm_overlap=args.tp_comm_overlap,
-                pp_overlap=not args.blocking_pp_sends,
-                grad_dtype=args.grad_dtype,
-            )
-            rows = [(cfg, estimate(shape, cfg, cluster))]
-        else:
-            res = sweep(
-                shape,
-                cluster,
-                args.gpus,
-                args.global_batch,
-                seq_len=args.seq,
-                precision=args.precision,
-                zero_stage=args.zero,
-                total_tokens=args.tokens,
-                tp_comm_overlap=args.tp_comm_overlap,
-                pp_overlap=not args.blocking_pp_sends,
-            )
-            if not len(res):
-                raise PlannerError(
-                    f"no parallel layout of {args.gpus} GPUs fits this model in {cluster.mem_gb:g} GB per GPU"
-                )
-            rows = res.best(args.top)
+        res = run(_request(args), catalog)
+        rows, cluster, shape = res.rows, res.cluster, res.shape
     cfg, est = rows[0]
     if args.json:
-        out = _json(cfg, est, cluster)
+        out = _json(cfg, est, cluster, shape)
+        if res is not None:
+            out["stack"] = res.stack
+            out["stack_set"] = res.from_stack
+            out["searched"] = res.searched
         if len(rows) > 1:
-            out["alternatives"] = [_json(c, e, cluster) for c, e in rows[1:]]
+            out["alternatives"] = [_json(c, e, cluster, shape) for c, e in rows[1:]]
         print_json(out)
     else:
-        print(
-            f"{cluster.gpu_name} × {est.n_gpus}: TP{cfg.tp} PP{cfg.pp} DP{cfg.dp} CP{cfg.cp} "
-            f"micro-batch {cfg.micro_batch}, recompute {cfg.recompute}"
-        )
-        print(
-            f"step {est.step_time_s:.3f} s, {est.tokens_per_s:,.0f} tokens/s, {est.tflops_per_gpu:.0f} TFLOP/s per GPU, "
-            f"MFU {est.mfu * 100:.1f}%, memory {est.memory.get('total_gb', 0):.1f} GB/GPU ({'fits' if est.fits else 'does NOT fit'})"
-        )
-        print_table([[k, f"{v:.4f}"] for k, v in est.breakdown.items()], ["term", "seconds"])
-        print(f"bottleneck: {est.bottleneck}")
-        if not est.fits:
-            print(est.refusal)
-        if len(rows) > 1:
-            print("\nnext best layouts:")
-            print_table(
-                [
-                    [
-                        f"TP{c.tp} PP{c.pp} DP{c.dp} CP{c.cp} mb{c.micro_batch} {c.recompute}",
-                        f"{e.tokens_per_s:,.0f}",
-                        f"{e.mfu * 100:.1f}%",
-                    ]
-                    for c, e in rows[1:]
-                ],
-                ["layout", "tokens/s", "MFU"],
-            )
+        _print_text(cfg, est, cluster, shape, rows, res)
     return 0 if est.fits else EXIT_BAD_INPUT
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("estimate", help="training/inference performance of a model on a cluster")
+def _add_shape_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="model catalog id (see `catalog list model`)")
     for name in ("layers", "hidden", "heads", "kv-heads", "ffn"):
         p.add_argument(f"--{name}", type=int_in(1, MAX_COUNT))
-    p.add_argument("--vocab", type=int_in(1, 10 * MAX_COUNT), default=51200)
-    p.add_argument("--seq", type=int_in(1, 10 * MAX_COUNT), help="sequence length")
-    p.add_argument("--gpu", help="GPU catalog id")
-    p.add_argument("--gpus", type=int_in(1, MAX_GPUS), help="number of GPUs")
-    p.add_argument("--server", help="server catalog id (GPUs per node and NICs)")
-    p.add_argument("--gpus-per-node", type=int_in(1, 1024))
-    p.add_argument("--nic-gbps", type=float_in(0, 12_800, lo_open=True), help="speed of one compute NIC")
-    p.add_argument("--nics-per-node", type=int_in(1, 1024))
     p.add_argument(
-        "--oversub", type=float_in(1, 64), default=1.0, help="fabric oversubscription for inter-node traffic"
+        "--vocab", type=int_in(1, 10 * MAX_COUNT), default=None, help="vocabulary (default 51200 for a shape given by numbers)"
     )
-    p.add_argument("--fabric", help="a project file: use its GPUs and its drawn fabric")
-    for name in ("tp", "pp", "dp"):
-        p.add_argument(f"--{name}", type=int_in(1, MAX_GPUS))
-    p.add_argument("--cp", type=int_in(1, MAX_GPUS), default=1)
-    p.add_argument("--ep", type=int_in(1, MAX_GPUS), default=1)
-    p.add_argument("--vpp", type=int_in(1, 1024), default=1)
-    p.add_argument("--micro-batch", type=int_in(1, MAX_COUNT), default=1)
-    p.add_argument("--global-batch", type=int_in(1, 100 * MAX_COUNT), default=1024, help="sequences per step")
-    p.add_argument("--precision", choices=["bf16", "fp16", "fp8"], default="bf16")
-    p.add_argument("--recompute", choices=["none", "selective", "full"], default="selective")
-    p.add_argument("--zero", type=int, default=1, choices=[0, 1, 2, 3])
+    p.add_argument("--seq", type=int_in(1, 10 * MAX_COUNT), help="sequence length")
+    p.add_argument("--tied-embeddings", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument(
+        "--dropout", action=argparse.BooleanOptionalAction, default=None, help="the model trains with dropout"
+    )
+    p.add_argument(
+        "--gated-mlp", action=argparse.BooleanOptionalAction, default=None, help="SwiGLU/GeGLU MLP"
+    )
+
+
+def _add_settings_options(p: argparse.ArgumentParser) -> None:
+    """Run settings: unstated ones (None) take the --stack's value, then the Megatron-Core-like default."""
+    from argparse import BooleanOptionalAction as Bool
+
+    p.add_argument(
+        "--stack",
+        help="software generation whose defaults to use: megatron-2021, megatron-core-2024, nemo-2024, "
+        "deepspeed-zero3, torchtitan-fsdp2, llm-foundry-2023, llama3-meta-2024, megatron-2022 (catalogs/assumptions/stacks.yaml)",
+    )
+    p.add_argument("--precision", choices=["bf16", "fp16", "fp8"])
+    p.add_argument(
+        "--attention", choices=["flash", "unfused"], help="attention kernel (FlashAttention or not)"
+    )
+    p.add_argument("--sequence-parallel", "--sp", dest="sequence_parallel", action=Bool, default=None)
+    p.add_argument("--recompute", choices=["none", "selective", "full"])
+    p.add_argument("--zero", dest="zero_stage", type=int, choices=[0, 1, 2, 3], help="ZeRO / FSDP stage")
+    p.add_argument("--grad-reduce-overlap", dest="dp_overlap", action=Bool, default=None)
+    p.add_argument("--param-gather-overlap", action=Bool, default=None)
+    p.add_argument(
+        "--tp-overlap",
+        action=Bool,
+        default=None,
+        help="backward TP all-reduce under the weight-gradient GEMM",
+    )
     p.add_argument(
         "--tp-comm-overlap",
-        action="store_true",
-        help="TP communication overlapped with the GEMMs (Transformer Engine userbuffers, as NeMo's FP8 recipes)",
+        action=Bool,
+        default=None,
+        help="TP communication pipelined with the GEMMs (Transformer Engine userbuffers, NeMo's FP8 recipes)",
+    )
+    p.add_argument(
+        "--pp-overlap", action=Bool, default=None, help="interleaved pipeline sends overlap compute"
+    )
+    p.add_argument(
+        "--blocking-pp-sends", action="store_true", help="same as --no-pp-overlap (Megatron 2021–2022 runs)"
+    )
+    p.add_argument(
+        "--ep-overlap", action=Bool, default=None, help="expert all-to-all overlapped (DualPipe/DeepEP)"
     )
     p.add_argument(
         "--grad-dtype",
@@ -311,22 +373,54 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="gradient buffer type (default: fp32 main grads as Megatron-LM; bf16 as NeMo's FP8 recipes)",
     )
     p.add_argument(
-        "--blocking-pp-sends",
-        action="store_true",
-        help="pipeline sends do not overlap compute (Megatron before overlap_p2p_comm, 2021–2022 runs)",
+        "--balanced-pipeline",
+        action=Bool,
+        default=None,
+        help="embedding and loss each take a layer's slot in the pipeline split (Llama 3)",
     )
+    p.add_argument("--zero3-regather", dest="zero3_regather_on_recompute", action=Bool, default=None)
+    p.add_argument("--zero3-nics-per-node", dest="zero3_nics_per_node", type=int, choices=[0, 1, 2, 4, 8])
     p.add_argument(
-        "--tokens", type=float_in(0, 1e16), default=0.0, help="training tokens (for time-to-train)"
+        "--optimizer",
+        choices=["fused", "unfused"],
+        help="Adam as one fused kernel (Megatron, DeepSpeed) or per-tensor passes (torch foreach, Composer)",
     )
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("estimate", help="training/inference performance of a model on a cluster")
+    _add_shape_options(p)
+    p.add_argument("--gpu", help="GPU catalog id")
+    p.add_argument("--gpus", type=int_in(1, MAX_GPUS), help="number of GPUs")
+    p.add_argument("--server", help="server catalog id (GPUs per node and NICs)")
+    p.add_argument("--gpus-per-node", type=int_in(1, 1024))
+    p.add_argument("--nic-gbps", type=float_in(0, 12_800, lo_open=True), help="speed of one compute NIC")
+    p.add_argument("--nics-per-node", type=int_in(1, 1024))
     p.add_argument(
-        "--measured-mfu", type=float_in(0, 1, lo_open=True), help="calibration: a measured MFU (0–1)"
-    )
-    p.add_argument(
-        "--measured-busbw",
+        "--scaleup-gbyte-per-s",
         type=float_in(0, 100_000, lo_open=True),
-        help="calibration: measured nccl-tests all-reduce bus bandwidth, GB/s",
+        help="scale-up (NVLink) bandwidth per GPU, both directions (default: the GPU's datasheet; H800: 400)",
     )
-    p.add_argument("--top", type=int_in(1, 1000), default=5, help="layouts shown by a sweep")
+    p.add_argument(
+        "--oversub", type=float_in(1, 64), default=1.0, help="fabric oversubscription for inter-node traffic"
+    )
+    p.add_argument("--fabric", help="a project file: use its GPUs and its drawn fabric")
+    for name in ("tp", "pp", "dp", "cp", "ep"):
+        p.add_argument(
+            f"--{name}",
+            type=int_in(1, MAX_GPUS),
+            help="searched when tp/pp are not given" if name != "dp" else None,
+        )
+    p.add_argument("--vpp", type=int_in(1, 1024), help="interleave depth (virtual pipeline stages per rank)")
+    p.add_argument("--micro-batch", type=int_in(1, MAX_COUNT), help="sequences per micro-batch")
+    p.add_argument("--global-batch", type=int_in(1, 100 * MAX_COUNT), default=1024, help="sequences per step")
+    _add_settings_options(p)
+    p.add_argument("--tokens", type=float_in(0, 1e18), default=0.0, help="training tokens (for time-to-train)")
+    p.add_argument("--measured-mfu", type=float_in(0, 1, lo_open=True), help="calibration: a measured MFU (0–1)")
+    p.add_argument(
+        "--measured-busbw", type=float_in(0, 100_000, lo_open=True), help="calibration: measured nccl-tests all-reduce bus bandwidth, GB/s"
+    )
+    p.add_argument("--top", type=int_in(1, 1000), default=5, help="layouts shown by a search")
     p.add_argument("--inference", action="store_true")
     p.add_argument("--batch", type=int_in(1, MAX_COUNT), default=32)
     p.add_argument("--prompt", type=int_in(1, 10 * MAX_COUNT), default=2048)
@@ -334,3 +428,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--kv-bytes", type=int_in(1, 8), default=2)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_estimate)
+
+
+def parser_for_requests() -> argparse.ArgumentParser:
+    """A parser with `estimate`'s options alone, for published runs stated as command lines."""
+    root = argparse.ArgumentParser(prog="gpuplanner", add_help=False)
+    sub = root.add_subparsers(dest="command")
+    register(sub)
+    return root

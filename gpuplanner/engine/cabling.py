@@ -32,7 +32,9 @@ class CablePlan:
     transceivers_b: np.ndarray
     reach_m: np.ndarray  # reach of the chosen medium (NaN = none)
     too_long: np.ndarray  # bool: no medium (or the user's cable) reaches
-    copper_reach_m: np.ndarray  # longest passive/active copper (DAC, ACC, AEC, UTP) the link's ports take; NaN = none
+    copper_reach_m: (
+        np.ndarray
+    )  # longest passive/active copper (DAC, ACC, AEC, UTP) the link's ports take; NaN = none
     optics_power_w: np.ndarray  # per link, both ends
     bom_cables: dict[str, int] = field(default_factory=dict)
     bom_cable_m: dict[str, float] = field(

@@ -56,7 +56,9 @@ def phase_subset(project, phase):
     # both its devices, and a device whose rack comes later stands unracked until then.
     racks = {r.id for r in kept.get("racks", [])}
     kept["devices"] = [
-        d if d.rack_id is None or d.rack_id in racks else dataclasses.replace(d, rack_id=None, u_position=None)
+        d
+        if d.rack_id is None or d.rack_id in racks
+        else dataclasses.replace(d, rack_id=None, u_position=None)
         for d in kept.get("devices", [])
     ]
     devices = {d.id for d in kept["devices"]}

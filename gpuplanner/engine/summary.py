@@ -53,7 +53,20 @@ def performance_json(results: Results, lang: str = "en") -> dict[str, Any] | Non
         "net_factor": w.net_factor,
         "gpu_utilization_for_power": results.gpu_utilization,
         "calibrated": w.cluster.calibration is not None,
+        **_perf_ranges(e, w),
     }
+
+
+def _perf_ranges(e, w) -> dict[str, Any]:
+    """Error ranges from the bundled published runs (engine/perf/bands.py) and time to train with
+    interruptions (engine/perf/goodput.py)."""
+    from gpuplanner.engine.perf.bands import ranges
+
+    out = ranges(e, w.shape, w.cluster)
+    ttt_f = e.extra.get("time_to_train_with_failures_s")
+    out["time_to_train_with_failures_days"] = _num(ttt_f / 86400.0) if ttt_f else None
+    out["goodput"] = _num(e.extra.get("goodput"))
+    return out
 
 
 def racks_json(results: Results) -> list[dict[str, Any]]:

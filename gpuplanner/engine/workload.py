@@ -109,7 +109,40 @@ def cluster_of(
     return spec, n_gpus
 
 
-def train_config(workload, n_gpus: int) -> TrainConfig:
+ROW_DEFAULTS = {"precision": "bf16", "zero_stage": 1, "recompute": "selective"}
+ON_OFF = (
+    "sequence_parallel",
+    "tp_comm_overlap",
+    "pp_overlap",
+    "dp_overlap",
+    "param_gather_overlap",
+    "ep_overlap",
+)
+
+
+def workload_settings(workload) -> dict:
+    """The run settings the workload row states (None = not stated), for settings.resolve."""
+    stated: dict = {}
+    stack = getattr(workload, "stack", "") or ""
+    for k, default in ROW_DEFAULTS.items():
+        v = getattr(workload, k)
+        stated[k] = None if (stack and v == default) else v
+    for k in ON_OFF:
+        v = str(getattr(workload, k, "") or "").strip().lower()
+        if v not in ("", "on", "off"):
+            raise PlannerError(f"workload '{workload.name}': {k} must be on, off or empty", field=k, value=v)
+        stated[k] = None if not v else v == "on"
+    for k in ("attention", "grad_dtype"):
+        stated[k] = getattr(workload, k, "") or None
+    return stated
+
+
+def train_config(workload, n_gpus: int, settings: dict | None = None) -> TrainConfig:
+    """The workload's training configuration; `settings`: run settings resolved already (the CLI's)."""
+    from gpuplanner.engine.perf.settings import resolve
+
+    if settings is None:
+        settings, _ = resolve(getattr(workload, "stack", "") or None, workload_settings(workload))
     model_par = workload.tp * workload.pp * workload.cp
     dp = workload.dp or max(1, n_gpus // model_par)
     return TrainConfig(
@@ -122,10 +155,8 @@ def train_config(workload, n_gpus: int) -> TrainConfig:
         micro_batch=workload.micro_batch,
         global_batch=workload.global_batch,
         seq_len=workload.seq_len,
-        precision=workload.precision,
-        zero_stage=workload.zero_stage,
-        recompute=workload.recompute,
         total_tokens=workload.total_tokens,
+        **settings,
     )
 
 
@@ -185,7 +216,9 @@ def net_factors(
     return factors, busiest
 
 
-def analyze_workload(project, c: Compiled, fg: FabricGraph, router: Router, workload) -> WorkloadResult:
+def analyze_workload(
+    project, c: Compiled, fg: FabricGraph, router: Router, workload, settings: dict | None = None
+) -> WorkloadResult:
     catalog = project.catalog
     shape = shape_of(workload, catalog)
     servers = None
@@ -201,7 +234,7 @@ def analyze_workload(project, c: Compiled, fg: FabricGraph, router: Router, work
                 value=workload.partition,
             )
     spec, n_gpus = cluster_of(c, catalog, fg, servers)
-    cfg = train_config(workload, n_gpus)
+    cfg = train_config(workload, n_gpus, settings)
     used = cfg.tp * cfg.pp * cfg.dp * cfg.cp
     if used > n_gpus:
         raise PlannerError(

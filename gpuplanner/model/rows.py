@@ -151,6 +151,17 @@ class Workload:
     measured_busbw_gbyte_per_s: float | None = None
     active: bool = True
     partition: str = ""  # run on the GPU servers of this partition ("" = all)
+    # run settings (engine/perf/settings.py); "" = not stated: the stack's value, then the default.
+    # With a stack, precision / zero_stage / recompute left at their defaults above count as not stated.
+    stack: str = ""  # megatron-2021 | megatron-2022 | megatron-core-2024 | nemo-2024 | deepspeed-zero3 | ...
+    attention: str = ""  # flash | unfused
+    sequence_parallel: str = ""  # on | off
+    tp_comm_overlap: str = ""  # on | off: TP collectives pipelined with the GEMMs (TE userbuffers)
+    pp_overlap: str = ""  # on | off: interleaved pipeline sends overlap compute
+    dp_overlap: str = ""  # on | off: gradient reduce-scatter/all-reduce overlapped with the backward
+    param_gather_overlap: str = ""  # on | off: distributed-optimizer parameter all-gather under the forward
+    ep_overlap: str = ""  # on | off: expert all-to-all overlapped (DualPipe / DeepEP)
+    grad_dtype: str = ""  # fp32 | bf16 | fp16 gradient buffers
 
 
 @dataclass(frozen=True, slots=True)

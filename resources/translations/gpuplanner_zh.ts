@@ -2185,6 +2185,10 @@ The current project is unchanged.</source>
         <translation>模型架构</translation>
     </message>
     <message>
+        <source>attention</source>
+        <translation>注意力内核</translation>
+    </message>
+    <message>
         <source>b device</source>
         <translation>B 端设备</translation>
     </message>
@@ -2253,12 +2257,20 @@ The current project is unchanged.</source>
         <translation>数据并行 DP</translation>
     </message>
     <message>
+        <source>dp overlap</source>
+        <translation>梯度归约重叠</translation>
+    </message>
+    <message>
         <source>electricity</source>
         <translation>电价</translation>
     </message>
     <message>
         <source>ep</source>
         <translation>专家并行 EP</translation>
+    </message>
+    <message>
+        <source>ep overlap</source>
+        <translation>专家并行通信重叠</translation>
     </message>
     <message>
         <source>expected utilization</source>
@@ -2299,6 +2311,10 @@ The current project is unchanged.</source>
     <message>
         <source>gpu guaranteed</source>
         <translation>GPU 保障配额</translation>
+    </message>
+    <message>
+        <source>grad dtype</source>
+        <translation>梯度数据类型</translation>
     </message>
     <message>
         <source>group</source>
@@ -2417,6 +2433,10 @@ The current project is unchanged.</source>
         <translation>覆盖参数 (JSON)</translation>
     </message>
     <message>
+        <source>param gather overlap</source>
+        <translation>参数聚合重叠</translation>
+    </message>
+    <message>
         <source>params json</source>
         <translation>参数 (JSON)</translation>
     </message>
@@ -2443,6 +2463,10 @@ The current project is unchanged.</source>
     <message>
         <source>pp</source>
         <translation>流水线并行 PP</translation>
+    </message>
+    <message>
+        <source>pp overlap</source>
+        <translation>流水线发送重叠</translation>
     </message>
     <message>
         <source>precision</source>
@@ -2493,12 +2517,20 @@ The current project is unchanged.</source>
         <translation>序列长度</translation>
     </message>
     <message>
+        <source>sequence parallel</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
         <source>software</source>
         <translation>软件费用</translation>
     </message>
     <message>
         <source>speed</source>
         <translation>速率</translation>
+    </message>
+    <message>
+        <source>stack</source>
+        <translation>软件栈</translation>
     </message>
     <message>
         <source>staff</source>
@@ -2531,6 +2563,10 @@ The current project is unchanged.</source>
     <message>
         <source>tp</source>
         <translation>张量并行 TP</translation>
+    </message>
+    <message>
+        <source>tp comm overlap</source>
+        <translation>张量并行通信重叠</translation>
     </message>
     <message>
         <source>tray height</source>

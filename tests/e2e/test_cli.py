@@ -332,6 +332,7 @@ def test_help_lists_every_command_in_order():
         "fabric",
         "analyze",
         "estimate",
+        "validate",
         "report",
         "export",
     ]

@@ -18,8 +18,10 @@ import pytest
 from gpuplanner.engine.perf.assumptions import load_assumptions
 from gpuplanner.engine.perf.flops import megatron_eq3_flops
 from gpuplanner.engine.perf.layer_time import hardware_for, layer_times
-from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape, TrainConfig
+from gpuplanner.engine.perf.request import build
+from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 from gpuplanner.engine.perf.training import estimate
+from gpuplanner.engine.perf.validation import load_runs
 
 DGX_A100 = ClusterSpec(
     gpu_name="NVIDIA A100 SXM4 80GB",
@@ -33,59 +35,28 @@ DGX_A100 = ClusterSpec(
     intra_node_latency_us=3.0,
 )
 
-# params (B), heads, hidden, layers, TP, PP, GPUs, global batch, micro-batch, vpp, DDP overlaps, TFLOP/s/GPU
-TABLE1 = [
-    (1.7, 24, 2304, 24, 1, 1, 32, 512, 16, 1, True, 137),
-    (3.6, 32, 3072, 30, 2, 1, 64, 512, 16, 1, True, 138),
-    (7.5, 32, 4096, 36, 4, 1, 128, 512, 16, 1, True, 142),
-    (18.4, 48, 6144, 40, 8, 1, 256, 1024, 8, 1, True, 135),
-    (39.1, 64, 8192, 48, 8, 2, 512, 1536, 4, 1, False, 138),
-    (76.1, 80, 10240, 60, 8, 4, 1024, 1792, 2, 3, False, 140),
-    (145.6, 96, 12288, 80, 8, 8, 1536, 2304, 2, 2, False, 148),
-    (310.1, 128, 16384, 96, 8, 16, 1920, 2160, 1, 2, False, 155),
-    (529.6, 128, 20480, 105, 8, 35, 2520, 2520, 1, 3, False, 163),
-    (1008.0, 160, 25600, 128, 8, 64, 3072, 3072, 1, 1, False, 163),
-]
+# Table 1's rows, as bundled for `gpuplanner validate` (catalogs/validation/training_runs.yaml, stack
+# megatron-2021, torch DDP with overlapped gradient all-reduce on rows 1-4 as run_table_1.sh)
+TABLE1 = [r for r in load_runs() if r.id.startswith("sc21-t1-")]
 
 
-def gpt(layers: int, hidden: int, heads: int) -> ModelShape:
-    return ModelShape("dense", layers, hidden, heads, heads, 4 * hidden, 51200, 2048, tied_embeddings=True)
-
-
-def table1_prediction(row) -> tuple[float, object]:
-    _, heads, hidden, layers, tp, pp, n, batch, mb, vpp, overlap, _ = row
-    cfg = TrainConfig(
-        tp=tp,
-        pp=pp,
-        dp=n // (tp * pp),
-        micro_batch=mb,
-        global_batch=batch,
-        seq_len=2048,
-        vpp=vpp,
-        precision="fp16",
-        zero_stage=0,
-        recompute="full",
-        attention="unfused",
-        sequence_parallel=False,
-        dp_overlap=overlap,
-        tp_overlap=False,
-        pp_overlap=False,
-    )
-    est = estimate(gpt(layers, hidden, heads), cfg, DGX_A100)
+def table1_prediction(run) -> tuple[float, object]:
+    shape, cluster, cfg = build(run.request)
+    est = estimate(shape, cfg, cluster)
     return est.hw_tflops_per_gpu, est
 
 
-@pytest.mark.parametrize("row", TABLE1, ids=[f"{r[0]}B" for r in TABLE1])
+@pytest.mark.parametrize("row", TABLE1, ids=[r.id for r in TABLE1])
 def test_table1_row_within_8_percent(row):
     predicted, est = table1_prediction(row)
-    published = row[-1]
     assert est.fits, est.refusal
-    assert abs(predicted - published) / published <= 0.08, f"{predicted:.1f} vs {published}"
+    assert abs(predicted - row.measured) / row.measured <= 0.08, f"{predicted:.1f} vs {row.measured}"
 
 
 def test_table1_mean_error_at_most_4_percent_and_trend():
     predicted = np.array([table1_prediction(r)[0] for r in TABLE1])
-    published = np.array([r[-1] for r in TABLE1], dtype=float)
+    published = np.array([r.measured for r in TABLE1], dtype=float)
+    assert len(TABLE1) == 10
     err = np.abs(predicted - published) / published
     assert err.mean() <= 0.04, err
     # the model must capture *why* throughput rises with size: the 1T row beats the 1.7B row
@@ -97,7 +68,8 @@ def test_table1_mean_error_at_most_4_percent_and_trend():
 def test_eq3_is_what_the_estimate_calls_hardware_flops():
     row = TABLE1[3]
     tflops, est = table1_prediction(row)
-    _, heads, hidden, layers, tp, pp, n, batch, *_ = row
+    q = row.request
+    n, batch, layers, hidden = q["gpus"], q["global_batch"], q["layers"], q["hidden"]
     eq3 = megatron_eq3_flops(batch, 2048, layers, hidden, 51200)
     assert tflops == pytest.approx(eq3 / est.step_time_s / n / 1e12, rel=1e-9)
 
@@ -119,40 +91,22 @@ def test_layer_times_match_korthikanti_table4():
 
 # Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models" (arXiv:2205.05198),
 # Tables 3 and 5: A100 80 GB, no data parallelism, seq 2048, vocab 51,200, interleaving 3 for 175B and 530B;
-# iteration time with full recomputation and with sequence parallelism + selective recomputation.
-# heads, hidden, layers, TP, PP, GPUs, global batch, micro-batch, vpp, full-recompute s, SP+selective s
-KORTHIKANTI = [
-    ("22B", 64, 6144, 48, 8, 1, 8, 4, 4, 1, 1.42, 1.10),
-    ("175B", 96, 12288, 96, 8, 8, 64, 64, 1, 3, 18.13, 13.75),
-    ("530B", 128, 20480, 105, 8, 35, 280, 280, 1, 3, 49.05, 37.83),
-    ("1T", 160, 25600, 128, 8, 64, 512, 512, 1, 1, 94.42, 71.49),
-]
+# iteration time with full recomputation and with sequence parallelism + selective recomputation (bundled as
+# the mlsys23-* rows, stack megatron-2022).
+KORTHIKANTI = ["22b", "175b", "530b", "1t"]
 
 
-@pytest.mark.parametrize("row", KORTHIKANTI, ids=[r[0] for r in KORTHIKANTI])
-def test_korthikanti_2022_iteration_times(row):
+@pytest.mark.parametrize("model", KORTHIKANTI)
+def test_korthikanti_2022_iteration_times(model):
     """Megatron-LM of 2022 runs the same 530B/1T layouts ~9% faster than the SC'21 code (cuBLAS/kernel
-    updates this model does not know about), so these rows are checked at ±12% and the mean at ≤ 6%."""
-    _, heads, hidden, layers, tp, pp, n, batch, mb, vpp, t_full, t_sel = row
-    shape = gpt(layers, hidden, heads)
+    updates this model does not know about), so these rows are checked at ±12%; the gain of SP + selective
+    recomputation over full recomputation (29-32%) must come out within 8 points."""
+    runs = {r.id: r for r in load_runs()}
     errors = []
-    for recompute, sp, published in (("full", False, t_full), ("selective", True, t_sel)):
-        cfg = TrainConfig(
-            tp=tp,
-            pp=pp,
-            dp=n // (tp * pp),
-            micro_batch=mb,
-            global_batch=batch,
-            seq_len=2048,
-            vpp=vpp,
-            precision="bf16",
-            zero_stage=0,
-            recompute=recompute,
-            attention="unfused",
-            sequence_parallel=sp,
-            pp_overlap=False,  # Megatron-LM of 2022: blocking pipeline sends
-        )
-        est = estimate(shape, cfg, DGX_A100)
-        errors.append(published / est.step_time_s - 1.0)  # throughput error
+    for kind in ("full", "selective"):
+        run = runs[f"mlsys23-{model}-{kind}"]
+        shape, cluster, cfg = build(run.request)
+        est = estimate(shape, cfg, cluster)
+        errors.append(run.measured / est.step_time_s - 1.0)  # throughput error
     assert max(abs(e) for e in errors) <= 0.12, errors
-    assert abs(errors[0] - errors[1]) <= 0.08  # the gain of SP + selective recomputation (29-32%) is right
+    assert abs(errors[0] - errors[1]) <= 0.08

@@ -6,7 +6,13 @@ Public entry points:
 - inference.estimate_inference(shape, cfg, cluster, n_gpus) -> InferenceEstimate
 - scaling.dp_scaling / scaling.best_scaling -> curves from 8 GPUs to N
 - traffic.training_flows(shape, cfg, gpus_per_node, order) -> Flows for the routing engine
-Constants live in catalogs/assumptions/performance.yaml (assumptions.load_assumptions).
+- request.run(request) -> TrainResult: what `gpuplanner estimate` states (layout or search, settings, stack),
+  refusing impossible layouts with the reason; settings.resolve applies a software stack's defaults
+- validation.check_all() -> the bundled published runs predicted through request.run (`gpuplanner validate`);
+  bands.ranges(estimate, shape, cluster) -> error ranges derived from them; goodput.goodput(...) -> time to
+  train with interruptions, checkpoints and restarts
+Constants live in catalogs/assumptions/performance.yaml (assumptions.load_assumptions), software stacks in
+catalogs/assumptions/stacks.yaml, published runs and error bands in catalogs/validation/.
 """
 
 from gpuplanner.engine.perf.inference import InferenceEstimate, estimate_inference, max_batch

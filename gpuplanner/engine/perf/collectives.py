@@ -12,7 +12,7 @@ All functions take numpy arrays (or scalars) and broadcast; sizes in bytes, band
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -31,14 +31,18 @@ class Links:
     gpus_per_node: int
     factor: dict[str, float]
     override_byte_per_s: dict[str, float]
+    # NVLink SHARP (in-switch reduction, NVSwitch 3+): all-reduce bus-bandwidth gain by ranks in the node
+    nvls_gain: dict[int, float] = field(default_factory=dict)
 
-    def busbw(self, kind: str, n, g):
-        """Bus bandwidth of a group of n ranks with g of them per node."""
+    def busbw(self, kind: str, n, g, nics=None):
+        """Bus bandwidth of a group of n ranks with g of them per node; `nics`: NICs per node that carry the
+        inter-node part (default: one per member, as NCCL's rail-aligned rings)."""
         n = np.asarray(n, dtype=float)
         g = np.minimum(np.asarray(g, dtype=float), n)
         if kind in self.override_byte_per_s:
             return np.full(np.broadcast(n, g).shape, self.override_byte_per_s[kind])
-        inter = g * self.nic_busbw_byte_per_s * self.factor.get(kind, 1.0)
+        carriers = g if nics is None else np.minimum(g, nics)
+        inter = carriers * self.nic_busbw_byte_per_s * self.factor.get(kind, 1.0)
         return np.where(n <= g, self.nvl_busbw_byte_per_s, np.minimum(self.nvl_busbw_byte_per_s, inter))
 
     def latency(self, n, g):
@@ -52,6 +56,9 @@ def links_for(cluster: ClusterSpec, a: Assumptions) -> Links:
     cal = cluster.calibration
     override = {k: v * 1e9 for k, v in (cal.busbw_gbyte_per_s.items() if cal else ())}
     steps = a.number("collective_latency_steps")
+    nvls = {}
+    if a.number("nvlink_sharp", cluster.gpu_name) > 0 and cluster.gpus_per_node >= 8:
+        nvls = {int(k): float(v) for k, v in a.table("nvls_allreduce_gain").items()}
     return Links(
         nvl_busbw_byte_per_s=max(nvl_uni, 1.0) * a.number("nvlink_busbw_efficiency"),
         nic_busbw_byte_per_s=nic * a.number("nic_busbw_efficiency"),
@@ -60,6 +67,7 @@ def links_for(cluster: ClusterSpec, a: Assumptions) -> Links:
         gpus_per_node=cluster.gpus_per_node,
         factor=dict(cluster.net_factor),
         override_byte_per_s=override,
+        nvls_gain=nvls,
     )
 
 
@@ -122,14 +130,31 @@ def p2p_s(size_byte, intra_node, links: Links, kind: str = "pp"):
     return size_byte / bw + lat
 
 
-def group_all_reduce_s(size_byte, n, g, links: Links, kind: str):
-    """All-reduce of a group of n ranks, g per node, with the kind's bus bandwidth."""
-    return all_reduce_s(size_byte, n, links.busbw(kind, n, g), links.latency(n, g))
+def nvls_factor(n, g, links: Links):
+    """Bus-bandwidth gain of NVLink SHARP for an all-reduce of n ranks (1 outside a node or without it)."""
+    n = np.asarray(n, dtype=float)
+    if not links.nvls_gain:
+        return np.ones_like(n)
+    top = max(links.nvls_gain)
+    k = np.clip(n, 1, top).astype(int)
+    table = np.ones(top + 1)
+    for ranks, gain in links.nvls_gain.items():
+        table[ranks] = gain
+    return np.where(n <= np.asarray(g, dtype=float), table[k], 1.0)
 
 
-def group_reduce_scatter_s(size_byte, n, g, links: Links, kind: str):
-    return reduce_scatter_s(size_byte, n, links.busbw(kind, n, g), links.latency(n, g))
+def group_all_reduce_s(size_byte, n, g, links: Links, kind: str, nvls: bool = False):
+    """All-reduce of a group of n ranks, g per node, with the kind's bus bandwidth; `nvls`: NCCL may use
+    NVLink SHARP for it (a plain all-reduce inside an NVSwitch node)."""
+    bw = links.busbw(kind, n, g)
+    if nvls:
+        bw = bw * nvls_factor(n, g, links)
+    return all_reduce_s(size_byte, n, bw, links.latency(n, g))
 
 
-def group_all_gather_s(size_byte, n, g, links: Links, kind: str):
-    return all_gather_s(size_byte, n, links.busbw(kind, n, g), links.latency(n, g))
+def group_reduce_scatter_s(size_byte, n, g, links: Links, kind: str, nics=None):
+    return reduce_scatter_s(size_byte, n, links.busbw(kind, n, g, nics), links.latency(n, g))
+
+
+def group_all_gather_s(size_byte, n, g, links: Links, kind: str, nics=None):
+    return all_gather_s(size_byte, n, links.busbw(kind, n, g, nics), links.latency(n, g))

@@ -38,6 +38,7 @@ class Hardware:
     ew: dict[str, float]  # bytes per element of each memory-bound kernel group
     links: Links
     peak_bf16_flop_per_s: float
+    peak_flop_per_s: float  # dense peak at the run's precision (FP8 runs: the FP8 peak), the MFU denominator
 
 
 def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardware:
@@ -48,7 +49,9 @@ def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardwa
     peak = cluster.peak_bf16_tflops * 1e12
     gemm_rate = peak * e_gemm
     operand = 2.0
+    precision_peak = peak
     if precision == "fp8" and cluster.peak_fp8_tflops:
+        precision_peak = cluster.peak_fp8_tflops * 1e12
         gemm_rate = cluster.peak_fp8_tflops * 1e12 * e_gemm * a.number("fp8_gemm_efficiency_ratio")
         operand = 1.5  # fp8 inputs, bf16 outputs
     bw = cluster.mem_bw_tbyte_per_s * 1e12
@@ -62,6 +65,7 @@ def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardwa
         ew=a.table("elementwise_bytes"),
         links=links_for(cluster, a),
         peak_bf16_flop_per_s=peak,
+        peak_flop_per_s=precision_peak,
     )
 
 
@@ -168,9 +172,14 @@ def layer_times(
     g_tp = np.minimum(tp, links.gpus_per_node)
     act_bytes = tokens * h * ACT_BYTES
     # 2 all-reduces per layer and pass; with sequence parallelism 2 all-gathers + 2 reduce-scatters, same volume
-    tp_fwd = (
-        2.0 * group_all_reduce_s(act_bytes, tp, g_tp, links, "tp") * (1.0 - a.number("tp_overlap_fraction"))
+    # without SP these are plain all-reduces, which NCCL runs with NVLink SHARP where the NVSwitch has it;
+    # with SP they are reduce-scatters and all-gathers (no in-switch reduction gain modelled)
+    ar = np.where(
+        sp,
+        group_all_reduce_s(act_bytes, tp, g_tp, links, "tp"),
+        group_all_reduce_s(act_bytes, tp, g_tp, links, "tp", nvls=True),
     )
+    tp_fwd = 2.0 * ar * (1.0 - a.number("tp_overlap_fraction"))
 
     kv_chunk = 2.0 * tokens * kv_width / tp * ACT_BYTES
     g_cp = np.clip(links.gpus_per_node / tp, 1.0, cp)

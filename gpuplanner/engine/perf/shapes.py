@@ -14,6 +14,7 @@ ARCHITECTURES = ("dense", "moe", "vit", "dit")
 PRECISIONS = ("bf16", "fp16", "fp8")
 RECOMPUTE = ("none", "selective", "full")
 ATTENTION = ("flash", "unfused")
+OPTIMIZERS = ("fused", "unfused")
 COLLECTIVE_KINDS = ("tp", "cp", "dp", "pp", "ep")
 
 
@@ -120,6 +121,21 @@ class TrainConfig:
     # stages hold one layer fewer (Llama 3 §3.3.2; Megatron-Core --account-for-embedding-in-pipeline-split
     # and --account-for-loss-in-pipeline-split)
     balanced_pipeline: bool = False
+    # the distributed optimizer's parameter all-gather runs under the next step's forward (Megatron-Core
+    # --overlap-param-gather); off: it sits between the optimizer step and the next forward
+    param_gather_overlap: bool = True
+    # expert all-to-all hidden behind another micro-batch's compute (DeepSeek-V3 DualPipe, Megatron-Core
+    # --overlap-moe-expert-parallel-comm / DeepEP); off: dispatch and combine sit on the critical path
+    ep_overlap: bool = False
+    # ZeRO-3 / FSDP: a checkpointed layer's recomputation gathers its parameters once more (DeepSpeed stage 3
+    # releases them after every module's forward); FSDP recomputes inside the unit's backward, already gathered
+    zero3_regather_on_recompute: bool = False
+    # NICs per node that carry the ZeRO-3 parameter and gradient collectives (0 = all of them, as NCCL's
+    # multi-channel rings do for large buffers)
+    zero3_nics_per_node: int = 0
+    # Adam as one fused kernel (Apex/Megatron/DeepSpeed FusedAdam, torch fused=True) or as separate
+    # per-tensor passes (torch foreach/for-loop AdamW, Composer's DecoupledAdamW)
+    optimizer: str = "fused"
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):
@@ -140,6 +156,10 @@ class TrainConfig:
                 f"unknown gradient dtype {self.grad_dtype!r}",
                 field="grad_dtype",
                 hint="use fp32, bf16 or fp16",
+            )
+        if self.optimizer not in OPTIMIZERS:
+            raise ValidationError(
+                f"unknown optimizer {self.optimizer!r}", field="optimizer", hint="use fused or unfused"
             )
         if not 0 <= self.zero_stage <= 3:
             raise ValidationError("zero_stage must be 0–3", field="zero_stage", value=self.zero_stage)

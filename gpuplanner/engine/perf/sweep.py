@@ -58,6 +58,11 @@ class SweepResult:
             pp_overlap=o.pp_overlap,
             grad_dtype=o.grad_dtype,
             balanced_pipeline=o.balanced_pipeline,
+            param_gather_overlap=o.param_gather_overlap,
+            ep_overlap=o.ep_overlap,
+            zero3_regather_on_recompute=o.zero3_regather_on_recompute,
+            zero3_nics_per_node=o.zero3_nics_per_node,
+            optimizer=o.optimizer,
         )
 
     def estimate(self, i: int) -> TrainEstimate:
@@ -83,9 +88,10 @@ def candidates(
     cp_options=(1, 2, 4, 8),
     ep_options=None,
     mb_options=(1, 2, 4, 8),
-    vpp_options=(1, 2, 4),
+    vpp_options=(1, 2, 3, 4, 5, 6, 8, 10),
     recompute_options=RECOMPUTE,
     sequence_parallel: bool | None = None,
+    dp_options=None,
 ) -> tuple[dict[str, np.ndarray], int]:
     """Valid layouts (before the memory check) as columns, and how many were enumerated."""
     tp_o = np.asarray(tp_options or _powers_of_two(cluster.gpus_per_node))
@@ -114,10 +120,17 @@ def candidates(
     ok = (n_gpus % model_par) == 0
     dp = np.where(ok, n_gpus // np.maximum(model_par, 1), 0)
     ok &= dp >= 1
+    if dp_options:
+        ok &= np.isin(dp, np.asarray(dp_options))
     ok &= (global_batch % np.maximum(dp * mb, 1)) == 0
     ok &= (shape.heads % tp) == 0
     ok &= pp <= shape.layers
-    ok &= (vpp == 1) | ((pp > 1) & ((shape.layers % (pp * vpp)) == 0))
+    # uneven stages are allowed (the slowest holds ceil(layers / pp)); its layers split evenly into the
+    # virtual stages (Megatron: layers per virtual stage is an integer)
+    per_stage = -(-shape.layers // np.maximum(pp, 1))
+    ok &= (vpp == 1) | ((pp > 1) & (per_stage % vpp == 0))
+    if shape.heads % shape.kv_heads == 0:  # true GQA (see request.check_layout)
+        ok &= (shape.kv_heads % tp) == 0
     ok &= (seq_len % (2 * cp) == 0) | (cp == 1)
     ok &= (shape.experts % ep == 0) & (((dp * cp) % ep) == 0)
     sp = (tp > 1) if sequence_parallel is None else np.full(tp.shape, bool(sequence_parallel)) & (tp > 1)
@@ -142,12 +155,14 @@ def sweep(
     total_tokens: float = 0.0,
     require_fit: bool = True,
     assumptions: Assumptions | None = None,
+    settings: dict | None = None,
     **options,
 ) -> SweepResult:
     """Rank every valid layout of `n_gpus` for `global_batch` sequences by tokens/s (best first).
 
     `options` are the option lists of `candidates` (tp_options, pp_options, cp_options, ep_options,
-    mb_options, vpp_options, recompute_options, sequence_parallel).
+    mb_options, vpp_options, recompute_options, sequence_parallel, dp_options). `settings`: further
+    row-independent Options fields (grad_dtype, balanced_pipeline, param_gather_overlap, ep_overlap, zero3_*).
     """
     seq = seq_len or shape.seq_len
     cols, enumerated = candidates(shape, cluster, n_gpus, global_batch, seq_len=seq, **options)
@@ -162,6 +177,7 @@ def sweep(
         tp_comm_overlap=tp_comm_overlap,
         pp_overlap=pp_overlap,
         total_tokens=total_tokens,
+        **(settings or {}),
     )
     valid = len(cols["tp"])
     if valid == 0:

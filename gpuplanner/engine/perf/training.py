@@ -26,6 +26,7 @@ from gpuplanner.engine.perf.collectives import (
 from gpuplanner.engine.perf.flops import hardware_flops_per_token, model_flops_per_token, param_counts
 from gpuplanner.engine.perf.layer_time import ACT_BYTES, gemm_s, hardware_for, layer_times
 from gpuplanner.engine.perf.memory import training_memory
+from gpuplanner.engine.perf.sentences import bottleneck_sentence, refusal_sentence
 from gpuplanner.engine.perf.shapes import RECOMPUTE, ClusterSpec, ModelShape, TrainConfig
 
 BREAKDOWN = (
@@ -57,6 +58,11 @@ class Options:
     pp_overlap: bool = True
     grad_dtype: str | None = None  # None: fp32 main grads (fp16 grads for fp16), as Megatron-LM
     balanced_pipeline: bool = False  # embedding and loss each take a layer's slot in the pipeline split
+    param_gather_overlap: bool = True
+    ep_overlap: bool = False
+    zero3_regather_on_recompute: bool = False
+    zero3_nics_per_node: int = 0
+    optimizer: str = "fused"
 
 
 def evaluate(
@@ -101,6 +107,10 @@ def evaluate(
     tp_layer = tp_fwd * (1.0 + full) + tp_bwd
     cp_layer = lt.cp_fwd * (3.0 + full)
     ep_layer = lt.ep_fwd * (2.0 + full)
+    if opt.ep_overlap:
+        # dispatch/combine of one micro-batch run while another computes (DualPipe, 1F1B A2A overlap): only
+        # what outlasts that layer's compute stays on the critical path
+        ep_layer = np.maximum(0.0, ep_layer - (layer_fwd + layer_bwd))
 
     tokens = mb * opt.seq_len / cp
     logits = np.zeros_like(tokens)
@@ -130,7 +140,11 @@ def evaluate(
         logits = np.where(pp > 1, np.maximum(0.0, logits - per_layer_s), logits)
     compute_mb = layers_stage * (layer_fwd + layer_bwd) + logits + accum
     t_mb = compute_mb + layers_stage * (recompute + tp_layer + cp_layer + ep_layer) + pp_mb
-    bubble = (pp - 1.0) / v * t_mb
+    # interleaving only shortens the bubble when every rank has a micro-batch per stage to interleave:
+    # Megatron-LM/Core run the interleaved schedule with m a multiple of p (schedules.py), and with m < p the
+    # first micro-batch still crosses all p·v chunks in turn, so the bubble is the non-interleaved (p-1)·t_mb
+    v_eff = np.where(m >= pp, v, 1.0)
+    bubble = (pp - 1.0) / v_eff * t_mb
 
     dp_exposed = _dp_time(
         shape,
@@ -146,10 +160,15 @@ def evaluate(
         params_exp=params_exp,
         fwd_s=layers_stage * layer_fwd,
         bwd_s=layers_stage * layer_bwd,
-        steady_s=m * t_mb,
+        t_mb=t_mb,
+        layers_stage=layers_stage,
+        full=full,
     )
     shard = dp * cp if opt.zero_stage >= 1 else 1.0
-    optimizer = a.number("optimizer_bytes_per_param") * params_gpu / shard / hw.ew_byte_per_s
+    opt_bytes = a.number(
+        "optimizer_bytes_per_param" if opt.optimizer == "fused" else "optimizer_bytes_per_param_unfused"
+    )
+    optimizer = opt_bytes * params_gpu / shard / hw.ew_byte_per_s
 
     parts = {
         "compute_s": m * compute_mb,
@@ -172,7 +191,7 @@ def evaluate(
     )
     cal = cluster.calibration
     if cal is not None and cal.mfu:
-        target = model_flops / (n_gpus * hw.peak_bf16_flop_per_s * cal.mfu)
+        target = model_flops / (n_gpus * hw.peak_flop_per_s * cal.mfu)
         scale = target / step
         parts = {k: p * scale for k, p in parts.items()}
         step = target + 0.0 * step
@@ -206,12 +225,17 @@ def evaluate(
         tokens_per_s=tokens_step / step,
         tflops_per_gpu=model_flops / step / n_gpus / 1e12,
         hw_tflops_per_gpu=hw_flops / step / n_gpus / 1e12,
-        mfu=model_flops / step / n_gpus / hw.peak_bf16_flop_per_s,
-        bubble_fraction=(pp - 1.0) / (m * v),
+        mfu=model_flops / step / n_gpus / hw.peak_flop_per_s,
+        bubble_fraction=(pp - 1.0) / (m * v_eff),
         time_to_train_s=(opt.total_tokens / (tokens_step / step))
         if opt.total_tokens
         else np.zeros_like(step),
         dp_intra_node=(tp * dp * cp) <= links.gpus_per_node,
+        # a checkpoint holds every parameter's weight and optimizer state once, written in shards by all GPUs
+        checkpoint_gb_per_gpu=param_counts(shape)["total"]
+        * (a.table("adam_bytes_per_param")["weights"] + a.table("adam_bytes_per_param")["optimizer"])
+        / n_gpus
+        / 1e9,
         tp_intra_node=tp <= links.gpus_per_node,
         **{f"mem_{k}": val for k, val in mem.items()},
     )
@@ -252,9 +276,18 @@ def _dp_time(
     params_exp,
     fwd_s,
     bwd_s,
-    steady_s,
+    t_mb,
+    layers_stage,
+    full,
 ):
-    """Exposed data-parallel time: gradient reduction (and parameter gathers with ZeRO/distributed optimizer)."""
+    """Exposed data-parallel time: gradient reduction (and parameter gathers with ZeRO/distributed optimizer).
+
+    ZeRO-3 / FSDP gathers every layer's parameters for the forward and again for the backward of every
+    micro-batch (once more for a recomputation that re-gathers), and reduce-scatters its gradients. Prefetching
+    hides a layer's collectives behind the previous layer's compute, so per micro-batch only what outlasts
+    that micro-batch's compute stays exposed - and never less than the first layer's gather, which has
+    nothing before it to hide behind.
+    """
     links = hw.links
     n = dp * cp
     g = np.clip(links.gpus_per_node / tp, 1.0, n)  # members per node: the group strides over tp
@@ -263,7 +296,7 @@ def _dp_time(
     gb = a.table("grad_reduce_bytes")[opt.precision]
     frac = a.number("dp_overlap_fraction") if opt.dp_overlap else 0.0
     if opt.zero_stage == 0:
-        red = group_all_reduce_s(gb * params_dense, n, g, links, "dp")
+        red = group_all_reduce_s(gb * params_dense, n, g, links, "dp", nvls=True)
         red = red + group_all_reduce_s(gb * params_exp, n_e, g_e, links, "dp")
         return np.maximum(0.0, red - frac * bwd_s)
     rs = group_reduce_scatter_s(gb * params_dense, n, g, links, "dp") + group_reduce_scatter_s(
@@ -272,10 +305,26 @@ def _dp_time(
     ag = group_all_gather_s(2.0 * params_dense, n, g, links, "dp") + group_all_gather_s(
         2.0 * params_exp, n_e, g_e, links, "dp"
     )
-    if opt.zero_stage == 3:  # parameters gathered for forward and backward of every micro-batch
-        total = m * (2.0 * ag + rs)
-        return np.maximum(0.0, total - frac * steady_s)
-    return np.maximum(0.0, rs - frac * bwd_s) + np.maximum(0.0, ag - frac * fwd_s)
+    if opt.zero_stage == 3:
+        nics = opt.zero3_nics_per_node or None
+        rs = group_reduce_scatter_s(gb * params_dense, n, g, links, "dp", nics) + group_reduce_scatter_s(
+            gb * params_exp, n_e, g_e, links, "dp", nics
+        )
+        ag = group_all_gather_s(2.0 * params_dense, n, g, links, "dp", nics) + group_all_gather_s(
+            2.0 * params_exp, n_e, g_e, links, "dp", nics
+        )
+        gathers = 2.0 + (full if opt.zero3_regather_on_recompute else 0.0)
+        comm_mb = gathers * ag + rs
+        if not opt.dp_overlap:
+            return m * comm_mb
+        # overlapped collectives and GEMMs share the SMs and HBM: while both run, compute is slower
+        contention = a.number("overlap_contention_fraction") * np.minimum(comm_mb, t_mb)
+        first = ag / np.maximum(layers_stage, 1.0)
+        return m * (np.maximum(first, comm_mb - t_mb) + contention)
+    reduce = np.maximum(0.0, rs - frac * bwd_s)
+    if not opt.param_gather_overlap:
+        return reduce + ag
+    return reduce + np.maximum(0.0, ag - frac * fwd_s)
 
 
 # ---------------------------------------------------------------- scalar API
@@ -368,6 +417,11 @@ def options_for(cfg: TrainConfig) -> Options:
         pp_overlap=cfg.pp_overlap,
         grad_dtype=cfg.grad_dtype,
         balanced_pipeline=cfg.balanced_pipeline,
+        param_gather_overlap=cfg.param_gather_overlap,
+        ep_overlap=cfg.ep_overlap,
+        zero3_regather_on_recompute=cfg.zero3_regather_on_recompute,
+        zero3_nics_per_node=cfg.zero3_nics_per_node,
+        optimizer=cfg.optimizer,
     )
 
 
@@ -379,6 +433,19 @@ def to_estimate(out: dict[str, np.ndarray], i: int) -> TrainEstimate:
         k[4:]: (bool(row[k]) if k == "mem_fits" else float(row[k])) for k in row if k.startswith("mem_")
     }
     fits = bool(memory.pop("fits"))
+    n_gpus = int(round(float(row["n_gpus"])))
+    extra: dict = {}
+    ttt = float(row["time_to_train_s"])
+    if ttt > 0:
+        from gpuplanner.engine.perf.goodput import goodput, goodput_text
+
+        g = goodput(n_gpus, float(row["checkpoint_gb_per_gpu"]))
+        extra = {
+            "goodput": g["goodput"],
+            "time_to_train_with_failures_s": ttt / g["goodput"],
+            "goodput_text": goodput_text(g),
+            **{f"goodput_{k}": v for k, v in g.items() if k != "goodput"},
+        }
     return TrainEstimate(
         step_time_s=float(row["step_time_s"]),
         breakdown=breakdown,
@@ -389,73 +456,14 @@ def to_estimate(out: dict[str, np.ndarray], i: int) -> TrainEstimate:
         memory=memory,
         fits=fits,
         bottleneck=bottleneck_sentence(breakdown, bool(row["tp_intra_node"]), bool(row["dp_intra_node"])),
-        time_to_train_s=float(row["time_to_train_s"]),
-        n_gpus=int(round(float(row["n_gpus"]))),
+        time_to_train_s=ttt,
+        n_gpus=n_gpus,
         micro_batches=int(round(float(row["micro_batches"]))),
         bubble_fraction=float(row["bubble_fraction"]),
         refusal="" if fits else refusal_sentence(memory),
+        extra=extra,
         tp_intra_node=bool(row["tp_intra_node"]),
         dp_intra_node=bool(row["dp_intra_node"]),
-    )
-
-
-BOTTLENECK_LABELS = {
-    "en": {
-        "compute_s": "GEMM and attention compute",
-        "recompute_s": "Activation recomputation",
-        "tp_comm_s": ("TP all-reduce over NVLink", "TP all-reduce across nodes"),
-        "cp_comm_s": "CP ring-attention exchange",
-        "pp_comm_s": "Pipeline point-to-point sends",
-        "pp_bubble_s": "Pipeline bubble",
-        "dp_comm_s": ("DP gradient reduction over NVLink", "DP all-reduce over the inter-node fabric"),
-        "ep_comm_s": "Expert all-to-all",
-        "optimizer_s": "Optimizer step",
-    },
-    "zh": {
-        "compute_s": "GEMM 与注意力计算",
-        "recompute_s": "激活重计算",
-        "tp_comm_s": ("经 NVLink 的张量并行 all-reduce", "跨节点的张量并行 all-reduce"),
-        "cp_comm_s": "上下文并行环形注意力交换",
-        "pp_comm_s": "流水线点对点发送",
-        "pp_bubble_s": "流水线气泡",
-        "dp_comm_s": ("经 NVLink 的数据并行梯度归约", "跨节点网络上的数据并行 all-reduce"),
-        "ep_comm_s": "专家并行 all-to-all",
-        "optimizer_s": "优化器更新",
-    },
-}
-BOTTLENECK_SENTENCE = {
-    "en": ("{top}: {share:.0%} of step time", "; largest overhead: {next} ({next_share:.0%})"),
-    "zh": ("{top}：占单步时间的 {share:.0%}", "；最大开销：{next}（{next_share:.0%}）"),
-}
-
-
-def bottleneck_sentence(
-    breakdown: dict[str, float], tp_intra: bool = True, dp_intra: bool = False, lang: str = "en"
-) -> str:
-    table = BOTTLENECK_LABELS.get(lang, BOTTLENECK_LABELS["en"])
-    first, more = BOTTLENECK_SENTENCE.get(lang, BOTTLENECK_SENTENCE["en"])
-
-    def label(key: str) -> str:
-        v = table[key]
-        if isinstance(v, tuple):
-            return v[0] if (tp_intra if key == "tp_comm_s" else dp_intra) else v[1]
-        return v
-
-    total = sum(breakdown.values()) or 1.0
-    ranked = sorted(breakdown, key=breakdown.get, reverse=True)
-    top = ranked[0]
-    text = first.format(top=label(top), share=breakdown[top] / total)
-    if top == "compute_s" and len(ranked) > 1 and breakdown[ranked[1]] > 0:
-        nxt = ranked[1]
-        text += more.format(next=label(nxt), next_share=breakdown[nxt] / total)
-    return text
-
-
-def refusal_sentence(memory: dict[str, float]) -> str:
-    return (
-        f"needs {memory['total_gb']:.1f} GB per GPU but only {memory['usable_gb']:.1f} GB is usable "
-        f"(weights {memory['weights_gb']:.1f} GB, gradients {memory['grads_gb']:.1f} GB, optimizer "
-        f"{memory['optimizer_gb']:.1f} GB, activations {memory['activations_gb']:.1f} GB)"
     )
 
 

@@ -86,7 +86,9 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     site = ctx.project.site
     price = fmt.num(ctx.results.cost.local(site.cloud_usd_per_gpu_hour), 2)
     # "每 GPU 小时 18.00 元" in Chinese running text, "2.50 USD" in English
-    cur_word = fmt.CURRENCY_WORDS_ZH.get(ctx.currency.upper(), ctx.currency) if ctx.lang == "zh" else ctx.currency
+    cur_word = (
+        fmt.CURRENCY_WORDS_ZH.get(ctx.currency.upper(), ctx.currency) if ctx.lang == "zh" else ctx.currency
+    )
     out.append(
         ctx.para(
             ctx.t("cloud_note", price=price, cur=cur_word, util=fmt.pct(site.expected_utilization, 0)),

@@ -1,0 +1,119 @@
+"""`gpuplanner validate [--json]`: the published training runs bundled with the product, each predicted through
+the same request path as `gpuplanner estimate`, with the error per run and a summary per family."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+
+from gpuplanner.cli.common import print_json, print_table
+
+
+def command_line(request: dict) -> str:
+    """The `gpuplanner estimate` command a run's request stands for."""
+    parts = ["gpuplanner", "estimate"]
+    for k, v in request.items():
+        opt = "--" + k.replace("_", "-")
+        if k == "zero_stage":
+            opt = "--zero"
+        elif k == "dp_overlap":
+            opt = "--grad-reduce-overlap"
+        elif k == "zero3_regather_on_recompute":
+            opt = "--zero3-regather"
+        if isinstance(v, bool):
+            parts.append(opt if v else "--no-" + opt[2:])
+        else:
+            parts += [opt, str(v)]
+    return shlex.join(parts)
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{x * 100:+.1f}%"
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from gpuplanner.engine.perf.bands import stored_bands
+    from gpuplanner.engine.perf.validation import METRICS, check_all, summary
+
+    checked = check_all()
+    fams = summary(checked)
+    bands = stored_bands()
+    if args.json:
+        print_json(
+            {
+                "runs": [
+                    {
+                        "id": c.run.id,
+                        "family": c.run.family,
+                        "source": c.run.source,
+                        "cite": c.run.cite,
+                        "states": c.run.states,
+                        "command": command_line(c.run.request),
+                        "metric": c.run.metric,
+                        "measured": c.run.measured,
+                        "predicted": c.predicted,
+                        "error": c.error,
+                        "refused": c.refusal or None,
+                        "excluded": c.run.excluded or None,
+                        "gpu": c.gpu,
+                        "gpus": c.n_gpus,
+                        "layout": c.layout,
+                    }
+                    for c in checked
+                ],
+                "families": fams,
+                "bands": bands,
+            }
+        )
+        return 0
+    rows = []
+    for c in checked:
+        if c.run.excluded:
+            continue
+        fmt = ".3f" if c.run.metric in ("mfu", "step_time_s") else ".1f"
+        rows.append(
+            [
+                c.run.id,
+                c.run.cite,
+                f"{c.gpu.replace('NVIDIA ', '')} × {c.n_gpus}",
+                c.layout,
+                c.run.metric,
+                format(c.run.measured, fmt),
+                "refused" if c.predicted is None or c.error is None else format(c.predicted, fmt),
+                _pct(c.error),
+            ]
+        )
+    print_table(rows, ["run", "source", "GPUs", "layout", "metric", "measured", "predicted", "error"])
+    print()
+    print_table(
+        [
+            [
+                f["family"],
+                f["runs"],
+                f["refused"],
+                _pct(f["mean_abs_error"])[1:],
+                _pct(f["worst_abs_error"])[1:],
+                _pct(f["mean_error"]),
+            ]
+            for f in fams
+        ],
+        ["family", "runs", "refused", "mean |error|", "worst |error|", "mean error"],
+    )
+    excluded = [c for c in checked if c.run.excluded]
+    if excluded:
+        print("\nlisted but not counted (the engine refuses the published layout):")
+        for c in excluded:
+            print(f"  {c.run.id}: {c.run.excluded}")
+    print(
+        f"\nerror = predicted/measured − 1 in throughput ({', '.join(v[0] for v in METRICS.values())}; a step time "
+        f"is inverted). Sources: `gpuplanner validate --json`. Error bands of `estimate`: measured/predicted range "
+        f"per group (GPU generation, dense/MoE, scale), leave-one-out coverage {bands['loo_coverage']:.0%} of "
+        f"{bands['runs']} runs."
+    )
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("validate", help="predicted vs published training runs (the tool's own accuracy)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_validate)

@@ -1,0 +1,301 @@
+"""One training-performance request, as `gpuplanner estimate` states it, turned into an estimate.
+
+A request is a mapping with the command line's names (`layers`, `gpu`, `gpus`, `tp`, `micro_batch`,
+`stack`, `recompute`, ...; None = not stated). `estimate` parses its arguments into one and calls `run`;
+`gpuplanner validate` reads the bundled published runs (each stated the same way) and calls `run` too, so the
+accuracy the tool shows is the accuracy of the command users run.
+
+Impossible layouts are refused with the reason (a ValidationError: one line, exit 2), never reshaped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpuplanner.core.errors import PlannerError, ValidationError
+from gpuplanner.engine.perf.settings import SETTINGS, resolve
+from gpuplanner.engine.perf.shapes import RECOMPUTE, Calibration, ClusterSpec, ModelShape, TrainConfig
+
+LAYOUT = ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch")
+# every name a request may carry (the estimate command's option names); anything else is a typo
+REQUEST_KEYS = frozenset(
+    {"model", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "seq", "tied_embeddings", "dropout"}
+    | {"gated_mlp", "gpu", "gpus", "server", "gpus_per_node", "nic_gbps", "nics_per_node", "oversub"}
+    | {"scaleup_gbyte_per_s", "global_batch", "tokens", "measured_mfu", "measured_busbw", "stack", "top"}
+    | set(LAYOUT)
+    | set(SETTINGS)
+)
+
+
+@dataclass
+class TrainResult:
+    rows: list  # [(TrainConfig, TrainEstimate)], best first
+    shape: ModelShape
+    cluster: ClusterSpec
+    settings: dict[str, Any]
+    from_stack: dict[str, Any] = field(default_factory=dict)
+    stack: str | None = None
+    searched: bool = False
+
+
+def shape_of(req: dict[str, Any], catalog) -> ModelShape:
+    from gpuplanner.catalog.types import ModelType
+    from gpuplanner.engine.perf.shapes import shape_from_entry
+
+    overrides = {
+        k: req[n]
+        for k, n in (
+            ("tied_embeddings", "tied_embeddings"),
+            ("dropout", "dropout"),
+            ("gated_mlp", "gated_mlp"),
+        )
+        if req.get(n) is not None
+    }
+    if req.get("model"):
+        m = catalog.get(req["model"])
+        if not isinstance(m, ModelType):
+            raise ValidationError(f"'{req['model']}' is a {m.kind}, not a model", field="--model")
+        shape = shape_from_entry(dict(m.raw))
+        if req.get("seq"):
+            overrides["seq_len"] = req["seq"]
+        return dataclasses.replace(shape, **overrides) if overrides else shape
+    missing = [n for n in ("layers", "hidden", "heads") if req.get(n) is None]
+    if missing:
+        raise ValidationError(
+            f"give --model ID or the shape (--{' --'.join(missing)} missing)", field=missing[0]
+        )
+    ffn = req.get("ffn") or 4 * req["hidden"]
+    return ModelShape(
+        architecture="dense",
+        layers=req["layers"],
+        hidden=req["hidden"],
+        heads=req["heads"],
+        kv_heads=req.get("kv_heads") or req["heads"],
+        ffn_hidden=ffn,
+        vocab=req.get("vocab") if req.get("vocab") is not None else 51200,
+        seq_len=req.get("seq") or 2048,
+        gated_mlp=overrides.get("gated_mlp", ffn != 4 * req["hidden"]),
+        tied_embeddings=overrides.get("tied_embeddings", False),
+        dropout=overrides.get("dropout", True),
+    )
+
+
+def cluster_of(req: dict[str, Any], catalog) -> ClusterSpec:
+    from gpuplanner.catalog.types import GpuType, ServerType
+
+    server = catalog.get(req["server"]) if req.get("server") else None
+    if server is not None and not isinstance(server, ServerType):
+        raise ValidationError(f"'{req['server']}' is not a server", field="--server")
+    gpu_id = req.get("gpu") or (server.gpu if server else None)
+    if not gpu_id:
+        raise ValidationError("give --gpu ID (or --server ID, or --fabric FILE)", field="--gpu")
+    gpu = catalog.get(gpu_id)
+    if not isinstance(gpu, GpuType):
+        raise ValidationError(f"'{gpu_id}' is not a GPU", field="--gpu")
+    per_node = req.get("gpus_per_node") or (server.scaleup_domain_gpus or server.gpu_count if server else 8)
+    if req.get("nic_gbps"):
+        nic_per_gpu = req["nic_gbps"] * (req.get("nics_per_node") or per_node) / per_node
+    elif server is not None and server.ports("compute"):
+        nic_per_gpu = sum(p.count * p.speed_gbps for p in server.ports("compute")) / max(server.gpu_count, 1)
+    else:
+        nic_per_gpu = 400.0 if gpu.bf16_dense_tflops > 500 else 200.0
+    oversub = req.get("oversub") or 1.0
+    if oversub < 1.0:
+        raise ValidationError("oversubscription must be at least 1", field="--oversub", value=oversub)
+    share = 1.0 / oversub
+    calib = None
+    if req.get("measured_mfu") or req.get("measured_busbw"):
+        calib = Calibration(
+            mfu=req.get("measured_mfu"),
+            busbw_gbyte_per_s={"dp": req["measured_busbw"]} if req.get("measured_busbw") else {},
+        )
+    return ClusterSpec(
+        gpu_name=gpu.name,
+        peak_bf16_tflops=gpu.bf16_dense_tflops,
+        peak_fp8_tflops=gpu.fp8_dense_tflops,
+        mem_gb=gpu.mem_gb,
+        mem_bw_tbyte_per_s=gpu.mem_bw_tbyte_per_s,
+        gpus_per_node=per_node,
+        scaleup_bw_gbyte_per_s=req.get("scaleup_gbyte_per_s") or gpu.scaleup_bw_gbyte_per_s or 32.0,
+        nic_gbps_per_gpu=nic_per_gpu,
+        net_factor={k: share for k in ("dp", "pp", "cp", "ep")} if share < 1 else {},
+        calibration=calib,
+    )
+
+
+def check_layout(
+    shape: ModelShape, n_gpus: int | None, lay: dict[str, int | None], mode: str = "training"
+) -> None:
+    """Refuse a stated layout that cannot run, with the reason. Unstated entries (None) are not checked."""
+    tp, pp, cp, ep, dp, vpp = (lay.get(k) for k in ("tp", "pp", "cp", "ep", "dp", "vpp"))
+    for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch"):
+        v = lay.get(name)
+        if v is not None and v < 1:
+            raise ValidationError(f"{name} must be at least 1", field=f"--{name.replace('_', '-')}", value=v)
+    if tp is not None and shape.heads % tp:
+        raise ValidationError(
+            f"tp = {tp} does not divide the model's {shape.heads} attention heads", field="--tp", value=tp
+        )
+    # a true GQA model groups heads evenly; a kv_heads that does not divide the heads stands for a compressed
+    # KV cache (DeepSeek's MLA in the catalog) and constrains nothing in training
+    if tp is not None and shape.heads % shape.kv_heads == 0:
+        kv = shape.kv_heads
+        bad = (kv % tp) if mode == "training" else (kv % tp and tp % kv)
+        if bad:
+            need = "divide" if mode == "training" else "divide or be a multiple of"
+            raise ValidationError(
+                f"tp = {tp} must {need} the model's {kv} key/value heads", field="--tp", value=tp
+            )
+    if pp is not None and pp > shape.layers:
+        raise ValidationError(f"pp = {pp} exceeds the model's {shape.layers} layers", field="--pp", value=pp)
+    if vpp is not None and vpp > 1:
+        if (pp or 1) < 2:
+            raise ValidationError(
+                "interleaving (vpp > 1) needs pipeline parallelism (pp ≥ 2)", field="--vpp", value=vpp
+            )
+        if (pp or 1) * vpp > shape.layers + (2 if lay.get("balanced") else 0):
+            raise ValidationError(
+                f"pp × vpp = {pp} × {vpp} virtual stages exceed the model's {shape.layers} layers",
+                field="--vpp",
+                value=vpp,
+            )
+    if ep is not None and ep > 1:
+        if not shape.is_moe:
+            raise ValidationError("ep > 1 needs a mixture-of-experts model", field="--ep", value=ep)
+        if shape.experts % ep:
+            raise ValidationError(
+                f"ep = {ep} does not divide the model's {shape.experts} experts", field="--ep", value=ep
+            )
+    if n_gpus is None:
+        return
+    model_par = (tp or 1) * (pp or 1) * (cp or 1)
+    if n_gpus % model_par:
+        raise ValidationError(
+            f"{n_gpus} GPUs do not divide into TP × PP × CP = {tp or 1} × {pp or 1} × {cp or 1} = {model_par}",
+            field="--gpus",
+            value=n_gpus,
+            hint="choose a GPU count that is a multiple of tp × pp × cp",
+        )
+    if dp is not None and tp and pp and model_par * dp != n_gpus:
+        raise ValidationError(
+            f"TP × PP × CP × DP = {model_par * dp} is not the {n_gpus} GPUs stated", field="--dp", value=dp
+        )
+    dp_eff = dp or n_gpus // model_par
+    if ep is not None and ep > 1 and (dp_eff * (cp or 1)) % ep:
+        raise ValidationError(
+            f"ep = {ep} does not divide DP × CP = {dp_eff} × {cp or 1}", field="--ep", value=ep
+        )
+
+
+def stated_config(
+    req: dict[str, Any], shape: ModelShape, n_gpus: int, settings: dict[str, Any]
+) -> TrainConfig:
+    """The TrainConfig of a request that states its layout (tp and pp)."""
+    tp, pp, cp = req["tp"], req["pp"], req.get("cp") or 1
+    return TrainConfig(
+        tp=tp,
+        pp=pp,
+        dp=req.get("dp") or n_gpus // (tp * pp * cp),
+        cp=cp,
+        ep=req.get("ep") or 1,
+        vpp=req.get("vpp") or 1,
+        micro_batch=req.get("micro_batch") or 1,
+        global_batch=req.get("global_batch") or 1024,
+        seq_len=req.get("seq") or shape.seq_len,
+        total_tokens=req.get("tokens") or 0.0,
+        **settings,
+    )
+
+
+def build(req: dict[str, Any], catalog=None) -> tuple[ModelShape, ClusterSpec, TrainConfig]:
+    """Shape, cluster and configuration of a request that states its layout (for tests and tools)."""
+    if catalog is None:
+        from gpuplanner.catalog.loader import default_catalog
+
+        catalog = default_catalog()
+    shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
+    settings, _ = resolve(req.get("stack"), {k: req.get(k) for k in SETTINGS})
+    check_layout(
+        shape, req["gpus"], {**{k: req.get(k) for k in LAYOUT}, "balanced": settings["balanced_pipeline"]}
+    )
+    return shape, cluster, stated_config(req, shape, req["gpus"], settings)
+
+
+def run(req: dict[str, Any], catalog=None) -> TrainResult:
+    """The training estimate of a request: one stated layout, or the best layouts of a search."""
+    from gpuplanner.engine.perf.sweep import sweep
+    from gpuplanner.engine.perf.training import estimate
+
+    if catalog is None:
+        from gpuplanner.catalog.loader import default_catalog
+
+        catalog = default_catalog()
+    shape = shape_of(req, catalog)
+    cluster = cluster_of(req, catalog)
+    n = req.get("gpus")
+    if not n:
+        raise ValidationError("give --gpus N (or --fabric FILE)", field="--gpus")
+    settings, from_stack = resolve(req.get("stack"), {k: req.get(k) for k in SETTINGS})
+    lay = {k: req.get(k) for k in LAYOUT}
+    check_layout(shape, n, {**lay, "balanced": settings["balanced_pipeline"]})
+    gb = req.get("global_batch") or 1024
+    seq = req.get("seq") or shape.seq_len
+    tokens = req.get("tokens") or 0.0
+    if req.get("tp") and req.get("pp"):
+        cfg = stated_config(req, shape, n, settings)
+        rows = [(cfg, estimate(shape, cfg, cluster))]
+        return TrainResult(rows, shape, cluster, settings, from_stack, req.get("stack"), searched=False)
+    options: dict[str, Any] = {}
+    for key, opt in (
+        ("tp", "tp_options"),
+        ("pp", "pp_options"),
+        ("cp", "cp_options"),
+        ("ep", "ep_options"),
+        ("dp", "dp_options"),
+    ):
+        if req.get(key):
+            options[opt] = (req[key],)
+    if req.get("micro_batch"):
+        options["mb_options"] = (req["micro_batch"],)
+    if req.get("vpp"):
+        options["vpp_options"] = (req["vpp"],)
+    # the search chooses the recomputation unless the user states it (a stack's choice is only a default)
+    if req.get("recompute"):
+        options["recompute_options"] = (req["recompute"],)
+    else:
+        options["recompute_options"] = RECOMPUTE
+    settings_rest = {
+        k: settings[k]
+        for k in ("grad_dtype", "balanced_pipeline", "param_gather_overlap", "ep_overlap")
+        + ("zero3_regather_on_recompute", "zero3_nics_per_node", "optimizer")
+    }
+    res = sweep(
+        shape,
+        cluster,
+        n,
+        gb,
+        seq_len=seq,
+        precision=settings["precision"],
+        zero_stage=settings["zero_stage"],
+        attention=settings["attention"],
+        dp_overlap=settings["dp_overlap"],
+        tp_overlap=settings["tp_overlap"],
+        tp_comm_overlap=settings["tp_comm_overlap"],
+        pp_overlap=settings["pp_overlap"],
+        total_tokens=tokens,
+        sequence_parallel=settings["sequence_parallel"],
+        settings=settings_rest,
+        **options,
+    )
+    if not len(res):
+        raise PlannerError(
+            f"no parallel layout of {n} GPUs fits this model in {cluster.mem_gb:g} GB per GPU",
+            field="--gpus",
+            value=n,
+            hint="add GPUs, or allow recomputation / ZeRO",
+        )
+    return TrainResult(
+        res.best(req.get("top") or 5), shape, cluster, settings, from_stack, req.get("stack"), searched=True
+    )
