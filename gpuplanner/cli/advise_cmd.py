@@ -198,7 +198,7 @@ def write_designs(res, summary: dict[str, Any], out_dir: Path) -> None:
     layout the worker used), and designs.json."""
     from gpuplanner.advisor.evaluate import build_project
     from gpuplanner.advisor.goal import Candidate
-    from gpuplanner.storage.projectfile import save_project
+    from gpuplanner.storage import save_project
 
     for d, row in zip(res.front, summary["designs"], strict=True):
         cand = Candidate(**{k: v for k, v in d["candidate"].items() if k != "extra"})

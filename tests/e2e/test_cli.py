@@ -335,6 +335,7 @@ def test_help_lists_every_command_in_order():
         "validate",
         "report",
         "export",
+        "advise",
     ]
 
 
