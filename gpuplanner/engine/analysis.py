@@ -157,8 +157,17 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
     bom = dict(fabric.cables.bom_cables)
     bom.update(fabric.cables.bom_transceivers)
     ttt = wres.estimate.time_to_train_s if wres is not None and wres.estimate.fits else None
+    tps = wres.estimate.tokens_per_s if wres is not None and wres.estimate.fits else None
     cost = compute_cost(
-        c, power, thermal, project.site, project.info, project.catalog, bom=bom, time_to_train_s=ttt
+        c,
+        power,
+        thermal,
+        project.site,
+        project.info,
+        project.catalog,
+        bom=bom,
+        time_to_train_s=ttt,
+        tokens_per_s=tps,
     )
     lap("cost")
     findings = facility_findings(c, power, thermal, cost, project.site)

@@ -150,4 +150,51 @@ def results_json(project, results: Results, lang: str = "en") -> dict[str, Any]:
         ],
         "findings": [f.to_json(lang) for f in results.findings],
         "stage_ms": results.stage_ms,
+    } | money_json(results)
+
+
+# -- money and facility (issue 15): kept in their own functions --------------------------------------------
+
+
+def money_json(results: Results) -> dict[str, Any]:
+    """Facility, staffing, NPV and yearly flows, the cloud comparison per GPU type (amounts in the project's
+    currency, rates per GPU-hour too)."""
+    cost = results.cost
+    m, t = cost.money, cost.inputs
+    if m is None or t is None:
+        return {}
+    loc = cost.local
+    return {
+        "facility": {
+            "model": cost.facility_model,
+            "contracted_kw": cost.facility_kw_contracted,
+            "cost_per_year": loc(t.facility_usd_per_year),
+            "build_capex": loc(t.facility_build_usd),
+            "residual_value": loc(m.residual_usd),
+            "depreciation_years": t.facility_depreciation_years,
+        },
+        "staffing": {
+            "fte": cost.staff,
+            "cost_per_year": loc(t.staff_usd_per_year),
+        },
+        "npv": loc(m.npv_usd),
+        "discount_rate_pct": t.discount_rate_pct,
+        "tco_undiscounted": loc(m.tco_usd),
+        "opex_by_year": {k: [loc(float(x)) for x in v] for k, v in m.opex_usd_by_year.items()},
+        "depreciation_per_year": loc(m.depreciation_usd_per_year),
+        "support_years_in_price": t.support_years_in_price,
+        "cost_per_million_tokens": _num(loc(m.usd_per_million_tokens))
+        if m.usd_per_million_tokens is not None
+        else None,
+        "cloud_price_per_gpu_hour": _num(loc(cost.cloud_usd_per_gpu_hour)),
+        "cloud_npv": loc(m.cloud_npv_usd),
+        "cloud_by_gpu": [
+            {
+                **row,
+                "cloud_price_per_gpu_hour": _num(loc(row["cloud_usd_per_gpu_hour"])),
+                "own_cost_per_gpu_hour": _num(loc(row["own_usd_per_gpu_hour"])),
+            }
+            for row in cost.cloud_by_gpu
+        ],
+        "cloud_price_missing": cost.cloud_price_missing,
     }
