@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.engine.analysis import Results
+from gpuplanner.engine.sensitivity import sensitivity_json
 
 
 def _num(x: Any) -> Any:
@@ -201,6 +202,7 @@ def money_json(results: Results) -> dict[str, Any]:
             for row in cost.cloud_by_gpu
         ],
         "cloud_price_missing": cost.cloud_price_missing,
+        "sensitivity": sensitivity_json(t, cost.usd_exchange_rate),
     }
 
 

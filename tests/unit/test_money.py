@@ -107,7 +107,9 @@ def _plan(n: int, **site) -> tuple:
     p = Project()
     stack = UndoStack(p)
     stack.push(AddRows("racks", [Rack(id="r0", name="R0", type_id="generic-48u-600x1200-hd")]))
-    stack.push(AddRows("devices", [Device(id=f"d{i}", name=f"n{i}", type_id=DGX, rack_id="r0") for i in range(n)]))
+    stack.push(
+        AddRows("devices", [Device(id=f"d{i}", name=f"n{i}", type_id=DGX, rack_id="r0") for i in range(n)])
+    )
     if site:
         stack.push(SetFields(p, "site", "site", **site))
     c = compile_project(p)
@@ -142,3 +144,31 @@ def test_staffing_floor_and_ratio():
     assert _plan(1)[1].staff == 2  # floor of 2 FTE for one server
     assert _plan(1, staff_min_fte=0.5)[1].staff == 1
     assert _plan(9, nodes_per_staff=4, staff_min_fte=0.0)[1].staff == 3  # ceil(9 / 4)
+
+
+def test_tornado_moves_each_driver_by_its_stated_range():
+    from gpuplanner.engine.sensitivity import sensitivity_json, tornado
+
+    t = BASE.scaled(cloud_usd_per_gpu_hour=1.0)
+    swings = {s.driver: s for s in tornado(t)}
+    # electricity ±30 %: energy 70 / 130 per year → TCO 1400 ∓ 3 × 30
+    assert swings["electricity_price"].low.tco_usd == pytest.approx(1400 - 90)
+    assert swings["electricity_price"].high.tco_usd == pytest.approx(1400 + 90)
+    # GPU price ±20 % of the 800 $ GPU servers: capex ∓ 160, year-3 maintenance (10 %) ∓ 16
+    assert swings["gpu_price"].high.tco_usd == pytest.approx(1400 + 160 + 16)
+    # PUE 1.2 ± 0.1: energy × 1.3/1.2
+    assert swings["pue"].high.tco_usd == pytest.approx(1000 + 3 * 100 * 1.3 / 1.2 + 100)
+    # utilisation 0.5 ± 0.15: same TCO over 0.65 × 8 × 8760 × 3 GPU-hours
+    assert swings["utilization"].high.usd_per_gpu_hour == pytest.approx(1400 / (8 * 8760 * 3 * 0.65))
+    assert swings["utilization"].high.tco_usd == pytest.approx(1400)
+    # discount rate 10 ± 3 points moves the NPV only
+    assert swings["discount_rate_pct"].low.npv_usd == pytest.approx(
+        1000 + 100 / 1.07 + 100 / 1.07**2 + 200 / 1.07**3
+    )
+    assert swings["discount_rate_pct"].low.tco_usd == pytest.approx(1400)
+    # cloud ±30 % moves the cloud bill and so the break-even, never the TCO
+    assert swings["cloud_price"].high.cloud_usd_per_year == pytest.approx(1.3 * 8 * 8760 * 0.5)
+    assert swings["cloud_price"].high.tco_usd == pytest.approx(1400)
+    js = sensitivity_json(t, 7.2)
+    assert js["base"]["tco"] == pytest.approx(1400 * 7.2)
+    assert {d["driver"] for d in js["drivers"]} == set(swings)
