@@ -17,9 +17,9 @@ TEMPLATES: dict[str, dict[str, dict[str, str]]] = {
         "message": {
             "en": "{count} rack(s), e.g. {rack}, draw up to {kw_max} kW: each side (A or B) carries {current_a} A, "
             "which needs {circuits} feeds of {feed_a} A at 80 % continuous load; the racks have {pdus_per_side} "
-            "PDU(s) per side.",
+            "rack PDU(s) per side.",
             "zh": "{count} 个机柜（如 {rack}）最大功耗 {kw_max} kW：每一路（A 或 B）电流 {current_a} A，"
-            "按 80% 持续负载需要 {circuits} 条 {feed_a} A 回路，而这些机柜每路只有 {pdus_per_side} 个 PDU。",
+            "按 80% 持续负载需要 {circuits} 条 {feed_a} A 回路，而这些机柜每路只有 {pdus_per_side} 个机柜 PDU。",
         },
         "fix": {
             "en": "Provide {circuits} circuits per side (with as many PDUs per side), or feed the rack from a "
@@ -37,6 +37,17 @@ TEMPLATES: dict[str, dict[str, dict[str, str]]] = {
         "fix": {
             "en": "Run {count} busways per side over this row, or split its racks over more rows.",
             "zh": "该列每一路敷设 {count} 条母线槽，或将机柜分到更多列。",
+        },
+    },
+    "switch-ports-unused": {
+        "message": {
+            "en": "{free} of the {ports} fabric switch ports ({pct} %) are unused on {switches} switches.",
+            "zh": "{switches} 台交换机的 {ports} 个网络端口中有 {free} 个（{pct}%）未使用。",
+        },
+        "fix": {
+            "en": "Use fewer or smaller switches (e.g. more rails per leaf), or keep the ports on purpose for "
+            "planned growth and say so in the proposal.",
+            "zh": "减少交换机数量或选用更小的交换机（例如每台叶交换机承载多个轨道）；若为规划中的扩容预留，请在方案中说明。",
         },
     },
     "rack-liquid-over-cdu": {
@@ -104,3 +115,28 @@ def electrical_findings(c: Compiled, e: ElectricalResult, thermal: ThermalResult
         params = {"rack": c.racks.names[i], "liquid_kw": _r(liquid[i]), "cdu_kw": _r(cdu_kw)}
         out.append(Finding("warning", "rack-liquid-over-cdu", (c.racks.ids[i],), params))
     return out
+
+
+UNUSED_PORTS_SHARE = 0.25  # a quarter of the fabric ports idle is worth a sentence in the proposal
+
+
+def unused_port_findings(c: Compiled, port_use: list) -> list[Finding]:
+    """Free ports on compute/storage fabric switches (management switches excluded: their spare ports are
+    normal). ``port_use``: engine.network.PortUse rows."""
+    from gpuplanner.engine.compiled import KIND_CODES, ROLE_CODES
+
+    mgmt = ROLE_CODES.get("management", -1)
+    sw = (c.devices.kind == KIND_CODES["switch"]) & (c.devices.role != mgmt)
+    rows = [p for p in port_use if sw[p.device_row]]
+    ports = sum(p.ports for p in rows)
+    free = sum(max(0.0, p.ports - p.used) for p in rows)
+    if ports <= 0 or free / ports <= UNUSED_PORTS_SHARE:
+        return []
+    devs = sorted({p.device_row for p in rows})
+    params = {
+        "free": int(round(free)),
+        "ports": int(ports),
+        "pct": round(100.0 * free / ports),
+        "switches": len(devs),
+    }
+    return [Finding("warning", "switch-ports-unused", tuple(c.devices.ids[i] for i in devs[:50]), params)]
