@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.engine.analysis import Results
+from gpuplanner.engine.climate import climate_json
+from gpuplanner.engine.power import load_assumptions
 from gpuplanner.engine.sensitivity import sensitivity_json
 
 
@@ -124,7 +126,7 @@ def results_json(project, results: Results, lang: str = "en") -> dict[str, Any]:
             "capex_usd": cost.capex_usd,
             "tco_usd": cost.tco_usd,
             "network_share_of_gpu_server_capex": _num(cost.network_share),
-        "network_capex": cost.local(cost.network_usd),
+            "network_capex": cost.local(cost.network_usd),
             "cloud_tco": cost.local(cost.cloud_tco_usd),
             "cloud_break_even_month": cost.break_even_month,
             "training_run_cost": _num(cost.local(cost.run_usd)) if cost.run_usd is not None else None,
@@ -155,7 +157,7 @@ def results_json(project, results: Results, lang: str = "en") -> dict[str, Any]:
             "stage_ms": results.stage_ms,
         }
         | money_json(results)
-        | electrical_json(results)
+        | electrical_json(results, project.site)
     )
 
 
@@ -207,9 +209,14 @@ def money_json(results: Results) -> dict[str, Any]:
     }
 
 
-def electrical_json(results: Results) -> dict[str, Any]:
+def electrical_json(results: Results, site: Any) -> dict[str, Any]:
     """The electrical chain (UPS, transformers, generators, utility), per-row rollups and CDUs."""
     e = results.electrical
     if e is None:
         return {}
-    return {"electrical": e.to_json(), "rows": e.rows, "cdus": e.cdus}
+    return {
+        "electrical": e.to_json(),
+        "rows": e.rows,
+        "cdus": e.cdus,
+        "climate": climate_json(site, load_assumptions("facility")),
+    }

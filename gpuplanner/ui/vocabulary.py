@@ -159,6 +159,7 @@ CHOICES = (
     QT_TRANSLATE_NOOP("choices", "cold"),
     QT_TRANSLATE_NOOP("choices", "temperate"),
     QT_TRANSLATE_NOOP("choices", "hot"),
+    QT_TRANSLATE_NOOP("choices", "auto"),
     QT_TRANSLATE_NOOP("choices", "colocation"),
     QT_TRANSLATE_NOOP("choices", "build"),
     QT_TRANSLATE_NOOP("choices", "none"),

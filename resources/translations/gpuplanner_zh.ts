@@ -1169,6 +1169,14 @@ rule: {rule}</source>
         <translation>UPS、变压器和发电机的冗余方式：N、N+1 或 2N。</translation>
     </message>
     <message>
+        <source>auto: the annual mean ambient temperature sets the free-cooling hours and so the PUE; a label (cold, temperate, hot) applies its fixed factor.</source>
+        <translation>自动：由年平均环境温度确定自然冷却小时数，进而确定 PUE；选择寒冷、温和或炎热则采用其固定系数。</translation>
+    </message>
+    <message>
+        <source>Annual mean outdoor temperature; used when the climate is auto.</source>
+        <translation>年平均室外温度；气候设为“自动”时使用。</translation>
+    </message>
+    <message>
         <source>IT {it} kW at maximum → facility {fac} kW at PUE {pue:.2f}; the utility feed needs {feed} kW (with {pct:.0f} % headroom).</source>
         <translation>最大 IT 功率 {it} kW → PUE {pue:.2f} 时设施功率 {fac} kW；所需市电容量 {feed} kW（含 {pct:.0f}% 余量）。</translation>
     </message>
@@ -1714,6 +1722,10 @@ The current project is unchanged.</source>
     <message>
         <source>hot</source>
         <translation>炎热</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动（按环境温度）</translation>
     </message>
     <message>
         <source>colocation</source>

@@ -102,6 +102,11 @@ class SiteDialog(RowDialog):
             ),
             "software_usd_per_gpu_year": self.tr("e.g. NVIDIA AI Enterprise: 4,500 USD per GPU per year."),
             "redundancy": self.tr("UPS, transformer and generator redundancy: N, N+1 or 2N."),
+            "climate": self.tr(
+                "auto: the annual mean ambient temperature sets the free-cooling hours and so the PUE; "
+                "a label (cold, temperate, hot) applies its fixed factor."
+            ),
+            "ambient_temp_c": self.tr("Annual mean outdoor temperature; used when the climate is auto."),
             "hall_depth_m": self.tr("0 = the hall's size is not stated (racks are not checked against it)."),
         }
 
