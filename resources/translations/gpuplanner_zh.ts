@@ -824,6 +824,10 @@ The current project is unchanged.</source>
         <translation>年</translation>
     </message>
     <message>
+        <source>Cost per GPU-hour: each input moved down and up</source>
+        <translation>每 GPU 小时成本：各输入分别下调与上调</translation>
+    </message>
+    <message>
         <source>Scaling</source>
         <translation>扩展性</translation>
     </message>
@@ -838,6 +842,10 @@ The current project is unchanged.</source>
     <message>
         <source>TCO</source>
         <translation>总拥有成本 TCO</translation>
+    </message>
+    <message>
+        <source>Sensitivity</source>
+        <translation>敏感性</translation>
     </message>
     <message>
         <source>No training workload: Plan → Workload… adds one.</source>
@@ -870,6 +878,50 @@ The current project is unchanged.</source>
     <message>
         <source>own: capex + opex</source>
         <translation>自建：资本支出 + 运营支出</translation>
+    </message>
+    <message>
+        <source>electricity price</source>
+        <translation>电价</translation>
+    </message>
+    <message>
+        <source>utilisation</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>GPU price</source>
+        <translation>GPU 价格</translation>
+    </message>
+    <message>
+        <source>cloud price</source>
+        <translation>云价格</translation>
+    </message>
+    <message>
+        <source>PUE</source>
+        <translation>PUE</translation>
+    </message>
+    <message>
+        <source>discount rate</source>
+        <translation>折现率</translation>
+    </message>
+    <message>
+        <source>No cost per GPU-hour to vary (no GPUs or no utilisation).</source>
+        <translation>没有可分析的每 GPU 小时成本（无 GPU 或利用率为零）。</translation>
+    </message>
+    <message>
+        <source>{cur} per GPU-hour</source>
+        <translation>每 GPU 小时 {cur}</translation>
+    </message>
+    <message>
+        <source>input lowered or raised: cheaper</source>
+        <translation>输入下调或上调后：更便宜</translation>
+    </message>
+    <message>
+        <source>dearer</source>
+        <translation>更贵</translation>
+    </message>
+    <message>
+        <source>base {v:.2f}; ranges in catalogs/assumptions/cost.yaml</source>
+        <translation>基准 {v:.2f}；变动范围见 catalogs/assumptions/cost.yaml</translation>
     </message>
 </context>
 <context>
