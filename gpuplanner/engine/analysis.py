@@ -16,7 +16,11 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.core.errors import PlannerError, ValidationError
-from gpuplanner.engine.checks_electrical import electrical_findings, unused_port_findings
+from gpuplanner.engine.checks_electrical import (
+    budget_raised_findings,
+    electrical_findings,
+    unused_port_findings,
+)
 from gpuplanner.engine.checks_facility import facility_findings
 from gpuplanner.engine.checks_floor import floor_findings, floor_loads, hall_findings, site_with_utility_feed
 from gpuplanner.engine.checks_network import network_findings, workload_findings
@@ -178,6 +182,7 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
     findings = facility_findings(c, power, thermal, cost, project.site)
     findings += electrical_findings(c, electrical, thermal)
     findings += unused_port_findings(c, fabric.port_use)
+    findings += budget_raised_findings(c, project.catalog)
     findings += network_findings(c, fabric, project.catalog, wl)
     findings += workload_findings(c, wres, project.catalog)
     findings += team_findings(project, c, island_gpus(c))

@@ -50,6 +50,17 @@ TEMPLATES: dict[str, dict[str, dict[str, str]]] = {
             "zh": "减少交换机数量或选用更小的交换机（例如每台叶交换机承载多个轨道）；若为规划中的扩容预留，请在方案中说明。",
         },
     },
+    "rack-budget-above-rating": {
+        "message": {
+            "en": "{count} rack(s), e.g. {rack}, have a power budget of {budget_kw} kW, above the {rated_kw} kW "
+            "the rack type {type} is rated for.",
+            "zh": "{count} 个机柜（如 {rack}）的功率预算为 {budget_kw} kW，高于机柜型号 {type} 的额定 {rated_kw} kW。",
+        },
+        "fix": {
+            "en": "Confirm the rack, its PDUs and the room can take the raised budget, or keep the rated one.",
+            "zh": "请确认机柜、PDU 和机房能承受提高后的预算，否则保持额定值。",
+        },
+    },
     "rack-liquid-over-cdu": {
         "message": {
             "en": "Rack {rack} sends {liquid_kw} kW to liquid, more than one CDU ({cdu_kw} kW) removes.",
@@ -140,3 +151,24 @@ def unused_port_findings(c: Compiled, port_use: list) -> list[Finding]:
         "switches": len(devs),
     }
     return [Finding("warning", "switch-ports-unused", tuple(c.devices.ids[i] for i in devs[:50]), params)]
+
+
+def budget_raised_findings(c: Compiled, catalog) -> list[Finding]:
+    """Racks whose budget was set above their rack type's rating: said once per (type, budget)."""
+    groups: dict[tuple[str, float, float], list[int]] = {}
+    for i, t in enumerate(c.racks.type_ids):
+        rated = getattr(catalog.entries.get(t), "power_budget_kw", None)
+        b = float(c.racks.budget_kw[i])
+        if rated and b == b and b > float(rated) + 1e-9:
+            groups.setdefault((t, b, float(rated)), []).append(i)
+    out = []
+    for (t, b, rated), rows in groups.items():
+        params = {
+            "count": len(rows),
+            "rack": c.racks.names[rows[0]],
+            "budget_kw": _r(b),
+            "rated_kw": _r(rated),
+            "type": getattr(catalog.entries.get(t), "name", t),
+        }
+        out.append(Finding("info", "rack-budget-above-rating", tuple(c.racks.ids[k] for k in rows), params))
+    return out

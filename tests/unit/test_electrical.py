@@ -87,3 +87,23 @@ def test_pue_with_designed_electrical_losses():
     # the transformer passes IT + UPS loss + mechanical load
     t_in = e.utility["kw_at_load"] - e.transformer["loss_kw_at_load"]
     assert e.transformer["loss_kw_at_load"] == pytest.approx(t_in * (1 / 0.985 - 1))
+
+
+def test_a_budget_raised_above_the_rack_rating_is_said():
+    # generic-48u-600x1200-hd is rated 40 kW (catalogs/rack); a 42 kW budget is set on the rack
+    p = Project()
+    s = UndoStack(p)
+    s.push(
+        AddRows(
+            "racks",
+            [
+                Rack(id="r0", name="R0", type_id="generic-48u-600x1200-hd", power_budget_kw=42.0),
+                Rack(id="r1", name="R1", type_id="generic-48u-600x1200-hd"),
+            ],
+        )
+    )
+    res = analyze_project(p)
+    found = [f for f in res.findings if f.rule == "rack-budget-above-rating"]
+    assert len(found) == 1 and found[0].items == ("r0",)
+    assert (found[0].params["budget_kw"], found[0].params["rated_kw"]) == (42.0, 40.0)
+    assert "42" in found[0].message("zh") and "40" in found[0].message("zh")
