@@ -190,11 +190,20 @@ def _cooling_usd(
     return plant + float(thermal.rack_loop_kw_max.sum()) * c.number("liquid_loop_usd_per_kw")
 
 
-def _gpu_of_device(compiled: Compiled, catalog: Catalog) -> list[str]:
-    """Catalog GPU id per device ('' for devices without GPUs)."""
+def _gpus_by_type(
+    compiled: Compiled, catalog: Catalog, server_usd: np.ndarray
+) -> dict[str, tuple[int, float]]:
+    """Catalog GPU id → (GPUs, GPU server capex), summed with np.bincount over device types (no device loop)."""
     types, inv = _type_index(compiled.devices.type_ids)
-    gpu = [getattr(catalog.entries.get(t), "gpu", None) or "" for t in types]
-    return [gpu[i] for i in inv]
+    n = np.bincount(inv, weights=compiled.devices.gpu_count, minlength=len(types))
+    usd = np.bincount(inv, weights=server_usd, minlength=len(types))
+    per: dict[str, tuple[int, float]] = {}
+    for t, k, v in zip(types, n.tolist(), usd.tolist(), strict=True):
+        g = getattr(catalog.entries.get(t), "gpu", None) or ""
+        if g and k:
+            k0, v0 = per.get(g, (0, 0.0))
+            per[g] = (k0 + int(round(k)), v0 + float(v))
+    return per
 
 
 def _facility(site: Site, it_kw: float, c: Assumptions) -> tuple[str, float, float, float]:
@@ -211,20 +220,15 @@ def _facility(site: Site, it_kw: float, c: Assumptions) -> tuple[str, float, flo
     return model, 0.0, 0.0, life
 
 
-def _cloud_by_gpu(
-    gpu_ids: list[str], gpu_count: np.ndarray, server_usd: np.ndarray, site: Site, info: ProjectInfo
-) -> tuple[dict[str, CloudPrice], dict[str, tuple[int, float]], list[str]]:
-    """Per GPU type: list price, (GPUs, GPU server capex); and the types without a list price."""
-    per: dict[str, tuple[int, float]] = {}
-    for g, n, usd in zip(gpu_ids, gpu_count.tolist(), server_usd.tolist(), strict=True):
-        if g and n:
-            k, v = per.get(g, (0, 0.0))
-            per[g] = (k + int(n), v + float(usd))
+def _cloud_prices(
+    per: dict[str, tuple[int, float]], site: Site, info: ProjectInfo
+) -> tuple[dict[str, CloudPrice], list[str]]:
+    """Per GPU type its list price for the site's term; and the types without one."""
     prices = {
         g: cloud_price(g, site.cloud_term, info.currency, float(info.usd_exchange_rate)) for g in sorted(per)
     }
     missing = [g for g, p in prices.items() if not np.isfinite(p.usd_per_gpu_hour)]
-    return prices, per, missing
+    return prices, missing
 
 
 def compute_cost(
@@ -270,14 +274,12 @@ def compute_cost(
     )
     staff = staff if servers else 0
 
-    gpu_ids = _gpu_of_device(compiled, catalog)
     server_usd = np.where(server, np.nan_to_num(price), 0.0)
-    prices, per_gpu, cloud_missing = _cloud_by_gpu(gpu_ids, d.gpu_count, server_usd, site, info)
+    per_gpu = _gpus_by_type(compiled, catalog, server_usd)
+    prices, cloud_missing = _cloud_prices(per_gpu, site, info)
     if site.cloud_price_source == "list" and per_gpu:
-        weighted = sum(
-            n * (p.usd_per_gpu_hour if np.isfinite(p.usd_per_gpu_hour) else site.cloud_usd_per_gpu_hour)
-            for (n, _), p in zip(per_gpu.values(), prices.values(), strict=True)
-        )
+        listed = {g: p.usd_per_gpu_hour for g, p in prices.items() if np.isfinite(p.usd_per_gpu_hour)}
+        weighted = sum(n * listed.get(g, site.cloud_usd_per_gpu_hour) for g, (n, _) in per_gpu.items())
         cloud_rate = weighted / max(sum(n for n, _ in per_gpu.values()), 1)
     else:
         cloud_rate = site.cloud_usd_per_gpu_hour

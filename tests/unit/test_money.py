@@ -172,3 +172,24 @@ def test_tornado_moves_each_driver_by_its_stated_range():
     js = sensitivity_json(t, 7.2)
     assert js["base"]["tco"] == pytest.approx(1400 * 7.2)
     assert {d["driver"] for d in js["drivers"]} == set(swings)
+
+
+def test_mixed_gpu_plan_is_compared_per_gpu_type():
+    p = Project()
+    stack = UndoStack(p)
+    stack.push(AddRows("racks", [Rack(id="r0", name="R0", type_id="generic-48u-600x1200-hd")]))
+    devs = [Device(id=f"h{i}", name=f"h{i}", type_id=DGX, rack_id="r0") for i in range(2)]
+    devs.append(Device(id="b0", name="b0", type_id="nvidia-dgx-b200", rack_id="r0"))
+    stack.push(AddRows("devices", devs))
+    c = compile_project(p)
+    power = compute_power(c, p.site.load_factor)
+    th = compute_thermal(c, power, p.site, p.catalog)
+    cost = compute_cost(c, power, th, p.site, p.info, p.catalog)
+    # B200 on-demand offers 6.03, 3.75, 5.25, 14.24 → median 5.64; H100 median 6.16
+    assert cost.cloud_usd_per_gpu_hour == pytest.approx((16 * 6.16 + 8 * 5.64) / 24)
+    rows = {r["gpu"]: r for r in cost.cloud_by_gpu}
+    assert rows["nvidia-h100-sxm"]["gpus"] == 16 and rows["nvidia-b200"]["gpus"] == 8
+    assert rows["nvidia-b200"]["cloud_usd_per_gpu_hour"] == pytest.approx(5.64)
+    # shares by GPU server capex: 2 × DGX H100 against 1 × DGX B200 (catalogs/prices/server.yaml)
+    h, b = p.catalog.price_usd(DGX), p.catalog.price_usd("nvidia-dgx-b200")
+    assert rows["nvidia-b200"]["share_of_plan"] == pytest.approx(b / (2 * h + b))
