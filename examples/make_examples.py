@@ -50,7 +50,7 @@ def superpod_example() -> Project:
             rack_budget_kw=42,
             storage_fabric=True,
             storage_switch="nvidia-spectrum-4-sn5600",
-            storage_system="ddn-ai400x2",
+            storage_system="ddn-ai400x2-eth",
             storage_units=4,
             management_fabric=True,
         ),

@@ -17,6 +17,7 @@ class PortGroup:
     speed_gbps: float
     pattern: str = ""
     nic: str | None = None
+    ports_per_cage: int = 1  # 2 = twin-port OSFP cages: one transceiver serves two ports
 
     def port_name(self, index: int) -> str:
         """Name of the 1-based ``index``-th port of the group."""
@@ -142,6 +143,7 @@ class ServerType(_Powered):
     local_nvme_tb: float = 0.0
     airflow_cfm: float | None = None
     rack_scale: bool = False
+    ref_nic_gbps_per_gpu: float | None = None  # compute-fabric NIC Gb/s per GPU in the reference design
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -58,7 +58,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         f"  capex {_money(data['capex'], cur)}, opex {_money(data['opex_per_year'], cur)}/year, "
         f"TCO {data['tco_years']} years {_money(data['tco'], cur)}"
     )
-    share = data["network_share_of_gpu_cost"]
+    share = data["network_share_of_gpu_server_capex"]
     if share is not None:
         print(f"  network share of GPU server cost {share * 100:.0f}%")
     if data["phases"]:

@@ -16,12 +16,18 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.core.errors import PlannerError, ValidationError
+from gpuplanner.engine.checks_electrical import (
+    budget_raised_findings,
+    electrical_findings,
+    unused_port_findings,
+)
 from gpuplanner.engine.checks_facility import facility_findings
 from gpuplanner.engine.checks_floor import floor_findings, floor_loads, hall_findings, site_with_utility_feed
 from gpuplanner.engine.checks_network import network_findings, workload_findings
 from gpuplanner.engine.checks_teams import island_gpus, scheduler_finding, team_findings
 from gpuplanner.engine.compiled import Compiled, compile_project
 from gpuplanner.engine.cost import CostResult, compute_cost
+from gpuplanner.engine.electrical import ElectricalResult, compute_electrical
 from gpuplanner.engine.findings import Finding, sort_findings
 from gpuplanner.engine.network import FabricResult, analyze_fabric
 from gpuplanner.engine.power import PowerResult, compute_power
@@ -49,6 +55,7 @@ class Results:
     scenario: str = ""
     workload_error: str = ""
     stage_ms: dict[str, float] = field(default_factory=dict)
+    electrical: ElectricalResult | None = None
 
     @property
     def link_util(self) -> np.ndarray:
@@ -157,11 +164,25 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
     bom = dict(fabric.cables.bom_cables)
     bom.update(fabric.cables.bom_transceivers)
     ttt = wres.estimate.time_to_train_s if wres is not None and wres.estimate.fits else None
+    tps = wres.estimate.tokens_per_s if wres is not None and wres.estimate.fits else None
     cost = compute_cost(
-        c, power, thermal, project.site, project.info, project.catalog, bom=bom, time_to_train_s=ttt
+        c,
+        power,
+        thermal,
+        project.site,
+        project.info,
+        project.catalog,
+        bom=bom,
+        time_to_train_s=ttt,
+        tokens_per_s=tps,
     )
     lap("cost")
+    electrical = compute_electrical(power, thermal, project.site)
+    lap("electrical")
     findings = facility_findings(c, power, thermal, cost, project.site)
+    findings += electrical_findings(c, electrical, thermal)
+    findings += unused_port_findings(c, fabric.port_use)
+    findings += budget_raised_findings(c, project.catalog)
     findings += network_findings(c, fabric, project.catalog, wl)
     findings += workload_findings(c, wres, project.catalog)
     findings += team_findings(project, c, island_gpus(c))
@@ -188,4 +209,5 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
         workload_error=werr,
         stage_ms=ms,
         floor_loads=loads,
+        electrical=electrical,
     )

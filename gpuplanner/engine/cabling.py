@@ -3,6 +3,11 @@
 Preference, by cost and power: passive copper (DAC) → active copper (ACC/AEC) → active optical cable (AOC)
 → transceivers + fiber (multimode before single-mode). A user's choice of cable on a link is kept and
 checked against its reach. Loops run over the few distinct (speed, technology) pairs, not over links.
+
+Transceivers are counted per cage: an end whose cage is twin-port (every switch OSFP cage, and a device port
+group with ``ports_per_cage: 2`` such as the DGX H100's four OSFP cages for eight ConnectX-7 ports) takes a
+twin-port module serving two links; the BOM rounds up per (device, port group, module), so an odd number of
+links on a twin-cage group still takes a whole module for the last cage.
 """
 
 from __future__ import annotations
@@ -100,6 +105,33 @@ def _link_groups(lk) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
     return rank[inv.ravel()], keys
 
 
+def _twin_port_keys(lk, catalog: Catalog) -> np.ndarray:
+    """Per port key (device type, port group): True when its cages are twin-port (ports_per_cage ≥ 2)."""
+    out = np.zeros(max(len(lk.port_keys), 1), dtype=bool)
+    for k, (type_id, group) in enumerate(lk.port_keys):
+        entry = catalog.entries.get(type_id)
+        pg = entry.port_group(group) if entry is not None and hasattr(entry, "port_group") else None
+        out[k] = pg is not None and int(getattr(pg, "ports_per_cage", 1) or 1) >= 2
+    return out
+
+
+def _modules_per_cage(lk, ch: _Choices, n_tr_a: np.ndarray, n_tr_b: np.ndarray, n_ids: int) -> np.ndarray:
+    """Modules per catalog code: Σ over (device, port key, module) of ceil(links' module shares) — whole
+    modules per device port group, never a half module shared between two devices."""
+    if not len(n_tr_a):
+        return np.zeros(n_ids)
+    dev = np.concatenate([lk.a, lk.b]).astype(np.int64)
+    key = np.concatenate([lk.a_port_key, lk.b_port_key]).astype(np.int64)
+    mod = np.concatenate([ch.tr_a, ch.tr_b]).astype(np.int64)
+    share = np.concatenate([n_tr_a, n_tr_b])
+    used = (mod > 0) & (share > 0)
+    nk = int(key.max()) + 1 if len(key) else 1
+    combo = (dev[used] * nk + key[used]) * n_ids + mod[used]
+    groups, inv = np.unique(combo, return_inverse=True)
+    whole = np.ceil(np.bincount(inv.ravel(), weights=share[used]) - 1e-9)
+    return np.bincount(groups % n_ids, weights=whole, minlength=n_ids)
+
+
 def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
     """Vectorised over links; Python loops only over distinct (speed, technology, cage) groups and catalog
     candidates, working on index arrays of each group."""
@@ -116,8 +148,13 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
     power = np.zeros(n)
     mult = lk.multiplicity.astype(np.float64)
     length = lk.length_m
-    a_sw = c.devices.kind[lk.a] == KIND_CODES["switch"] if n else np.zeros(0, bool)
-    b_sw = c.devices.kind[lk.b] == KIND_CODES["switch"] if n else np.zeros(0, bool)
+    twin_key = _twin_port_keys(lk, catalog)
+    a_sw = (
+        (c.devices.kind[lk.a] == KIND_CODES["switch"]) | twin_key[lk.a_port_key] if n else np.zeros(0, bool)
+    )
+    b_sw = (
+        (c.devices.kind[lk.b] == KIND_CODES["switch"]) | twin_key[lk.b_port_key] if n else np.zeros(0, bool)
+    )
     want_code, want_names = codes_of(lk.medium)
     want_ok = {name: np.array([w in ("", name) for w in want_names] or [True])[want_code] for name in MEDIA}
     done = np.zeros(n, dtype=bool)
@@ -161,7 +198,7 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
             if len(rows):
                 assign(rows, cb.medium, cb.id, cb.reach_max_m)
                 power[rows] = 2 * cb.power_w * mult[rows]
-        # 3. transceivers + fiber: multimode first, twin-port modules in switch cages
+        # 3. transceivers + fiber: multimode first, twin-port modules in twin-port cages
         optics = sorted(
             (
                 t
@@ -203,9 +240,7 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
     n_ids = len(ch.ids)
     cnt = np.bincount(ch.cable, weights=mult, minlength=n_ids)
     metres = np.bincount(ch.cable, weights=mult * length, minlength=n_ids)
-    trs = np.bincount(ch.tr_a, weights=n_tr_a, minlength=n_ids) + np.bincount(
-        ch.tr_b, weights=n_tr_b, minlength=n_ids
-    )
+    trs = _modules_per_cage(lk, ch, n_tr_a, n_tr_b, n_ids)
     ids = np.array(ch.ids, dtype=object)
     medium_names = np.array(ch.medium_names, dtype=object)
     return CablePlan(

@@ -219,7 +219,10 @@ def network_findings(c: Compiled, fabric: FabricResult, catalog, workload=None) 
         if gpu is not None:
             srv = catalog.get(c.devices.type_ids[gpu_servers[0]])
             have = sum(pg.count * pg.speed_gbps for pg in srv.ports("compute")) / max(srv.gpu_count, 1)
-            ref = _v("nic_gbps_per_bf16_tflops") * gpu.bf16_dense_tflops
+            # the platform's own reference design when the catalog states it (sourced per server entry),
+            # else bandwidth in proportion to the GPU's compute
+            ref_nic = getattr(srv, "ref_nic_gbps_per_gpu", None)
+            ref = float(ref_nic) if ref_nic else _v("nic_gbps_per_bf16_tflops") * gpu.bf16_dense_tflops
             if have < _v("nic_warn_fraction") * ref and len(gpu_servers) > 1:
                 out.append(
                     Finding(

@@ -1,5 +1,5 @@
-"""Cost stage: capex by category, opex per year, TCO, cost per GPU-hour, the network's share of the GPU
-server cost, and the comparison with renting cloud GPUs.
+"""Cost stage: capex by category, opex per year, TCO and NPV, cost per GPU-hour and per million tokens, the
+network's share of the GPU server cost, and the comparison with renting cloud GPUs per GPU type.
 
 Prices: a device's project override (``price_usd``) else its catalog price; a type without either is listed
 in ``missing_prices`` and counts as 0 (never silently: the checks report it). Racks/PDUs/cooling without a
@@ -7,12 +7,16 @@ catalog price take the sourced fallbacks of ``catalogs/assumptions/cost.yaml`` a
 ``assumed_prices``. Cables and optics come from a bill of materials {catalog id: quantity in the price's unit
 (each, or metres for per_m)} that the fabric analysis supplies.
 
-    opex/year   = energy (thermal stage: site price × PUE) + maintenance % × equipment capex
-                  + ceil(servers / nodes_per_staff) × staff cost + licences × GPUs
-    TCO         = capex + tco_years × opex (undiscounted)
-    $/GPU-hour  = TCO / (GPUs × 8,760 h × tco_years × expected utilisation)
-    cloud/year  = cloud $/GPU-hour × GPUs × 8,760 h × expected utilisation
-    break-even  = first month m with capex + m·opex/12 ≤ m·cloud/12 (None if not within tco_years)
+Facility (site.facility_model): colocation = rent per kW-month of contracted IT power (IT kW at max);
+build = capex per MW of critical IT, its O&M per year and its residual book value after the horizon; none =
+the facility is not costed. Room cooling plant is part of the facility price then (no double count).
+The yearly cash flows, TCO, NPV and cloud figures are computed by ``engine/tco.py`` (formulas there):
+
+    opex/year   = energy (thermal stage: site price × PUE) + facility + staff + licences + insurance
+                  + maintenance % × equipment capex in the years after the support included in the price
+    staff       = max(site.staff_min_fte, ceil(servers / nodes_per_staff))
+    TCO         = capex + Σ opex − residual (undiscounted); NPV at site.discount_rate_pct beside it
+    cloud       = per GPU type, the median list price for site.cloud_term (engine/cloud.py), GPU-weighted
 """
 
 from __future__ import annotations
@@ -25,9 +29,11 @@ import numpy as np
 
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import NicType, ServerType
-from gpuplanner.core.units import HOURS_PER_YEAR, SECONDS_PER_HOUR
+from gpuplanner.core.units import SECONDS_PER_HOUR
+from gpuplanner.engine.cloud import CloudPrice, cloud_price
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
 from gpuplanner.engine.power import Assumptions, PowerResult, load_assumptions
+from gpuplanner.engine.tco import TcoFigures, TcoInputs, figures
 from gpuplanner.engine.thermal import ThermalResult
 from gpuplanner.model.rows import ProjectInfo, Site
 
@@ -42,8 +48,10 @@ CAPEX_CATEGORIES = (
     "racks_pdus",
     "cooling",
     "software",
+    "facility_build",
 )
-OPEX_CATEGORIES = ("energy", "maintenance", "staff", "licences")
+OPEX_CATEGORIES = ("energy", "facility", "maintenance", "staff", "licences", "insurance")
+FACILITY_MODELS = ("colocation", "build", "none")
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,15 @@ class CostResult:
     usd_exchange_rate: float  # units of `currency` per USD
     totals_local: dict[str, float] = field(default_factory=dict)  # capex, opex_per_year, tco, per_gpu_hour,
     # network, cloud_per_year, cloud_tco (+ run, cloud_run) in `currency`
+    inputs: TcoInputs | None = None  # what the money model was given (the sensitivity perturbs it)
+    money: TcoFigures | None = None  # NPV, yearly flows, residual, depreciation, $/M tokens
+    facility_model: str = "none"
+    facility_kw_contracted: float = 0.0
+    cloud_usd_per_gpu_hour: float = float("nan")  # the GPU-weighted price the plan is compared with
+    cloud_by_gpu: list[dict] = field(default_factory=list)  # per GPU type: price, offers, break-even
+    cloud_price_missing: list[str] = field(
+        default_factory=list
+    )  # GPU types with no list price (site price used)
 
     def local(self, usd: float) -> float:
         return usd * self.usd_exchange_rate
@@ -153,16 +170,65 @@ def _racks_pdus_usd(compiled: Compiled, catalog: Catalog, c: Assumptions, assume
     return float(per_type[inv].sum())
 
 
-def _cooling_usd(power: PowerResult, thermal: ThermalResult, c: Assumptions, assumed: set[str]) -> float:
+def _cooling_usd(
+    power: PowerResult, thermal: ThermalResult, c: Assumptions, assumed: set[str], facility_model: str
+) -> float:
+    """Cooling plant per kW of rack max (room methods are in the facility price unless facility is 'none')
+    plus the liquid loop for device liquid beyond the method's own share."""
     t = thermal.table
     fallback = c.value("cooling_usd_per_kw_fallback")
+    in_facility = set(c.value("room_cooling_in_facility")) if facility_model != "none" else set()
     per_kw = t.usd_per_kw.copy()
     for j in np.flatnonzero(np.isnan(per_kw)):
         per_kw[j] = float(fallback.get(t.methods[j], max(fallback.values())))
-        if np.any(thermal.rack_cooling == j):
+        if np.any(thermal.rack_cooling == j) and t.methods[j] not in in_facility:
             assumed.add(t.ids[j])
-    plant = float(np.dot(power.rack_kw_max, per_kw[thermal.rack_cooling]))
+    per_kw = np.where([m in in_facility for m in t.methods], 0.0, per_kw) if len(per_kw) else per_kw
+    plant = (
+        float(np.dot(power.rack_kw_max, per_kw[thermal.rack_cooling])) if len(thermal.rack_cooling) else 0.0
+    )
     return plant + float(thermal.rack_loop_kw_max.sum()) * c.number("liquid_loop_usd_per_kw")
+
+
+def _gpus_by_type(
+    compiled: Compiled, catalog: Catalog, server_usd: np.ndarray
+) -> dict[str, tuple[int, float]]:
+    """Catalog GPU id → (GPUs, GPU server capex), summed with np.bincount over device types (no device loop)."""
+    types, inv = _type_index(compiled.devices.type_ids)
+    n = np.bincount(inv, weights=compiled.devices.gpu_count, minlength=len(types))
+    usd = np.bincount(inv, weights=server_usd, minlength=len(types))
+    per: dict[str, tuple[int, float]] = {}
+    for t, k, v in zip(types, n.tolist(), usd.tolist(), strict=True):
+        g = getattr(catalog.entries.get(t), "gpu", None) or ""
+        if g and k:
+            k0, v0 = per.get(g, (0, 0.0))
+            per[g] = (k0 + int(round(k)), v0 + float(v))
+    return per
+
+
+def _facility(site: Site, it_kw: float, c: Assumptions) -> tuple[str, float, float, float]:
+    """(model, build capex, facility cost per year, build depreciation years)."""
+    model = site.facility_model if site.facility_model in FACILITY_MODELS else "none"
+    life = c.number("facility_depreciation_years")
+    if model == "colocation":
+        rate = site.colo_usd_per_kw_month or c.number("colocation_usd_per_kw_month")
+        return model, 0.0, rate * 12.0 * it_kw, life
+    if model == "build":
+        per_mw = site.build_usd_per_mw or c.number("build_usd_per_mw_it")
+        build = per_mw * it_kw / 1000.0
+        return model, build, build * c.number("build_om_pct_per_year") / 100.0, life
+    return model, 0.0, 0.0, life
+
+
+def _cloud_prices(
+    per: dict[str, tuple[int, float]], site: Site, info: ProjectInfo
+) -> tuple[dict[str, CloudPrice], list[str]]:
+    """Per GPU type its list price for the site's term; and the types without one."""
+    prices = {
+        g: cloud_price(g, site.cloud_term, info.currency, float(info.usd_exchange_rate)) for g in sorted(per)
+    }
+    missing = [g for g, p in prices.items() if not np.isfinite(p.usd_per_gpu_hour)]
+    return prices, missing
 
 
 def compute_cost(
@@ -175,6 +241,7 @@ def compute_cost(
     bom: Mapping[str, float] | None = None,
     time_to_train_s: float | None = None,
     assumptions: Assumptions | None = None,
+    tokens_per_s: float | None = None,
 ) -> CostResult:
     c = assumptions or load_assumptions("cost")
     missing: set[str] = set()
@@ -187,6 +254,7 @@ def compute_cost(
     nic_usd = float(nic_value[server].sum())
     nics_in_servers = bool(c.value("server_price_includes_nics"))
     cables_optics = _bom_usd(bom or {}, catalog, missing)
+    model, build_usd, facility_year, facility_life = _facility(site, power.it_kw_max, c)
     capex = {
         "servers": float(by_kind[KIND_CODES["server"]]),
         "switches": float(by_kind[KIND_CODES["switch"]]),
@@ -196,34 +264,67 @@ def compute_cost(
         "cables_optics": cables_optics,
         "cabling_labour": float(compiled.links.multiplicity.sum()) * c.number("cabling_labour_usd_per_cable"),
         "racks_pdus": _racks_pdus_usd(compiled, catalog, c, assumed),
-        "cooling": _cooling_usd(power, thermal, c, assumed),
+        "cooling": _cooling_usd(power, thermal, c, assumed, model),
         "software": gpus * c.number("software_capex_usd_per_gpu"),
+        "facility_build": build_usd,
     }
     capex_usd = sum(capex.values())
-    staff = math.ceil(servers / site.nodes_per_staff) if servers and site.nodes_per_staff > 0 else 0
-    opex = {
-        "energy": thermal.energy_usd_per_year,
-        "maintenance": site.maintenance_pct_per_year / 100.0 * (capex_usd - capex["cabling_labour"]),
-        "staff": staff * site.staff_usd_per_year,
-        "licences": gpus * site.software_usd_per_gpu_year,
-    }
+    staff = math.ceil(
+        max(site.staff_min_fte, servers / site.nodes_per_staff if site.nodes_per_staff > 0 else 0)
+    )
+    staff = staff if servers else 0
+
+    server_usd = np.where(server, np.nan_to_num(price), 0.0)
+    per_gpu = _gpus_by_type(compiled, catalog, server_usd)
+    prices, cloud_missing = _cloud_prices(per_gpu, site, info)
+    if site.cloud_price_source == "list" and per_gpu:
+        listed = {g: p.usd_per_gpu_hour for g, p in prices.items() if np.isfinite(p.usd_per_gpu_hour)}
+        weighted = sum(n * listed.get(g, site.cloud_usd_per_gpu_hour) for g, (n, _) in per_gpu.items())
+        cloud_rate = weighted / max(sum(n for n, _ in per_gpu.values()), 1)
+    else:
+        cloud_rate = site.cloud_usd_per_gpu_hour
+        cloud_missing = []
+
+    inputs = TcoInputs(
+        years=int(site.tco_years),
+        gpus=gpus,
+        utilization=min(max(site.expected_utilization, 0.0), 1.0),
+        capex_equipment_usd=capex_usd - capex["cabling_labour"] - build_usd,
+        capex_labour_usd=capex["cabling_labour"],
+        gpu_server_usd=capex["servers"],
+        facility_build_usd=build_usd,
+        facility_depreciation_years=facility_life,
+        depreciation_years=float(site.depreciation_years),
+        energy_usd_per_year=thermal.energy_usd_per_year,
+        pue=thermal.pue,
+        facility_usd_per_year=facility_year,
+        staff_usd_per_year=staff * site.staff_usd_per_year,
+        licences_usd_per_year=gpus * site.software_usd_per_gpu_year,
+        insurance_pct_per_year=site.insurance_pct_per_year,
+        maintenance_pct_per_year=site.maintenance_pct_per_year,
+        support_years_in_price=int(site.support_years_in_price),
+        discount_rate_pct=site.discount_rate_pct,
+        cloud_usd_per_gpu_hour=cloud_rate,
+        tokens_per_s=tokens_per_s,
+    )
+    money = figures(inputs)
+    opex = money.opex_usd_per_year_mean
     opex_usd = sum(opex.values())
-    years = int(site.tco_years)
-    tco = capex_usd + years * opex_usd
-    u = min(max(site.expected_utilization, 0.0), 1.0)
-    busy_gpu_hours = gpus * HOURS_PER_YEAR * years * u
-    per_gpu_hour = tco / busy_gpu_hours if busy_gpu_hours > 0 else float("nan")
-    cloud_year = site.cloud_usd_per_gpu_hour * gpus * HOURS_PER_YEAR * u
+    years = inputs.years
+    tco = money.tco_usd
+    per_gpu_hour = money.usd_per_gpu_hour
+    cloud_year = money.cloud_usd_per_year
     network = capex["switches"] + nic_usd + cables_optics
     run = cloud_run = None
     if time_to_train_s is not None:
         gpu_hours = gpus * time_to_train_s / SECONDS_PER_HOUR
-        run = gpu_hours * per_gpu_hour if busy_gpu_hours > 0 else float("nan")
-        cloud_run = gpu_hours * site.cloud_usd_per_gpu_hour
+        run = gpu_hours * per_gpu_hour if np.isfinite(per_gpu_hour) else float("nan")
+        cloud_run = gpu_hours * cloud_rate
     totals = {
         "capex": capex_usd,
         "opex_per_year": opex_usd,
         "tco": tco,
+        "npv": money.npv_usd,
         "per_gpu_hour": per_gpu_hour,
         "network": network,
         "cloud_per_year": cloud_year,
@@ -247,7 +348,7 @@ def compute_cost(
         network_share=network / capex["servers"] if capex["servers"] > 0 else float("nan"),
         cloud_usd_per_year=cloud_year,
         cloud_tco_usd=cloud_year * years,
-        break_even_month=break_even_month(capex_usd, opex_usd, cloud_year, years),
+        break_even_month=money.break_even_month,
         run_usd=run,
         cloud_run_usd=cloud_run,
         device_price_usd=price,
@@ -256,7 +357,62 @@ def compute_cost(
         currency=info.currency,
         usd_exchange_rate=rate,
         totals_local={k: v * rate for k, v in totals.items()},
+        inputs=inputs,
+        money=money,
+        facility_model=model,
+        facility_kw_contracted=power.it_kw_max if model != "none" else 0.0,
+        cloud_usd_per_gpu_hour=cloud_rate,
+        cloud_by_gpu=_per_gpu_break_even(inputs, prices, per_gpu, site),
+        cloud_price_missing=cloud_missing,
     )
+
+
+def _per_gpu_break_even(
+    inputs: TcoInputs, prices: dict[str, CloudPrice], per_gpu: dict[str, tuple[int, float]], site: Site
+) -> list[dict]:
+    """Per GPU type: its share of the plan (by GPU server capex, else by GPU count) against its own cloud
+    price. For a plan with one GPU type this is the whole plan."""
+    total_usd = sum(v for _, v in per_gpu.values())
+    total_n = sum(n for n, _ in per_gpu.values())
+    out = []
+    for g, (n, usd) in per_gpu.items():
+        share = usd / total_usd if total_usd > 0 else n / max(total_n, 1)
+        p = prices[g]
+        listed = site.cloud_price_source == "list" and np.isfinite(p.usd_per_gpu_hour)
+        rate = p.usd_per_gpu_hour if listed else site.cloud_usd_per_gpu_hour
+        part = inputs.scaled(
+            gpus=n,
+            capex_equipment_usd=inputs.capex_equipment_usd * share,
+            capex_labour_usd=inputs.capex_labour_usd * share,
+            gpu_server_usd=usd,
+            facility_build_usd=inputs.facility_build_usd * share,
+            energy_usd_per_year=inputs.energy_usd_per_year * share,
+            facility_usd_per_year=inputs.facility_usd_per_year * share,
+            staff_usd_per_year=inputs.staff_usd_per_year * share,
+            licences_usd_per_year=inputs.licences_usd_per_year * n / max(total_n, 1),
+            cloud_usd_per_gpu_hour=rate,
+            tokens_per_s=None,
+        )
+        f = figures(part)
+        out.append(
+            {
+                "gpu": g,
+                "gpus": n,
+                "share_of_plan": share,
+                "term": p.term,
+                "price_source": "list" if listed else "site",
+                "cloud_usd_per_gpu_hour": rate,
+                "cloud_usd_per_gpu_hour_min": p.min_usd if listed else rate,
+                "cloud_usd_per_gpu_hour_max": p.max_usd if listed else rate,
+                "offers": p.offers if listed else 0,
+                "derived_from_on_demand": p.derived if listed else False,
+                "providers": p.providers if listed else [],
+                "sources": p.sources if listed else [],
+                "own_usd_per_gpu_hour": f.usd_per_gpu_hour,
+                "break_even_month": f.break_even_month,
+            }
+        )
+    return out
 
 
 def break_even_month(

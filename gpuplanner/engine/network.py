@@ -93,8 +93,9 @@ class FabricResult:
             "ports_free": float(sum(max(0.0, p.ports - p.used) for p in self.port_use)),
             "over_subscribed_ports": over_ports,
             "links_too_long": [c.links.ids[i] for i in np.flatnonzero(self.cables.too_long)],
-            "network_capex_usd": self.network_capex_usd,
-            "network_share_of_gpu_cost": self.network_share_of_gpu_cost,
+            # switches + cables + optics at catalog prices; the plan's one network share (with the servers'
+            # NICs, over GPU server capex) is the top-level network_share_of_gpu_server_capex
+            "switches_cables_optics_usd": self.network_capex_usd,
         }
 
 

@@ -9,6 +9,9 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.engine.analysis import Results
+from gpuplanner.engine.climate import climate_json
+from gpuplanner.engine.power import load_assumptions
+from gpuplanner.engine.sensitivity import sensitivity_json
 
 
 def _num(x: Any) -> Any:
@@ -102,65 +105,131 @@ def results_json(project, results: Results, lang: str = "en") -> dict[str, Any]:
     p, t, cost = results.power, results.thermal, results.cost
     info = project.info
     fabric = results.fabric.to_json(results.compiled)
+    return (
+        {
+            "project": info.name,
+            "customer": info.customer,
+            "scenario": results.scenario or None,
+            "gpus": int(results.compiled.devices.gpu_count.sum()),
+            "servers": int(cost.servers),
+            "it_kw_max": p.it_kw_max,
+            "it_kw_typical": p.it_kw_typical,
+            "it_kw_load": p.it_kw_load,
+            "gpu_utilization": results.gpu_utilization,
+            "facility_kw": t.facility_kw,
+            "facility_kw_max": t.facility_kw_max,
+            "pue": t.pue,
+            "annual_mwh": t.annual_mwh,
+            "energy_cost_per_year": cost.local(t.energy_usd_per_year),
+            "utility_feed_kw_needed": t.feed_kw_needed,
+            "utility_kw_available": t.utility_kw_available or None,
+            "liquid_kw": t.liquid_kw,
+            "air_kw": t.air_kw,
+            "cooling_mix_kw": t.method_it_kw,
+            "racks": racks_json(results),
+            "currency": cost.currency,
+            "usd_exchange_rate": cost.usd_exchange_rate,
+            "capex": cost.local(cost.capex_usd),
+            "capex_by_category": {k: cost.local(v) for k, v in cost.capex_usd_by_category.items()},
+            "opex_per_year": cost.local(cost.opex_usd_per_year),
+            "opex_by_category": {k: cost.local(v) for k, v in cost.opex_usd_per_year_by_category.items()},
+            "tco": cost.local(cost.tco_usd),
+            "tco_years": cost.tco_years,
+            "cost_per_gpu_hour": _num(cost.local(cost.usd_per_gpu_hour)),
+            "capex_usd": cost.capex_usd,
+            "tco_usd": cost.tco_usd,
+            "network_share_of_gpu_server_capex": _num(cost.network_share),
+            "network_capex": cost.local(cost.network_usd),
+            "cloud_tco": cost.local(cost.cloud_tco_usd),
+            "cloud_break_even_month": cost.break_even_month,
+            "training_run_cost": _num(cost.local(cost.run_usd)) if cost.run_usd is not None else None,
+            "cloud_training_run_cost": _num(cost.local(cost.cloud_run_usd))
+            if cost.cloud_run_usd is not None
+            else None,
+            "missing_prices": cost.missing_prices,
+            "performance": performance_json(results, lang),
+            "workload_error": results.workload_error or None,
+            "fabric": fabric,
+            "link_utilization": {
+                "max": _num(float(results.link_util.max())) if len(results.link_util) else 0.0,
+                "mean_used": _num(float(results.link_util[results.link_util > 0].mean()))
+                if (results.link_util > 0).any()
+                else 0.0,
+            },
+            "floor_units": [
+                {
+                    "id": iid,
+                    "name": project.tables["floor_items"][iid].name,
+                    "kind": project.tables["floor_items"][iid].kind,
+                    "load_kw": load,
+                    "capacity_kw": cap,
+                }
+                for iid, (load, cap) in results.floor_loads.items()
+            ],
+            "findings": [f.to_json(lang) for f in results.findings],
+            "stage_ms": results.stage_ms,
+        }
+        | money_json(results)
+        | electrical_json(results, project.site)
+    )
+
+
+# -- money and facility (issue 15): kept in their own functions --------------------------------------------
+
+
+def money_json(results: Results) -> dict[str, Any]:
+    """Facility, staffing, NPV and yearly flows, the cloud comparison per GPU type (amounts in the project's
+    currency, rates per GPU-hour too)."""
+    cost = results.cost
+    m, t = cost.money, cost.inputs
+    if m is None or t is None:
+        return {}
+    loc = cost.local
     return {
-        "project": info.name,
-        "customer": info.customer,
-        "scenario": results.scenario or None,
-        "gpus": int(results.compiled.devices.gpu_count.sum()),
-        "servers": int(cost.servers),
-        "it_kw_max": p.it_kw_max,
-        "it_kw_typical": p.it_kw_typical,
-        "it_kw_load": p.it_kw_load,
-        "gpu_utilization": results.gpu_utilization,
-        "facility_kw": t.facility_kw,
-        "facility_kw_max": t.facility_kw_max,
-        "pue": t.pue,
-        "annual_mwh": t.annual_mwh,
-        "energy_cost_per_year": cost.local(t.energy_usd_per_year),
-        "utility_feed_kw_needed": t.feed_kw_needed,
-        "utility_kw_available": t.utility_kw_available or None,
-        "liquid_kw": t.liquid_kw,
-        "air_kw": t.air_kw,
-        "cooling_mix_kw": t.method_it_kw,
-        "racks": racks_json(results),
-        "currency": cost.currency,
-        "usd_exchange_rate": cost.usd_exchange_rate,
-        "capex": cost.local(cost.capex_usd),
-        "capex_by_category": {k: cost.local(v) for k, v in cost.capex_usd_by_category.items()},
-        "opex_per_year": cost.local(cost.opex_usd_per_year),
-        "opex_by_category": {k: cost.local(v) for k, v in cost.opex_usd_per_year_by_category.items()},
-        "tco": cost.local(cost.tco_usd),
-        "tco_years": cost.tco_years,
-        "cost_per_gpu_hour": _num(cost.local(cost.usd_per_gpu_hour)),
-        "capex_usd": cost.capex_usd,
-        "tco_usd": cost.tco_usd,
-        "network_share_of_gpu_cost": _num(cost.network_share),
-        "cloud_tco": cost.local(cost.cloud_tco_usd),
-        "cloud_break_even_month": cost.break_even_month,
-        "training_run_cost": _num(cost.local(cost.run_usd)) if cost.run_usd is not None else None,
-        "cloud_training_run_cost": _num(cost.local(cost.cloud_run_usd))
-        if cost.cloud_run_usd is not None
-        else None,
-        "missing_prices": cost.missing_prices,
-        "performance": performance_json(results, lang),
-        "workload_error": results.workload_error or None,
-        "fabric": fabric,
-        "link_utilization": {
-            "max": _num(float(results.link_util.max())) if len(results.link_util) else 0.0,
-            "mean_used": _num(float(results.link_util[results.link_util > 0].mean()))
-            if (results.link_util > 0).any()
-            else 0.0,
+        "facility": {
+            "model": cost.facility_model,
+            "contracted_kw": cost.facility_kw_contracted,
+            "cost_per_year": loc(t.facility_usd_per_year),
+            "build_capex": loc(t.facility_build_usd),
+            "residual_value": loc(m.residual_usd),
+            "depreciation_years": t.facility_depreciation_years,
         },
-        "floor_units": [
+        "staffing": {
+            "fte": cost.staff,
+            "cost_per_year": loc(t.staff_usd_per_year),
+        },
+        "npv": loc(m.npv_usd),
+        "discount_rate_pct": t.discount_rate_pct,
+        "tco_undiscounted": loc(m.tco_usd),
+        "opex_by_year": {k: [loc(float(x)) for x in v] for k, v in m.opex_usd_by_year.items()},
+        "depreciation_per_year": loc(m.depreciation_usd_per_year),
+        "support_years_in_price": t.support_years_in_price,
+        "cost_per_million_tokens": _num(loc(m.usd_per_million_tokens))
+        if m.usd_per_million_tokens is not None
+        else None,
+        "cloud_price_per_gpu_hour": _num(loc(cost.cloud_usd_per_gpu_hour)),
+        "cloud_npv": loc(m.cloud_npv_usd),
+        "cloud_by_gpu": [
             {
-                "id": iid,
-                "name": project.tables["floor_items"][iid].name,
-                "kind": project.tables["floor_items"][iid].kind,
-                "load_kw": load,
-                "capacity_kw": cap,
+                **row,
+                "cloud_price_per_gpu_hour": _num(loc(row["cloud_usd_per_gpu_hour"])),
+                "own_cost_per_gpu_hour": _num(loc(row["own_usd_per_gpu_hour"])),
             }
-            for iid, (load, cap) in results.floor_loads.items()
+            for row in cost.cloud_by_gpu
         ],
-        "findings": [f.to_json(lang) for f in results.findings],
-        "stage_ms": results.stage_ms,
+        "cloud_price_missing": cost.cloud_price_missing,
+        "sensitivity": sensitivity_json(t, cost.usd_exchange_rate),
+    }
+
+
+def electrical_json(results: Results, site: Any) -> dict[str, Any]:
+    """The electrical chain (UPS, transformers, generators, utility), per-row rollups and CDUs."""
+    e = results.electrical
+    if e is None:
+        return {}
+    return {
+        "electrical": e.to_json(),
+        "rows": e.rows,
+        "cdus": e.cdus,
+        "climate": climate_json(site, load_assumptions("facility")),
     }

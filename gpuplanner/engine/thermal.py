@@ -14,7 +14,8 @@ Flows (design point = rack kW at max; constants in ``catalogs/assumptions/facili
     coolant  V = P_liquid / (ρ_water · cp_water · ΔT_coolant)           (100 kW, ΔT 10 K → ≈ 143 L/min)
 
 PUE: a method's catalog ``pue_typical`` (temperate climate) has its overhead scaled by the site's climate:
-PUE_m = 1 + (pue_typical − 1) × f(climate). A rack's overhead is (kW − device-liquid kW) × (PUE_m − 1) +
+PUE_m = 1 + (pue_typical − 1) × f(climate) (engine/climate.py: the label's factor, or with climate 'auto'
+the free-cooling hours of the site's ambient temperature). A rack's overhead is (kW − device-liquid kW) × (PUE_m − 1) +
 device-liquid kW × (min(PUE_loop, PUE_m) − 1); the site PUE is 1 + Σ overhead / IT kW (IT-load weighted).
 Unracked devices count as cooled by the simplest method.
 """
@@ -28,6 +29,7 @@ import numpy as np
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import CoolingType
 from gpuplanner.core.units import CFM_PER_M3_PER_H, HOURS_PER_YEAR
+from gpuplanner.engine.climate import climate_factor
 from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.power import Assumptions, PowerResult, load_assumptions
 from gpuplanner.model.rows import Site
@@ -105,7 +107,7 @@ def cooling_table(
     liquid = np.array(col[3], dtype=np.float64)
     delta = np.array(col[5], dtype=np.float64)
     pue_typ = np.array(col[4], dtype=np.float64)
-    climate = float(a.value("climate_overhead_factor").get(site.climate, 1.0))
+    climate = climate_factor(site, a)
     chip = set(a.value("chip_level_methods"))
     is_air = np.array([m in AIR_METHODS for m in methods])
     return CoolingTable(
@@ -230,9 +232,7 @@ def compute_thermal(
     airflow_m3_per_h = server_air_max[:nr] * 1000.0 / (rho_cp_air * t.air_delta_t_k[choice]) * 3600.0
     coolant_l_per_min = liquid_max[:nr] * 1000.0 / (rho_cp_water * t.coolant_delta_t_k[choice]) * 60000.0
     pue_m = t.pue[ext]
-    pue_loop = 1.0 + (a.number("liquid_loop_pue") - 1.0) * float(
-        a.value("climate_overhead_factor").get(site.climate, 1.0)
-    )
+    pue_loop = 1.0 + (a.number("liquid_loop_pue") - 1.0) * climate_factor(site, a)
     overhead = (kw - own_liquid) * (pue_m - 1.0) + own_liquid * (np.minimum(pue_loop, pue_m) - 1.0)
     it_kw = float(kw.sum())
     pue = 1.0 + float(overhead.sum()) / it_kw if it_kw > 0 else float(t.pue[0])

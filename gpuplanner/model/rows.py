@@ -53,6 +53,20 @@ class Site:
     expected_utilization: float = 0.7
     hall_width_m: float = 0.0  # 0 = sized to fit the racks
     hall_depth_m: float = 0.0
+    # Facility, finance and electrical settings (cost, cloud, electrical stages). 0 for a rate = the sourced
+    # value in catalogs/assumptions/cost.yaml.
+    facility_model: str = "colocation"  # colocation | build | none
+    colo_usd_per_kw_month: float = 0.0  # per kW of contracted IT power; 0 = cost.yaml
+    build_usd_per_mw: float = 0.0  # owned build per MW of critical IT; 0 = cost.yaml
+    staff_min_fte: float = 2.0
+    support_years_in_price: int = 3  # vendor support in the catalog price; maintenance after these years
+    insurance_pct_per_year: float = 0.0
+    depreciation_years: int = 5  # IT equipment, straight line
+    discount_rate_pct: float = 8.0  # for the NPV
+    cloud_price_source: str = "list"  # list = catalogs/assumptions/cloud.yaml per GPU type | site
+    cloud_term: str = "on_demand"  # on_demand | reserved_1y | reserved_3y
+    redundancy: str = "2N"  # N | N+1 | 2N: UPS and generator redundancy
+    ups_runtime_min: float = 10.0
 
 
 @dataclass(frozen=True, slots=True)

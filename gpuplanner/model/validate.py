@@ -29,7 +29,11 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("workloads", "recompute"): ("none", "selective", "full"),
     ("workloads", "architecture"): ("dense", "moe", "vit", "dit"),
     ("project", "language"): ("en", "zh"),
-    ("site", "climate"): ("cold", "temperate", "hot"),
+    ("site", "climate"): ("cold", "temperate", "hot", "auto"),
+    ("site", "facility_model"): ("colocation", "build", "none"),
+    ("site", "cloud_price_source"): ("list", "site"),
+    ("site", "cloud_term"): ("on_demand", "reserved_1y", "reserved_3y"),
+    ("site", "redundancy"): ("N", "N+1", "2N"),
     ("aisle_rows", "aisle"): ("cold", "hot"),
     ("floor_items", "kind"): (
         "crah",

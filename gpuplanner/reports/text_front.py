@@ -176,8 +176,11 @@ FRONT: dict[str, tuple[str, str]] = {
     "cat_racks_pdus": ("Racks and PDUs", "机柜与 PDU"),
     "cat_cooling": ("Cooling", "散热"),
     "cat_software": ("Software", "软件"),
+    "cat_facility_build": ("Data hall build (owned)", "自建机房建设"),
     "opx_energy": ("Energy", "电费"),
     "opx_maintenance": ("Maintenance", "维护"),
     "opx_staff": ("Operations staff", "运维人员"),
     "opx_licences": ("Software licences", "软件许可"),
+    "opx_facility": ("Facility (colocation rent or hall O&M)", "机房设施（托管租金或自建机房运维）"),
+    "opx_insurance": ("Insurance", "保险"),
 }

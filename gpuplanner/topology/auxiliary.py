@@ -93,6 +93,10 @@ def _set_x(plan: Plan, devices: list[Device], xs: list[float]) -> None:
         plan.devices[index[d.id]] = dataclasses.replace(d, x=x)
 
 
+def _technology(port_type: str) -> str:
+    return "infiniband" if port_type.startswith("infiniband") else "ethernet"
+
+
 def add_storage_fabric(
     plan: Plan, servers: list[Device], srv: ServerType, opts: GenerateOptions, width: float
 ) -> None:
@@ -107,6 +111,16 @@ def add_storage_fabric(
         st_groups = [pg for pg in st.port_groups if pg.role != "management"]
         if not st_groups:
             raise GenerationError(f"storage '{st.id}' has no data ports", entry=st.id)
+        # each device's ports are cabled by their own protocol: an appliance joins the storage fabric only
+        # through ports of the fabric's technology (InfiniBand ports never go to an Ethernet switch)
+        same = [pg for pg in st_groups if _technology(pg.type) == sw.technology]
+        if not same:
+            raise GenerationError(
+                f"storage '{st.id}' has {_technology(st_groups[0].type)} data ports but the storage switch "
+                f"'{sw.id}' is {sw.technology}: choose a storage system or switch of the same technology",
+                entry=st.id,
+            )
+        st_groups = same
         xs = _spread_x(opts.storage_units, width)
         for i in range(opts.storage_units):
             unit = plan.add_device(st.id, f"storage-{i + 1:02d}", "storage", x=xs[i], y=Y_STORAGE + 110)

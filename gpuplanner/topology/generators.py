@@ -155,16 +155,20 @@ def _leaf_spine(
         plane_rails = list(range(plane * rails_pp, (plane + 1) * rails_pp))
         leaves: list[Device] = []
         if opts.rails and opts.template != "leaf-spine":
-            down, up = leaf_shape(k, opts.su_size, opts.oversub)
+            per = rails_per_leaf(srv, k, opts.su_size, rails_pp, opts.oversub)
+            down, up = leaf_shape(k, opts.su_size * per, opts.oversub)
+            groups_pp = rails_pp // per
             sus = [servers[i : i + opts.su_size] for i in range(0, len(servers), opts.su_size)]
             for su_i, su in enumerate(sus):
                 xs = [placed[d.id].x for d in su]  # positions after rack placement
                 lo, hi = min(xs), max(xs) + X_SERVER * 0.8
-                lx = _spread_x(len(plane_rails), hi - lo, lo)
-                for j, r in enumerate(plane_rails):
+                lx = _spread_x(groups_pp, hi - lo, lo)
+                for j in range(groups_pp):
+                    r = plane_rails[j * per]
+                    name = f"r{r + 1}" if per == 1 else f"r{r + 1}-{r + per}"
                     leaf = plan.add_device(
                         leaf_sw.id,
-                        f"{label}su{su_i + 1:02d}-leaf-r{r + 1}",
+                        f"{label}su{su_i + 1:02d}-leaf-{name}",
                         "leaf",
                         fabric_id=fabric_id,
                         group=f"su{su_i + 1}",
@@ -174,10 +178,16 @@ def _leaf_spine(
                     leaves.append(leaf)
                     for s in su:
                         plan.link(
-                            s, cp, leaf, leaf_down_grp, multiplicity=1, speed_gbps=speed, fabric_id=fabric_id
+                            s,
+                            cp,
+                            leaf,
+                            leaf_down_grp,
+                            multiplicity=per,
+                            speed_gbps=speed,
+                            fabric_id=fabric_id,
                         )
             leaves_per_pod = max(
-                rails_pp, (ports_at(plan.catalog.get(spine_id), speed) // 2) // rails_pp * rails_pp
+                groups_pp, (ports_at(plan.catalog.get(spine_id), speed) // 2) // groups_pp * groups_pp
             )
         else:
             max_down = math.floor(k * opts.oversub / (opts.oversub + 1))
@@ -217,6 +227,17 @@ def _leaf_spine(
             )
         else:
             two_tier_spines(plan, leaves, up, leaf_sw, spine_id, speed, fabric_id, width, label)
+
+
+def rails_per_leaf(srv: ServerType, k: int, su_size: int, rails: int, oversub: float) -> int:
+    """Rails one leaf carries. One (a leaf per rail per SU, DGX SuperPOD RA) unless the server is a rack-scale
+    NVLink domain (GB200/GB300 NVL72: 72 NIC ports per 'server'): then a leaf takes as many rails as its down
+    ports hold for the SU's racks (a divisor of the rails), so 8 NVL72 racks on 64-port leaves at 1:1 use
+    4 rails × 8 racks = 32 down ports per leaf and 18 leaves per SU instead of 72 leaves with 8 ports used."""
+    if not srv.rack_scale or su_size <= 0:
+        return 1
+    fit = max(1, math.floor(k * oversub / (oversub + 1)) // su_size)
+    return max(d for d in range(1, min(fit, rails) + 1) if rails % d == 0)
 
 
 def template_list() -> dict[str, str]:

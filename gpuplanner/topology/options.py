@@ -29,6 +29,9 @@ class GenerateOptions:
     planes: int = 1
     rack: str = "generic-48u-600x1200-hd"
     rack_budget_kw: float | None = None  # None = the rack type's budget
+    # switches and storage go to network racks of their own type and budget (NVIDIA SuperPOD RAs put the
+    # fabric in separate network racks); "" or a type missing from the catalog = the compute rack type
+    network_rack: str = "generic-48u-800x1200-network"
     racks_per_row: int = 10
     storage_fabric: bool = False
     storage_switch: str = "nvidia-spectrum-4-sn5600"

@@ -91,9 +91,14 @@ def place_servers(plan: Plan, servers: list[Device], srv: ServerType, opts: Gene
 
 
 def place_network(plan: Plan, opts: GenerateOptions) -> None:
-    """Switches and storage into network racks (after the generator has created them)."""
-    rt = rack_type(plan, opts)
-    budget = opts.rack_budget_kw if opts.rack_budget_kw is not None else rt.power_budget_kw
+    """Switches and storage into network racks (after the generator has created them): the network rack type
+    with its own budget and PDUs, not the compute rack (a rack-scale NVL72 rack type never holds switches)."""
+    net = plan.catalog.entries.get(opts.network_rack) if opts.network_rack else None
+    if isinstance(net, RackType):
+        rt, rack_budget = net, None  # the network rack type's own budget
+    else:
+        rt, rack_budget = rack_type(plan, opts), opts.rack_budget_kw
+    budget = rack_budget if rack_budget is not None else rt.power_budget_kw
     placed = {d.id for d in plan.devices if d.rack_id}
     rows_of_su: dict[str, str] = {}
     last_pos: dict[str, int] = {}
@@ -130,7 +135,7 @@ def place_network(plan: Plan, opts: GenerateOptions) -> None:
                     type_id=rt.id,
                     row=row,
                     position=pos,
-                    power_budget_kw=opts.rack_budget_kw,
+                    power_budget_kw=rack_budget,
                     x=x0,
                     y=Y_TIER["racks"],
                 )

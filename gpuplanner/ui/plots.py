@@ -1,5 +1,5 @@
 """Plots (pyqtgraph): the workload's scaling curve, link utilisation per tier, rack power against budget,
-and cost over the years. Clicking a rack's bar selects the rack; clicking a histogram bar selects the
+cost over the years, and the sensitivity (tornado) of the cost per GPU-hour. Clicking a rack's bar selects the rack; clicking a histogram bar selects the
 links of that tier and utilisation band.
 """
 
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWid
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.perf.scaling import dp_scaling
+from gpuplanner.engine.sensitivity import tornado
 from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.canvas.annotations import rack_notes
 from gpuplanner.ui.document import Document
@@ -73,6 +74,8 @@ class PlotsPanel(QWidget):
             self.tr("Rack power at load (bars) against budget (red marks)"), self.tr("kW"), self.tr("rack")
         )
         self.tco = _plot(self.tr("Cost over the years"), "", self.tr("years"))
+        self.tornado = _plot(self.tr("Cost per GPU-hour: each input moved down and up"), "", "")
+        self.tornado_legend = QLabel()
         self.scaling_note = QLabel()
         scaling_tab = QWidget()
         lay = QVBoxLayout(scaling_tab)
@@ -88,6 +91,7 @@ class PlotsPanel(QWidget):
         self.tabs.addTab(_with_note(self.hist, self.hist_legend), self.tr("Link utilisation"))
         self.tabs.addTab(self.power, self.tr("Rack power"))
         self.tabs.addTab(_with_note(self.tco, self.tco_legend), self.tr("TCO"))
+        self.tabs.addTab(_with_note(self.tornado, self.tornado_legend), self.tr("Sensitivity"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs)
@@ -104,7 +108,7 @@ class PlotsPanel(QWidget):
         doc.projectReplaced.connect(self.clear)
 
     def clear(self) -> None:
-        for w in (self.scaling, self.efficiency, self.hist, self.power, self.tco):
+        for w in (self.scaling, self.efficiency, self.hist, self.power, self.tco, self.tornado):
             w.clear()
         self.res = None
 
@@ -118,7 +122,7 @@ class PlotsPanel(QWidget):
     def refresh(self, everything: bool = False) -> None:
         if self.res is None or not (self.isVisible() or everything):
             return
-        draw = (self._scaling, self._histogram, self._power, self._tco)
+        draw = (self._scaling, self._histogram, self._power, self._tco, self._tornado)
         tabs = set(self._dirty) if everything else {self.tabs.currentIndex()} & self._dirty
         for k in sorted(tabs):
             draw[k](self.res)
@@ -285,7 +289,11 @@ class PlotsPanel(QWidget):
         c = res.cost
         years = np.arange(0, c.tco_years + 1, dtype=float)
         rate = c.usd_exchange_rate
-        own = (c.capex_usd + c.opex_usd_per_year * years) * rate
+        if c.money is not None:  # the yearly schedule: maintenance starts after the support in the price
+            flows = sum(c.money.opex_usd_by_year.values())
+            own = (c.capex_usd + np.concatenate([[0.0], np.cumsum(flows)])) * rate
+        else:
+            own = (c.capex_usd + c.opex_usd_per_year * years) * rate
         cloud = c.cloud_usd_per_year * years * rate
         top = float(np.nanmax(np.concatenate([own, cloud]))) if len(years) else 0.0
         div, label = fmt.money_scale(top, c.currency)  # "USD (millions)", or 万元 / 亿元 in Chinese
@@ -300,8 +308,61 @@ class PlotsPanel(QWidget):
             symbolBrush="#ed7d31",
         )
         cloud_text = self.tr("cloud at {p:g} USD/GPU·h, {u:.0f} % used").format(
-            p=self.doc.project.site.cloud_usd_per_gpu_hour, u=self.doc.project.site.expected_utilization * 100
+            p=round(c.cloud_usd_per_gpu_hour, 2), u=self.doc.project.site.expected_utilization * 100
         )
         self.tco_legend.setText(
             legend_html([("#4472c4", self.tr("own: capex + opex")), ("#ed7d31", cloud_text)])
+        )
+
+    # -- sensitivity --------------------------------------------------------------------------------------
+    def driver_label(self, driver: str) -> str:
+        return {
+            "electricity_price": self.tr("electricity price"),
+            "utilization": self.tr("utilisation"),
+            "gpu_price": self.tr("GPU price"),
+            "cloud_price": self.tr("cloud price"),
+            "pue": self.tr("PUE"),
+            "discount_rate_pct": self.tr("discount rate"),
+        }.get(driver, driver)
+
+    def tornado_bars(self, res: Results) -> list[tuple[str, float, float]]:
+        """(driver, $/GPU-hour low, high) in the project's currency, largest swing first."""
+        c = res.cost
+        if c.inputs is None or not np.isfinite(c.usd_per_gpu_hour):
+            return []
+        r = c.usd_exchange_rate
+        return [
+            (s.driver, s.low.usd_per_gpu_hour * r, s.high.usd_per_gpu_hour * r) for s in tornado(c.inputs)
+        ]
+
+    def _tornado(self, res: Results) -> None:
+        self.tornado.clear()
+        bars = self.tornado_bars(res)
+        if not bars:
+            self.tornado_legend.setText(self.tr("No cost per GPU-hour to vary (no GPUs or no utilisation)."))
+            return
+        base = res.cost.usd_per_gpu_hour * res.cost.usd_exchange_rate
+        n = len(bars)
+        ys = np.arange(n, 0, -1, dtype=float)  # the largest swing on top
+        lo = np.array([min(b[1], b[2]) for b in bars])
+        hi = np.array([max(b[1], b[2]) for b in bars])
+        self.tornado.addItem(
+            pg.BarGraphItem(x0=np.minimum(lo, base), x1=base, y=ys, height=0.6, brush="#4472c4", pen=None)
+        )
+        self.tornado.addItem(
+            pg.BarGraphItem(x0=base, x1=np.maximum(hi, base), y=ys, height=0.6, brush="#ed7d31", pen=None)
+        )
+        self.tornado.addItem(pg.InfiniteLine(pos=base, angle=90, pen=pg.mkPen("#222", width=1)))
+        ticks = [(float(y), self.driver_label(b[0])) for y, b in zip(ys, bars, strict=True)]
+        self.tornado.getAxis("left").setTicks([ticks])
+        self.tornado.setLabel("bottom", self.tr("{cur} per GPU-hour").format(cur=res.cost.currency))
+        self.tornado_legend.setText(
+            legend_html(
+                [
+                    ("#4472c4", self.tr("input lowered or raised: cheaper")),
+                    ("#ed7d31", self.tr("dearer")),
+                ]
+            )
+            + " &nbsp; "
+            + html.escape(self.tr("base {v:.2f}; ranges in catalogs/assumptions/cost.yaml").format(v=base))
         )

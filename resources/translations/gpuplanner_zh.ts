@@ -1148,6 +1148,10 @@ The current project is unchanged.</source>
         <translation>年</translation>
     </message>
     <message>
+        <source>Cost per GPU-hour: each input moved down and up</source>
+        <translation>每 GPU 小时成本：各输入分别下调与上调</translation>
+    </message>
+    <message>
         <source>Scaling</source>
         <translation>扩展性</translation>
     </message>
@@ -1162,6 +1166,10 @@ The current project is unchanged.</source>
     <message>
         <source>TCO</source>
         <translation>总拥有成本 TCO</translation>
+    </message>
+    <message>
+        <source>Sensitivity</source>
+        <translation>敏感性</translation>
     </message>
     <message>
         <source>No training workload: Plan → Workload… adds one.</source>
@@ -1194,6 +1202,50 @@ The current project is unchanged.</source>
     <message>
         <source>own: capex + opex</source>
         <translation>自建：资本支出 + 运营支出</translation>
+    </message>
+    <message>
+        <source>electricity price</source>
+        <translation>电价</translation>
+    </message>
+    <message>
+        <source>utilisation</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>GPU price</source>
+        <translation>GPU 价格</translation>
+    </message>
+    <message>
+        <source>cloud price</source>
+        <translation>云价格</translation>
+    </message>
+    <message>
+        <source>PUE</source>
+        <translation>PUE</translation>
+    </message>
+    <message>
+        <source>discount rate</source>
+        <translation>折现率</translation>
+    </message>
+    <message>
+        <source>No cost per GPU-hour to vary (no GPUs or no utilisation).</source>
+        <translation>没有可分析的每 GPU 小时成本（无 GPU 或利用率为零）。</translation>
+    </message>
+    <message>
+        <source>{cur} per GPU-hour</source>
+        <translation>每 GPU 小时 {cur}</translation>
+    </message>
+    <message>
+        <source>input lowered or raised: cheaper</source>
+        <translation>输入下调或上调后：更便宜</translation>
+    </message>
+    <message>
+        <source>dearer</source>
+        <translation>更贵</translation>
+    </message>
+    <message>
+        <source>base {v:.2f}; ranges in catalogs/assumptions/cost.yaml</source>
+        <translation>基准 {v:.2f}；变动范围见 catalogs/assumptions/cost.yaml</translation>
     </message>
 </context>
 <context>
@@ -1515,6 +1567,14 @@ rule: {rule}</source>
         <translation>云服务对比</translation>
     </message>
     <message>
+        <source>Facility and finance</source>
+        <translation>机房设施与财务</translation>
+    </message>
+    <message>
+        <source>Electrical</source>
+        <translation>电气</translation>
+    </message>
+    <message>
         <source>Floor and cabling</source>
         <translation>机房与布线</translation>
     </message>
@@ -1545,6 +1605,42 @@ rule: {rule}</source>
     <message>
         <source>0 = the hall&apos;s size is not stated (racks are not checked against it).</source>
         <translation>0 = 未填写机房尺寸（不检查机柜是否超出机房）。</translation>
+    </message>
+    <message>
+        <source>colocation: rent per kW of IT power per month; build: own data hall at a cost per MW of IT; none: the facility is not costed.</source>
+        <translation>托管：按 IT 功率每千瓦每月计租；自建：按每兆瓦 IT 负载的建设成本自建机房；不计：不计算机房设施成本。</translation>
+    </message>
+    <message>
+        <source>0 = the sourced market rate (CBRE North America H2 2024).</source>
+        <translation>0 = 采用有出处的市场价格（CBRE 北美数据中心报告 2024 下半年）。</translation>
+    </message>
+    <message>
+        <source>0 = the sourced build cost (Turner &amp; Townsend cost index 2025–26).</source>
+        <translation>0 = 采用有出处的建设成本（Turner &amp; Townsend 数据中心造价指数 2025–26）。</translation>
+    </message>
+    <message>
+        <source>Years of vendor support included in the hardware prices; maintenance is charged after them.</source>
+        <translation>硬件价格中已包含的厂商支持年限；此后才计入维保费用。</translation>
+    </message>
+    <message>
+        <source>list: each GPU type&apos;s dated cloud prices (median of the offers); site: the price entered here.</source>
+        <translation>价目表：按 GPU 型号采用注明日期的云价格（各报价的中位数）；场地：采用此处填写的价格。</translation>
+    </message>
+    <message>
+        <source>e.g. NVIDIA AI Enterprise: 4,500 USD per GPU per year.</source>
+        <translation>例如 NVIDIA AI Enterprise：每 GPU 每年 4,500 美元。</translation>
+    </message>
+    <message>
+        <source>UPS, transformer and generator redundancy: N, N+1 or 2N.</source>
+        <translation>UPS、变压器和发电机的冗余方式：N、N+1 或 2N。</translation>
+    </message>
+    <message>
+        <source>auto: the annual mean ambient temperature sets the free-cooling hours and so the PUE; a label (cold, temperate, hot) applies its fixed factor.</source>
+        <translation>自动：由年平均环境温度确定自然冷却小时数，进而确定 PUE；选择寒冷、温和或炎热则采用其固定系数。</translation>
+    </message>
+    <message>
+        <source>Annual mean outdoor temperature; used when the climate is auto.</source>
+        <translation>年平均室外温度；气候设为“自动”时使用。</translation>
     </message>
     <message>
         <source>IT {it} kW at maximum → facility {fac} kW at PUE {pue:.2f}; the utility feed needs {feed} kW (with {pct:.0f} % headroom).</source>
@@ -2094,6 +2190,50 @@ The current project is unchanged.</source>
         <translation>炎热</translation>
     </message>
     <message>
+        <source>auto</source>
+        <translation>自动（按环境温度）</translation>
+    </message>
+    <message>
+        <source>colocation</source>
+        <translation>托管机房</translation>
+    </message>
+    <message>
+        <source>build</source>
+        <translation>自建机房</translation>
+    </message>
+    <message>
+        <source>list</source>
+        <translation>价目表</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>场地设定</translation>
+    </message>
+    <message>
+        <source>on_demand</source>
+        <translation>按需</translation>
+    </message>
+    <message>
+        <source>reserved_1y</source>
+        <translation>预留 1 年</translation>
+    </message>
+    <message>
+        <source>reserved_3y</source>
+        <translation>预留 3 年</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>N+1</source>
+        <translation>N+1</translation>
+    </message>
+    <message>
+        <source>2N</source>
+        <translation>2N</translation>
+    </message>
+    <message>
         <source>crah</source>
         <translation>精密空调 (CRAH)</translation>
     </message>
@@ -2589,6 +2729,54 @@ The current project is unchanged.</source>
         <translation>市电容量</translation>
     </message>
     <message>
+        <source>facility model</source>
+        <translation>机房模式</translation>
+    </message>
+    <message>
+        <source>colo</source>
+        <translation>托管价格</translation>
+    </message>
+    <message>
+        <source>build</source>
+        <translation>建设成本</translation>
+    </message>
+    <message>
+        <source>staff min</source>
+        <translation>最少运维人员</translation>
+    </message>
+    <message>
+        <source>support years in price</source>
+        <translation>价格含支持年限</translation>
+    </message>
+    <message>
+        <source>insurance</source>
+        <translation>保险</translation>
+    </message>
+    <message>
+        <source>depreciation</source>
+        <translation>折旧年限</translation>
+    </message>
+    <message>
+        <source>discount rate</source>
+        <translation>折现率</translation>
+    </message>
+    <message>
+        <source>cloud price source</source>
+        <translation>云价格来源</translation>
+    </message>
+    <message>
+        <source>cloud term</source>
+        <translation>云计费方式</translation>
+    </message>
+    <message>
+        <source>redundancy</source>
+        <translation>冗余方式</translation>
+    </message>
+    <message>
+        <source>ups runtime</source>
+        <translation>UPS 后备时间</translation>
+    </message>
+    <message>
         <source>vocab</source>
         <translation>词表大小</translation>
     </message>
@@ -3008,6 +3196,26 @@ The current project is unchanged.</source>
     <message>
         <source>%/yr</source>
         <translation>%/年</translation>
+    </message>
+    <message>
+        <source>USD/kW·month</source>
+        <translation>USD/kW·月</translation>
+    </message>
+    <message>
+        <source>USD/MW</source>
+        <translation>USD/MW</translation>
+    </message>
+    <message>
+        <source>%</source>
+        <translation>%</translation>
+    </message>
+    <message>
+        <source>FTE</source>
+        <translation>人</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>分钟</translation>
     </message>
     <message>
         <source>kW</source>

@@ -147,7 +147,7 @@ def test_analyze_json_documented_keys():
         "tco",
         "tco_years",
         "currency",
-        "network_share_of_gpu_cost",
+        "network_share_of_gpu_server_capex",
         "findings",
         "performance",
     ):

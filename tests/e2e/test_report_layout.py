@@ -62,7 +62,7 @@ def test_chinese_amounts_in_wan_and_yi_as_the_app_shows_them(reports):
     pages, data = reports["small", "zh"]
     text = "\n".join(pages)
     capex, tco = fmt.money_words(data["capex"], "CNY", "zh"), fmt.money_words(data["tco"], "CNY", "zh")
-    assert capex == "8,008.0 万元" and tco == "1.24 亿元"  # the example's figures, as the results panel
+    assert capex == "7,970.9 万元" and tco == "1.34 亿元"  # the example's figures (colocation included), as the results panel
     summary = squeeze(pages[2])
     assert squeeze(f"{capex} / {tco}") in summary  # the tile
     assert squeeze(f"建设投资 {capex}，{data['tco_years']} 年总拥有成本 {tco}。") in summary

@@ -47,7 +47,10 @@ def test_a_device_shows_at_least_eight_field_rows(window, qtbot):
 def test_three_racks_cooling_set_together_as_one_undo_step(window):
     w = window
     p = w.doc.project
-    racks = sorted(p.racks)[:3]
+    # up to three racks of one model (switches sit in network racks of their own model)
+    server_model = next(p.racks[d.rack_id].type_id for d in p.devices.values() if d.role == "compute")
+    racks = sorted(r for r in p.racks if p.racks[r].type_id == server_model)[:3]
+    assert len(racks) >= 2
     coolers = [e.id for e in p.catalog.of_kind("cooling")]
     # one rack has its own cooling first: the field is mixed
     first = dataclasses.replace(p.racks[racks[0]], cooling_id=coolers[0])
@@ -56,7 +59,7 @@ def test_three_racks_cooling_set_together_as_one_undo_step(window):
     w.scene.select_ids(racks)
     QApplication.processEvents()
     ins = w.inspector
-    assert "3 racks selected" in ins.title.text()
+    assert f"{len(racks)} racks selected" in ins.title.text()
     cooling = ins.multi.editors["cooling_id"].widget
     assert isinstance(cooling, QComboBox)
     assert cooling.currentIndex() == -1 and cooling.placeholderText() == "(mixed)"
@@ -68,7 +71,7 @@ def test_three_racks_cooling_set_together_as_one_undo_step(window):
     depth = w.doc.undo_stack.count()
     budget.changed.emit()
     assert w.doc.undo_stack.count() == depth
-    # choose a cooling: all three racks take it, in one undo step
+    # choose a cooling: all the selected racks take it, in one undo step
     k = next(i for i in range(cooling.count()) if f"({coolers[1]})" in cooling.itemText(i))
     cooling.setCurrentIndex(k)
     cooling.activated.emit(k)

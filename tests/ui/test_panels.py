@@ -325,3 +325,22 @@ def test_rack_elevation_fit_height_and_clicks_after_zoom(window, _session_zoom):
     _click_device(w, view, devices[0])
     # remembered for the session: a new elevation (e.g. after a language switch) starts at this zoom
     assert RackElevation(w.doc).zoom == pytest.approx(view.zoom)
+
+
+def test_sensitivity_tab_draws_the_tornado_of_the_engine(window):
+    from gpuplanner.engine.sensitivity import tornado
+
+    w = window
+    plots = w.plots
+    plots.refresh(everything=True)
+    res = w.doc.results
+    bars = plots.tornado_bars(res)
+    expected = tornado(res.cost.inputs)
+    assert [b[0] for b in bars] == [s.driver for s in expected]
+    r = res.cost.usd_exchange_rate
+    assert bars[0][1] == expected[0].low.usd_per_gpu_hour * r
+    # the utilisation bar: fewer busy hours cost more per GPU-hour
+    util = next(b for b in bars if b[0] == "utilization")
+    assert util[1] > res.cost.usd_per_gpu_hour * r > util[2]
+    ticks = plots.tornado.getAxis("left")._tickLevels  # noqa: SLF001
+    assert ticks and len(ticks[0]) == len(bars)

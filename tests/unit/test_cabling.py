@@ -31,7 +31,8 @@ def test_short_links_take_copper_long_links_take_optics():
 
 
 def test_twin_port_modules_at_switch_end_single_at_nic():
-    p = _project()
+    # HGX H100 (SYS-821GE-TNHR): one ConnectX-7 single-port OSFP cage per NIC port
+    p = _project(server="supermicro-sys-821ge-tnhr")
     c = compile_project(p)
     plan = plan_cables(c, p.catalog)
     optical = [i for i, m in enumerate(plan.medium) if m == "fiber-mmf"]
@@ -41,6 +42,19 @@ def test_twin_port_modules_at_switch_end_single_at_nic():
     i = node_leaf[0]
     assert plan.transceivers_a[i] == 1.0  # one single-port module in the ConnectX-7 cage
     assert plan.transceivers_b[i] == 0.5  # half a twin-port module in the switch cage
+
+
+def test_dgx_h100_twin_port_cages_take_twin_modules():
+    # DGX H100 User Guide: 8 ConnectX-7 ports on 4 twin-port OSFP cages → 4 twin-port modules per DGX
+    p = _project(server="nvidia-dgx-h100")
+    c = compile_project(p)
+    plan = plan_cables(c, p.catalog)
+    node_leaf = [
+        i for i, m in enumerate(plan.medium) if m == "fiber-mmf" and c.devices.kind[c.links.a[i]] == 0
+    ]
+    assert node_leaf
+    assert all(plan.transceivers_a[i] == 0.5 for i in node_leaf)
+    assert {plan.transceiver_a[i] for i in node_leaf} == {"nvidia-mma4z00-ns"}
 
 
 def test_length_override_beyond_multimode_needs_single_mode():

@@ -90,8 +90,12 @@ def test_opex_staff_energy_maintenance_licences_and_tco():
     op = cost.opex_usd_per_year_by_category
     assert cost.staff == 2 and op["staff"] == 2 * 150_000  # ceil(65 / 64)
     assert op["energy"] == pytest.approx(th.energy_usd_per_year)
-    assert op["maintenance"] == pytest.approx(0.08 * cost.capex_usd)
+    equipment = cost.capex_usd - cost.capex_usd_by_category["cabling_labour"]
+    # 8 %/year only in years 4 and 5: the first 3 years of support are in the catalog price
+    assert op["maintenance"] == pytest.approx(0.08 * equipment * 2 / 5)
     assert op["licences"] == 65 * 8 * 1000
+    # colocation at CBRE H2 2024's 184.06 $/kW-month on the IT kW at max
+    assert op["facility"] == pytest.approx(184.06 * 12 * cost.facility_kw_contracted)
     assert cost.tco_usd == pytest.approx(cost.capex_usd + 5 * cost.opex_usd_per_year)
     gpu_hours = 65 * 8 * HOURS_PER_YEAR * 5 * 0.7
     assert cost.usd_per_gpu_hour == pytest.approx(cost.tco_usd / gpu_hours)
@@ -107,6 +111,7 @@ def test_network_share_counts_switches_nics_and_bom():
 
 def test_cloud_comparison_and_training_run():
     p = build([(DGX, 0)] * 4)
+    UndoStack(p).push(SetFields(p, "site", "site", cloud_price_source="site"))
     _, _, cost = solve(p, ttt=10 * 86_400)
     assert cost.cloud_usd_per_year == pytest.approx(2.5 * 32 * HOURS_PER_YEAR * 0.7)
     assert cost.cloud_run_usd == pytest.approx(32 * 240 * 2.5)
@@ -115,12 +120,11 @@ def test_cloud_comparison_and_training_run():
     cheap_to_own = solve(p)[2]
     m = cheap_to_own.break_even_month
     assert m is not None
-    own = cheap_to_own.capex_usd + m * cheap_to_own.opex_usd_per_year / 12
-    assert own <= m * cheap_to_own.cloud_usd_per_year / 12
-    assert (
-        cheap_to_own.capex_usd + (m - 1) * cheap_to_own.opex_usd_per_year / 12
-        > (m - 1) * cheap_to_own.cloud_usd_per_year / 12
-    )
+    flows = cheap_to_own.money.opex_usd_by_year  # maintenance starts in year 4: month-by-month schedule
+    monthly = [sum(v[(k - 1) // 12] for v in flows.values()) / 12 for k in range(1, 61)]
+    own = cheap_to_own.capex_usd + sum(monthly[:m])
+    assert own <= m * cheap_to_own.cloud_usd_per_year / 12 + 1e-6
+    assert cheap_to_own.capex_usd + sum(monthly[: m - 1]) > (m - 1) * cheap_to_own.cloud_usd_per_year / 12
 
 
 def test_break_even_month():

@@ -125,7 +125,7 @@ def test_storage_spine_pairs_never_overfill():
             servers=1024,
             rack_budget_kw=42,
             storage_fabric=True,
-            storage_system="ddn-ai400x2",
+            storage_system="ddn-ai400x2-eth",
             storage_units=16,
         ),
     )

@@ -33,6 +33,7 @@ def tco_rows(ctx: ReportContext) -> list[tuple[str, str]]:
         (ctx.t("t_capex", cur=cur), fmt.money(d["capex"])),
         (ctx.t("t_opex_years", years=years, cur=cur), fmt.money(d["opex_per_year"] * years)),
         (ctx.t("t_tco", years=years, cur=cur), fmt.money(d["tco"])),
+        *money_rows(ctx),
         (ctx.t("t_gpu_hour", cur=cur), fmt.num(d["cost_per_gpu_hour"], 2)),
         (ctx.t("t_cloud_tco", years=years, cur=cur), fmt.money(d["cloud_tco"])),
         (ctx.t("t_break_even"), ctx.t("month_n", n=be) if be else ctx.t("never_within", years=years)),
@@ -44,18 +45,114 @@ def tco_rows(ctx: ReportContext) -> list[tuple[str, str]]:
     return rows
 
 
+def money_rows(ctx: ReportContext) -> list[tuple[str, str]]:
+    """NPV, facility, staff and cost per million tokens (engine/tco.py), when the analysis has them."""
+    d, cur = ctx.data, ctx.currency
+    if "npv" not in d:
+        return []
+    rows = [
+        (ctx.t("t_npv", rate=fmt.num(d["discount_rate_pct"], 1), cur=cur), fmt.money(d["npv"])),
+        (
+            ctx.t("t_facility", model=ctx.t(f"fac_{d['facility']['model']}"), cur=cur),
+            fmt.money(d["facility"]["cost_per_year"]),
+        ),
+        (ctx.t("t_staff"), fmt.num(d["staffing"]["fte"], 0)),
+    ]
+    if d.get("cost_per_million_tokens") is not None:
+        rows.append((ctx.t("t_mtok", cur=cur), fmt.num(d["cost_per_million_tokens"], 2)))
+    return rows
+
+
+def _own_cumulative(ctx: ReportContext, month: int) -> float:
+    """Capex + the opex of months 1..month, from the yearly schedule (maintenance after the support years)."""
+    d = ctx.data
+    by_year = d.get("opex_by_year")
+    if not by_year:
+        return d["capex"] + month * d["opex_per_year"] / 12.0
+    yearly = [sum(v[y] for v in by_year.values()) for y in range(len(next(iter(by_year.values()))))]
+    full, part = divmod(month, 12)
+    spent = sum(yearly[:full]) + (yearly[full] * part / 12.0 if full < len(yearly) else 0.0)
+    return d["capex"] + spent
+
+
+def sensitivity_table(ctx: ReportContext) -> list[Flowable]:
+    sens = ctx.data.get("sensitivity")
+    if not sens or not sens.get("drivers"):
+        return []
+    rows = []
+    for s in sens["drivers"]:
+        r = s["range"]
+        rng = (
+            f"± {fmt.num(r * 100, 0)} %"
+            if s["driver"] in ("electricity_price", "gpu_price", "cloud_price")
+            else (
+                f"± {fmt.num(r, 2)}"
+                if s["driver"] != "discount_rate_pct"
+                else ctx.t("range_points", v=fmt.num(r, 1))
+            )
+        )
+        lo, hi = s["low"]["cost_per_gpu_hour"], s["high"]["cost_per_gpu_hour"]
+        rows.append(
+            [
+                ctx.t(f"drv_{s['driver']}"),
+                rng,
+                fmt.num(lo, 2) if lo is not None else "—",
+                fmt.num(hi, 2) if hi is not None else "—",
+            ]
+        )
+    cur = ctx.currency
+    headers = [ctx.t("col_input"), ctx.t("col_range"), ctx.t("col_low", cur=cur), ctx.t("col_high", cur=cur)]
+    table = ctx.table(headers, rows, [WIDTH * 0.4, WIDTH * 0.2, WIDTH * 0.2, WIDTH * 0.2], numeric_from=2)
+    return [*sub(ctx, "sensitivity"), table]
+
+
+def electrical_rows(ctx: ReportContext) -> list[Flowable]:
+    e = ctx.data.get("electrical")
+    if not e:
+        return []
+    u, t, g, c = e["ups"], e["transformer"], e["generator"], ctx.data["cdus"]
+    rows = [
+        (
+            ctx.t(
+                "t_ups",
+                n=u["modules_installed"],
+                kva=fmt.num(u["module_kva"], 0),
+                load=fmt.num(u["load_kva"], 0),
+            ),
+            fmt.num(u["installed_kva"], 0),
+        ),
+        (ctx.t("t_battery", min=fmt.num(u["runtime_min"], 0)), fmt.num(u["battery_kwh"], 0)),
+        (ctx.t("t_transformers", n=t["installed"], kva=fmt.num(t["unit_kva"], 0)), fmt.num(t["load_kva"], 0)),
+        (ctx.t("t_generators", n=g["installed"], kva=fmt.num(g["unit_kva"], 0)), fmt.num(g["load_kva"], 0)),
+        (
+            ctx.t(
+                "t_cdus",
+                n=c["count"],
+                kw=fmt.num(c["cdu_capacity_kw"], 0),
+                load=fmt.num(c["liquid_kw_max"], 0),
+            ),
+            fmt.num(c["installed_kw"], 0),
+        ),
+        (ctx.t("t_pue_electrical"), fmt.num(e["pue_with_electrical_losses"], 2)),
+    ]
+    return [
+        *sub(ctx, "electrical_chain", red=e["redundancy"]),
+        ctx.key_values(rows, (WIDTH * 0.72, WIDTH * 0.28)),
+    ]
+
+
 def own_vs_rent(ctx: ReportContext) -> Flowable:
     d = ctx.data
     years = max(int(d["tco_years"]), 1)
     cloud_year = ctx.results.cost.totals_local.get("cloud_per_year", 0.0)
     step = 3 if years <= 5 else 6
     months = list(range(0, 12 * years + 1, step))
-    top = max(d["capex"] + 12 * years * d["opex_per_year"] / 12.0, years * cloud_year)
+    top = max(_own_cumulative(ctx, 12 * years), years * cloud_year)
     if ctx.lang == "zh":  # 万元 / 亿元, as the app's charts in Chinese
         div, unit = fmt.money_scale_zh(top, ctx.currency)
     else:
         div, unit = 1e6, ctx.t("axis_million", cur=ctx.currency)
-    own = [(m, (d["capex"] + m * d["opex_per_year"] / 12.0) / div) for m in months]
+    own = [(m, _own_cumulative(ctx, m) / div) for m in months]
     cloud = [(m, m * cloud_year / 12.0 / div) for m in months]
     be = d.get("cloud_break_even_month")
     labels = {float(m): str(m) for m in months if m % 12 == 0}
@@ -84,7 +181,7 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     out += [*sub(ctx, "tco_summary"), ctx.key_values(tco_rows(ctx), (WIDTH * 0.62, WIDTH * 0.38))]
     out += [Spacer(1, 4 * mm), CondPageBreak(200), own_vs_rent(ctx)]
     site = ctx.project.site
-    price = fmt.num(ctx.results.cost.local(site.cloud_usd_per_gpu_hour), 2)
+    price = fmt.num(ctx.results.cost.local(ctx.results.cost.cloud_usd_per_gpu_hour), 2)
     # "每 GPU 小时 18.00 元" in Chinese running text, "2.50 USD" in English
     cur_word = (
         fmt.CURRENCY_WORDS_ZH.get(ctx.currency.upper(), ctx.currency) if ctx.lang == "zh" else ctx.currency
@@ -95,4 +192,6 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
             "muted",
         )
     )
+    out += sensitivity_table(ctx)
+    out += electrical_rows(ctx)
     return out

@@ -54,8 +54,8 @@ def fabric_rows(ctx: ReportContext) -> list[tuple[str, str]]:
     ]
     for role, ratio in fab["oversubscription_by_tier"].items():
         rows.append((ctx.t("t_oversub", tier=i18n.label("role", role, ctx.lang)), f"{ratio:.2f} : 1"))
-    if d.get("network_share_of_gpu_cost") is not None:
-        rows.append((ctx.t("t_network_share"), fmt.pct(d["network_share_of_gpu_cost"])))
+    if d.get("network_share_of_gpu_server_capex") is not None:
+        rows.append((ctx.t("t_network_share"), fmt.pct(d["network_share_of_gpu_server_capex"])))
     return rows
 
 

@@ -30,10 +30,27 @@ class SiteDialog(RowDialog):
                     "maintenance_pct_per_year",
                     "staff_usd_per_year",
                     "nodes_per_staff",
+                    "staff_min_fte",
+                    "support_years_in_price",
                     "software_usd_per_gpu_year",
                 ],
             ),
-            (self.tr("Cloud comparison"), ["cloud_usd_per_gpu_hour", "expected_utilization"]),
+            (
+                self.tr("Cloud comparison"),
+                ["cloud_price_source", "cloud_term", "cloud_usd_per_gpu_hour", "expected_utilization"],
+            ),
+            (
+                self.tr("Facility and finance"),
+                [
+                    "facility_model",
+                    "colo_usd_per_kw_month",
+                    "build_usd_per_mw",
+                    "discount_rate_pct",
+                    "depreciation_years",
+                    "insurance_pct_per_year",
+                ],
+            ),
+            (self.tr("Electrical"), ["redundancy", "ups_runtime_min"]),
             (
                 self.tr("Floor and cabling"),
                 [
@@ -71,6 +88,25 @@ class SiteDialog(RowDialog):
             ),
             "target_pue": self.tr("A finding is raised when the predicted PUE is above this."),
             "hall_width_m": self.tr("0 = the hall's size is not stated (racks are not checked against it)."),
+            "facility_model": self.tr(
+                "colocation: rent per kW of IT power per month; build: own data hall at a cost per MW of IT; "
+                "none: the facility is not costed."
+            ),
+            "colo_usd_per_kw_month": self.tr("0 = the sourced market rate (CBRE North America H2 2024)."),
+            "build_usd_per_mw": self.tr("0 = the sourced build cost (Turner & Townsend cost index 2025–26)."),
+            "support_years_in_price": self.tr(
+                "Years of vendor support included in the hardware prices; maintenance is charged after them."
+            ),
+            "cloud_price_source": self.tr(
+                "list: each GPU type's dated cloud prices (median of the offers); site: the price entered here."
+            ),
+            "software_usd_per_gpu_year": self.tr("e.g. NVIDIA AI Enterprise: 4,500 USD per GPU per year."),
+            "redundancy": self.tr("UPS, transformer and generator redundancy: N, N+1 or 2N."),
+            "climate": self.tr(
+                "auto: the annual mean ambient temperature sets the free-cooling hours and so the PUE; "
+                "a label (cold, temperate, hot) applies its fixed factor."
+            ),
+            "ambient_temp_c": self.tr("Annual mean outdoor temperature; used when the climate is auto."),
             "hall_depth_m": self.tr("0 = the hall's size is not stated (racks are not checked against it)."),
         }
 
