@@ -45,12 +45,31 @@ SOURCE_ITEM = {
     "properties": {"source": STR, "as_of": STR, "estimate": BOOL, "note": STR},
 }
 
+EXPORT_CONTROL = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["classification", "restricted_regions", "source", "as_of"],
+    "properties": {
+        "classification": STR,
+        "restricted_regions": {
+            "type": "array",
+            "items": {"type": "string", "pattern": "^[A-Z]{2}$"},
+            "uniqueItems": True,
+        },
+        "licence_required_since": {"type": "string", "pattern": r"^(19|20)[0-9]{2}-[01][0-9](-[0-3][0-9])?$"},
+        "note": STR,
+        "source": STR,
+        "as_of": {"type": "string", "pattern": r"^(19|20)[0-9]{2}(-[01][0-9](-[0-3][0-9])?)?$"},
+    },
+}
+
 COMMON = {
     "id": {"type": "string", "pattern": r"^[a-z0-9][a-z0-9-]*$"},
     "kind": STR,
     "vendor": STR,
     "model": STR,
     "name": STR,
+    "name_zh": STR,
     "description": {
         "type": "object",
         "additionalProperties": False,
@@ -87,6 +106,7 @@ KINDS: dict[str, tuple[dict, list[str]]] = {
             "scaleup_bw_gbyte_per_s": NUM,
             "pcie_gen": {"type": "integer", "minimum": 3, "maximum": 6},
             "released": {"type": "integer", "minimum": 2010, "maximum": 2035},
+            "export_control": EXPORT_CONTROL,
         },
         [
             "tdp_w",
@@ -120,6 +140,7 @@ KINDS: dict[str, tuple[dict, list[str]]] = {
             "airflow_cfm": NUM_OR_NULL,
             "rack_scale": BOOL,
             "port_groups": {"type": "array", "items": PORT_GROUP},
+            "export_control": EXPORT_CONTROL,
         },
         [
             "ru",
@@ -139,7 +160,7 @@ KINDS: dict[str, tuple[dict, list[str]]] = {
             "ru": POS_INT,
             "technology": TECH,
             "asic": STR,
-            "switching_tbps": NUM,
+            "switching_tbps_unidirectional": NUM,
             "latency_ns": NUM_OR_NULL,
             "power_idle_w": NUM,
             "power_typical_w": NUM,
