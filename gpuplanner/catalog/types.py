@@ -243,6 +243,7 @@ class PduType(CatalogEntry):
     capacity_kw: float
     outlet_count: int = 0
     ru: int = 0
+    form: str = "rack-pdu"  # rack-pdu | busway (tap-off feeds many racks) | power-shelf
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -257,6 +258,10 @@ class CoolingType(CatalogEntry):
     supply_temp_c: float | None = None
     delta_t_k: float
     ashrae_class: str | None = None
+    # A named product (a CDU, rear door, tank): where it sits, what one unit removes, and its coolant flow.
+    placement: str | None = None  # room | in-row | in-rack | rear-door | tank | facility
+    unit_capacity_kw: float | None = None
+    flow_l_per_min: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
