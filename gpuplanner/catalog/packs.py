@@ -101,6 +101,13 @@ def _validate_folder(root: Path, origin: str, user_root: Path | None = None) -> 
     checked = dict(base.entries)
     checked.update(cat.entries)
     errors = cat.errors + [e for e in check_references(checked) if e.entry in cat.entries]
+    errors += [
+        CatalogError(
+            f"price for '{p.id}', which is not in the catalog", file=p.origin, entry=p.id, field="id"
+        )
+        for p in cat.prices.values()
+        if p.id not in checked
+    ]
     if errors:
         first = errors[0]
         rel = first.file

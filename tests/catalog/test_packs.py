@@ -249,6 +249,15 @@ def test_invalid_entry_refused_naming_file_and_field(tmp_path):
     assert not (tmp_path / "x.gpcat").exists()
 
 
+def test_price_for_unknown_entry_refused(tmp_path):
+    src = _folder(tmp_path)
+    f = src / "prices" / "acme-2026.yaml"
+    f.write_text(f.read_text().replace(SERVER_ID, "no-such-server"))
+    with pytest.raises(CatalogError) as exc:
+        build_pack(src, tmp_path / "x.gpcat")
+    assert "prices/acme-2026.yaml" in exc.value.one_line() and "no-such-server" in exc.value.one_line()
+
+
 def test_read_pack_returns_manifest(good_pack):
     info, files = read_pack(good_pack)
     assert info.date == "2026-10-01" and set(files) == set(info.files) == {
