@@ -99,6 +99,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     cat = load_catalog()
     e = cat.get(args.id)
     data = entry_json(e, cat)
+    data["from"] = cat.sources.get(e.id, "project")
     if args.json:
         print_json(data)
     else:
