@@ -45,12 +45,31 @@ SOURCE_ITEM = {
     "properties": {"source": STR, "as_of": STR, "estimate": BOOL, "note": STR},
 }
 
+EXPORT_CONTROL = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["classification", "restricted_regions", "source", "as_of"],
+    "properties": {
+        "classification": STR,
+        "restricted_regions": {
+            "type": "array",
+            "items": {"type": "string", "pattern": "^[A-Z]{2}$"},
+            "uniqueItems": True,
+        },
+        "licence_required_since": {"type": "string", "pattern": r"^(19|20)[0-9]{2}-[01][0-9](-[0-3][0-9])?$"},
+        "note": STR,
+        "source": STR,
+        "as_of": {"type": "string", "pattern": r"^(19|20)[0-9]{2}(-[01][0-9](-[0-3][0-9])?)?$"},
+    },
+}
+
 COMMON = {
     "id": {"type": "string", "pattern": r"^[a-z0-9][a-z0-9-]*$"},
     "kind": STR,
     "vendor": STR,
     "model": STR,
     "name": STR,
+    "name_zh": STR,
     "description": {
         "type": "object",
         "additionalProperties": False,
@@ -87,6 +106,7 @@ KINDS: dict[str, tuple[dict, list[str]]] = {
             "scaleup_bw_gbyte_per_s": NUM,
             "pcie_gen": {"type": "integer", "minimum": 3, "maximum": 6},
             "released": {"type": "integer", "minimum": 2010, "maximum": 2035},
+            "export_control": EXPORT_CONTROL,
         },
         [
             "tdp_w",
@@ -120,6 +140,7 @@ KINDS: dict[str, tuple[dict, list[str]]] = {
             "airflow_cfm": NUM_OR_NULL,
             "rack_scale": BOOL,
             "port_groups": {"type": "array", "items": PORT_GROUP},
+            "export_control": EXPORT_CONTROL,
         },
         [
             "ru",
@@ -139,7 +160,7 @@ KINDS: dict[str, tuple[dict, list[str]]] = {
             "ru": POS_INT,
             "technology": TECH,
             "asic": STR,
-            "switching_tbps": NUM,
+            "switching_tbps_unidirectional": NUM,
             "latency_ns": NUM_OR_NULL,
             "power_idle_w": NUM,
             "power_typical_w": NUM,
@@ -223,6 +244,7 @@ KINDS: dict[str, tuple[dict, list[str]]] = {
             "capacity_kw": {"type": "number", "exclusiveMinimum": 0},
             "outlet_count": INT,
             "ru": INT,
+            "form": {"enum": ["rack-pdu", "busway", "power-shelf"]},
         },
         ["phases", "voltage_v", "current_a", "capacity_kw"],
     ),
@@ -237,6 +259,9 @@ KINDS: dict[str, tuple[dict, list[str]]] = {
             "supply_temp_c": NUM_OR_NULL,
             "delta_t_k": {"type": "number", "exclusiveMinimum": 0},
             "ashrae_class": STR_OR_NULL,
+            "placement": {"enum": ["room", "in-row", "in-rack", "rear-door", "tank", "facility"]},
+            "unit_capacity_kw": {"type": "number", "exclusiveMinimum": 0},
+            "flow_l_per_min": {"type": "number", "exclusiveMinimum": 0},
         },
         ["method", "max_kw_per_rack", "liquid_share", "pue_typical", "delta_t_k"],
     ),

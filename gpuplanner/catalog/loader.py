@@ -21,12 +21,16 @@ from typing import TYPE_CHECKING, Any
 from gpuplanner.catalog import cache as disk_cache
 from gpuplanner.catalog.rules import check_entry, check_references
 from gpuplanner.catalog.schema_lite import supported, valid
-from gpuplanner.catalog.types import KIND_DIRS, KIND_TYPES, CatalogEntry, Price
+from gpuplanner.catalog.types import KIND_DIRS, KIND_TYPES, CatalogEntry, Price, ServerType
 from gpuplanner.core.errors import CatalogError
 from gpuplanner.core.safeio import read_regular
 
 if TYPE_CHECKING:
     import jsonschema
+
+# Fields renamed since entries were first written: a project's copy or a user file with the old name loads.
+# ``switching_tbps`` always held the one-direction sum of the port rates, whatever the vendor printed.
+RENAMED_FIELDS: dict[str, dict[str, str]] = {"switch": {"switching_tbps": "switching_tbps_unidirectional"}}
 
 ENV_BUNDLED = "GPUPLANNER_CATALOG_DIR"
 ENV_USER = "GPUPLANNER_USER_CATALOG"
@@ -134,8 +138,17 @@ def entry_from_dict(
             )
         ]
     data = dict(data)
+    for old, new in RENAMED_FIELDS.get(kind, {}).items():
+        if old in data and new not in data:
+            data[new] = data.pop(old)
     if "as_of" in data and not isinstance(data["as_of"], str):
         data["as_of"] = str(data["as_of"])  # YAML reads 2024-05-01 as a date
+    ec = data.get("export_control")
+    if isinstance(ec, dict):
+        data["export_control"] = {
+            k: (str(v) if k in ("as_of", "licence_required_since") and not isinstance(v, str) else v)
+            for k, v in ec.items()
+        }
     errors = _schema_errors(kind, data, origin, entry_id)
     if expected_kind and kind != expected_kind:
         errors.append(
@@ -309,8 +322,12 @@ class Catalog:
         self.prices: dict[str, Price] = {}
         self.errors: list[CatalogError] = []
         self.overridden: list[str] = []
+        # Where each entry came from: "bundled", "user" or "pack:<name>" (`catalog list --source`).
+        self.sources: dict[str, str] = {}
 
-    def add_dir(self, root: Path, *, user: bool = False, cache_slot: str | None = None) -> None:
+    def add_dir(
+        self, root: Path, *, user: bool = False, cache_slot: str | None = None, source: str | None = None
+    ) -> None:
         """Adds the entries and prices of ``root``; with ``cache_slot``, through the disk cache."""
         if not root.is_dir():
             return
@@ -331,6 +348,7 @@ class Catalog:
                         continue
                     self.overridden.append(entry.id)
                 self.entries[entry.id] = entry
+                self.sources[entry.id] = source or ("user" if user else "bundled")
         for _origin, price_list, errors in prices:
             self.errors.extend(errors)
             self.prices.update({p.id: p for p in price_list})
@@ -348,7 +366,27 @@ class Catalog:
             self.errors.extend(ref_errors)
             for e in ref_errors:
                 self.entries.pop(e.entry, None)
+        self._inherit_export_control()
         return self
+
+    def _inherit_export_control(self) -> None:
+        """A server without its own export rule carries its GPU's (marked ``inherited_from``)."""
+        for e in list(self.entries.values()):
+            if isinstance(e, ServerType) and e.export_control is None and e.gpu:
+                ec = getattr(self.entries.get(e.gpu), "export_control", None)
+                if ec:
+                    self.entries[e.id] = dataclasses.replace(
+                        e, export_control={**ec, "inherited_from": e.gpu}
+                    )
+
+    def export_control_of(self, entry_id: str) -> dict[str, Any] | None:
+        """The export rule of an entry: its own, or for a server its GPU's; None when none is known."""
+        e = self.entries.get(entry_id)
+        ec = getattr(e, "export_control", None)
+        if ec is None and isinstance(e, ServerType) and e.gpu:
+            gpu_ec = getattr(self.entries.get(e.gpu), "export_control", None)
+            ec = {**gpu_ec, "inherited_from": e.gpu} if gpu_ec else None
+        return ec
 
     # -- look-ups -------------------------------------------------------------------------------------
     def get(self, entry_id: str) -> CatalogEntry:
@@ -377,8 +415,27 @@ def load_catalog(
     # One cache file per folder role; another folder in the same role simply misses and replaces it.
     cat.add_dir(bundled_dir or bundled_catalog_dir(), cache_slot="bundled")
     if include_user:
-        cat.add_dir(user_dir or user_catalog_dir(), user=True, cache_slot="user")
+        root = user_dir or user_catalog_dir()
+        # Installed packs first, then the user's own files: an entry the user wrote wins over a pack's.
+        for name, folder in installed_pack_dirs(root):
+            cat.add_dir(folder, user=True, cache_slot=f"pack-{name}", source=f"pack:{name}")
+        cat.add_dir(root, user=True, cache_slot="user")
     return cat.finish()
+
+
+PACKS_SUBDIR = "packs"
+
+
+def installed_pack_dirs(user_root: Path) -> list[tuple[str, Path]]:
+    """(name, folder) of every pack installed under ``user_root/packs`` (a folder with a manifest)."""
+    packs = user_root / PACKS_SUBDIR
+    if not packs.is_dir():
+        return []
+    return [
+        (d.name, d)
+        for d in sorted(packs.iterdir())
+        if d.is_dir() and not d.name.startswith(".") and (d / "manifest.json").is_file()
+    ]
 
 
 @cache

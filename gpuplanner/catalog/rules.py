@@ -7,6 +7,10 @@ from collections.abc import Mapping
 from gpuplanner.catalog.types import CatalogEntry, CoolingType, GpuType, ServerType, SwitchType, _Powered
 from gpuplanner.core.errors import CatalogError
 
+# The largest shipping scale-up domain: Huawei's CloudMatrix 384 / Atlas 900 A3 SuperPoD (384 NPUs on one
+# Unified Bus); NVIDIA's largest is NVL72. A bigger figure is taken for a typo.
+MAX_SCALEUP_DOMAIN_GPUS = 384
+
 
 def check_entry(entry: CatalogEntry) -> list[CatalogError]:
     """Rules that need only the entry itself."""
@@ -46,9 +50,18 @@ def check_entry(entry: CatalogEntry) -> list[CatalogError]:
     if (
         isinstance(entry, ServerType)
         and entry.gpu_count
-        and entry.scaleup_domain_gpus > max(entry.gpu_count, 72)
+        and entry.scaleup_domain_gpus > max(entry.gpu_count, MAX_SCALEUP_DOMAIN_GPUS)
     ):
         err("scaleup_domain_gpus", "scale-up domain larger than any known system")
+    if isinstance(entry, SwitchType) and entry.switching_tbps_unidirectional:
+        ports_tbps = sum(pg.count * pg.speed_gbps for pg in entry.fabric_ports()) / 1000.0
+        if entry.switching_tbps_unidirectional > 1.02 * ports_tbps:
+            err(
+                "switching_tbps_unidirectional",
+                f"{entry.switching_tbps_unidirectional} Tb/s is more than the ports carry in one direction "
+                f"({ports_tbps:g} Tb/s): is it the vendor's both-directions figure? Store half of it",
+                entry.switching_tbps_unidirectional,
+            )
     if isinstance(entry, CoolingType):
         lo = entry.pue_min if entry.pue_min is not None else entry.pue_typical
         hi = entry.pue_max if entry.pue_max is not None else entry.pue_typical

@@ -36,6 +36,7 @@ class CatalogEntry:
     name: str
     source: str
     as_of: str
+    name_zh: str = ""
     estimate: bool = False
     estimate_note: str = ""
     description: Any = field(default_factory=lambda: MappingProxyType({}))
@@ -75,6 +76,8 @@ class CatalogEntry:
                     value = tuple(PortGroup(**pg) for pg in value or ())
                 elif f.name in ("description", "field_sources"):
                     value = MappingProxyType(dict(value or {}))
+                elif f.name == "export_control":
+                    value = _export_control(value)
                 elif isinstance(value, list):
                     value = tuple(value)
                 kwargs[f.name] = value
@@ -102,6 +105,8 @@ class GpuType(CatalogEntry):
     scaleup_bw_gbyte_per_s: float = 0.0
     pcie_gen: int = 4
     released: int | None = None
+    # {classification, restricted_regions (ISO 3166 alpha-2), source, as_of[, licence_required_since, note]}
+    export_control: dict[str, Any] | None = None
 
     def idle_w(self) -> float:
         return self.power_idle_w if self.power_idle_w is not None else 0.1 * self.tdp_w
@@ -144,6 +149,8 @@ class ServerType(_Powered):
     airflow_cfm: float | None = None
     rack_scale: bool = False
     ref_nic_gbps_per_gpu: float | None = None  # compute-fabric NIC Gb/s per GPU in the reference design
+    # The server's own rule, or (after ``Catalog.finish``) its GPU's with ``inherited_from`` = the GPU id.
+    export_control: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -151,9 +158,15 @@ class SwitchType(_Powered):
     kind_name: ClassVar[str] = "switch"
     technology: str = "ethernet"
     asic: str = ""
-    switching_tbps: float = 0.0
+    # Sum of the fabric ports' rates in ONE direction (64 × 800G = 51.2). NVIDIA prints InfiniBand switches
+    # both ways added (QM9700: 51.2 for 64 × 400G); ``switching_tbps_bidirectional`` gives that figure.
+    switching_tbps_unidirectional: float = 0.0
     latency_ns: float | None = None
     tiers: tuple[str, ...] = ()
+
+    @property
+    def switching_tbps_bidirectional(self) -> float:
+        return 2.0 * self.switching_tbps_unidirectional
 
     def fabric_ports(self) -> tuple[PortGroup, ...]:
         return tuple(pg for pg in self.port_groups if pg.role != "management")
@@ -232,6 +245,7 @@ class PduType(CatalogEntry):
     capacity_kw: float
     outlet_count: int = 0
     ru: int = 0
+    form: str = "rack-pdu"  # rack-pdu | busway (tap-off feeds many racks) | power-shelf
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -246,6 +260,10 @@ class CoolingType(CatalogEntry):
     supply_temp_c: float | None = None
     delta_t_k: float
     ashrae_class: str | None = None
+    # A named product (a CDU, rear door, tank): where it sits, what one unit removes, and its coolant flow.
+    placement: str | None = None  # room | in-row | in-rack | rear-door | tank | facility
+    unit_capacity_kw: float | None = None
+    flow_l_per_min: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -266,6 +284,20 @@ class ModelType(CatalogEntry):
     moe_ffn_hidden: int | None = None
     dense_layers: int = 0
     gated_mlp: bool | None = None
+
+
+def _export_control(value: Any) -> dict[str, Any] | None:
+    if not value:
+        return None
+    out = dict(value)
+    out["restricted_regions"] = list(out.get("restricted_regions") or [])
+    return out
+
+
+def restricted_in(entry: CatalogEntry, region: str) -> bool:
+    """True when ``entry`` carries an export rule naming ``region`` (ISO 3166 alpha-2, e.g. 'CN')."""
+    ec = getattr(entry, "export_control", None)
+    return bool(ec) and region.upper() in ec.get("restricted_regions", ())
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,11 +75,19 @@ def _cmd_list(args: argparse.Namespace) -> int:
         if args.kind not in KIND_TYPES:
             raise CatalogError(f"unknown kind '{args.kind}'", hint=f"one of {', '.join(sorted(KIND_TYPES))}")
     if args.json:
-        print_json([entry_json(e, cat) for e in entries])
+        out = [entry_json(e, cat) for e in entries]
+        if args.source:
+            for d, e in zip(out, entries, strict=True):
+                d["from"] = cat.sources.get(e.id, "project")
+        print_json(out)
     else:
         cols = _TABLE_COLUMNS.get(args.kind or "", [])
         rows = [[e.id, e.kind, e.name, *[getattr(e, c, "") for c in cols]] for e in entries]
-        print_table(rows, ["id", "kind", "name", *cols])
+        heads = ["id", "kind", "name", *cols]
+        if args.source:
+            rows = [[*r, cat.sources.get(e.id, "project")] for r, e in zip(rows, entries, strict=True)]
+            heads.append("from")
+        print_table(rows, heads)
     for err in cat.errors:
         print(f"warning: {err.one_line()}", file=sys.stderr)
     return 0
@@ -91,6 +99,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     cat = load_catalog()
     e = cat.get(args.id)
     data = entry_json(e, cat)
+    data["from"] = cat.sources.get(e.id, "project")
     if args.json:
         print_json(data)
     else:
@@ -133,6 +142,79 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_BAD_INPUT if errors else 0
 
 
+def _cmd_pack(args: argparse.Namespace) -> int:
+    from gpuplanner.catalog.packs import build_pack
+
+    info = build_pack(
+        Path(args.dir),
+        Path(args.output),
+        name=args.name,
+        version=args.version,
+        author=args.author or "",
+        date=args.date,
+    )
+    if args.json:
+        print_json({"pack": str(info.path), "name": info.name, "version": info.version, "files": info.files})
+    else:
+        print(f"wrote {info.path}: pack '{info.name}' version {info.version}, {len(info.files)} files")
+    return 0
+
+
+def _cmd_install(args: argparse.Namespace) -> int:
+    from gpuplanner.catalog import user_catalog_dir
+    from gpuplanner.catalog.packs import install_pack
+
+    info = install_pack(Path(args.file), user_catalog_dir())
+    if args.json:
+        print_json(
+            {
+                "installed": str(info.path),
+                "name": info.name,
+                "version": info.version,
+                "date": info.date,
+                "author": info.author,
+                "files": sorted(info.files),
+            }
+        )
+    else:
+        print(
+            f"installed pack '{info.name}' version {info.version} ({info.date}, {len(info.files)} files) "
+            f"into {info.path}"
+        )
+    return 0
+
+
+def _cmd_packs(args: argparse.Namespace) -> int:
+    from gpuplanner.catalog import user_catalog_dir
+    from gpuplanner.catalog.packs import installed_packs, remove_pack
+
+    root = user_catalog_dir()
+    if args.remove:
+        print(f"removed {remove_pack(args.remove, root)}")
+        return 0
+    packs = installed_packs(root)
+    if args.json:
+        print_json(
+            [
+                {
+                    "name": p.name,
+                    "version": p.version,
+                    "date": p.date,
+                    "author": p.author,
+                    "files": len(p.files),
+                    "path": str(p.path),
+                }
+                for p in packs
+            ]
+        )
+    else:
+        print_table(
+            [[p.name, p.version, p.date, p.author, len(p.files)] for p in packs],
+            ["pack", "version", "date", "author", "files"],
+        )
+    return 0
+
+
 def _cmd_import_netbox(args: argparse.Namespace) -> int:
     from gpuplanner.catalog import user_catalog_dir
     from gpuplanner.catalog.netbox import import_netbox
@@ -168,6 +250,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="gpu | server | switch | nic | cable | transceiver | rack | pdu | cooling | storage | model",
     )
     pl.add_argument("--json", action="store_true", help="machine-readable output")
+    pl.add_argument(
+        "--source", action="store_true", help="say where each entry came from: bundled, user or pack:NAME"
+    )
     pl.set_defaults(func=_cmd_list)
 
     ps = csub.add_parser("show", help="show one entry with all its figures and sources")
@@ -179,6 +264,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     pv.add_argument("dir")
     pv.add_argument("--json", action="store_true")
     pv.set_defaults(func=_cmd_validate)
+
+    pp = csub.add_parser("pack", help="write a catalog folder as a pack (.gpcat) after validating it")
+    pp.add_argument("dir", help="a catalog folder: <kind>/<name>.yaml and prices/<name>.yaml")
+    pp.add_argument("-o", "--output", required=True, help="pack file to write, e.g. vendor-2026q4.gpcat")
+    pp.add_argument("--name", help="pack name (default: the output file's stem)")
+    pp.add_argument("--version", default="1", help="pack version (default 1)")
+    pp.add_argument("--author", help="who made the pack")
+    pp.add_argument("--date", help="pack date, YYYY-MM-DD (default today)")
+    pp.add_argument("--json", action="store_true")
+    pp.set_defaults(func=_cmd_pack)
+
+    pi = csub.add_parser("install", help="check a pack (hashes, names, schema, rules) and install it")
+    pi.add_argument("file")
+    pi.add_argument("--json", action="store_true")
+    pi.set_defaults(func=_cmd_install)
+
+    pk = csub.add_parser("packs", help="list installed packs, or remove one")
+    pk.add_argument("--remove", metavar="NAME", help="remove the installed pack NAME")
+    pk.add_argument("--json", action="store_true")
+    pk.set_defaults(func=_cmd_packs)
 
     pn = csub.add_parser(
         "import-netbox", help="import NetBox device-type YAML (file or folder) into the user catalog"
