@@ -35,6 +35,13 @@ PORT_GROUP = {
         "speed_gbps": {"type": "number", "exclusiveMinimum": 0},
         "pattern": STR,
         "nic": STR_OR_NULL,
+        "ports_per_cage": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 8,
+            "description": "logical ports sharing one physical cage (2 for a twin-port OSFP cage): "
+            "transceivers are counted per cage",
+        },
     },
 }
 
@@ -141,6 +148,12 @@ KINDS: dict[str, tuple[dict, list[str]]] = {
             "rack_scale": BOOL,
             "port_groups": {"type": "array", "items": PORT_GROUP},
             "export_control": EXPORT_CONTROL,
+            "ref_nic_gbps_per_gpu": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "description": "compute-fabric NIC bandwidth per GPU in the platform's reference architecture "
+                "(Gb/s); its source goes in field_sources",
+            },
         },
         [
             "ru",
