@@ -56,7 +56,8 @@ def objectives(goal: Goal, d: dict[str, Any]) -> tuple[float, float, float]:
 
 def lower_bounds(goal: Goal, b: Bounds, extra: dict[str, Any]) -> tuple[float, float, float]:
     second = b.time_days if goal.kind == "training" else -extra.get("headroom", math.inf)
-    return (b.capex_usd, second, b.facility_kw)
+    cost = b.tco_usd if goal.objective == "tco" else b.capex_usd
+    return (cost, second, b.facility_kw)
 
 
 def _bound_all(cat, goal: Goal, cands: list[Candidate], prune: bool, pruned: Counter) -> list[tuple]:
@@ -78,7 +79,7 @@ def _bound_all(cat, goal: Goal, cands: list[Candidate], prune: bool, pruned: Cou
             if key not in ideal:
                 ideal[key] = ev.ideal_training(cat, goal, srv, cand.gpus, shape)
             days, layout = ideal[key]
-            b = Bounds(b.capex_usd, b.facility_kw, b.racks, days, layout)
+            b = Bounds(b.capex_usd, b.tco_usd, b.facility_kw, b.racks, days, layout)
         else:
             if key not in serving:
                 serving[key] = ev.serving_capacity(cat, goal, srv, cand.gpus, shape)

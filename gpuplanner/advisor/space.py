@@ -17,6 +17,7 @@ from typing import Any
 from gpuplanner.advisor.goal import Candidate, Goal
 from gpuplanner.catalog.types import GpuType, ServerType, SwitchType
 from gpuplanner.core.errors import PlannerError
+from gpuplanner.engine.cost import unit_price_usd
 from gpuplanner.engine.perf.shapes import ClusterSpec, shape_from_entry
 from gpuplanner.topology.plan import ports_at
 
@@ -33,12 +34,12 @@ LADDER = tuple(
     )
 )
 RACK_U = 48  # the planner's dense rack type
-DENSITY_STEPS_KW = (20.0, 40.0, 60.0, 80.0, 130.0)  # rack densities tried below the site's limit
 
 
 @dataclass(frozen=True)
 class Bounds:
     capex_usd: float
+    tco_usd: float  # capex bound + the colocation rent of the servers' maximum draw over the TCO years
     facility_kw: float
     racks: int
     time_days: float  # training: ideal-fabric time to train; inference: 0
@@ -123,19 +124,23 @@ def server_types(catalog, goal: Goal) -> tuple[list[ServerType], dict[str, str]]
             why[srv.id] = f"export-restricted for {goal.region.upper()}"
         elif compute_group(srv) is None:
             why[srv.id] = "no compute ports"
+        elif not unit_price_usd(catalog, srv.id):
+            # an unpriced server would cost 0 and win every cost comparison: it cannot be ranked
+            why[srv.id] = (
+                "no price for it or its GPU in the catalog (add one in catalogs/prices or a user catalog)"
+            )
         else:
             out.append(srv)
     return out, why
 
 
 def densities(goal: Goal, srv: ServerType) -> list[float | None]:
-    """Rack budgets tried: the site's limit and lower steps that still hold a server (None: the rack type's
-    own budget when the site states no limit)."""
-    kw = srv.power_max_w / 1000.0
+    """Rack budgets tried: the site's limit (None: the rack type's own budget when the site states none).
+    Lower densities were tried once and only ever added designs with the same figures on more racks; the
+    cooling dimension (air by density vs cold plate) carries the density trade-off instead."""
     if goal.rack_kw_max is None:
         return [None]
-    steps = sorted({d for d in DENSITY_STEPS_KW if kw <= d < goal.rack_kw_max} | {goal.rack_kw_max})
-    return [float(d) for d in steps[-2:]]  # the limit and the next lower step
+    return [float(goal.rack_kw_max)]  # a server above it is pruned by the rack bound, with its reason
 
 
 def cooling_options(catalog, goal: Goal) -> list[str]:
@@ -184,19 +189,35 @@ def rack_capacity(srv: ServerType, budget_kw: float | None) -> int:
 
 def bounds(catalog, goal: Goal, cand: Candidate, shape=None, sweep_fn=None) -> Bounds:
     srv: ServerType = catalog.get(cand.server)
-    price = catalog.price_usd(srv.id) or 0.0
+    price = unit_price_usd(catalog, srv.id) or 0.0
     per_rack = rack_capacity(srv, cand.rack_budget_kw)
     racks = math.ceil(cand.servers / per_rack) if per_rack > 0 else 10**9
     time_days, layout = 0.0, None
     if goal.kind == "training" and sweep_fn is not None:
         time_days, layout = sweep_fn(catalog, goal, srv, cand.gpus, shape)
+    capex = price * cand.servers
+    it_kw = srv.power_max_w * cand.servers / 1000.0
     return Bounds(
-        capex_usd=price * cand.servers,
-        facility_kw=srv.power_max_w * cand.servers / 1000.0,
+        capex_usd=capex,
+        tco_usd=capex + facility_rent_usd(it_kw),
+        facility_kw=it_kw,
         racks=racks,
         time_days=time_days,
         layout=layout,
     )
+
+
+def facility_rent_usd(it_kw: float) -> float:
+    """The colocation rent a plan pays at least over the TCO horizon (the advisor's plans use the default
+    site: colocation, charged per kW of IT power at maximum — which is at least the servers' maximum)."""
+    from gpuplanner.engine.power import load_assumptions
+    from gpuplanner.model.rows import Site
+
+    site = Site()
+    if site.facility_model != "colocation":
+        return 0.0
+    rate = site.colo_usd_per_kw_month or load_assumptions("cost").number("colocation_usd_per_kw_month")
+    return it_kw * rate * 12 * site.tco_years
 
 
 def limit_broken(goal: Goal, b: Bounds) -> str | None:
@@ -209,7 +230,7 @@ def limit_broken(goal: Goal, b: Bounds) -> str | None:
         return "facility kW"
     if goal.capex_usd_max is not None and b.capex_usd > goal.capex_usd_max:
         return "capex budget"
-    if goal.tco_usd_max is not None and b.capex_usd > goal.tco_usd_max:
+    if goal.tco_usd_max is not None and b.tco_usd > goal.tco_usd_max:
         return "TCO budget"
     if goal.kind == "training" and not math.isfinite(b.time_days):
         return "no layout fits in GPU memory"

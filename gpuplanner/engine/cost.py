@@ -117,15 +117,39 @@ def _nic_usd(entry: object, catalog: Catalog, missing: set[str]) -> float:
     return total
 
 
+def _type_price(t: str, catalog: Catalog, c: Assumptions | None, assumed: set[str]) -> float:
+    """A catalog type's price; a GPU server without one is priced from its GPUs (GPU price × count × the
+    sourced server/GPU multiple, listed in ``assumed_prices``); NaN when neither is known."""
+    p = catalog.price_usd(t)
+    if p is not None:
+        return p
+    entry = catalog.entries.get(t)
+    if c is not None and isinstance(entry, ServerType) and entry.gpu and entry.gpu_count > 0:
+        gpu_price = catalog.price_usd(entry.gpu)
+        if gpu_price is not None:
+            assumed.add(t)
+            return gpu_price * entry.gpu_count * c.number("server_usd_per_gpu_usd_fallback")
+    return np.nan
+
+
+def unit_price_usd(catalog: Catalog, type_id: str) -> float | None:
+    """The price the cost stage uses for one unit of a catalog type (None when it has none)."""
+    p = _type_price(type_id, catalog, load_assumptions("cost"), set())
+    return None if np.isnan(p) else float(p)
+
+
 def _device_capex(
-    compiled: Compiled, catalog: Catalog, missing: set[str]
+    compiled: Compiled,
+    catalog: Catalog,
+    missing: set[str],
+    c: Assumptions | None = None,
+    assumed: set[str] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(device price with NaN where missing, per-kind sums, NIC value per device)."""
     d = compiled.devices
     types, inv = _type_index(d.type_ids)
-    cat_price = np.array(
-        [p if (p := catalog.price_usd(t)) is not None else np.nan for t in types], dtype=np.float64
-    )
+    assumed = assumed if assumed is not None else set()
+    cat_price = np.array([_type_price(t, catalog, c, assumed) for t in types], dtype=np.float64)
     nic_value = np.array(
         [_nic_usd(catalog.entries.get(t), catalog, missing) for t in types], dtype=np.float64
     )
@@ -247,7 +271,7 @@ def compute_cost(
     missing: set[str] = set()
     assumed: set[str] = set()
     d = compiled.devices
-    price, by_kind, nic_value = _device_capex(compiled, catalog, missing)
+    price, by_kind, nic_value = _device_capex(compiled, catalog, missing, c, assumed)
     server = d.kind == KIND_CODES["server"]
     gpus = int(d.gpu_count.sum())
     servers = int(server.sum())

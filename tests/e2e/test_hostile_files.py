@@ -63,7 +63,7 @@ from gpuplanner.cli import main
 results = []
 for argv in json.loads(sys.argv[1]):
     out, err = io.StringIO(), io.StringIO()
-    t = time.monotonic()
+    t, cpu = time.monotonic(), time.process_time()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             rc = main(argv)
@@ -71,7 +71,7 @@ for argv in json.loads(sys.argv[1]):
         rc = "raised"
         err.write(traceback.format_exc())
     results.append({"argv": argv, "rc": rc, "stderr": err.getvalue(), "stdout": out.getvalue(),
-                    "seconds": time.monotonic() - t})
+                    "seconds": time.monotonic() - t, "cpu_seconds": time.process_time() - cpu})
 print(json.dumps(results))
 """
 
@@ -95,6 +95,12 @@ def _commands(file: Path, out: Path) -> list[list[str]]:
         target = out / (f"export-{fmt}.{EXT[fmt]}" if EXT[fmt] else f"export-{fmt}")
         cmds.append(["export", str(file), "-f", fmt, "-o", str(target)])
     return cmds
+
+
+def _too_slow(r: dict) -> bool:
+    """Over the 10 s budget of CPU, or blocked for much longer than that (a wait on a lock shows in the wall
+    time only). The wall-clock margin keeps a loaded 2-core CI machine from failing a command that is fast."""
+    return r["cpu_seconds"] > LIMIT_S or r["seconds"] > 3 * LIMIT_S
 
 
 def _run_in_one_process(cmds: list[list[str]], timeout: float | None = None) -> list[dict]:
@@ -172,11 +178,11 @@ def test_every_command_on_a_hostile_file(corpus, name, tmp_path):
         where = f"{' '.join(r['argv'][:1] + r['argv'][2:])}: rc={r['rc']} {r['stderr'][-600:]}"
         what = r["argv"][r["argv"].index("-f") + 1] if "-f" in r["argv"] else r["argv"][0]
         reason = KNOWN_ELSEWHERE.get((name, what)) or KNOWN_ELSEWHERE.get((name, "*"))
-        bad = r["rc"] not in (0, 2) or r["seconds"] > LIMIT_S or "not enough memory" in r["stderr"]
+        bad = r["rc"] not in (0, 2) or _too_slow(r) or "not enough memory" in r["stderr"]
         if reason and bad:
             known.append(f"{what}: {reason}")
             continue
-        assert r["seconds"] <= LIMIT_S, f"{where} took {r['seconds']:.1f} s"
+        assert not _too_slow(r), f"{where} took {r['seconds']:.1f} s ({r['cpu_seconds']:.1f} s of CPU)"
         assert "Traceback" not in r["stderr"] and "internal error" not in r["stderr"], where
         assert r["rc"] in (0, 2), where
         outcomes.add(r["rc"])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -72,8 +71,12 @@ def test_missing_price_is_reported_not_silently_zero():
     cat = load_catalog(include_user=False)
     cat.add_entries([dataclasses.replace(cat.entries[DGX], id="test-dgx-unpriced")])
     cost = solve(build([("test-dgx-unpriced", 0), (DGX, 0)], catalog=cat), bom={"no-such-cable": 4})[2]
-    assert cost.missing_prices == ["no-such-cable", "test-dgx-unpriced"]
-    assert math.isnan(cost.device_price_usd[0]) and cost.capex_usd_by_category["servers"] == 400_000
+    # a GPU server without a price is priced from its GPUs (8 × 27.5 k$ × 1.75, cost.yaml) and listed as assumed
+    assert cost.missing_prices == ["no-such-cable"] and "test-dgx-unpriced" in cost.assumed_prices
+    assert cost.capex_usd_by_category["servers"] == pytest.approx(400_000 + 8 * 27_500 * 1.75)
+    cat.add_entries([dataclasses.replace(cat.entries["nvidia-mcp1600-cxxx"], id="test-unpriced-cable")])
+    bare = solve(build([(DGX, 0)], catalog=cat), bom={"test-unpriced-cable": 2})[2]
+    assert bare.missing_prices == ["test-unpriced-cable"]
     covered = solve(build([("test-dgx-unpriced", 0)], catalog=cat, price=1.0))[2]
     assert covered.missing_prices == []  # a project price covers it
 
