@@ -96,6 +96,7 @@ class MultiEdit:
             fields.compact(ed.widget)
             form.addRow(fields.label_of(name), ed.widget)
         ins.body_layout.addWidget(box)
+        box.setVisible(ins.body.isVisible())  # now, not by the layout's queued show
         ins.body_layout.addStretch(1)
 
     def _editor(self, first: Any, name: str, spec: tuple) -> fields.Editor:
