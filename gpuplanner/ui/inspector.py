@@ -164,6 +164,7 @@ class Inspector(QWidget):
             for name in fields.editable_fields(row):
                 form.addRow(fields.label_of(name), self._editor(table, rid, row, name))
             self.body_layout.addWidget(box)
+            box.setVisible(self.body.isVisible())  # now, not by the layout's queued show (no empty frame)
         self.body_layout.addStretch(1)
 
     def _editor(self, table: str, rid: str, row: Any, name: str) -> QWidget:

@@ -16,7 +16,7 @@ from gpuplanner.commands import edit_rows
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import ChangeSet
 from gpuplanner.model.bounds import bounds
-from gpuplanner.model.validate import field_specs
+from gpuplanner.model.validate import field_specs, kinds_for_role
 from gpuplanner.ui import fields
 from gpuplanner.ui.i18n import translate
 
@@ -96,6 +96,7 @@ class MultiEdit:
             fields.compact(ed.widget)
             form.addRow(fields.label_of(name), ed.widget)
         ins.body_layout.addWidget(box)
+        box.setVisible(ins.body.isVisible())  # now, not by the layout's queued show
         ins.body_layout.addStretch(1)
 
     def _editor(self, first: Any, name: str, spec: tuple) -> fields.Editor:
@@ -103,12 +104,23 @@ class MultiEdit:
         _, allowed, _, _, choices, _ = spec
         self.optional[name] = type(None) in allowed
         numeric = (int in allowed or float in allowed) and bool not in allowed
+        if self.table == "devices" and name == "type_id":
+            return self._model_list(first)
         refs = fields.references(self.ins.project, self.table, name, first)
         if numeric and not choices and refs is None:
             kind = float if float in allowed else int
             rng = bounds(self.table, name, kind)
             return fields._line(self.optional[name], kind, name, rng)  # noqa: SLF001 (same package)
         return fields.make_editor(self.ins.project, self.table, first, name)
+
+    def _model_list(self, first: Any) -> fields.Editor:
+        """The models every selected device's role can take (switches for eight leaves; nothing fits a
+        leaf and a compute node at once)."""
+        p = self.ins.project
+        roles = {p.devices[i].role for i in self.ids if i in p.devices}
+        kinds = [k for k in ("server", "switch", "storage") if all(k in kinds_for_role(r) for r in roles)]
+        items = [(f"{e.name} ({e.id})", e.id) for k in kinds for e in p.catalog.of_kind(k)]
+        return fields._combo(items, first.type_id)  # noqa: SLF001 (same package)
 
     def _values(self, name: str) -> set[Any]:
         rows = self.ins.project.tables[self.table]

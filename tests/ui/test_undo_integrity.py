@@ -138,3 +138,19 @@ def test_number_editors_take_the_model_ranges(window):
     _select(w, [link])
     mult = w.inspector.editors[("links", link, "multiplicity")].widget
     assert mult.maximum() == bounds("links", "multiplicity", int)[1]
+
+
+def test_multi_selection_model_list_holds_what_every_role_can_take(window):
+    w = window
+    p = w.doc.project
+    leaves = sorted(d.id for d in p.devices.values() if d.role == "leaf")[:2]
+    _select(w, leaves)
+    combo = w.inspector.multi.editors["type_id"].widget
+    listed = {combo.itemText(i).rsplit("(", 1)[1].rstrip(")") for i in range(combo.count())}
+    assert listed == {e.id for e in p.catalog.of_kind("switch")}
+    node = next(d.id for d in p.devices.values() if d.role == "compute")
+    _select(w, [leaves[0], node])
+    combo = w.inspector.multi.editors["type_id"].widget
+    listed = {combo.itemText(i) for i in range(combo.count())}
+    # no model is both a switch and a server: only the first row's current value (shown as its id) is left
+    assert len(listed) == 1 and listed <= {p.devices[leaves[0]].type_id, p.devices[node].type_id}
