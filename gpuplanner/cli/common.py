@@ -7,6 +7,7 @@ import contextlib
 import json
 import math
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -117,7 +118,10 @@ def output_file(path: str | os.PathLike[str], *, folder_ok: bool = False) -> Ite
     try:
         yield out
     except BaseException:
-        if not existed and out.is_file():
+        if not existed:  # made by this command: a file, or (netbox) a folder of files
             with contextlib.suppress(OSError):
-                out.unlink()
+                if out.is_dir() and not out.is_symlink():
+                    shutil.rmtree(out)
+                elif out.is_file():
+                    out.unlink()
         raise

@@ -12,7 +12,7 @@ from __future__ import annotations
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtCore import QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from gpuplanner.model import Project
@@ -22,6 +22,14 @@ from gpuplanner.ui.i18n import translate
 SHOW_AFTER_MS = 400  # a quicker open shows no dialog at all
 POLL_MS = 25
 _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gpuplanner-open")
+
+
+_loading = [0]  # opens in progress (their nested event loop runs timers of code that waits for the file)
+
+
+def loading() -> bool:
+    """Whether a project is being read right now (``ui/smoke.py`` waits for it)."""
+    return _loading[0] > 0
 
 
 class OpenCancelled(Exception):
@@ -43,6 +51,8 @@ def load_project(parent: QWidget | None, path: str | Path) -> Project:
         parent,
     )
     dialog.setWindowTitle(translate("FileOpen", "Opening project"))
+    # The window keeps painting but takes no input meanwhile: no second open or edit of the old project.
+    dialog.setWindowModality(Qt.WindowModality.WindowModal)
     dialog.setMinimumDuration(SHOW_AFTER_MS)
     dialog.setAutoClose(False)
     dialog.setAutoReset(False)
@@ -52,10 +62,12 @@ def load_project(parent: QWidget | None, path: str | Path) -> Project:
     poll.setInterval(POLL_MS)
     poll.timeout.connect(lambda: loop.quit() if future.done() else None)
     poll.start()
+    _loading[0] += 1
     try:
         while not future.done() and not cancelled:
             loop.exec()
     finally:
+        _loading[0] -= 1
         poll.stop()
         dialog.canceled.disconnect()
         dialog.close()

@@ -22,7 +22,7 @@ import sys
 from PySide6.QtCore import QThread, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from gpuplanner.ui import i18n
+from gpuplanner.ui import file_open, i18n
 
 ENV_SMOKE = "GPUPLANNER_SMOKE_QUIT_MS"
 
@@ -33,7 +33,7 @@ def _say(line: str) -> None:
 
 def _fail_on_modal_dialog() -> None:
     dialog = QApplication.activeModalWidget()
-    if dialog is None:
+    if dialog is None or file_open.loading():  # the open's progress dialog is no question to the user
         return
     text = dialog.text() if isinstance(dialog, QMessageBox) else ""
     _say(f"dialog {dialog.windowTitle()}: {text}".rstrip(": "))
@@ -69,7 +69,11 @@ def install(app: QApplication, window, path: str | None) -> bool:
             QTimer.singleShot(0, finish)  # one more event-loop turn so the results are painted
 
     def shown() -> None:
-        if QThread.currentThread().loopLevel() > 1 or QApplication.activeModalWidget() is not None:
+        if (
+            QThread.currentThread().loopLevel() > 1
+            or QApplication.activeModalWidget() is not None
+            or file_open.loading()  # the file is still being read (its progress loop runs this timer)
+        ):
             QTimer.singleShot(50, shown)  # not yet in app.exec(): a dialog's own event loop is running
             return
         doc = window.doc

@@ -30,7 +30,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "data" / "hostile"))
 import make_corpus  # noqa: E402
 
-LIMIT_S = 10.0
+LIMIT_S = 10.0  # per command, of CPU time: on an idle machine wall ≈ CPU (a report here: ~3 s)
+# Wall time is bounded too, more loosely: the CI machine is shared and a loaded one stretched a 3 s report
+# to 12.7 s of wall time. A hang (a FIFO, a lock waited for without end) uses no CPU but unbounded wall time.
+WALL_LIMIT_S = 30.0
 # Failures known to be fixed in another branch of this round (name, command or format) -> whose and what.
 # They are reported as xfail (not hidden): the rest of the file's commands are still checked.
 # "*" = every command of that file. The huge values are the model's bounds (issue 13 item 3, branch
@@ -97,19 +100,13 @@ def _commands(file: Path, out: Path) -> list[list[str]]:
     return cmds
 
 
-def _too_slow(r: dict) -> bool:
-    """Over the 10 s budget of CPU, or blocked for much longer than that (a wait on a lock shows in the wall
-    time only). The wall-clock margin keeps a loaded 2-core CI machine from failing a command that is fast."""
-    return r["cpu_seconds"] > LIMIT_S or r["seconds"] > 3 * LIMIT_S
-
-
 def _run_in_one_process(cmds: list[list[str]], timeout: float | None = None) -> list[dict]:
     proc = subprocess.run(
         [sys.executable, "-c", DRIVER, json.dumps(cmds)],
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=timeout or LIMIT_S * len(cmds) + 30,
+        timeout=timeout or WALL_LIMIT_S * len(cmds) + 30,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -178,11 +175,13 @@ def test_every_command_on_a_hostile_file(corpus, name, tmp_path):
         where = f"{' '.join(r['argv'][:1] + r['argv'][2:])}: rc={r['rc']} {r['stderr'][-600:]}"
         what = r["argv"][r["argv"].index("-f") + 1] if "-f" in r["argv"] else r["argv"][0]
         reason = KNOWN_ELSEWHERE.get((name, what)) or KNOWN_ELSEWHERE.get((name, "*"))
-        bad = r["rc"] not in (0, 2) or _too_slow(r) or "not enough memory" in r["stderr"]
+        slow = r["cpu_seconds"] > LIMIT_S or r["seconds"] > WALL_LIMIT_S
+        bad = r["rc"] not in (0, 2) or slow or "not enough memory" in r["stderr"]
         if reason and bad:
             known.append(f"{what}: {reason}")
             continue
-        assert not _too_slow(r), f"{where} took {r['seconds']:.1f} s ({r['cpu_seconds']:.1f} s of CPU)"
+        assert r["cpu_seconds"] <= LIMIT_S, f"{where} took {r['cpu_seconds']:.1f} s of CPU"
+        assert r["seconds"] <= WALL_LIMIT_S, f"{where} took {r['seconds']:.1f} s"
         assert "Traceback" not in r["stderr"] and "internal error" not in r["stderr"], where
         assert r["rc"] in (0, 2), where
         outcomes.add(r["rc"])
