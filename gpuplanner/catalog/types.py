@@ -137,7 +137,9 @@ class ServerType(_Powered):
     gpu_count: int = 0
     scaleup_domain_gpus: int = 0
     cpu_model: str = ""
-    cpu_count: int = 0
+    cpu_count: int = 0  # sockets
+    cpu_cores_per_socket: int | None = None  # optional: Slurm's CoresPerSocket
+    cpu_threads_per_core: int | None = None  # optional: 2 with SMT/Hyper-Threading on
     mem_gb: float = 0.0
     local_nvme_tb: float = 0.0
     airflow_cfm: float | None = None

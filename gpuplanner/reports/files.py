@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ from reportlab.graphics import renderSVG
 from reportlab.graphics.shapes import Drawing
 
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.core.outfile import ExportError, csv_cell, write_atomic
 from gpuplanner.reports import ReportError, new_context
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.drawings.rack import rack_drawing
@@ -35,6 +38,7 @@ BOM_COLUMNS = (
     "currency",
 )
 TOPOLOGY_SIZE = (1100.0, 640.0)
+_XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def bom_csv(ctx: ReportContext) -> str:
@@ -46,7 +50,8 @@ def bom_csv(ctx: ReportContext) -> str:
     for cat, lines in lines_by_category(ctx).items():
         for ln in lines:
             price = "" if ln.unit_usd is None else f"{ln.unit_usd * rate:.2f}"
-            w.writerow(
+            _row(
+                w,
                 [
                     cat,
                     ctx.t(f"cat_{cat}"),
@@ -57,10 +62,15 @@ def bom_csv(ctx: ReportContext) -> str:
                     price,
                     f"{ln.amount_usd * rate:.2f}",
                     ctx.currency,
-                ]
+                ],
             )
-    w.writerow(["total", ctx.t("bom_total"), "", "", "", "", "", f"{ctx.data['capex']:.2f}", ctx.currency])
+    _row(w, ["total", ctx.t("bom_total"), "", "", "", "", "", f"{ctx.data['capex']:.2f}", ctx.currency])
     return buf.getvalue()
+
+
+def _row(w, cells: list) -> None:
+    """One CSV row with formula-like text neutralised (names are free text; OWASP CSV injection)."""
+    w.writerow([csv_cell(c) for c in cells])
 
 
 def drawing_for(ctx: ReportContext, rack: str | None = None) -> Drawing:
@@ -97,12 +107,18 @@ def write_file(
         raise ReportError("the folder does not exist", file=str(out.parent))
     ctx = new_context(project, lang, scenario, results=results)
     try:
-        if fmt == "bom-csv":
-            out.write_text(bom_csv(ctx), encoding="utf-8")
+        if fmt == "bom-csv":  # UTF-8 with a byte-order mark: Excel on a Chinese Windows reads it right
+            write_atomic(out, bom_csv(ctx), encoding="utf-8-sig")
         elif fmt == "svg":
-            renderSVG.drawToFile(drawing_for(ctx, rack), str(out))
+            svg = renderSVG.drawToString(drawing_for(ctx, rack))
+            write_atomic(out, _XML_INVALID.sub(" ", svg))  # control characters in names are not XML
         else:
-            drawing_to_png(drawing_for(ctx, rack), out)
+            with tempfile.TemporaryDirectory() as tmp:
+                png = Path(tmp) / "drawing.png"
+                drawing_to_png(drawing_for(ctx, rack), png)
+                write_atomic(out, png.read_bytes())
+    except ExportError as exc:
+        raise ReportError(exc.message, file=exc.file) from exc
     except OSError as exc:
         raise ReportError(f"cannot write: {exc.strerror or exc}", file=str(out)) from exc
     return [out]
