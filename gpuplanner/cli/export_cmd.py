@@ -25,6 +25,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
         from gpuplanner.engine.analysis import analyze_project
 
         results = analyze_project(project, scenario=args.scenario)
+    bom = None
+    if args.format == "xlsx":
+        from gpuplanner.reports.files import bom_rows
+
+        bom = bom_rows(project, results, args.lang)
     if args.format in DATA_FORMATS:
         written = export(
             project,
@@ -34,6 +39,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
             lang=args.lang,
             plugin=args.plugin,
             virtual_leaves=args.virtual_leaves,
+            bom=bom,
         )
     else:
         assert args.format in REPORT_FORMATS

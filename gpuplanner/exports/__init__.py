@@ -43,11 +43,13 @@ def export(
     lang: str | None = None,
     plugin: str = "tree",
     virtual_leaves: bool = False,
+    bom: list[list] | None = None,
 ) -> list[Path]:
     """Writes ``fmt`` to ``path`` (a folder for ``netbox``) and returns the files written.
 
     ``slurm`` writes topology.conf at ``path`` and topology.yaml beside it (``<stem>.yaml``);
-    ``slurm-partitions`` writes the slurm.conf lines at ``path`` and ``gres.conf`` beside it."""
+    ``slurm-partitions`` writes the slurm.conf lines at ``path`` and ``gres.conf`` beside it; ``xlsx`` needs
+    ``bom``, the report's bill of materials (``reports.files.bom_rows``; the CLI passes it)."""
     if fmt not in FORMATS:
         raise ValidationError(
             f"no export format '{fmt}' (choose {', '.join(FORMATS)})", field="format", value=fmt
@@ -94,7 +96,9 @@ def export(
     if fmt == "xlsx":
         from gpuplanner.exports.xlsx import workbook_bytes
 
-        return [write_atomic(out, workbook_bytes(project, results, lang))]
+        if bom is None:
+            raise ValidationError("the workbook needs the bill of materials", field="bom")
+        return [write_atomic(out, workbook_bytes(project, results, lang, bom))]
     if fmt == "drawio":
         from gpuplanner.exports.drawio import drawio_xml
 

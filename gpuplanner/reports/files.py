@@ -41,30 +41,36 @@ TOPOLOGY_SIZE = (1100.0, 640.0)
 _XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
+def bom_table(ctx: ReportContext) -> list[list]:
+    """The BOM as rows of ``BOM_COLUMNS`` (numbers as floats, None for no price), then the total row;
+    amounts in the project's currency (unrounded). The CSV and the Excel workbook both print these."""
+    rate = ctx.results.cost.usd_exchange_rate
+    rows: list[list] = []
+    for cat, lines in lines_by_category(ctx).items():
+        for ln in lines:
+            price = None if ln.unit_usd is None else ln.unit_usd * rate
+            rows.append(
+                [cat, ctx.t(f"cat_{cat}"), ln.name, ln.item_id, float(ln.qty), ln.unit, price,
+                 ln.amount_usd * rate, ctx.currency]
+            )  # fmt: skip
+    rows.append(["total", ctx.t("bom_total"), "", "", None, "", None, float(ctx.data["capex"]), ctx.currency])
+    return rows
+
+
+def bom_rows(project: Any, results: Any, lang: str | None = None) -> list[list]:
+    """``bom_table`` for a project and its analysis (what the CLI hands to the workbook export)."""
+    return bom_table(new_context(project, lang, results=results))
+
+
 def bom_csv(ctx: ReportContext) -> str:
     """One row per BOM line, then a total row; amounts in the project's currency (unrounded)."""
-    rate = ctx.results.cost.usd_exchange_rate
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(BOM_COLUMNS)
-    for cat, lines in lines_by_category(ctx).items():
-        for ln in lines:
-            price = "" if ln.unit_usd is None else f"{ln.unit_usd * rate:.2f}"
-            _row(
-                w,
-                [
-                    cat,
-                    ctx.t(f"cat_{cat}"),
-                    ln.name,
-                    ln.item_id,
-                    f"{ln.qty:g}",
-                    ln.unit,
-                    price,
-                    f"{ln.amount_usd * rate:.2f}",
-                    ctx.currency,
-                ],
-            )
-    _row(w, ["total", ctx.t("bom_total"), "", "", "", "", "", f"{ctx.data['capex']:.2f}", ctx.currency])
+    for r in bom_table(ctx):
+        qty = "" if r[4] is None else f"{r[4]:g}"
+        price = "" if r[6] is None else f"{r[6]:.2f}"
+        _row(w, [*r[:4], qty, r[5], price, f"{r[7]:.2f}", r[8]])
     return buf.getvalue()
 
 
