@@ -57,8 +57,13 @@ class _Book:
     def t(self, key: str) -> str:
         return T[key][1 if self.lang == "zh" else 0]
 
-    def sheet(self, key: str):
-        return self.wb.add_worksheet(self.t(key)[:31])
+    def sheet(self, key: str, header_rows: int = 1):
+        ws = self.wb.add_worksheet(self.t(key)[:31])
+        ws.set_landscape()  # printed (or opened as PDF): all columns of a page side by side
+        ws.set_paper(9)  # A4
+        ws.fit_to_pages(1, 0)
+        ws.repeat_rows(0, header_rows - 1)
+        return ws
 
     def cell(self, ws, r: int, c: int, v, fmt=None) -> None:
         if v is None or v == "":
@@ -108,7 +113,7 @@ CABLE_KEYS = [
 
 
 def _cables(b: _Book, project, results) -> None:
-    ws = b.sheet("sheet_cables")
+    ws = b.sheet("sheet_cables", header_rows=2)
     ws.write_string(0, 0, b.t("cables_note"), b.note)
     widths = [9, 9, 18, 10, 10, 6, 18, 10, 10, 6, 8, 8, 10, 22, 30, 9, 24, 8, 24, 8]
     b.header(ws, 1, CABLE_KEYS, widths)
@@ -124,7 +129,7 @@ def _cables(b: _Book, project, results) -> None:
 
 def _racks(b: _Book, results) -> None:
     """One column per rack: name, row, kW rows on top, then its U map (top U first, a device over its Us)."""
-    ws = b.sheet("sheet_racks")
+    ws = b.sheet("sheet_racks", header_rows=6)
     c = results.compiled
     d, rk, p = c.devices, c.racks, results.power
     max_u = int(rk.ru.max()) if len(rk.ids) else 0
@@ -132,7 +137,7 @@ def _racks(b: _Book, results) -> None:
     for i, k in enumerate(labels):
         ws.write_string(i, 0, b.t(k), b.head)
     top = len(labels)
-    ws.set_column(0, 0, 12)
+    ws.set_column(0, 0, 22)
     for u in range(max_u, 0, -1):
         ws.write_string(top + max_u - u, 0, f"U{u}", b.head)
     by_rack: dict[int, list[int]] = {}
@@ -166,6 +171,8 @@ def _racks(b: _Book, results) -> None:
             r = top + max_u - u
             if r not in taken:
                 ws.write_blank(r, col, None, b.empty)
+    ws.fit_to_pages(max(1, math.ceil(len(rk.ids) / 12)), 0)  # about 12 racks across a printed page
+    ws.repeat_columns(0, 0)
     ws.freeze_panes(top, 1)
 
 
