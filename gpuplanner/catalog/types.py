@@ -17,9 +17,16 @@ class PortGroup:
     speed_gbps: float
     pattern: str = ""
     nic: str | None = None
+    names: tuple[str, ...] = ()  # optional: the vendor's printed names where no {n} pattern fits
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.names, tuple):
+            object.__setattr__(self, "names", tuple(self.names or ()))
 
     def port_name(self, index: int) -> str:
         """Name of the 1-based ``index``-th port of the group."""
+        if 0 < index <= len(self.names):
+            return self.names[index - 1]
         if self.pattern and "{n}" in self.pattern:
             return self.pattern.replace("{n}", str(index))
         return f"{self.name}{index}"

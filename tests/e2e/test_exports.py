@@ -135,9 +135,9 @@ def test_netbox_import_files_hold_every_device_rack_and_cable(tmp_path, project,
     read = lambda name: list(csv.DictReader((folder / name).open(encoding="utf-8")))  # noqa: E731
     types = {t["model"]: t for t in yaml.safe_load_all((folder / "03-device-types.yaml").read_text())}
     racks = {r["name"]: r for r in read("06-racks.csv")}
-    devices = {d["name"]: d for d in read("07-devices.csv")}
-    cables = read("09-cables.csv")
-    lanes = {(b["device"], b["name"]) for b in read("08-breakout-interfaces.csv")}
+    devices = {d["name"]: d for d in read("09-devices.csv")}
+    cables = read("11-cables.csv")
+    lanes = {(b["device"], b["name"]) for b in read("10-breakout-interfaces.csv")}
     assert set(racks) == {r.name for r in project.racks.values()}
     assert len(devices) == len(project.devices)
     for d in project.devices.values():
