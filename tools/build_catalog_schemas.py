@@ -35,6 +35,13 @@ PORT_GROUP = {
         "speed_gbps": {"type": "number", "exclusiveMinimum": 0},
         "pattern": STR,
         "nic": STR_OR_NULL,
+        "names": {
+            "type": "array",
+            "items": {"type": "string", "minLength": 1},
+            "minItems": 1,
+            "description": "the ports' names as the vendor prints them, when no {n} pattern fits "
+            "(e.g. P0.0 … P31.1); as many as count",
+        },
         "ports_per_cage": {
             "type": "integer",
             "minimum": 1,
@@ -134,6 +141,8 @@ KINDS: dict[str, tuple[dict, list[str]]] = {
             "scaleup_domain_gpus": INT,
             "cpu_model": STR,
             "cpu_count": INT,
+            "cpu_cores_per_socket": {"type": "integer", "minimum": 1},
+            "cpu_threads_per_core": {"type": "integer", "minimum": 1, "maximum": 8},
             "mem_gb": NUM,
             "local_nvme_tb": NUM,
             "power_idle_w": NUM,

@@ -35,16 +35,44 @@ def speed_of_type(slug: str) -> float | None:
     """Gb/s of a NetBox interface type slug (``400gbase-x-osfp`` → 400, ``infiniband-ndr`` → 400)."""
     if slug.startswith("infiniband-"):
         return _IB_SPEED.get(slug.removeprefix("infiniband-"))
-    m = re.match(r"^(\d+(?:\.\d+)?)(g|m)base", slug)
-    if m:
+    m = re.match(r"^(\d+(?:\.\d+)?)(g|m)?base", slug)
+    if m:  # "1000base-t", "100base-tx": Mb/s without a unit letter
         value = float(m.group(1))
         return value if m.group(2) == "g" else value / 1000.0
     return None
 
 
 def _pattern(names: list[str]) -> str:
-    m = re.match(r"^(.*?)(\d+)$", names[0]) if names else None
-    return f"{m.group(1)}{{n}}" if m else ""
+    """``prefix{n}`` when the names are exactly prefix1, prefix2 …; else "" (the names are kept as a list)."""
+    m = re.match(r"^(.*?)1$", names[0]) if names else None
+    if not m:
+        return ""
+    pattern = f"{m.group(1)}{{n}}"
+    return pattern if names == [pattern.replace("{n}", str(i)) for i in range(1, len(names) + 1)] else ""
+
+
+# Top-level keys of a NetBox device type (netbox dcim DeviceType + the devicetype-library component lists).
+# Anything else is refused by name rather than dropped silently.
+KNOWN_FIELDS = {
+    "manufacturer", "model", "slug", "part_number", "u_height", "is_full_depth", "airflow", "weight",
+    "weight_unit", "comments", "description", "subdevice_role", "front_image", "rear_image", "default_platform",
+    "exclude_from_utilization", "console-ports", "console-server-ports", "power-ports", "power-outlets",
+    "interfaces", "front-ports", "rear-ports", "module-bays", "device-bays", "inventory-items",
+}  # fmt: skip
+_GPU_TEXT = re.compile(r"\b(GPUs?|DGX|HGX|Ascend|Instinct|MI\d{3}X?)\b", re.I)
+_IB_MODEL = re.compile(r"\b(M?QM\d{4}|Q\d{4}|Quantum)\b", re.I)
+
+
+def infer_kind(data: dict[str, Any]) -> str:
+    """server or switch, from what the file says: GPUs named in the model/part number/comments, device bays
+    (a chassis), a tall box → server; many fast ports in 1–2 U → switch. (The library's DGX A100 file lists
+    36 Ethernet ports copied from a switch; its GPUs in the comments still make it a server.)"""
+    text = " ".join(str(data.get(k) or "") for k in ("model", "part_number", "comments", "description"))
+    if _GPU_TEXT.search(text) or data.get("device-bays") or data.get("subdevice_role") == "parent":
+        return "server"
+    fast = [i for i in data.get("interfaces") or [] if (speed_of_type(str(i.get("type", ""))) or 0) >= 100]
+    u = float(data.get("u_height") or 1)
+    return "switch" if len(fast) >= 16 and u <= 2 else "server"
 
 
 def port_groups_from_interfaces(interfaces: list[dict[str, Any]], *, kind: str) -> list[dict[str, Any]]:
@@ -64,17 +92,18 @@ def port_groups_from_interfaces(interfaces: list[dict[str, Any]], *, kind: str) 
         else:
             role = "compute" if speed >= 100 else "frontend"
         base = re.sub(r"[^a-z0-9]+", "-", slug).strip("-")
-        out.append(
-            {
-                "name": f"{role}-{base}",
-                "role": role,
-                "count": len(names),
-                "type": slug,
-                "speed_gbps": speed,
-                "pattern": _pattern(names) or f"{base}-{{n}}",
-                "nic": None,
-            }
-        )
+        group = {
+            "name": f"{role}-{base}",
+            "role": role,
+            "count": len(names),
+            "type": slug,
+            "speed_gbps": speed,
+            "pattern": _pattern(names) or f"{base}-{{n}}",
+            "nic": None,
+        }
+        if not _pattern(names) and all(names):
+            group["names"] = names  # as the vendor prints them (QM9700: P0.0 … P31.1)
+        out.append(group)
     return out
 
 
@@ -105,10 +134,17 @@ def convert(
     for key in ("manufacturer", "model"):
         if not data.get(key):
             raise CatalogError("a NetBox device type needs this field", file=origin, field=key)
+    for key in data:
+        if key not in KNOWN_FIELDS:
+            raise CatalogError(
+                "not a NetBox device-type field GPU Planner can map", file=origin, field=str(key),
+                hint="remove it or check the spelling",
+            )  # fmt: skip
     interfaces = data.get("interfaces") or []
+    if not isinstance(interfaces, list) or not all(isinstance(i, dict) for i in interfaces):
+        raise CatalogError("expected a list of interfaces (name, type)", file=origin, field="interfaces")
     if kind is None:
-        fast = [i for i in interfaces if (speed_of_type(str(i.get("type", ""))) or 0) >= 100]
-        kind = "switch" if len(fast) >= 16 else "server"
+        kind = infer_kind(data)
     slug = data.get("slug") or re.sub(
         r"[^a-z0-9]+", "-", f"{data['manufacturer']}-{data['model']}".lower()
     ).strip("-")
@@ -167,11 +203,10 @@ def convert(
         entry["gpu_count"] = int(gpu_count or 0)
         entry["scaleup_domain_gpus"] = int(gpu_count or 0)
     else:
-        entry["technology"] = (
-            "infiniband"
-            if any(str(i.get("type", "")).startswith("infiniband") for i in interfaces)
-            else "ethernet"
-        )
+        # The library types InfiniBand switches' OSFP cages as 400gbase-x-osfp (QM9700); the model says
+        # Quantum, so the technology follows the model where the interface types do not.
+        ib = any(str(i.get("type", "")).startswith("infiniband") for i in interfaces)
+        entry["technology"] = "infiniband" if ib or _IB_MODEL.search(str(data["model"])) else "ethernet"
         if not entry["port_groups"]:
             raise CatalogError("the switch has no interfaces we can plan", file=origin, field="interfaces")
     return entry

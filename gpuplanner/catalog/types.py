@@ -18,9 +18,16 @@ class PortGroup:
     pattern: str = ""
     nic: str | None = None
     ports_per_cage: int = 1  # 2 = twin-port OSFP cages: one transceiver serves two ports
+    names: tuple[str, ...] = ()  # optional: the vendor's printed names where no {n} pattern fits
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.names, tuple):
+            object.__setattr__(self, "names", tuple(self.names or ()))
 
     def port_name(self, index: int) -> str:
         """Name of the 1-based ``index``-th port of the group."""
+        if 0 < index <= len(self.names):
+            return self.names[index - 1]
         if self.pattern and "{n}" in self.pattern:
             return self.pattern.replace("{n}", str(index))
         return f"{self.name}{index}"
@@ -143,7 +150,9 @@ class ServerType(_Powered):
     gpu_count: int = 0
     scaleup_domain_gpus: int = 0
     cpu_model: str = ""
-    cpu_count: int = 0
+    cpu_count: int = 0  # sockets
+    cpu_cores_per_socket: int | None = None  # optional: Slurm's CoresPerSocket
+    cpu_threads_per_core: int | None = None  # optional: 2 with SMT/Hyper-Threading on
     mem_gb: float = 0.0
     local_nvme_tb: float = 0.0
     airflow_cfm: float | None = None

@@ -33,6 +33,7 @@ def _optional_modules() -> list:
         "report_cmd",
         "export_cmd",
         "advise_cmd",
+        "import_cmd",
     ):
         try:
             mods.append(__import__(f"gpuplanner.cli.{name}", fromlist=["register"]))

@@ -1,4 +1,4 @@
-"""`gpuplanner export FILE --format slurm|netbox|bom-csv|cables-csv|svg|png|json -o OUT`."""
+"""`gpuplanner export FILE --format FORMAT -o OUT` (formats: see FORMATS)."""
 
 from __future__ import annotations
 
@@ -6,35 +6,45 @@ import argparse
 
 from gpuplanner.cli.common import check_output, output_file
 
-# The union of exports.FORMATS, reports.files.FORMATS and the quota formats, spelled out so that
-# `register` imports neither package (tests/e2e/test_cli.py checks the two lists agree).
-FORMATS = ("slurm", "netbox", "bom-csv", "cables-csv", "svg", "png", "json", "slurm-partitions", "k8s-quotas")
+# The union of exports.FORMATS and reports.files.FORMATS, spelled out so that `register` imports neither
+# package (tests/e2e/test_cli.py checks the lists agree).
+FORMATS = (
+    "slurm", "slurm-partitions", "k8s-quotas", "netbox", "bom-csv", "cables-csv", "xlsx", "drawio", "graphml",
+    "svg", "png", "json",
+)  # fmt: skip
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from gpuplanner.core.safeio import atomic_write
-    from gpuplanner.engine.analysis import analyze_project
     from gpuplanner.exports import FORMATS as DATA_FORMATS
-    from gpuplanner.exports import export
+    from gpuplanner.exports import NO_ANALYSIS, export
     from gpuplanner.reports.files import FORMATS as REPORT_FORMATS
     from gpuplanner.reports.files import write_file
     from gpuplanner.storage import open_project
 
     check_output(args.output, folder_ok=args.format == "netbox")  # before the (long) analysis
     project = open_project(args.file)
-    if args.format in ("slurm-partitions", "k8s-quotas"):
-        from gpuplanner.exports.quotas import kubernetes_quotas, slurm_partitions
+    results = None
+    if args.format not in NO_ANALYSIS:
+        from gpuplanner.engine.analysis import analyze_project
 
-        text = slurm_partitions(project) if args.format == "slurm-partitions" else kubernetes_quotas(project)
-        atomic_write(args.output, text)
-        print(f"wrote {args.output}")
-        return 0
-    results = analyze_project(project, scenario=args.scenario)
+        results = analyze_project(project, scenario=args.scenario)
+    bom = None
+    if args.format == "xlsx":
+        from gpuplanner.reports.files import bom_rows
+
+        bom = bom_rows(project, results, args.lang)
     # A writer stopped by a full disk must not leave an empty file that looks like an export.
     with output_file(args.output, folder_ok=args.format == "netbox"):
         if args.format in DATA_FORMATS:
             written = export(
-                project, args.format, args.output, results=results, lang=args.lang, plugin=args.plugin
+                project,
+                args.format,
+                args.output,
+                results=results,
+                lang=args.lang,
+                plugin=args.plugin,
+                virtual_leaves=args.virtual_leaves,
+                bom=bom,
             )
         else:
             assert args.format in REPORT_FORMATS
@@ -47,11 +57,26 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("export", help="write the plan for other tools: Slurm, NetBox, CSV, SVG/PNG, JSON")
+    p = sub.add_parser(
+        "export",
+        help="write the plan for other tools: Slurm, Kubernetes/Kueue, NetBox, CSV, Excel, draw.io, GraphML, "
+        "SVG/PNG, JSON",
+    )
     p.add_argument("file")
     p.add_argument("--format", "-f", required=True, choices=FORMATS)
-    p.add_argument("-o", "--output", required=True, help="file to write (a folder for netbox)")
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="file to write (a folder for netbox; slurm also writes <stem>.yaml, slurm-partitions gres.conf "
+        "beside it)",
+    )
     p.add_argument("--plugin", choices=["tree", "block"], default="tree", help="Slurm topology plugin form")
+    p.add_argument(
+        "--virtual-leaves",
+        action="store_true",
+        help="slurm: one virtual leaf per scalable unit on rail-optimised fabrics",
+    )
     p.add_argument("--rack", help="svg/png: draw this rack's elevation instead of the topology")
     p.add_argument("--scenario", help="export a named scenario of the project")
     p.add_argument("--lang", choices=["en", "zh"], help="language of labels (default: the project's)")

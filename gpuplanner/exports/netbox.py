@@ -1,17 +1,23 @@
 """NetBox bulk import: a folder of files in NetBox's import order — manufacturers, device roles, device types
-(devicetype-library YAML with every interface), site, locations (one per rack row), racks, devices with rack
-and U position, and cables with both terminations (device + interface)."""
+(devicetype-library YAML with every interface and power port), site, locations (one per rack row), racks,
+power panels (one per row) and feeds (A and B per rack, from the rack's PDU), devices with rack and U
+position, breakout lanes, and cables with both terminations (device + interface).
+
+Slugs are ASCII (Chinese names transliterated to pinyin); manufacturer, model and slug follow the community
+devicetype-library where it has the model (``netbox_library``), so importing into a NetBox that loaded the
+library finds the existing types. CSVs are UTF-8 without a byte-order mark: NetBox reads the header as is."""
 
 from __future__ import annotations
 
-import csv
-import io
-import re
+import math
 from pathlib import Path
 
 import yaml
 
+from gpuplanner.core.outfile import ExportError, csv_text, one_line, write_atomic
 from gpuplanner.engine.compiled import ROLE_CODES
+from gpuplanner.exports import netbox_library as lib
+from gpuplanner.exports.names import slug
 from gpuplanner.exports.ports import cables, interface_names
 
 ROLE_NAMES = {v: k for k, v in ROLE_CODES.items()}
@@ -24,25 +30,43 @@ CABLE_TYPE = {"dac": "dac-passive", "acc": "dac-active", "aec": "dac-active", "a
               "fiber-mmf": "mmf-om4", "fiber-smf": "smf-os2"}  # fmt: skip
 FILES = (
     "01-manufacturers.csv", "02-device-roles.csv", "03-device-types.yaml", "04-sites.csv", "05-locations.csv",
-    "06-racks.csv", "07-devices.csv", "08-breakout-interfaces.csv", "09-cables.csv",
+    "06-racks.csv", "07-power-panels.csv", "08-power-feeds.csv", "09-devices.csv", "10-breakout-interfaces.csv",
+    "11-cables.csv",
 )  # fmt: skip
 
 
-def slug(text: str) -> str:
-    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return s[:100] or "x"
-
-
 def _csv(header: list[str], rows: list[list]) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    w.writerows(rows)
-    return buf.getvalue()
+    return csv_text(header, rows)
 
 
 def _model(entry, tid: str) -> str:
+    known = lib.model_and_slug(tid)
+    if known:
+        return known[0]
     return (entry.model or entry.name) if entry is not None else tid
+
+
+def _type_slug(tid: str) -> str:
+    known = lib.model_and_slug(tid)
+    return known[1] if known else slug(tid)
+
+
+def _vendor(entry) -> str:
+    return lib.manufacturer(entry.vendor) if entry is not None else "Unknown"
+
+
+def _power_ports(e) -> list[dict]:
+    """One power port per PSU: maximum draw = the PSU's rating, allocated = typical draw shared by all PSUs."""
+    n = int(getattr(e, "psu_count", 0) or 0)
+    rating = float(getattr(e, "psu_rating_w", 0) or 0)
+    typical = float(getattr(e, "power_typical_w", 0) or 0)
+    if n <= 0 or rating <= 0:
+        return []
+    alloc = min(int(math.ceil(typical / n)), int(rating)) if typical > 0 else None
+    return [
+        {"name": f"PSU{k}", "maximum_draw": int(rating), **({"allocated_draw": alloc} if alloc else {})}
+        for k in range(1, n + 1)
+    ]
 
 
 def device_types_yaml(project, results) -> str:
@@ -50,9 +74,9 @@ def device_types_yaml(project, results) -> str:
     for tid in sorted(set(results.compiled.devices.type_ids)):
         e = project.catalog.entries.get(tid)
         doc = {
-            "manufacturer": e.vendor if e is not None else "Unknown",
+            "manufacturer": _vendor(e),
             "model": _model(e, tid),
-            "slug": slug(tid),
+            "slug": _type_slug(tid),
             "u_height": int(getattr(e, "ru", 1) or 1),
             "is_full_depth": True,
         }
@@ -69,6 +93,8 @@ def device_types_yaml(project, results) -> str:
         ]
         if interfaces:
             doc["interfaces"] = interfaces
+        if _power_ports(e):
+            doc["power-ports"] = _power_ports(e)
         docs.append(doc)
     return yaml.safe_dump_all(docs, sort_keys=False, allow_unicode=True)
 
@@ -86,7 +112,7 @@ def _devices_csv(project, results, site: str) -> str:
             [
                 d.names[i],
                 ROLE_NAMES[int(d.role[i])],
-                e.vendor if e is not None else "Unknown",
+                _vendor(e),
                 _model(e, d.type_ids[i]),
                 "planned",
                 site,
@@ -165,13 +191,39 @@ def _racks_csv(results, site: str) -> str:
     return _csv(["site", "location", "name", "status", "u_height", "width", "description"], rows)
 
 
+def _power_csvs(project, results, site: str) -> tuple[str, str]:
+    """Power panels (one per row) and feeds: per rack one per PDU (A, B …) with the PDU's supply."""
+    r = results.compiled.racks
+    cat = project.catalog.entries
+    panels = sorted(set(r.row_label))
+    feeds = []
+    for i, tid in enumerate(r.type_ids):
+        rt = cat.get(tid)
+        pdu = cat.get(getattr(rt, "pdu", "") or "")
+        count = int(getattr(rt, "pdu_count", 0) or 0)
+        if pdu is None or count <= 0:
+            continue
+        phase = "three-phase" if int(getattr(pdu, "phases", 1) or 1) == 3 else "single-phase"
+        for k in range(count):
+            feeds.append(
+                [site, f"Panel {r.row_label[i]}", r.row_label[i], r.names[i], f"{r.names[i]}-{chr(65 + k % 26)}",
+                 "planned", "primary" if k == 0 else "redundant", "ac", phase, int(pdu.voltage_v),
+                 int(pdu.current_a), 80]
+            )  # fmt: skip
+    panel_csv = _csv(["site", "location", "name"], [[site, row, f"Panel {row}"] for row in panels])
+    header = ["site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase", "voltage",
+              "amperage", "max_utilization"]  # fmt: skip
+    return panel_csv, _csv(header, feeds)
+
+
 def netbox_files(project, results) -> dict[str, str]:
     """File name → text, in import order."""
     d, r = results.compiled.devices, results.compiled.racks
     cat = project.catalog.entries
-    site = project.info.name or "GPU Planner site"
+    site = one_line(project.info.name, 100) or "GPU Planner site"
     cabling = cables(project, results)
-    vendors = sorted({cat[t].vendor if t in cat else "Unknown" for t in set(d.type_ids)})
+    vendors = sorted({_vendor(cat.get(t)) for t in set(d.type_ids)})
+    panels, feeds = _power_csvs(project, results, site)
     roles = sorted({ROLE_NAMES[int(x)] for x in set(d.role.tolist())})
     return {
         FILES[0]: _csv(["name", "slug"], [[v, slug(v)] for v in vendors]),
@@ -185,17 +237,17 @@ def netbox_files(project, results) -> dict[str, str]:
             [[site, row, slug(row), "planned"] for row in sorted(set(r.row_label))],
         ),
         FILES[5]: _racks_csv(results, site),
-        FILES[6]: _devices_csv(project, results, site),
-        FILES[7]: _breakouts_csv(project, results, cabling),
-        FILES[8]: _cables_csv(project, results, cabling),
+        FILES[6]: panels,
+        FILES[7]: feeds,
+        FILES[8]: _devices_csv(project, results, site),
+        FILES[9]: _breakouts_csv(project, results, cabling),
+        FILES[10]: _cables_csv(project, results, cabling),
     }
 
 
 def write_netbox(project, results, folder: Path) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    out = []
-    for name, text in netbox_files(project, results).items():
-        p = folder / name
-        p.write_text(text, encoding="utf-8")
-        out.append(p)
-    return out
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ExportError(f"cannot create the folder: {exc.strerror or exc}", file=str(folder)) from exc
+    return [write_atomic(folder / name, text) for name, text in netbox_files(project, results).items()]

@@ -1,6 +1,7 @@
 """Port names for every device type and port numbers for every cable, assigned deterministically: per device
 and port group, cables take ports 1, 2, 3 … in link order, named by the group's pattern
-(``PortGroup.port_name``). A cable slower than its port takes a breakout lane of it (``<port>s0``, ``<port>s1``
+(``PortGroup.port_name``), or as the vendor prints them for models the NetBox devicetype-library has
+(``netbox_library``). A cable slower than its port takes a breakout lane of it (``<port>s0``, ``<port>s1``
 …, as switch OSes name split ports); a faster one takes as many ports as it needs (named by the first).
 Where two groups of a type would give the same name, the group name is prefixed, so interface names are
 unique per device (NetBox requires it)."""
@@ -10,6 +11,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+
+from gpuplanner.exports.netbox_library import vendor_port_name
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,12 @@ class Cable:
 def interface_names(entry) -> dict[str, list[str]]:
     """Port group name → the names of its ports, unique across the type's groups."""
     groups = getattr(entry, "port_groups", ()) or ()
-    raw = {pg.name: [pg.port_name(i) for i in range(1, pg.count + 1)] for pg in groups}
+    tid = getattr(entry, "id", "")
+
+    def name(pg, i: int) -> str:  # the vendor's printed name where the devicetype-library has the model
+        return vendor_port_name(tid, pg.name, i) or pg.port_name(i)
+
+    raw = {pg.name: [name(pg, i) for i in range(1, pg.count + 1)] for pg in groups}
     seen = Counter(n for names in raw.values() for n in names)
     return {g: [n if seen[n] == 1 else f"{g}-{n}" for n in names] for g, names in raw.items()}
 

@@ -1,114 +1,201 @@
-"""Team quotas for the schedulers the customer runs: Slurm partitions and QOS limits, and Kubernetes
-ResourceQuota + Kueue ClusterQueue/LocalQueue objects (one namespace per team)."""
+"""Team quotas for Kubernetes: one YAML stream with Kueue v1beta2 objects (v1beta1 is deprecated) and core
+objects.
+
+- ``Node`` label patches for every compute server (``kubectl apply`` merges labels into the registered node):
+  the GPU type and partition that pick a ResourceFlavor, and the fabric's topology levels.
+- ``Topology`` (topology-aware scheduling): block → leaf group → host. A leaf group is the servers that share the
+  same leaf switches (one top-of-rack leaf, or the rail leaves of a scalable unit); a block is the leaf groups
+  that share the same spine switches (a fat-tree pod; the whole fabric on a 2-tier leaf-spine).
+- one ``ResourceFlavor`` per GPU type × partition, selecting nodes by those labels, so a queue for training
+  never lands on inference nodes;
+- per team a ``Namespace``, a ``ResourceQuota`` (guarantee + burst), a ``ClusterQueue`` in one cohort
+  (nominal quota = guarantee spread over the flavors of the team's partition, borrowing limit = burst; a team
+  with no GPUs gets 0 and 0) and a ``LocalQueue``. A project without teams gets one queue for everyone.
+"""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 
 import yaml
 
-from gpuplanner.catalog.types import ServerType
+from gpuplanner.exports.names import slug
+from gpuplanner.exports.slurm import device_hostnames
+from gpuplanner.exports.slurm_conf import _gres_type, compute_servers
+
+KUEUE = "kueue.x-k8s.io/v1beta2"
+LABEL = "gpuplanner.io"
+LEVELS = (f"{LABEL}/block", f"{LABEL}/leaf-group", "kubernetes.io/hostname")
+TOPOLOGY = "gpu-fabric"
+COHORT = "gpu-cluster"
+# Extended resource names of each vendor's device plugin.
+RESOURCE = {"nvidia": "nvidia.com/gpu", "amd": "amd.com/gpu", "huawei": "huawei.com/Ascend910"}
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9-]+", "-", text.lower()).strip("-") or "team"
+def k8s_name(text: str, fallback: str = "x") -> str:
+    """An RFC 1123 label (lower-case letters, digits, '-'; at most 63)."""
+    return slug(text, fallback=fallback, limit=63)
 
 
-def hostname(name: str) -> str:
-    """A Slurm/DNS-safe node name from a device name."""
-    return re.sub(r"[^A-Za-z0-9-]+", "-", name).strip("-") or "node"
+def _fabric_levels(project) -> dict[str, tuple[str, str]]:
+    """Device id → (block, leaf group) from the project's links (servers on no fabric switch are left out)."""
+    devs, cat = project.devices, project.catalog.entries
+    leaves: dict[str, set[str]] = defaultdict(set)  # server → its leaf switches
+    ups: dict[str, set[str]] = defaultdict(set)  # leaf → switches above it
+    role = {d.id: d.role for d in devs.values()}
+    for lk in project.links.values():
+        for x, y in ((lk.a_device, lk.b_device), (lk.b_device, lk.a_device)):
+            if (
+                role[x] == "leaf"
+                and role[y] == "compute"
+                and getattr(cat.get(devs[y].type_id), "kind_name", "") == "server"
+            ):
+                leaves[y].add(x)
+            elif role[x] == "leaf" and role[y] in ("spine", "core"):
+                ups[x].add(y)
+    groups: dict[frozenset, list[str]] = defaultdict(list)
+    for srv, ls in leaves.items():
+        groups[frozenset(ls)].append(srv)
+    blocks: dict[frozenset, int] = {}
+    out: dict[str, tuple[str, str]] = {}
+    order = sorted(groups, key=lambda g: min(groups[g]))
+    for k, g in enumerate(order, start=1):
+        above = frozenset().union(*(ups[leaf] for leaf in g))
+        b = blocks.setdefault(above, len(blocks) + 1)
+        for srv in groups[g]:
+            out[srv] = (f"block-{b:02d}", f"leafgroup-{k:03d}")
+    return out
 
 
-def _gpu_servers(project) -> dict[str, list]:
-    """partition → GPU servers in it ("default" for servers without one)."""
-    by: dict[str, list] = defaultdict(list)
-    for d in project.devices.values():
-        e = project.catalog.entries.get(d.type_id)
-        if isinstance(e, ServerType) and e.gpu_count:
-            by[d.partition or "default"].append((d, e))
-    return by
-
-
-def slurm_partitions(project) -> str:
-    """slurm.conf NodeName/PartitionName lines plus the sacctmgr commands that create one QOS per team."""
-    lines = [
-        "# GPU Planner: nodes, partitions and team QOS (append to slurm.conf; run the sacctmgr lines once)"
-    ]
-    teams = list(project.tables["teams"].values())
-    for part, members in sorted(_gpu_servers(project).items()):
-        for d, e in members:
-            lines.append(
-                f"NodeName={hostname(d.name)} Gres=gpu:{e.gpu_count} CPUs={max(e.cpu_count, 1) * 32} State=UNKNOWN"
-            )
-        nodes = ",".join(hostname(d.name) for d, _ in members)
-        qos = ",".join(_slug(t.name) for t in teams if (t.partition or "default") == part)
-        extra = f" AllowQos={qos}" if qos else ""
-        lines.append(
-            f"PartitionName={hostname(part)} Nodes={nodes} Default={'YES' if part == 'default' else 'NO'} "
-            f"MaxTime=INFINITE State=UP{extra}"
+def _flavors(project) -> dict[str, dict]:
+    """Flavor name → {'labels', 'resource', 'gpus' (capacity), 'partition'}; node id → flavor in '_nodes'."""
+    out: dict[str, dict] = {}
+    for d, e in compute_servers(project):
+        if not e.gpu_count:
+            continue
+        gtype, vendor = _gres_type(project, e)
+        part = k8s_name(d.partition or "all", fallback="all")
+        name = k8s_name(f"{gtype}-{part}")
+        f = out.setdefault(
+            name,
+            {
+                "labels": {f"{LABEL}/gpu-type": gtype.replace("_", "-"), f"{LABEL}/partition": part},
+                "resource": RESOURCE.get(vendor, f"{vendor or 'vendor'}.com/gpu"),
+                "gpus": 0,
+                "partition": d.partition,
+                "nodes": [],
+            },
         )
-    lines.append("")
-    for t in teams:
-        limit = t.gpu_guaranteed + t.gpu_burst
-        grp = f" GrpTRES=gres/gpu={limit}" if limit else ""
-        lines.append(f"# sacctmgr -i add qos {_slug(t.name)} Priority={t.priority * 1000}{grp}")
-    return "\n".join(lines) + "\n"
+        f["gpus"] += int(e.gpu_count)
+        f["nodes"].append(d.id)
+    return out
 
 
-def kubernetes_quotas(project) -> str:
-    """A YAML stream: per team a Namespace, a ResourceQuota on nvidia.com/gpu, a Kueue ClusterQueue (nominal
-    quota = guarantee, borrowing limit = burst, one cohort) and a LocalQueue; plus the ResourceFlavor."""
-    teams = list(project.tables["teams"].values())
-    docs: list[dict] = [
-        {"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "ResourceFlavor", "metadata": {"name": "gpu"}}
-    ]
+def _cluster_queue(name: str, flavors: dict[str, dict], guaranteed: int, burst: int, ns_selector) -> dict:
+    by_resource: dict[str, list[str]] = defaultdict(list)
+    for fname, f in flavors.items():
+        by_resource[f["resource"]].append(fname)
+    groups, left = [], guaranteed
+    for resource, names in sorted(by_resource.items()):
+        fl = []
+        for fname in names:
+            nominal = min(left, flavors[fname]["gpus"])
+            left -= nominal
+            fl.append(
+                {
+                    "name": fname,
+                    "resources": [{"name": resource, "nominalQuota": nominal, "borrowingLimit": burst}],
+                }
+            )
+        groups.append({"coveredResources": [resource], "flavors": fl})
+    return {
+        "apiVersion": KUEUE,
+        "kind": "ClusterQueue",
+        "metadata": {"name": name},
+        "spec": {
+            "cohortName": COHORT,
+            "namespaceSelector": ns_selector,
+            "resourceGroups": groups,
+            "preemption": {"reclaimWithinCohort": "Any", "withinClusterQueue": "LowerPriority"},
+        },
+    }
+
+
+def kubernetes_docs(project) -> list[dict]:
+    hosts = device_hostnames(project)
+    levels = _fabric_levels(project)
+    flavors = _flavors(project)
+    docs: list[dict] = []
+    for f in flavors.values():
+        for dev in f["nodes"]:
+            labels = dict(f["labels"])
+            if dev in levels:
+                labels[LEVELS[0]], labels[LEVELS[1]] = levels[dev]
+            docs.append(
+                {
+                    "apiVersion": "v1",
+                    "kind": "Node",
+                    "metadata": {"name": k8s_name(hosts[dev], fallback="node"), "labels": labels},
+                }
+            )
+    use_topology = bool(levels) and all(dev in levels for f in flavors.values() for dev in f["nodes"])
+    if use_topology:
+        docs.append(
+            {
+                "apiVersion": KUEUE,
+                "kind": "Topology",
+                "metadata": {"name": TOPOLOGY},
+                "spec": {"levels": [{"nodeLabel": lb} for lb in LEVELS]},
+            }
+        )
+    for fname, f in flavors.items():
+        spec: dict = {"nodeLabels": dict(f["labels"])}
+        if use_topology:
+            spec["topologyName"] = TOPOLOGY
+        docs.append(
+            {"apiVersion": KUEUE, "kind": "ResourceFlavor", "metadata": {"name": fname}, "spec": spec}
+        )
+    teams = list(project.tables.get("teams", {}).values())
+    if not teams and flavors:  # one queue for everyone, in the default namespace
+        total = sum(f["gpus"] for f in flavors.values())
+        docs.append(_cluster_queue("cluster", flavors, total, 0, {}))
+        docs.append(_local_queue("default", "cluster"))
+    taken: set[str] = set()
     for t in teams:
-        ns = _slug(t.name)
+        ns = k8s_name(t.name, fallback="team")
+        k = 1
+        while ns in taken:
+            k += 1
+            ns = k8s_name(f"{t.name}-{k}", fallback=f"team-{k}")
+        taken.add(ns)
+        mine = {n: f for n, f in flavors.items() if not t.partition or f["partition"] == t.partition}
+        guaranteed, burst = max(0, int(t.gpu_guaranteed)), max(0, int(t.gpu_burst))
         docs.append({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+        resources = sorted({f["resource"] for f in mine.values()}) or ["nvidia.com/gpu"]
         docs.append(
             {
                 "apiVersion": "v1",
                 "kind": "ResourceQuota",
                 "metadata": {"name": "gpu-quota", "namespace": ns},
-                "spec": {"hard": {"requests.nvidia.com/gpu": str(t.gpu_guaranteed + t.gpu_burst)}},
+                "spec": {"hard": {f"requests.{r}": str(guaranteed + burst) for r in resources}},
             }
         )
-        docs.append(
-            {
-                "apiVersion": "kueue.x-k8s.io/v1beta1",
-                "kind": "ClusterQueue",
-                "metadata": {"name": ns},
-                "spec": {
-                    "cohort": "gpu-cluster",
-                    "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": ns}},
-                    "resourceGroups": [
-                        {
-                            "coveredResources": ["nvidia.com/gpu"],
-                            "flavors": [
-                                {
-                                    "name": "gpu",
-                                    "resources": [
-                                        {
-                                            "name": "nvidia.com/gpu",
-                                            "nominalQuota": t.gpu_guaranteed,
-                                            "borrowingLimit": t.gpu_burst,
-                                        }
-                                    ],
-                                }
-                            ],
-                        }
-                    ],
-                    "preemption": {"reclaimWithinCohort": "Any", "withinClusterQueue": "LowerPriority"},
-                },
-            }
-        )
-        docs.append(
-            {
-                "apiVersion": "kueue.x-k8s.io/v1beta1",
-                "kind": "LocalQueue",
-                "metadata": {"name": "default", "namespace": ns},
-                "spec": {"clusterQueue": ns},
-            }
-        )
-    return yaml.safe_dump_all(docs, sort_keys=False)
+        if mine:
+            selector = {"matchLabels": {"kubernetes.io/metadata.name": ns}}
+            docs.append(_cluster_queue(ns, mine, guaranteed, burst, selector))
+            docs.append(_local_queue(ns, ns))
+    return docs
+
+
+def _local_queue(namespace: str, cluster_queue: str) -> dict:
+    return {
+        "apiVersion": KUEUE,
+        "kind": "LocalQueue",
+        "metadata": {"name": "default", "namespace": namespace},
+        "spec": {"clusterQueue": cluster_queue},
+    }
+
+
+def kubernetes_quotas(project) -> str:
+    head = "# Kubernetes + Kueue v1beta2 objects written by GPU Planner (kubectl apply -f)\n"
+    return head + yaml.safe_dump_all(kubernetes_docs(project), sort_keys=False, allow_unicode=False)

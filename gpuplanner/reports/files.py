@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ from reportlab.graphics import renderSVG
 from reportlab.graphics.shapes import Drawing
 
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.core.outfile import ExportError, csv_cell, write_atomic
 from gpuplanner.reports import ReportError, new_context
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.drawings.rack import rack_drawing
@@ -35,32 +38,45 @@ BOM_COLUMNS = (
     "currency",
 )
 TOPOLOGY_SIZE = (1100.0, 640.0)
+_XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def bom_table(ctx: ReportContext) -> list[list]:
+    """The BOM as rows of ``BOM_COLUMNS`` (numbers as floats, None for no price), then the total row;
+    amounts in the project's currency (unrounded). The CSV and the Excel workbook both print these."""
+    rate = ctx.results.cost.usd_exchange_rate
+    rows: list[list] = []
+    for cat, lines in lines_by_category(ctx).items():
+        for ln in lines:
+            price = None if ln.unit_usd is None else ln.unit_usd * rate
+            rows.append(
+                [cat, ctx.t(f"cat_{cat}"), ln.name, ln.item_id, float(ln.qty), ln.unit, price,
+                 ln.amount_usd * rate, ctx.currency]
+            )  # fmt: skip
+    rows.append(["total", ctx.t("bom_total"), "", "", None, "", None, float(ctx.data["capex"]), ctx.currency])
+    return rows
+
+
+def bom_rows(project: Any, results: Any, lang: str | None = None) -> list[list]:
+    """``bom_table`` for a project and its analysis (what the CLI hands to the workbook export)."""
+    return bom_table(new_context(project, lang, results=results))
 
 
 def bom_csv(ctx: ReportContext) -> str:
     """One row per BOM line, then a total row; amounts in the project's currency (unrounded)."""
-    rate = ctx.results.cost.usd_exchange_rate
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(BOM_COLUMNS)
-    for cat, lines in lines_by_category(ctx).items():
-        for ln in lines:
-            price = "" if ln.unit_usd is None else f"{ln.unit_usd * rate:.2f}"
-            w.writerow(
-                [
-                    cat,
-                    ctx.t(f"cat_{cat}"),
-                    ln.name,
-                    ln.item_id,
-                    f"{ln.qty:g}",
-                    ln.unit,
-                    price,
-                    f"{ln.amount_usd * rate:.2f}",
-                    ctx.currency,
-                ]
-            )
-    w.writerow(["total", ctx.t("bom_total"), "", "", "", "", "", f"{ctx.data['capex']:.2f}", ctx.currency])
+    for r in bom_table(ctx):
+        qty = "" if r[4] is None else f"{r[4]:g}"
+        price = "" if r[6] is None else f"{r[6]:.2f}"
+        _row(w, [*r[:4], qty, r[5], price, f"{r[7]:.2f}", r[8]])
     return buf.getvalue()
+
+
+def _row(w, cells: list) -> None:
+    """One CSV row with formula-like text neutralised (names are free text; OWASP CSV injection)."""
+    w.writerow([csv_cell(c) for c in cells])
 
 
 def drawing_for(ctx: ReportContext, rack: str | None = None) -> Drawing:
@@ -97,12 +113,18 @@ def write_file(
         raise ReportError("the folder does not exist", file=str(out.parent))
     ctx = new_context(project, lang, scenario, results=results)
     try:
-        if fmt == "bom-csv":
-            out.write_text(bom_csv(ctx), encoding="utf-8")
+        if fmt == "bom-csv":  # UTF-8 with a byte-order mark: Excel on a Chinese Windows reads it right
+            write_atomic(out, bom_csv(ctx), encoding="utf-8-sig")
         elif fmt == "svg":
-            renderSVG.drawToFile(drawing_for(ctx, rack), str(out))
+            svg = renderSVG.drawToString(drawing_for(ctx, rack))
+            write_atomic(out, _XML_INVALID.sub(" ", svg))  # control characters in names are not XML
         else:
-            drawing_to_png(drawing_for(ctx, rack), out)
+            with tempfile.TemporaryDirectory() as tmp:
+                png = Path(tmp) / "drawing.png"
+                drawing_to_png(drawing_for(ctx, rack), png)
+                write_atomic(out, png.read_bytes())
+    except ExportError as exc:
+        raise ReportError(exc.message, file=exc.file) from exc
     except OSError as exc:
         raise ReportError(f"cannot write: {exc.strerror or exc}", file=str(out)) from exc
     return [out]

@@ -336,6 +336,7 @@ def test_help_lists_every_command_in_order():
         "report",
         "export",
         "advise",
+        "import",
     ]
 
 
@@ -345,7 +346,7 @@ def test_export_format_choices_match_the_writers():
     from gpuplanner.exports import FORMATS as DATA_FORMATS
     from gpuplanner.reports.files import FORMATS as REPORT_FORMATS
 
-    assert set(FORMATS) == {*DATA_FORMATS, *REPORT_FORMATS, "slurm-partitions", "k8s-quotas"}
+    assert set(FORMATS) == {*DATA_FORMATS, *REPORT_FORMATS}
 
 
 def test_estimate_overlap_flags_change_the_prediction_the_way_the_physics_says():

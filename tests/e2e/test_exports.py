@@ -135,9 +135,9 @@ def test_netbox_import_files_hold_every_device_rack_and_cable(tmp_path, project,
     read = lambda name: list(csv.DictReader((folder / name).open(encoding="utf-8")))  # noqa: E731
     types = {t["model"]: t for t in yaml.safe_load_all((folder / "03-device-types.yaml").read_text())}
     racks = {r["name"]: r for r in read("06-racks.csv")}
-    devices = {d["name"]: d for d in read("07-devices.csv")}
-    cables = read("09-cables.csv")
-    lanes = {(b["device"], b["name"]) for b in read("08-breakout-interfaces.csv")}
+    devices = {d["name"]: d for d in read("09-devices.csv")}
+    cables = read("11-cables.csv")
+    lanes = {(b["device"], b["name"]) for b in read("10-breakout-interfaces.csv")}
     assert set(racks) == {r.name for r in project.racks.values()}
     assert len(devices) == len(project.devices)
     for d in project.devices.values():
@@ -164,7 +164,9 @@ def test_netbox_import_files_hold_every_device_rack_and_cable(tmp_path, project,
 
 
 def test_cable_schedule_lists_every_cable_once(tmp_path, project):
-    rows = list(csv.DictReader(export("cables-csv", tmp_path / "cables.csv").open(encoding="utf-8")))
+    out = export("cables-csv", tmp_path / "cables.csv")
+    assert out.read_bytes().startswith(b"\xef\xbb\xbf")  # UTF-8 byte-order mark, for Excel
+    rows = list(csv.DictReader(out.open(encoding="utf-8-sig")))
     assert len(rows) == sum(lk.multiplicity for lk in project.links.values())
     assert Counter(r["link_id"] for r in rows) == {lk.id: lk.multiplicity for lk in project.links.values()}
     ends = Counter((r["a_device"], r["a_port"]) for r in rows) + Counter(
@@ -176,7 +178,9 @@ def test_cable_schedule_lists_every_cable_once(tmp_path, project):
 
 
 def test_bom_csv_adds_up_to_the_capex(tmp_path):
-    rows = list(csv.DictReader(export("bom-csv", tmp_path / "bom.csv").open(encoding="utf-8")))
+    out = export("bom-csv", tmp_path / "bom.csv")
+    assert out.read_bytes().startswith(b"\xef\xbb\xbf")  # UTF-8 byte-order mark, for Excel
+    rows = list(csv.DictReader(out.open(encoding="utf-8-sig")))
     data = json.loads(run("analyze", str(SUPERPOD), "--json").stdout)
     lines, total = rows[:-1], rows[-1]
     assert total["category"] == "total" and float(total["amount"]) == pytest.approx(data["capex"])

@@ -5,6 +5,7 @@ Bézier curves, polygons and strings (any rotation); drawn at twice the size and
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -14,6 +15,7 @@ from reportlab.lib import colors
 from gpuplanner.reports.fonts import font_path
 
 SUPERSAMPLE = 2
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1, 0, 0, 1, 0, 0)
 
@@ -128,11 +130,14 @@ class _Painter:
         font = self.fonts.get(size) or self.fonts.setdefault(
             size, ImageFont.truetype(str(font_path()), size, index=0)
         )
-        w = font.getlength(n.text)
+        text = _CONTROL.sub(
+            " ", n.text
+        )  # tabs/newlines in names: one line (Pillow's raqm layout fails on them)
+        w = font.getlength(text)
         asc, desc = font.getmetrics()
         tmp = Image.new("RGBA", (int(w) + 4, asc + desc + 4), (255, 255, 255, 0))
         ImageDraw.Draw(tmp).text(
-            (2, asc + 2), n.text, font=font, fill=_rgba(n.fillColor) or (0, 0, 0, 255), anchor="ls"
+            (2, asc + 2), text, font=font, fill=_rgba(n.fillColor) or (0, 0, 0, 255), anchor="ls"
         )
         shift = {"start": 0.0, "middle": w / 2, "end": w}.get(n.textAnchor, 0.0)
         angle = math.degrees(math.atan2(m[1], m[0]))
