@@ -159,31 +159,14 @@ def _json(cfg: TrainConfig, est, cluster: ClusterSpec) -> dict:
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
     from gpuplanner.catalog.loader import default_catalog
-    from gpuplanner.engine.perf import InferenceConfig, TrainConfig, estimate, estimate_inference, sweep
+    from gpuplanner.engine.perf import TrainConfig, estimate, sweep
 
     catalog = default_catalog()
     shape = _shape(args, catalog)
-    if args.inference:
-        cluster = _cluster(args, catalog)
-        inf = estimate_inference(
-            shape,
-            InferenceConfig(
-                batch=args.batch,
-                prompt_len=args.prompt,
-                output_len=args.output,
-                tp=args.tp or 1,
-                kv_precision_bytes=args.kv_bytes,
-            ),
-            cluster,
-            args.gpus,
-        )
-        data = {k: v for k, v in dataclasses.asdict(inf).items()}
-        if args.json:
-            print_json(data)
-        else:
-            for k, v in data.items():
-                print(f"{k:28} {v}")
-        return 0 if inf.fits else EXIT_BAD_INPUT
+    if args.inference:  # static batch and serving plan: cli/serving_out.py
+        from gpuplanner.cli.serving_out import run_inference
+
+        return run_inference(args, shape, _cluster(args, catalog))
     if args.fabric:
         cfg, est, cluster = _from_fabric(args, shape)
         rows = [(cfg, est)]
@@ -317,6 +300,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--batch", type=int, default=32)
     p.add_argument("--prompt", type=int, default=2048)
     p.add_argument("--output", type=int, default=512)
-    p.add_argument("--kv-bytes", type=int, default=2)
+    p.add_argument("--kv-bytes", type=int, help="KV cache bytes per value (default: 1 with fp8, else 2)")
     p.add_argument("--json", action="store_true")
+    from gpuplanner.cli.serving_out import add_arguments
+
+    add_arguments(p)
     p.set_defaults(func=_cmd_estimate)
