@@ -21,7 +21,7 @@ COMMAND_MODULES = [project_cmd, catalog_cmd]
 def _optional_modules() -> list:
     """Sub-commands of areas that may be absent from a minimal build are imported here."""
     mods = []
-    for name in ("fabric_cmd", "analyze_cmd", "estimate_cmd", "report_cmd", "export_cmd"):
+    for name in ("fabric_cmd", "analyze_cmd", "estimate_cmd", "report_cmd", "export_cmd", "set_cmd"):
         try:
             mods.append(__import__(f"gpuplanner.cli.{name}", fromlist=["register"]))
         except ModuleNotFoundError as exc:

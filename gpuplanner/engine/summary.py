@@ -56,6 +56,24 @@ def performance_json(results: Results, lang: str = "en") -> dict[str, Any] | Non
     }
 
 
+def workloads_json(results: Results) -> list[dict[str, Any]]:
+    """`analyze --json` `workloads`: one entry per active workload, each on its partition's GPUs."""
+    return [_clean(e.to_json()) for e in results.workloads]
+
+
+def limits_json(results: Results) -> list[dict[str, Any]]:
+    """`analyze --json` `limits`: each site limit or budget (name, limit, plan, within)."""
+    return [_clean(dict(x)) for x in results.limits]
+
+
+def _clean(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_clean(v) for v in x]
+    return _num(x)
+
+
 def racks_json(results: Results) -> list[dict[str, Any]]:
     c, p, t = results.compiled, results.power, results.thermal
     out = []
@@ -131,6 +149,8 @@ def results_json(project, results: Results, lang: str = "en") -> dict[str, Any]:
         "missing_prices": cost.missing_prices,
         "performance": performance_json(results, lang),
         "workload_error": results.workload_error or None,
+        "workloads": workloads_json(results),
+        "limits": limits_json(results),
         "fabric": fabric,
         "link_utilization": {
             "max": _num(float(results.link_util.max())) if len(results.link_util) else 0.0,

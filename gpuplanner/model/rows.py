@@ -53,6 +53,12 @@ class Site:
     expected_utilization: float = 0.7
     hall_width_m: float = 0.0  # 0 = sized to fit the racks
     hall_depth_m: float = 0.0
+    # site limits and budget (issue 22): 0 / "" = not stated
+    it_kw_available: float = 0.0  # IT power the hall takes; checked: IT max × (1 + feed_headroom)
+    positions_json: str = "[]"  # floor slots: [{"count": 24, "cooling": "air", "kw": 40}, …] (data only)
+    budget_capex: float = 0.0  # in the project currency
+    budget_tco: float = 0.0  # in the project currency, over tco_years
+    region: str = ""  # the customer's country (ISO 3166-1 alpha-2), for export rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +124,7 @@ class Fabric:
 class Workload:
     id: str
     name: str
-    kind: str = "training"  # training | inference
+    kind: str = "training"  # training | fine-tuning | inference
     model_id: str = ""  # catalog model id; "" = the shape fields below
     architecture: str = "dense"
     layers: int = 32
@@ -151,6 +157,13 @@ class Workload:
     measured_busbw_gbyte_per_s: float | None = None
     active: bool = True
     partition: str = ""  # run on the GPU servers of this partition ("" = all)
+    # serving (kind "inference"): the load to serve and its targets; 0 = not stated
+    users: float = 0.0  # concurrent users (closed loop: each waits for its answer, then thinks)
+    requests_per_s: float = 0.0
+    ttft_target_s: float = 0.0
+    tpot_target_s: float = 0.0
+    think_time_s: float = 0.0
+    serving_mode: str = "best"  # aggregated | disaggregated | best
 
 
 @dataclass(frozen=True, slots=True)
