@@ -85,6 +85,7 @@ def _options(args: argparse.Namespace, project: Project):
         rack_budget_kw=args.rack_kw,
         storage_fabric=args.storage,
         storage_system=args.storage_system or "",
+        **({"storage_switch": args.storage_switch} if args.storage_switch else {}),
         storage_units=args.storage_units,
         management_fabric=args.management,
         phase_id=args.phase or "",
@@ -208,6 +209,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rack-kw", type=float, help="rack power budget in kW (default: the rack type's)")
     p.add_argument("--storage", action="store_true", help="add a storage fabric")
     p.add_argument("--storage-system", help="storage catalog id for the storage fabric")
+    p.add_argument("--storage-switch", help="switch of the storage fabric (default nvidia-spectrum-4-sn5600)")
     p.add_argument("--storage-units", type=int, default=0)
     p.add_argument("--management", action="store_true", help="add an out-of-band management fabric")
     p.add_argument("--name", help="project name")
