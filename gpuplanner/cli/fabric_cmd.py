@@ -105,7 +105,7 @@ def _generate_into_file(args: argparse.Namespace) -> int:
         ph = next((p for p in project.tables["phases"].values() if p.name == args.phase), None)
         if ph is not None:
             args.phase = ph.id
-    add_pod(project, _options(args, project), args.partition or "")
+    add_pod(project, _options(args, project), args.partition or "", fill_positions=args.fill_positions)
     save_project(project, args.into)
     added = {
         "file": args.into,
@@ -221,6 +221,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="the partition the generated GPU servers belong to (and the prefix of their names)",
     )
     p.add_argument("--phase", help="the build-out phase (id or name) the generated rows belong to")
+    p.add_argument(
+        "--fill-positions",
+        action="store_true",
+        help="with --into: fill the site's free rack positions (most capable first), each up to its kW",
+    )
     p.add_argument("--force", action="store_true")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_generate)

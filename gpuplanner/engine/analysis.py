@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.core.errors import PlannerError, ValidationError
+from gpuplanner.engine.checks_devices import unnetworked_findings
 from gpuplanner.engine.checks_facility import facility_findings
 from gpuplanner.engine.checks_floor import floor_findings, floor_loads, hall_findings, site_with_utility_feed
 from gpuplanner.engine.checks_limits import limits_and_findings
@@ -184,6 +185,7 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
     loads = floor_loads(project, c, power, thermal)
     findings += floor_findings(project, loads)
     findings += hall_findings(project, c)
+    findings += unnetworked_findings(c)
     entries = evaluate_workloads(project, c, fabric, wres) if int(c.devices.gpu_count.sum()) > 0 else []
     findings += workload_entry_findings(entries)
     limits, limit_findings = limits_and_findings(project, c, power, thermal, cost)

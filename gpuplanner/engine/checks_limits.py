@@ -17,10 +17,6 @@ from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.findings import Finding, register_templates
 from gpuplanner.model.site_limits import POSITION_COOLING, parse_positions
 
-# cooling methods of the thermal stage → the position capability they need
-METHOD_NEEDS = {"air": "air", "air-contained": "air", "in-row": "air", "rear-door": "rear-door"}
-LIQUID_METHODS = ("cold-plate", "immersion", "dlc", "liquid")
-
 register_templates(
     {
         "it-power-exceeded": {
@@ -82,39 +78,39 @@ def _limit(name: str, limit: float, plan: float, **extra: Any) -> dict[str, Any]
     }
 
 
-def rack_needs(c: Compiled, power, thermal) -> tuple[np.ndarray, np.ndarray]:
-    """(capability rank needed 0 air / 1 rear door / 2 liquid, kW at maximum) per compiled rack."""
-    methods = np.array(
-        [
-            2 if m in LIQUID_METHODS else POSITION_COOLING.index(METHOD_NEEDS.get(m, "air"))
-            for m in thermal.table.methods
-        ],
-        dtype=np.int64,
-    )
-    need = methods[thermal.rack_cooling] if len(c.racks.ids) else np.zeros(0, np.int64)
+def rack_needs(c: Compiled, power) -> tuple[np.ndarray, np.ndarray]:
+    """(capability rank needed, kW at maximum) per compiled rack. A position states the cooling it provides
+    up to its kW, so an air-cooled server fits any position by its kW; a rack holding servers that reject
+    part of their heat to liquid (catalog `liquid_share` > 0, e.g. GB200 NVL72) needs a liquid position."""
+    n = len(c.racks.ids)
+    need = np.zeros(n, dtype=np.int64)
+    inside = c.devices.rack >= 0
+    liquid = inside & (np.asarray(c.devices.liquid_share, dtype=float) > 0)
+    need[c.devices.rack[liquid]] = POSITION_COOLING.index("liquid")
     return need, np.asarray(power.rack_kw_max, dtype=float)
 
 
 def assign_positions(groups: list[dict], need: np.ndarray, kw: np.ndarray) -> tuple[np.ndarray, int]:
-    """Racks into position groups: the most demanding rack first, each into the least capable group that
-    takes it. Returns (racks used per group, racks left without a position). One pass over the racks: a
-    site has tens to hundreds of positions, not a hot path."""
-    rank = np.array([POSITION_COOLING.index(g["cooling"]) for g in groups], dtype=np.int64)
-    cap = np.array([g["kw"] for g in groups], dtype=float)
-    free = np.array([g["count"] for g in groups], dtype=np.int64)
-    order_groups = np.lexsort((cap, rank))
-    used = np.zeros(len(groups), dtype=np.int64)
-    unplaced = 0
-    for i in np.lexsort((-kw, -need)):
-        ok = order_groups[
-            (rank[order_groups] >= need[i]) & (cap[order_groups] >= kw[i] - 1e-9) & (free[order_groups] > 0)
-        ]
-        if not len(ok):
-            unplaced += 1
-            continue
-        free[ok[0]] -= 1
-        used[ok[0]] += 1
-    return used, unplaced
+    """Racks into floor positions, as many as can be placed (a maximum bipartite matching: a rack fits a
+    position of at least its cooling capability and kW), preferring the least capable positions that fit.
+    Returns (racks placed per group, racks left without a position)."""
+    from scipy.optimize import linear_sum_assignment
+
+    if not len(kw):
+        return np.zeros(len(groups), dtype=np.int64), 0
+    rank = np.repeat([POSITION_COOLING.index(g["cooling"]) for g in groups], [g["count"] for g in groups])
+    cap = np.repeat([g["kw"] for g in groups], [g["count"] for g in groups])
+    slot_group = np.repeat(np.arange(len(groups)), [g["count"] for g in groups])
+    if not len(cap):
+        return np.zeros(len(groups), dtype=np.int64), len(kw)
+    ok = (rank[None, :] >= need[:, None]) & (cap[None, :] >= kw[:, None] - 1e-9)
+    # cost: a miss costs more than any preference; among fits, the least capable position is cheapest
+    pref = (rank + cap / (cap.max() + 1.0)) / (len(POSITION_COOLING) + 1.0) / (len(kw) + 1.0)
+    cost = np.where(ok, pref[None, :], 1.0)
+    rows, cols = linear_sum_assignment(cost)
+    hit = ok[rows, cols]
+    used = np.bincount(slot_group[cols[hit]], minlength=len(groups)).astype(np.int64)
+    return used, int(len(kw) - hit.sum())
 
 
 def limits_and_findings(
@@ -143,7 +139,7 @@ def limits_and_findings(
         )
     groups = parse_positions(getattr(site, "positions_json", "[]"))
     if groups:
-        need, kw = rack_needs(c, power, thermal)
+        need, kw = rack_needs(c, power)
         used, unplaced = assign_positions(groups, need, kw)
         total = sum(g["count"] for g in groups)
         limits.append(_limit("rack_positions", total, len(c.racks.ids), unplaced=unplaced))

@@ -38,8 +38,41 @@ def pod_prefix(project: Project, partition: str) -> str:
     return f"pod{n}"
 
 
-def plan_pod(project: Project, opts: GenerateOptions, partition: str = "") -> Plan:
-    """The plan of a pod added to `project` (the project itself is not changed)."""
+def free_positions_kw(project: Project) -> tuple[float, ...]:
+    """kW of the site's floor positions not yet taken, most capable first. The racks already drawn take the
+    least capable positions that hold their devices' maximum draw."""
+    from gpuplanner.model.site_limits import parse_positions
+
+    slots = sorted(
+        (g["kw"] for g in parse_positions(project.site.positions_json) for _ in range(g["count"])),
+        reverse=True,
+    )
+    drawn = {}
+    for d in project.devices.values():
+        e = project.catalog.entries.get(d.type_id)
+        if d.rack_id and e is not None:
+            drawn[d.rack_id] = drawn.get(d.rack_id, 0.0) + float(getattr(e, "power_max_w", 0.0)) / 1000.0
+    for kw in sorted(drawn.values(), reverse=True):
+        fit = [i for i, s in enumerate(slots) if s >= kw - 1e-9]
+        if fit:
+            slots.pop(fit[-1])  # the smallest position that holds it
+    return tuple(slots)
+
+
+def plan_pod(
+    project: Project, opts: GenerateOptions, partition: str = "", fill_positions: bool = False
+) -> Plan:
+    """The plan of a pod added to `project` (the project itself is not changed). With `fill_positions`
+    its server racks take the site's free floor positions, each filled up to that position's kW."""
+    if fill_positions:
+        free = free_positions_kw(project)
+        if not free:
+            raise GenerationError(
+                "the site states no free rack positions to fill",
+                field="positions",
+                hint="set them first: gpuplanner set FILE positions=24x40kW-air,8x120kW-liquid",
+            )
+        opts = opts.with_(rack_budgets_kw=free)
     if partition and not _NAME.match(partition):
         raise GenerationError(
             "a partition name is 1-32 letters, digits, '-', '_' or '.'", field="partition", value=partition
@@ -67,6 +100,8 @@ def plan_pod(project: Project, opts: GenerateOptions, partition: str = "") -> Pl
     return plan  # fabric names carry the prefix already ("train compute")
 
 
-def add_pod(project: Project, opts: GenerateOptions, partition: str = "") -> Compound:
+def add_pod(
+    project: Project, opts: GenerateOptions, partition: str = "", fill_positions: bool = False
+) -> Compound:
     """Adds the pod to the project as one undoable command (returned, already applied)."""
-    return apply_plan(project, plan_pod(project, opts, partition), f"Add {opts.template} pod")
+    return apply_plan(project, plan_pod(project, opts, partition, fill_positions), f"Add {opts.template} pod")
