@@ -233,7 +233,7 @@ def apply_setting(ed: _Edits, key: str, value: str) -> None:
         raise ValidationError(f"unknown key '{key}'", field=key, hint="see `gpuplanner set --help`")
 
 
-_PAIR = re.compile(r"^([A-Za-z0-9_.*\-]+)=(.*)$", re.S)
+_PAIR = re.compile(r"^([^=\s]+)=(.*)$", re.S)
 
 
 def _cmd_set(args: argparse.Namespace) -> int:
