@@ -40,6 +40,14 @@ def build(w: MainWindow) -> dict[str, QAction]:
         lambda: _new_from_template(w),
         "Ctrl+Shift+N",
     )
+    act(
+        "add_template",
+        translate("MainWindow", "&Add from template…"),
+        lambda: _add_from_template(w),
+        tip=translate(
+            "MainWindow", "Add a pod (servers, fabrics, racks) to this project, in its own partition"
+        ),
+    )
     act("open", translate("MainWindow", "&Open…"), w.open_dialog, SK.Open)
     act(
         "welcome",
@@ -145,7 +153,7 @@ def _full_text_tooltip(action: QAction) -> None:
 def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     mb = w.menuBar()
     f = mb.addMenu(translate("MainWindow", "&File"))
-    for k in ("new", "template", "open"):
+    for k in ("new", "template", "add_template", "open"):
         f.addAction(a[k])
     w.recent_menu = f.addMenu(translate("MainWindow", "Open &recent"))
     f.addAction(a["welcome"])
@@ -325,6 +333,16 @@ def _new_from_template(w: MainWindow) -> None:
                 + dlg.notes
             )
         w.view.push(cmd, kept)
+        w.view.zoom_to_fit()
+
+
+def _add_from_template(w: MainWindow) -> None:
+    """A pod from a template added to the open project (its own server type, fabric and partition)."""
+    from gpuplanner.ui.dialogs.template_dialog import TemplateDialog
+
+    dlg = TemplateDialog(w.doc.project.catalog, w, into=w.doc.project)
+    accepted = dlg.exec() and getattr(dlg, "plan", None) is not None
+    if accepted and w.view.push(dlg.command(w.doc.project)):
         w.view.zoom_to_fit()
 
 

@@ -257,6 +257,14 @@
         <translation>从模板新建(&amp;T)…</translation>
     </message>
     <message>
+        <source>&amp;Add from template…</source>
+        <translation>从模板添加(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Add a pod (servers, fabrics, racks) to this project, in its own partition</source>
+        <translation>向本项目添加一个集群单元（服务器、网络、机柜），放入其独立分区</translation>
+    </message>
+    <message>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
@@ -993,6 +1001,62 @@ The current project is unchanged.</source>
         <translation>总拥有成本 TCO（{n} 年）</translation>
     </message>
     <message>
+        <source>{name} ({partition}, {gpus} GPUs)</source>
+        <translation>{name}（{partition}，{gpus} 块 GPU）</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>{where}: not evaluated — {why}</source>
+        <translation>{where}：无法评估——{why}</translation>
+    </message>
+    <message>
+        <source>{where}: {days} days to train, MFU {mfu}</source>
+        <translation>{where}：训练 {days} 天，MFU {mfu}</translation>
+    </message>
+    <message>
+        <source>{where}: up to {users} users ({rate} requests/s), first token {ttft} s, {tpot} ms per token</source>
+        <translation>{where}：最多 {users} 个并发用户（每秒 {rate} 个请求），首字时延 {ttft} 秒，每 token {tpot} 毫秒</translation>
+    </message>
+    <message>
+        <source>— the load asked for needs {n} GPUs</source>
+        <translation>——所要求的负载需要 {n} 块 GPU</translation>
+    </message>
+    <message>
+        <source>IT power, kW (with the design margin)</source>
+        <translation>IT 功率（kW，含设计余量）</translation>
+    </message>
+    <message>
+        <source>Utility feed, kW</source>
+        <translation>市电容量（kW）</translation>
+    </message>
+    <message>
+        <source>Rack positions</source>
+        <translation>机柜位</translation>
+    </message>
+    <message>
+        <source>Capex budget</source>
+        <translation>投资预算</translation>
+    </message>
+    <message>
+        <source>TCO budget</source>
+        <translation>总拥有成本预算</translation>
+    </message>
+    <message>
+        <source>within</source>
+        <translation>满足</translation>
+    </message>
+    <message>
+        <source>EXCEEDED</source>
+        <translation>超出</translation>
+    </message>
+    <message>
+        <source>{name}: {plan} of {limit} — {verdict}</source>
+        <translation>{name}：{plan} / {limit}——{verdict}</translation>
+    </message>
+    <message>
         <source>{needed} of {available} kW</source>
         <translation>{needed} / {available} kW</translation>
     </message>
@@ -1180,6 +1244,10 @@ rule: {rule}</source>
         <translation>轨道优化 (Rail-optimized)</translation>
     </message>
     <message>
+        <source>Add a pod from a template</source>
+        <translation>从模板添加集群单元</translation>
+    </message>
+    <message>
         <source>InfiniBand</source>
         <translation>InfiniBand</translation>
     </message>
@@ -1198,6 +1266,18 @@ rule: {rule}</source>
     <message>
         <source>storage fabric</source>
         <translation>存储网络</translation>
+    </message>
+    <message>
+        <source>e.g. infer</source>
+        <translation>例如 infer</translation>
+    </message>
+    <message>
+        <source>The partition the pod&apos;s GPU servers belong to; their names start with it.</source>
+        <translation>该单元的 GPU 服务器所属的分区；服务器名称以此为前缀。</translation>
+    </message>
+    <message>
+        <source>fill the site&apos;s free rack positions, each up to its kW</source>
+        <translation>按机位功率上限填满场地的空闲机柜位</translation>
     </message>
     <message>
         <source>management fabric</source>
@@ -1254,6 +1334,18 @@ rule: {rule}</source>
     <message>
         <source>Rack power budget</source>
         <translation>机柜功率预算</translation>
+    </message>
+    <message>
+        <source>Storage system</source>
+        <translation>存储系统</translation>
+    </message>
+    <message>
+        <source>Storage units</source>
+        <translation>存储设备数量</translation>
+    </message>
+    <message>
+        <source>Partition</source>
+        <translation>分区</translation>
     </message>
     <message>
         <source>Cannot generate: {why}</source>
@@ -1618,6 +1710,22 @@ The current project is unchanged.</source>
     <message>
         <source>inference</source>
         <translation>推理</translation>
+    </message>
+    <message>
+        <source>fine-tuning</source>
+        <translation>微调</translation>
+    </message>
+    <message>
+        <source>aggregated</source>
+        <translation>合并部署</translation>
+    </message>
+    <message>
+        <source>disaggregated</source>
+        <translation>预填充/解码分离</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>自动择优</translation>
     </message>
     <message>
         <source>bf16</source>
@@ -2161,6 +2269,50 @@ The current project is unchanged.</source>
     <message>
         <source>zero stage</source>
         <translation>ZeRO 阶段</translation>
+    </message>
+    <message>
+        <source>it</source>
+        <translation>IT 可用功率</translation>
+    </message>
+    <message>
+        <source>positions json</source>
+        <translation>机柜位（功率与散热）</translation>
+    </message>
+    <message>
+        <source>budget capex</source>
+        <translation>投资预算</translation>
+    </message>
+    <message>
+        <source>budget tco</source>
+        <translation>总拥有成本预算</translation>
+    </message>
+    <message>
+        <source>region</source>
+        <translation>客户所在地区（ISO 代码）</translation>
+    </message>
+    <message>
+        <source>users</source>
+        <translation>并发用户数</translation>
+    </message>
+    <message>
+        <source>requests per s</source>
+        <translation>每秒请求数</translation>
+    </message>
+    <message>
+        <source>ttft target s</source>
+        <translation>首字时延目标（秒）</translation>
+    </message>
+    <message>
+        <source>tpot target s</source>
+        <translation>逐字时延目标（秒）</translation>
+    </message>
+    <message>
+        <source>think time s</source>
+        <translation>用户思考时间（秒）</translation>
+    </message>
+    <message>
+        <source>serving mode</source>
+        <translation>推理部署方式</translation>
     </message>
 </context>
 <context>
