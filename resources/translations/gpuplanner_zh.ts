@@ -1157,6 +1157,10 @@ rule: {rule}</source>
         <translation>供电容量</translation>
     </message>
     <message>
+        <source>Site limits, budget and export rules</source>
+        <translation>场地限制、预算与出口管制</translation>
+    </message>
+    <message>
         <source>Ownership costs</source>
         <translation>持有成本</translation>
     </message>
@@ -1183,6 +1187,26 @@ rule: {rule}</source>
     <message>
         <source>Average share of the maximum IT power drawn over a year: 0.80 = 80 %.</source>
         <translation>全年平均 IT 功耗占最大 IT 功率的比例：0.80 = 80%。</translation>
+    </message>
+    <message>
+        <source>IT power the hall can take; the plan&apos;s IT kW at maximum plus the feed margin is checked against it. 0 = not stated.</source>
+        <translation>机房可承载的 IT 功率；方案的最大 IT 功率加上设计余量将与之比较。0 表示未说明。</translation>
+    </message>
+    <message>
+        <source>Rack positions on the floor, as [{&quot;count&quot;: 24, &quot;cooling&quot;: &quot;air&quot;, &quot;kw&quot;: 40}, …]; cooling is air, rear-door or liquid. [] = not stated.</source>
+        <translation>机房内的机柜位，格式为 [{&quot;count&quot;: 24, &quot;cooling&quot;: &quot;air&quot;, &quot;kw&quot;: 40}, …]；cooling 取 air（风冷）、rear-door（背板换热）或 liquid（液冷）。[] 表示未说明。</translation>
+    </message>
+    <message>
+        <source>Capex budget in the project currency; 0 = not stated.</source>
+        <translation>以项目货币计的投资预算；0 表示未说明。</translation>
+    </message>
+    <message>
+        <source>TCO budget in the project currency, over the TCO years; 0 = not stated.</source>
+        <translation>以项目货币计、覆盖 TCO 年限的总拥有成本预算；0 表示未说明。</translation>
+    </message>
+    <message>
+        <source>The customer&apos;s country (ISO code, e.g. CN) for the export rules; empty = none.</source>
+        <translation>客户所在国家或地区（ISO 代码，如 CN），用于出口管制检查；留空表示不检查。</translation>
     </message>
     <message>
         <source>Share of the hours the GPUs are busy, for the cloud comparison: 0.70 = 70 %.</source>
@@ -1540,6 +1564,10 @@ The current project is unchanged.</source>
     <message>
         <source>Batch, precision, memory</source>
         <translation>批量、精度与显存</translation>
+    </message>
+    <message>
+        <source>Partition and serving (kind: inference)</source>
+        <translation>分区与推理服务（类型为推理时）</translation>
     </message>
     <message>
         <source>Workload</source>

@@ -36,6 +36,21 @@ class WorkloadDialog(RowDialog):
                 self.tr("Batch, precision, memory"),
                 ["micro_batch", "global_batch", "precision", "zero_stage", "recompute"],
             ),
+            (
+                self.tr("Partition and serving (kind: inference)"),
+                [
+                    "partition",
+                    "prompt_len",
+                    "output_len",
+                    "kv_bytes",
+                    "users",
+                    "requests_per_s",
+                    "ttft_target_s",
+                    "tpot_target_s",
+                    "think_time_s",
+                    "serving_mode",
+                ],
+            ),
         ]
         super().__init__(doc, row, groups, parent)
         self.setWindowTitle(self.tr("Workload") if not self.is_new else self.tr("New workload"))
