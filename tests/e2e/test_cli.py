@@ -334,6 +334,7 @@ def test_help_lists_every_command_in_order():
         "estimate",
         "report",
         "export",
+        "set",
     ]
 
 
