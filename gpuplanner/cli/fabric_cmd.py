@@ -146,12 +146,15 @@ def _write_generated(
         "links": len(project.links),
         "racks": len(project.racks),
     }
+    storage = sorted(d.type_id for d in project.devices.values() if d.role == "storage")
+    summary["storage"] = {t: storage.count(t) for t in dict.fromkeys(storage)}
     if args.json:
         print_json(summary)
     else:
         print(
             f"wrote {out}: {summary['gpus']} GPUs, {summary['devices']} devices, {summary['links']} links, "
             f"{summary['racks']} racks"
+            + "".join(f"; storage {n} × {t}" for t, n in summary["storage"].items())
         )
     return 0
 

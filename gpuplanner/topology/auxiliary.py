@@ -126,6 +126,22 @@ def _set_x(plan: Plan, devices: list[Device], xs: list[float]) -> None:
         plan.devices[index[d.id]] = dataclasses.replace(d, x=x)
 
 
+# A storage fabric is never drawn without storage: when none is named, the storage of NVIDIA's DGX SuperPOD
+# reference architecture (DDN AI400X2), and the CLI says which it used.
+DEFAULT_STORAGE_SYSTEM = "ddn-ai400x2"
+
+
+def default_storage_system(plan: Plan) -> str:
+    if DEFAULT_STORAGE_SYSTEM in plan.catalog.entries:
+        return DEFAULT_STORAGE_SYSTEM
+    names = sorted(e.id for e in plan.catalog.entries.values() if e.kind == "storage")
+    if not names:
+        raise GenerationError(
+            "a storage fabric needs a storage system and the catalog has none", field="storage_system"
+        )
+    return names[0]
+
+
 def add_storage_fabric(
     plan: Plan, servers: list[Device], srv: ServerType, opts: GenerateOptions, width: float
 ) -> None:
@@ -135,15 +151,9 @@ def add_storage_fabric(
         raise GenerationError(
             f"server '{srv.id}' has no storage or front-end ports for a storage fabric", entry=srv.id
         )
-    if not opts.storage_system:
-        names = ", ".join(e.id for e in plan.catalog.entries.values() if e.kind == "storage")
-        raise GenerationError(
-            "a storage fabric needs a storage system",
-            field="storage_system",
-            hint=f"name one with --storage-system ({names})",
-        )
+    system = opts.storage_system or default_storage_system(plan)
     sw = switch_entry(plan.catalog, opts.storage_switch)
-    st = storage_entry(plan.catalog, opts.storage_system)
+    st = storage_entry(plan.catalog, system)
     st_groups = [pg for pg in st.port_groups if pg.role != "management"]
     if not st_groups:
         raise GenerationError(f"storage '{st.id}' has no data ports", entry=st.id)

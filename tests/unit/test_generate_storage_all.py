@@ -93,3 +93,10 @@ def test_breakout_is_capped_by_the_cage_lanes():
     osfp = sw.port_group("osfp800")
     assert max_breakout(osfp) == 8
     assert links_per_port(osfp, 400) == 2 and links_per_port(osfp, 100) == 8 and links_per_port(osfp, 25) == 8
+
+
+def test_storage_fabric_never_without_storage():
+    # `--storage` alone drew a storage switch and no storage (issue 22): now the default system, 1 unit
+    plan = generate(Project(), GenerateOptions(template="rail-leaf-spine", servers=4, storage_fabric=True))
+    units = [d for d in plan.devices if d.role == "storage"]
+    assert len(units) == 1 and units[0].type_id == "ddn-ai400x2"
