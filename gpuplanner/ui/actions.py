@@ -103,6 +103,14 @@ def build(w: MainWindow) -> dict[str, QAction]:
     )
     link.setCheckable(True)
     act("workload", translate("MainWindow", "&Workload…"), lambda: _workload(w), "Ctrl+Shift+W")
+    act(
+        "serving",
+        translate("MainWindow", "New s&erving workload…"),
+        lambda: _serving(w),
+        tip=translate(
+            "MainWindow", "A serving workload beside the others: users, TTFT/TPOT targets, its partition"
+        ),
+    )
     act("site", translate("MainWindow", "&Site and costs…"), lambda: _site(w), "Ctrl+Shift+S")
     act("phases", translate("MainWindow", "&Phases and teams…"), lambda: _phases(w), "Ctrl+Shift+P")
     act("about", translate("MainWindow", "&About GPU Planner"), lambda: _about(w))
@@ -189,7 +197,7 @@ def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     for dock in w.docks.values():
         v.addAction(dock.toggleViewAction())
     p = mb.addMenu(translate("MainWindow", "&Plan"))
-    for k in ("workload", "site", "phases", "link_tool"):
+    for k in ("workload", "serving", "site", "phases", "link_tool"):
         p.addAction(a[k])
     h = mb.addMenu(translate("MainWindow", "&Help"))
     h.addAction(a["about"])
@@ -298,6 +306,12 @@ def _workload(w: MainWindow) -> None:
     from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
 
     WorkloadDialog(w.doc, w).exec()
+
+
+def _serving(w: MainWindow) -> None:
+    from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
+
+    WorkloadDialog(w.doc, w, kind="inference").exec()
 
 
 def _site(w: MainWindow) -> None:

@@ -369,6 +369,14 @@
         <translation>工作负载(&amp;W)…</translation>
     </message>
     <message>
+        <source>New s&amp;erving workload…</source>
+        <translation>新建推理服务负载(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>A serving workload beside the others: users, TTFT/TPOT targets, its partition</source>
+        <translation>在现有负载之外新增一个推理服务负载：并发用户、首字/逐字时延目标及其分区</translation>
+    </message>
+    <message>
         <source>&amp;Site and costs…</source>
         <translation>场地与成本(&amp;S)…</translation>
     </message>
@@ -1550,6 +1558,10 @@ The current project is unchanged.</source>
         <translation>训练任务</translation>
     </message>
     <message>
+        <source>Serving</source>
+        <translation>推理服务</translation>
+    </message>
+    <message>
         <source>Job</source>
         <translation>任务</translation>
     </message>
@@ -1584,6 +1596,14 @@ The current project is unchanged.</source>
     <message>
         <source>Edit workload</source>
         <translation>编辑工作负载</translation>
+    </message>
+    <message>
+        <source>{n} GPUs: up to {users} concurrent users ({rate} requests/s), first token {ttft} s, {tpot} ms per token.</source>
+        <translation>{n} 块 GPU：最多 {users} 个并发用户（每秒 {rate} 个请求），首字时延 {ttft} 秒，每 token {tpot} 毫秒。</translation>
+    </message>
+    <message>
+        <source>The load asked for needs {n} GPUs.</source>
+        <translation>所要求的负载需要 {n} 块 GPU。</translation>
     </message>
     <message>
         <source>Not evaluated yet (apply to see the estimate).</source>

@@ -85,3 +85,26 @@ def test_add_from_template_refuses_a_taken_partition(window, monkeypatch):
     dlg.partition.setText("infer")
     dlg.generate()
     assert not dlg.result() and "infer" in dlg.error.text()
+
+
+def test_new_serving_workload_from_the_plan_menu(window, monkeypatch):
+    from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
+
+    w = window
+    _add_pod(
+        w, monkeypatch, server="nvidia-dgx-h200", servers=2, fabric="ethernet", partition="infer", fill=False
+    )
+    p = w.doc.project
+    n = len(p.tables["workloads"])
+    dlg = WorkloadDialog(w.doc, w, kind="inference")
+    assert dlg.is_new and dlg.editors["kind"].get() == "inference"
+    dlg.editors["model_id"].set("llama3-8b")
+    dlg.editors["partition"].set("infer")
+    dlg.editors["users"].set(500.0)
+    dlg.editors["ttft_target_s"].set(1.0)
+    assert dlg.apply()
+    assert len(p.tables["workloads"]) == n + 1  # beside the training job, not instead of it
+    serving = next(x for x in p.tables["workloads"].values() if x.kind == "inference")
+    assert serving.partition == "infer" and serving.users == 500.0
+    assert "concurrent users" in dlg.status.text() and "16 GPUs" in dlg.status.text()
+    assert w.doc.results.workload is not None and w.doc.results.workload.name == "Llama 3 8B"
