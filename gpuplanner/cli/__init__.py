@@ -34,6 +34,7 @@ def _optional_modules() -> list:
         "export_cmd",
         "advise_cmd",
         "import_cmd",
+        "set_cmd",
     ):
         try:
             mods.append(__import__(f"gpuplanner.cli.{name}", fromlist=["register"]))

@@ -287,8 +287,10 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
 
     catalog = default_catalog()
     shape = _shape(args, catalog)
-    if args.inference:
-        return _cmd_inference(args, catalog, shape)
+    if args.inference:  # static batch and serving plan: cli/serving_out.py
+        from gpuplanner.cli.serving_out import run_inference
+
+        return run_inference(args, shape, _cluster(args, catalog))
     res = None
     if args.fabric:
         res = _from_fabric(args, shape)
@@ -425,8 +427,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--batch", type=int_in(1, MAX_COUNT), default=32)
     p.add_argument("--prompt", type=int_in(1, 10 * MAX_COUNT), default=2048)
     p.add_argument("--output", type=int_in(1, 10 * MAX_COUNT), default=512)
-    p.add_argument("--kv-bytes", type=int_in(1, 8), default=2)
+    p.add_argument(
+        "--kv-bytes", type=int_in(1, 8), help="KV cache bytes per value (default: 1 with fp8, else 2)"
+    )
     p.add_argument("--json", action="store_true")
+    from gpuplanner.cli.serving_out import add_arguments
+
+    add_arguments(p)
     p.set_defaults(func=_cmd_estimate)
 
 

@@ -43,7 +43,7 @@ def _check_size(servers: int, gpus_per_server: int) -> None:
 
 def _cmd_generate(args: argparse.Namespace) -> int:
     from gpuplanner.model import Project
-    from gpuplanner.topology import GenerateOptions, generate_into, template_list
+    from gpuplanner.topology import generate_into, template_list
     from gpuplanner.topology.presets import PRESETS, build_preset, get_preset, preset_ids
 
     if args.list:
@@ -61,6 +61,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         return 0
     if not args.template:
         raise GenerationError("name a template or preset", hint="see `gpuplanner generate --list`")
+    if args.into:
+        return _generate_into_file(args)
     if not args.output:
         raise GenerationError("give the output file with -o FILE")
     out = check_output(args.output)
@@ -71,13 +73,29 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         opts = get_preset(args.template).options
         return _write_generated(project, out, args, args.template, opts.servers)
     project = Project()
+    opts = _options(args, project)
+    if args.partition:  # the pod's servers in a named partition, its names prefixed with it
+        from gpuplanner.topology.compose import add_pod
+
+        add_pod(project, opts, args.partition)
+    else:
+        generate_into(project, opts)
+    project.tables["project"]["project"] = dataclasses.replace(
+        project.info, name=args.name or out.stem, language=args.lang
+    )
+    return _write_generated(project, out, args, opts.template, opts.servers)
+
+
+def _options(args: argparse.Namespace, project: Project):
+    from gpuplanner.topology import GenerateOptions
+
     servers = args.servers
     srv = project.catalog.get(args.server)
     per = getattr(srv, "gpu_count", 0) or 1
     if args.gpus:
         servers = math.ceil(args.gpus / per)
     _check_size(servers, per)
-    opts = GenerateOptions(
+    return GenerateOptions(
         template=args.template,
         server=args.server,
         servers=servers or 1,
@@ -92,14 +110,48 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         rack_budget_kw=args.rack_kw,
         storage_fabric=args.storage,
         storage_system=args.storage_system or "",
+        **({"storage_switch": args.storage_switch} if args.storage_switch else {}),
         storage_units=args.storage_units,
         management_fabric=args.management,
+        phase_id=args.phase or "",
     )
-    generate_into(project, opts)
-    project.tables["project"]["project"] = dataclasses.replace(
-        project.info, name=args.name or out.stem, language=args.lang
-    )
-    return _write_generated(project, out, args, opts.template, opts.servers)
+
+
+def _generate_into_file(args: argparse.Namespace) -> int:
+    """`generate TEMPLATE … --into FILE [--partition NAME]`: a pod added beside what the project has."""
+    from gpuplanner.storage import open_project, save_project
+    from gpuplanner.topology.compose import add_pod
+
+    if args.output:
+        raise GenerationError("give either -o FILE (a new project) or --into FILE (add to one), not both")
+    project = open_project(args.into)
+    before = (project.gpu_count(), len(project.devices), len(project.links), len(project.racks))
+    if args.phase and args.phase not in project.tables["phases"]:  # a phase named by its name
+        ph = next((p for p in project.tables["phases"].values() if p.name == args.phase), None)
+        if ph is not None:
+            args.phase = ph.id
+    add_pod(project, _options(args, project), args.partition or "", fill_positions=args.fill_positions)
+    save_project(project, args.into)
+    added = {
+        "file": args.into,
+        "template": args.template,
+        "partition": args.partition or None,
+        "gpus_added": project.gpu_count() - before[0],
+        "devices_added": len(project.devices) - before[1],
+        "links_added": len(project.links) - before[2],
+        "racks_added": len(project.racks) - before[3],
+        "gpus": project.gpu_count(),
+    }
+    if args.json:
+        print_json(added)
+    else:
+        print(
+            f"added to {args.into}: {added['gpus_added']} GPUs, {added['devices_added']} devices, "
+            f"{added['links_added']} links, {added['racks_added']} racks"
+            + (f" in partition '{args.partition}'" if args.partition else "")
+            + f" ({added['gpus']} GPUs in all)"
+        )
+    return 0
 
 
 def _write_generated(
@@ -120,12 +172,15 @@ def _write_generated(
         "links": len(project.links),
         "racks": len(project.racks),
     }
+    storage = sorted(d.type_id for d in project.devices.values() if d.role == "storage")
+    summary["storage"] = {t: storage.count(t) for t in dict.fromkeys(storage)}
     if args.json:
         print_json(summary)
     else:
         print(
             f"wrote {out}: {summary['gpus']} GPUs, {summary['devices']} devices, {summary['links']} links, "
             f"{summary['racks']} racks"
+            + "".join(f"; storage {n} × {t}" for t, n in summary["storage"].items())
         )
     return 0
 
@@ -187,11 +242,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--storage", action="store_true", help="add a storage fabric")
     p.add_argument("--storage-system", help="storage catalog id for the storage fabric")
+    p.add_argument("--storage-switch", help="switch of the storage fabric (default nvidia-spectrum-4-sn5600)")
     p.add_argument("--storage-units", type=int_in(0, MAX_SERVERS), default=0)
     p.add_argument("--management", action="store_true", help="add an out-of-band management fabric")
     p.add_argument("--name", help="project name")
     p.add_argument("--lang", default="en", choices=["en", "zh"])
     p.add_argument("-o", "--output", help="project file to write")
+    p.add_argument("--into", metavar="FILE", help="add the generated pod to this existing project file")
+    p.add_argument(
+        "--partition",
+        help="the partition the generated GPU servers belong to (and the prefix of their names)",
+    )
+    p.add_argument("--phase", help="the build-out phase (id or name) the generated rows belong to")
+    p.add_argument(
+        "--fill-positions",
+        action="store_true",
+        help="with --into: fill the site's free rack positions (most capable first), each up to its kW",
+    )
     p.add_argument("--force", action="store_true")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_generate)

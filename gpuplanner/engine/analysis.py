@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.core.errors import PlannerError, ValidationError
+from gpuplanner.engine.checks_devices import unnetworked_findings
 from gpuplanner.engine.checks_electrical import (
     budget_raised_findings,
     electrical_findings,
@@ -23,6 +24,7 @@ from gpuplanner.engine.checks_electrical import (
 )
 from gpuplanner.engine.checks_facility import facility_findings
 from gpuplanner.engine.checks_floor import floor_findings, floor_loads, hall_findings, site_with_utility_feed
+from gpuplanner.engine.checks_limits import limits_and_findings
 from gpuplanner.engine.checks_network import network_findings, workload_findings
 from gpuplanner.engine.checks_teams import island_gpus, scheduler_finding, team_findings
 from gpuplanner.engine.compiled import Compiled, compile_project
@@ -33,6 +35,12 @@ from gpuplanner.engine.network import FabricResult, analyze_fabric
 from gpuplanner.engine.power import PowerResult, compute_power
 from gpuplanner.engine.thermal import ThermalResult, compute_thermal
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload
+from gpuplanner.engine.workloads import (
+    TRAINING_KINDS,
+    WorkloadEntry,
+    evaluate_workloads,
+    workload_entry_findings,
+)
 
 GIGA = 1e9
 
@@ -56,6 +64,8 @@ class Results:
     workload_error: str = ""
     stage_ms: dict[str, float] = field(default_factory=dict)
     electrical: ElectricalResult | None = None
+    workloads: list[WorkloadEntry] = field(default_factory=list)  # every active workload on its partition
+    limits: list[dict[str, Any]] = field(default_factory=list)  # site limits and budget against the plan
 
     @property
     def link_util(self) -> np.ndarray:
@@ -116,8 +126,11 @@ def _replace(row, fname: str, value: Any, scenario: str):
 
 
 def active_workload(project):
+    """The workload the fabric, power and cost stages follow: the first active training or fine-tuning one
+    (else the first active one). Every active workload is evaluated in `Results.workloads`."""
     wls = [w for w in project.tables["workloads"].values() if w.active]
-    return wls[0] if wls else None
+    train = [w for w in wls if w.kind in TRAINING_KINDS]
+    return (train or wls or [None])[0]
 
 
 def analyze_project(project, *, scenario: str | None = None) -> Results:
@@ -140,7 +153,7 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
     wl = active_workload(project)
     wres: WorkloadResult | None = None
     werr = ""
-    if wl is not None and wl.kind == "training" and int(c.devices.gpu_count.sum()) > 0:
+    if wl is not None and wl.kind in TRAINING_KINDS and int(c.devices.gpu_count.sum()) > 0:
         try:
             wres = analyze_workload(project, c, fabric.graph, fabric.router, wl)
         except PlannerError as exc:
@@ -193,6 +206,11 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
     loads = floor_loads(project, c, power, thermal)
     findings += floor_findings(project, loads)
     findings += hall_findings(project, c)
+    findings += unnetworked_findings(c)
+    entries = evaluate_workloads(project, c, fabric, wres) if int(c.devices.gpu_count.sum()) > 0 else []
+    findings += workload_entry_findings(entries)
+    limits, limit_findings = limits_and_findings(project, c, power, thermal, cost)
+    findings += limit_findings
     lap("checks")
     return Results(
         compiled=c,
@@ -210,4 +228,6 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
         stage_ms=ms,
         floor_loads=loads,
         electrical=electrical,
+        workloads=entries,
+        limits=limits,
     )

@@ -213,16 +213,13 @@ def network_findings(c: Compiled, fabric: FabricResult, catalog, workload=None) 
             out.append(Finding("warning", "no-fabric-redundancy", (), {"tier": "spine"}))
         elif tiers.get("leaf", 0) == 1 and tiers.get("spine", 0) == 0:
             out.append(Finding("warning", "no-fabric-redundancy", (), {"tier": "leaf"}))
-    # NIC bandwidth per GPU
+    # NIC bandwidth per GPU, against the platform's reference design
     if len(gpu_servers):
         gpu = c.gpu_types.get(next(iter(c.gpu_types))) if c.gpu_types else None
         if gpu is not None:
             srv = catalog.get(c.devices.type_ids[gpu_servers[0]])
             have = sum(pg.count * pg.speed_gbps for pg in srv.ports("compute")) / max(srv.gpu_count, 1)
-            # the platform's own reference design when the catalog states it (sourced per server entry),
-            # else bandwidth in proportion to the GPU's compute
-            ref_nic = getattr(srv, "ref_nic_gbps_per_gpu", None)
-            ref = float(ref_nic) if ref_nic else _v("nic_gbps_per_bf16_tflops") * gpu.bf16_dense_tflops
+            ref = reference_nic_gbps_per_gpu(catalog, srv, gpu)
             if have < _v("nic_warn_fraction") * ref and len(gpu_servers) > 1:
                 out.append(
                     Finding(
@@ -247,6 +244,24 @@ def network_findings(c: Compiled, fabric: FabricResult, catalog, workload=None) 
                 )
     out.extend(_storage_findings(c, catalog, training, len(gpu_servers)))
     return out
+
+
+def reference_nic_gbps_per_gpu(catalog, srv, gpu) -> float:
+    """The compute-network bandwidth per GPU of the platform's reference design: the server's own sourced
+    `ref_nic_gbps_per_gpu` when the catalog gives it; else the best-connected server of the catalog with the
+    same GPU (the vendor's reference system, e.g. DGX B200: 8 × 400G for 8 GPUs); else the rule of thumb
+    per BF16 TFLOP/s (assumptions/network.yaml)."""
+    own = getattr(srv, "ref_nic_gbps_per_gpu", None)
+    if own:
+        return float(own)
+    same = [e for e in catalog.entries.values() if e.kind == "server" and getattr(e, "gpu", None) == gpu.id]
+    refs = [float(r) for e in same if (r := getattr(e, "ref_nic_gbps_per_gpu", None))]
+    if refs:
+        return max(refs)
+    drawn = [sum(pg.count * pg.speed_gbps for pg in e.ports("compute")) / max(e.gpu_count, 1) for e in same]
+    if any(drawn):
+        return max(drawn)
+    return _v("nic_gbps_per_bf16_tflops") * gpu.bf16_dense_tflops
 
 
 def _storage_findings(c: Compiled, catalog, training: bool, n_servers: int) -> list[Finding]:

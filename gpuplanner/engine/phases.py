@@ -114,6 +114,10 @@ def analyze_phases(
             "utility_feed_kw_needed": data["utility_feed_kw_needed"],
             "utility_kw_available": data["utility_kw_available"],
             "findings": len(res.findings),
+            # each workload with the GPUs of its own partition in this phase
+            "workloads": [
+                {"name": w["name"], "kind": w["kind"], "gpus": w["gpus"]} for w in data["workloads"]
+            ],
         }
         prev_capex = data["capex"]
         if i:

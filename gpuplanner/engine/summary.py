@@ -70,6 +70,22 @@ def _perf_ranges(e, w) -> dict[str, Any]:
     out["time_to_train_with_failures_days"] = _num(ttt_f / 86400.0) if ttt_f else None
     out["goodput"] = _num(e.extra.get("goodput"))
     return out
+def workloads_json(results: Results) -> list[dict[str, Any]]:
+    """`analyze --json` `workloads`: one entry per active workload, each on its partition's GPUs."""
+    return [_clean(e.to_json()) for e in results.workloads]
+
+
+def limits_json(results: Results) -> list[dict[str, Any]]:
+    """`analyze --json` `limits`: each site limit or budget (name, limit, plan, within)."""
+    return [_clean(dict(x)) for x in results.limits]
+
+
+def _clean(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_clean(v) for v in x]
+    return _num(x)
 
 
 def racks_json(results: Results) -> list[dict[str, Any]]:
@@ -149,6 +165,8 @@ def results_json(project, results: Results, lang: str = "en") -> dict[str, Any]:
             "missing_prices": cost.missing_prices,
             "performance": performance_json(results, lang),
             "workload_error": results.workload_error or None,
+        "workloads": workloads_json(results),
+        "limits": limits_json(results),
             "fabric": fabric,
             "link_utilization": {
                 "max": _num(float(results.link_util.max())) if len(results.link_util) else 0.0,

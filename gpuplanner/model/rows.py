@@ -67,6 +67,12 @@ class Site:
     cloud_term: str = "on_demand"  # on_demand | reserved_1y | reserved_3y
     redundancy: str = "2N"  # N | N+1 | 2N: UPS and generator redundancy
     ups_runtime_min: float = 10.0
+    # site limits and budget (issue 22): 0 / "" = not stated
+    it_kw_available: float = 0.0  # IT power the hall takes; checked: IT max × (1 + feed_headroom)
+    positions_json: str = "[]"  # floor slots: [{"count": 24, "cooling": "air", "kw": 40}, …] (data only)
+    budget_capex: float = 0.0  # in the project currency
+    budget_tco: float = 0.0  # in the project currency, over tco_years
+    region: str = ""  # the customer's country (ISO 3166-1 alpha-2), for export rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +138,7 @@ class Fabric:
 class Workload:
     id: str
     name: str
-    kind: str = "training"  # training | inference
+    kind: str = "training"  # training | fine-tuning | inference
     model_id: str = ""  # catalog model id; "" = the shape fields below
     architecture: str = "dense"
     layers: int = 32
@@ -176,6 +182,13 @@ class Workload:
     param_gather_overlap: str = ""  # on | off: distributed-optimizer parameter all-gather under the forward
     ep_overlap: str = ""  # on | off: expert all-to-all overlapped (DualPipe / DeepEP)
     grad_dtype: str = ""  # fp32 | bf16 | fp16 gradient buffers
+    # serving (kind "inference"): the load to serve and its targets; 0 = not stated
+    users: float = 0.0  # concurrent users (closed loop: each waits for its answer, then thinks)
+    requests_per_s: float = 0.0
+    ttft_target_s: float = 0.0
+    tpot_target_s: float = 0.0
+    think_time_s: float = 0.0
+    serving_mode: str = "best"  # aggregated | disaggregated | best
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,8 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ),
     ("fabrics", "kind"): ("compute", "storage", "management"),
     ("fabrics", "technology"): ("infiniband", "ethernet"),
-    ("workloads", "kind"): ("training", "inference"),
+    ("workloads", "kind"): ("training", "fine-tuning", "inference"),
+    ("workloads", "serving_mode"): ("aggregated", "disaggregated", "best"),
     ("workloads", "precision"): ("bf16", "fp16", "fp8"),
     ("workloads", "recompute"): ("none", "selective", "full"),
     ("workloads", "architecture"): ("dense", "moe", "vit", "dit"),
@@ -119,6 +120,11 @@ def validate_row(table: str, row: Any, project: Any = None) -> None:
             raise ValidationError(
                 f"{table} field '{name}' must be one of {', '.join(choices)}", field=name, value=value
             )
+    if table == "site":  # positions (JSON data) and region code: model/site_limits.py
+        from gpuplanner.model.site_limits import check_region, parse_positions
+
+        parse_positions(getattr(row, "positions_json", "[]"))
+        check_region(getattr(row, "region", ""))
     if project is not None:
         check_references(table, row, project)
 

@@ -10,7 +10,7 @@ from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device
 from gpuplanner.topology.fattree import Y_TIER, _spread_x
 from gpuplanner.topology.options import GenerateOptions
-from gpuplanner.topology.plan import Plan, fabric_group, storage_entry, switch_entry
+from gpuplanner.topology.plan import Plan, fabric_group, links_per_port, storage_entry, switch_entry
 
 Y_STORAGE = Y_TIER["racks"] + 700.0
 Y_MGMT = Y_STORAGE + 220.0
@@ -30,59 +30,92 @@ def _leaf_spine_for(
     width: float,
     up_ratio: float,
 ) -> None:
-    """Endpoints (device, port group, ports) onto leaves of ``switch_id``; leaves up to one or two spines."""
+    """Endpoints (device, port group, ports) onto leaves of ``switch_id``; leaves up to pairs of spines.
+
+    A leaf is counted in physical ports, as the port check of `Plan.link` counts them: an endpoint port
+    takes 1/k of a cage split k ways (`links_per_port`). Each leaf's uplinks carry `up_ratio` of its
+    downlink bandwidth; when they share the downlinks' port group, a leaf takes endpoints only while its
+    downlinks and its uplinks together fit. An endpoint port faster than the switch runs at the switch's
+    speed (a 400G NIC at 100G on a 100G storage switch)."""
     sw = switch_entry(plan.catalog, switch_id)
-    speed = min(pg.speed_gbps for _, pg, _ in endpoints)
+    data_groups = [pg for pg in sw.port_groups if pg.role in ("fabric", "downlink")] or list(
+        sw.fabric_ports()
+    )
+    fastest = max(pg.speed_gbps for pg in data_groups)
+    speed = min(min(pg.speed_gbps for _, pg, _ in endpoints), fastest)
     down_grp = fabric_group(sw, speed)
     up_groups = [
-        pg for pg in sw.port_groups if pg.role == "uplink" and pg.speed_gbps >= speed and pg.count >= 2
+        pg
+        for pg in sw.port_groups
+        if pg.role == "uplink" and pg is not down_grp and pg.speed_gbps >= min(speed, 100) and pg.count >= 2
     ]
     up_grp = up_groups[0] if up_groups else down_grp
-    per_port = int(down_grp.speed_gbps // speed) or 1
-    capacity = down_grp.count * per_port
-    if up_grp is down_grp:
-        capacity = int(capacity / (1 + up_ratio))
-    leaves: list[Device] = []
-    used = capacity  # start a new leaf at once
+    shared = up_grp is down_grp
+    up_speed = up_grp.speed_gbps
+
+    def link_speed(pg: PortGroup) -> float:
+        return min(pg.speed_gbps, down_grp.speed_gbps)
+
+    def uplinks(bw_gbps: float) -> int:  # physical uplink ports for a leaf's downlink bandwidth, in pairs
+        if not shared:
+            return 2 * (up_grp.count // 2)
+        return 2 * max(1, math.ceil(math.ceil(up_ratio * bw_gbps / up_speed) / 2))
+
+    leaves: list[Device] = [plan.add_device(sw.id, f"{prefix}-leaf-01", leaf_role, fabric_id=fabric_id, y=y)]
+    leaf_bw: list[float] = [0.0]
+    used, bw = 0.0, 0.0
     for dev, pg, n in endpoints:
-        if n > capacity:
-            raise GenerationError(f"{dev.name}: {n} ports exceed one {sw.name}'s {capacity}")
-        if used + n > capacity:
-            leaves.append(
-                plan.add_device(
-                    sw.id, f"{prefix}-leaf-{len(leaves) + 1:02d}", leaf_role, fabric_id=fabric_id, y=y
+        ls = link_speed(pg)
+        lpp = links_per_port(down_grp, ls)
+        left = n
+        while left > 0:  # a device with more ports than a leaf has (a rack-scale system) spans leaves
+            k = left
+            while k > 0 and used + k / lpp + (uplinks(bw + k * ls) if shared else 0) > down_grp.count + 1e-9:
+                k -= 1
+            if k == 0 and leaves and used == 0.0:
+                raise GenerationError(
+                    f"{dev.name}: one {sw.name} cannot take even one of its ports and uplinks"
                 )
-            )
-            used = 0
-        plan.link(
-            dev, pg, leaves[-1], down_grp, multiplicity=n, speed_gbps=pg.speed_gbps, fabric_id=fabric_id
-        )
-        used += n
+            if k == 0 or (
+                k < left and used > 0 and k < n
+            ):  # keep a device on one leaf when it fits on a new one
+                leaves.append(
+                    plan.add_device(
+                        sw.id, f"{prefix}-leaf-{len(leaves) + 1:02d}", leaf_role, fabric_id=fabric_id, y=y
+                    )
+                )
+                leaf_bw.append(0.0)
+                used, bw = 0.0, 0.0
+                continue
+            plan.link(dev, pg, leaves[-1], down_grp, multiplicity=k, speed_gbps=ls, fabric_id=fabric_id)
+            used += k / lpp
+            bw += k * ls
+            leaf_bw[-1] = bw
+            left -= k
     _set_x(plan, leaves, _spread_x(len(leaves), width))
     if len(leaves) < 2:
         return
-    up_speed = up_grp.speed_gbps
     spine_sw = switch_entry(plan.catalog, spine_id)
     spine_grp = fabric_group(spine_sw, up_speed)
-    spine_ports = spine_grp.count * int(spine_grp.speed_gbps // up_speed)
-    want = up_grp.count if up_grp is not down_grp else max(2, math.ceil(capacity * up_ratio / per_port))
-    per_spine = max(1, want // 2)
-    # Spines come in pairs (each leaf dual-homed to one pair, leaves dealt round-robin): enough pairs that
-    # the fullest pair, with ceil(leaves / pairs) leaves, still has a port for every uplink.
-    per_spine = min(per_spine, spine_ports)
-    pairs = math.ceil(len(leaves) / (spine_ports // per_spine))
+    spine_ports = spine_grp.count * links_per_port(spine_grp, up_speed)
+    # each leaf dual-homed to one pair of spines; leaves fill a pair until its ports are used
+    per_spine = [max(1, min(uplinks(b) // 2, spine_ports)) for b in leaf_bw]
+    pair_of: list[int] = []
+    load = [0]
+    for k in per_spine:
+        if load[-1] + k > spine_ports:
+            load.append(0)
+        load[-1] += k
+        pair_of.append(len(load) - 1)
     spines = [
         plan.add_device(
             spine_sw.id, f"{prefix}-spine-{i + 1:02d}", spine_role, fabric_id=fabric_id, x=x, y=y - 110
         )
-        for i, x in enumerate(_spread_x(2 * pairs, width))
+        for i, x in enumerate(_spread_x(2 * len(load), width))
     ]
-    for i, leaf in enumerate(leaves):
-        j = i % pairs
+    for leaf, j, k in zip(leaves, pair_of, per_spine, strict=True):
         for sp in spines[2 * j : 2 * j + 2]:
-            plan.link(
-                leaf, up_grp, sp, spine_grp, multiplicity=per_spine, speed_gbps=up_speed, fabric_id=fabric_id
-            )
+            plan.link(leaf, up_grp, sp, spine_grp, multiplicity=k, speed_gbps=up_speed, fabric_id=fabric_id)
 
 
 def _set_x(plan: Plan, devices: list[Device], xs: list[float]) -> None:
@@ -95,36 +128,60 @@ def _set_x(plan: Plan, devices: list[Device], xs: list[float]) -> None:
 
 def _technology(port_type: str) -> str:
     return "infiniband" if port_type.startswith("infiniband") else "ethernet"
+# A storage fabric is never drawn without storage: when none is named, the storage of NVIDIA's DGX SuperPOD
+# reference architecture (DDN AI400X2), and the CLI says which it used.
+DEFAULT_STORAGE_SYSTEM = "ddn-ai400x2"
+
+
+def default_storage_system(plan: Plan, technology: str = "infiniband") -> str:
+    """The reference storage (DDN AI400X2) in the variant whose data ports speak the fabric's technology."""
+
+    def speaks(e) -> bool:
+        return any(pg.role != "management" and _technology(pg.type) == technology for pg in e.port_groups)
+
+    storages = [e for e in plan.catalog.entries.values() if e.kind == "storage"]
+    fit = {e.id for e in storages if speaks(e)}
+    for name in (DEFAULT_STORAGE_SYSTEM, DEFAULT_STORAGE_SYSTEM + "-eth"):
+        if name in fit:
+            return name
+    names = sorted(fit) or sorted(e.id for e in storages)
+    if not names:
+        raise GenerationError(
+            "a storage fabric needs a storage system and the catalog has none", field="storage_system"
+        )
+    return names[0]
 
 
 def add_storage_fabric(
     plan: Plan, servers: list[Device], srv: ServerType, opts: GenerateOptions, width: float
 ) -> None:
-    groups = srv.ports("storage")
+    # the storage NICs; a server without them reaches storage over its front-end (converged) ports
+    groups = srv.ports("storage") or srv.ports("frontend")
     if not groups:
-        raise GenerationError(f"server '{srv.id}' has no storage ports for a storage fabric", entry=srv.id)
+        raise GenerationError(
+            f"server '{srv.id}' has no storage or front-end ports for a storage fabric", entry=srv.id
+        )
     sw = switch_entry(plan.catalog, opts.storage_switch)
+    system = opts.storage_system or default_storage_system(plan, sw.technology)
+    st = storage_entry(plan.catalog, system)
+    st_groups = [pg for pg in st.port_groups if pg.role != "management"]
+    if not st_groups:
+        raise GenerationError(f"storage '{st.id}' has no data ports", entry=st.id)
     fabric = plan.add_fabric("storage", "storage", sw.technology, "leaf-spine")
     endpoints: list[tuple[Device, PortGroup, int]] = [(s, groups[0], groups[0].count) for s in servers]
-    if opts.storage_system and opts.storage_units > 0:
-        st = storage_entry(plan.catalog, opts.storage_system)
-        st_groups = [pg for pg in st.port_groups if pg.role != "management"]
-        if not st_groups:
-            raise GenerationError(f"storage '{st.id}' has no data ports", entry=st.id)
-        # each device's ports are cabled by their own protocol: an appliance joins the storage fabric only
-        # through ports of the fabric's technology (InfiniBand ports never go to an Ethernet switch)
-        same = [pg for pg in st_groups if _technology(pg.type) == sw.technology]
-        if not same:
-            raise GenerationError(
-                f"storage '{st.id}' has {_technology(st_groups[0].type)} data ports but the storage switch "
-                f"'{sw.id}' is {sw.technology}: choose a storage system or switch of the same technology",
-                entry=st.id,
-            )
-        st_groups = same
-        xs = _spread_x(opts.storage_units, width)
-        for i in range(opts.storage_units):
-            unit = plan.add_device(st.id, f"storage-{i + 1:02d}", "storage", x=xs[i], y=Y_STORAGE + 110)
-            endpoints.append((unit, st_groups[0], st_groups[0].count))
+    same = [pg for pg in st_groups if _technology(pg.type) == sw.technology]
+    if not same:
+        raise GenerationError(
+            f"storage '{st.id}' has {_technology(st_groups[0].type)} data ports but the storage switch "
+            f"'{sw.id}' is {sw.technology}: choose a storage system or switch of the same technology",
+            entry=st.id,
+        )
+    st_groups = same
+    units = max(opts.storage_units, 1)
+    xs = _spread_x(units, width)
+    for i in range(units):
+        unit = plan.add_device(st.id, f"storage-{i + 1:02d}", "storage", x=xs[i], y=Y_STORAGE + 110)
+        endpoints.append((unit, st_groups[0], st_groups[0].count))
     _leaf_spine_for(
         plan,
         endpoints,

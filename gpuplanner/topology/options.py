@@ -46,6 +46,9 @@ class GenerateOptions:
     first_row: int = 0  # rack rows are numbered from R{first_row + 1}
     server_ports: str = ""  # server port group to connect ("" = its compute ports)
     nic_ports: int = 0  # ports of that group to connect per server (0 = all)
+    # kW of the successive server racks (the site's free floor positions, most capable first); racks past
+    # the list use rack_budget_kw / the rack type's budget. () = every rack alike.
+    rack_budgets_kw: tuple[float, ...] = ()
 
     def with_(self, **kw) -> GenerateOptions:
         return dataclasses.replace(self, **kw)

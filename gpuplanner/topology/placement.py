@@ -9,7 +9,6 @@ switches go to network racks in a middle row, which keeps the longest runs short
 from __future__ import annotations
 
 import dataclasses
-import math
 
 from gpuplanner.catalog.types import RackType, ServerType
 from gpuplanner.core.errors import GenerationError
@@ -54,8 +53,26 @@ def place_servers(plan: Plan, servers: list[Device], srv: ServerType, opts: Gene
         groups.setdefault(s.group, []).append(s)
     updates: dict[str, Device] = {}
     row, pos, col = opts.first_row, 0, 0
+    budgets = list(opts.rack_budgets_kw)
+
+    def fill(k: int) -> int:  # servers the k-th rack takes (its floor position's kW, else the default)
+        if srv.rack_scale or k >= len(budgets):
+            return n_per
+        return per_rack(rt, srv.ru, srv.power_max_w, budgets[k])
+
+    def racks_for(members: int, first: int) -> list[int]:
+        sizes, k = [], first
+        while members > 0:
+            sizes.append(min(fill(k), members))
+            members -= sizes[-1]
+            k += 1
+        return sizes
+
+    k_rack = 0
     for g_i, members in enumerate(groups.values()):
-        n_racks = math.ceil(len(members) / n_per)
+        sizes = racks_for(len(members), k_rack)
+        starts = [sum(sizes[:i]) for i in range(len(sizes))]
+        n_racks = len(sizes)
         if pos and pos + n_racks > opts.racks_per_row:
             row, pos = row + 1, 0
         for r_i in range(n_racks):
@@ -65,13 +82,14 @@ def place_servers(plan: Plan, servers: list[Device], srv: ServerType, opts: Gene
                 type_id=rt.id,
                 row=_row_label(row),
                 position=pos + 1,
-                power_budget_kw=opts.rack_budget_kw,
+                power_budget_kw=budgets[k_rack] if k_rack < len(budgets) else opts.rack_budget_kw,
                 phase_id=opts.phase_id,
                 x=col * X_SERVER,
                 y=Y_TIER["racks"],
             )
             plan.racks.append(rack)
-            for k, s in enumerate(members[r_i * n_per : (r_i + 1) * n_per]):
+            k_rack += 1
+            for k, s in enumerate(members[starts[r_i] : starts[r_i] + sizes[r_i]]):
                 u = 1 + k * srv.ru
                 updates[s.id] = dataclasses.replace(
                     s,

@@ -12,12 +12,23 @@ from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device, Fabric, Link, Project, Rack
 
 
+def max_breakout(pg: PortGroup) -> int:
+    """Links one switch cage can be split into: 8 electrical lanes in an OSFP/QSFP-DD cage (≥ 400G), 4 in
+    a QSFP (40-200G), none below (SFP, RJ45)."""
+    return 8 if pg.speed_gbps >= 400 else 4 if pg.speed_gbps >= 40 else 1
+
+
+def links_per_port(pg: PortGroup, speed_gbps: float) -> int:
+    """Links of ``speed_gbps`` one port of the group takes (an 800G port: 2 × 400G, 8 × 100G, not 32 × 25G)."""
+    return max(1, min(int(pg.speed_gbps // speed_gbps), max_breakout(pg)))
+
+
 def ports_at(switch: SwitchType, speed_gbps: float, roles: tuple[str, ...] = ("fabric", "downlink")) -> int:
     """Logical ports of ``speed_gbps`` a switch offers (an 800G port splits into 2 × 400G)."""
     total = 0
     for pg in switch.port_groups:
         if pg.role in roles and pg.speed_gbps >= speed_gbps:
-            total += pg.count * int(pg.speed_gbps // speed_gbps)
+            total += pg.count * links_per_port(pg, speed_gbps)
     return total
 
 
@@ -115,7 +126,7 @@ class Plan:
             key = (dev.id, pg.name)
             # A switch port faster than the link is split (an 800G cage takes 2 × 400G); a NIC port running
             # slower than its speed is still one port.
-            per_link = speed / pg.speed_gbps if isinstance(self.entry(dev.id), SwitchType) else 1.0
+            per_link = 1.0 / links_per_port(pg, speed) if isinstance(self.entry(dev.id), SwitchType) else 1.0
             used = self.port_use.get(key, 0.0) + multiplicity * per_link
             if used > pg.count + 1e-9:
                 raise GenerationError(

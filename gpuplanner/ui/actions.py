@@ -40,6 +40,14 @@ def build(w: MainWindow) -> dict[str, QAction]:
         lambda: _new_from_template(w),
         "Ctrl+Shift+N",
     )
+    act(
+        "add_template",
+        translate("MainWindow", "&Add from template…"),
+        lambda: _add_from_template(w),
+        tip=translate(
+            "MainWindow", "Add a pod (servers, fabrics, racks) to this project, in its own partition"
+        ),
+    )
     act("open", translate("MainWindow", "&Open…"), w.open_dialog, SK.Open)
     act(
         "welcome",
@@ -100,6 +108,14 @@ def build(w: MainWindow) -> dict[str, QAction]:
     )
     link.setCheckable(True)
     act("workload", translate("MainWindow", "&Workload…"), lambda: _workload(w), "Ctrl+Shift+W")
+    act(
+        "serving",
+        translate("MainWindow", "New s&erving workload…"),
+        lambda: _serving(w),
+        tip=translate(
+            "MainWindow", "A serving workload beside the others: users, TTFT/TPOT targets, its partition"
+        ),
+    )
     # Ctrl+Shift+S is Save as (the platform's key): the site dialog takes Ctrl+Alt+S.
     act("site", translate("MainWindow", "&Site and costs…"), lambda: _site(w), "Ctrl+Alt+S")
     act("phases", translate("MainWindow", "&Phases and teams…"), lambda: _phases(w), "Ctrl+Shift+P")
@@ -158,7 +174,7 @@ def _full_text_tooltip(action: QAction) -> None:
 def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     mb = w.menuBar()
     f = mb.addMenu(translate("MainWindow", "&File"))
-    for k in ("new", "template", "open"):
+    for k in ("new", "template", "add_template", "open"):
         f.addAction(a[k])
     w.recent_menu = f.addMenu(translate("MainWindow", "Open &recent"))
     f.addAction(a["welcome"])
@@ -194,7 +210,7 @@ def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     for dock in w.docks.values():
         v.addAction(dock.toggleViewAction())
     p = mb.addMenu(translate("MainWindow", "&Plan"))
-    for k in ("workload", "site", "phases", "advisor", "link_tool"):
+    for k in ("workload", "serving", "site", "phases", "advisor", "link_tool"):
         p.addAction(a[k])
     h = mb.addMenu(translate("MainWindow", "&Help"))
     h.addAction(a["about"])
@@ -322,6 +338,12 @@ def _workload(w: MainWindow) -> None:
     WorkloadDialog(w.doc, w).exec()
 
 
+def _serving(w: MainWindow) -> None:
+    from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
+
+    WorkloadDialog(w.doc, w, kind="inference").exec()
+
+
 def _site(w: MainWindow) -> None:
     from gpuplanner.ui.dialogs.site_dialog import SiteDialog
 
@@ -361,6 +383,16 @@ def _new_from_template(w: MainWindow) -> None:
                 + dlg.notes
             )
         w.view.push(cmd, kept)
+        w.view.zoom_to_fit()
+
+
+def _add_from_template(w: MainWindow) -> None:
+    """A pod from a template added to the open project (its own server type, fabric and partition)."""
+    from gpuplanner.ui.dialogs.template_dialog import TemplateDialog
+
+    dlg = TemplateDialog(w.doc.project.catalog, w, into=w.doc.project)
+    accepted = dlg.exec() and getattr(dlg, "plan", None) is not None
+    if accepted and w.view.push(dlg.command(w.doc.project)):
         w.view.zoom_to_fit()
 
 

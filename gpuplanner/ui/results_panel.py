@@ -86,6 +86,9 @@ class ResultsPanel(QWidget):
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: #555")
+        self.workloads = QLabel()  # each workload on its own GPUs, and the site's limits against the plan
+        self.workloads.setWordWrap(True)
+        self.workloads.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.tree = QTreeWidget()
         # One column, wrapped to the panel's width: a narrow dock must not cut a finding off mid-sentence
         # (the rule id is in the tooltip).
@@ -109,6 +112,7 @@ class ResultsPanel(QWidget):
         layout.addLayout(grid)
         layout.addWidget(self.cooling)
         layout.addWidget(self.note)
+        layout.addWidget(self.workloads)
         layout.addWidget(self.tree, 1)
         doc.resultsReady.connect(self.show_results)
         doc.analysisFailed.connect(self.show_failure)
@@ -120,6 +124,7 @@ class ResultsPanel(QWidget):
         self.tree.clear()
         self.note.clear()
         self.cooling.clear()
+        self.workloads.clear()
 
     def show_failure(self, message: str) -> None:
         self.note.setText(self.tr("Analysis failed: {msg}").format(msg=message))
@@ -162,7 +167,66 @@ class ResultsPanel(QWidget):
         else:
             notes.append(self.tr("No active training workload: add one with Plan → Workload…"))
         self.note.setText("\n".join(notes))
+        self.workloads.setText("\n".join(self._workload_lines(res) + self._limit_lines(res)))
         self._findings(res, current_language())  # the UI's language (the project's is the report's)
+
+    def _workload_lines(self, res: Results) -> list[str]:
+        out = []
+        for e in res.workloads:
+            d = e.to_json()
+            where = self.tr("{name} ({partition}, {gpus} GPUs)").format(
+                name=e.name, partition=e.partition or self.tr("all"), gpus=fmt.number(e.gpus)
+            )
+            if d.get("error"):
+                out.append(self.tr("{where}: not evaluated — {why}").format(where=where, why=d["error"]))
+            elif e.kind in ("training", "fine-tuning"):
+                days = d.get("time_to_train_days")
+                out.append(
+                    self.tr("{where}: {days} days to train, MFU {mfu}").format(
+                        where=where,
+                        days=fmt.number(days, 1) if days else "–",
+                        mfu=fmt.percent(d["mfu"]) if d.get("mfu") else "–",
+                    )
+                )
+            else:
+                line = self.tr(
+                    "{where}: up to {users} users ({rate} requests/s), first token {ttft} s, {tpot} ms per token"
+                ).format(
+                    where=where,
+                    users=fmt.number(d.get("max_concurrent_users") or 0),
+                    rate=fmt.number(d.get("max_requests_per_s") or 0, 1),
+                    ttft=fmt.number(d["ttft_s"], 2) if d.get("ttft_s") else "–",
+                    tpot=fmt.number(d["tpot_s"] * 1000, 1) if d.get("tpot_s") else "–",
+                )
+                if d.get("gpus_needed") is not None:
+                    line += " " + self.tr("— the load asked for needs {n} GPUs").format(
+                        n=fmt.number(d["gpus_needed"])
+                    )
+                out.append(line)
+        return out
+
+    def _limit_lines(self, res: Results) -> list[str]:
+        names = {
+            "it_power_kw": self.tr("IT power, kW (with the design margin)"),
+            "facility_power_kw": self.tr("Utility feed, kW"),
+            "rack_positions": self.tr("Rack positions"),
+            "budget_capex": self.tr("Capex budget"),
+            "budget_tco": self.tr("TCO budget"),
+        }
+        out = []
+        for x in res.limits:
+            if x["name"] not in names:
+                continue
+            verdict = self.tr("within") if x["within"] else self.tr("EXCEEDED")
+            out.append(
+                self.tr("{name}: {plan} of {limit} — {verdict}").format(
+                    name=names[x["name"]],
+                    plan=fmt.number(x["plan"]),
+                    limit=fmt.number(x["limit"]),
+                    verdict=verdict,
+                )
+            )
+        return out
 
     def _feed(self, th) -> None:
         """The kW to ask the utility for: facility kW at maximum plus the site's headroom; against the

@@ -137,6 +137,17 @@ FIELD_LABELS = (
     QT_TRANSLATE_NOOP("fields", "x"),
     QT_TRANSLATE_NOOP("fields", "y"),
     QT_TRANSLATE_NOOP("fields", "zero stage"),
+    QT_TRANSLATE_NOOP("fields", "it"),
+    QT_TRANSLATE_NOOP("fields", "positions json"),
+    QT_TRANSLATE_NOOP("fields", "budget capex"),
+    QT_TRANSLATE_NOOP("fields", "budget tco"),
+    QT_TRANSLATE_NOOP("fields", "region"),
+    QT_TRANSLATE_NOOP("fields", "users"),
+    QT_TRANSLATE_NOOP("fields", "requests per s"),
+    QT_TRANSLATE_NOOP("fields", "ttft target s"),
+    QT_TRANSLATE_NOOP("fields", "tpot target s"),
+    QT_TRANSLATE_NOOP("fields", "think time s"),
+    QT_TRANSLATE_NOOP("fields", "serving mode"),
 )
 
 # model.validate vocabularies, shown in combo boxes
@@ -153,6 +164,10 @@ CHOICES = (
     QT_TRANSLATE_NOOP("choices", "ethernet"),
     QT_TRANSLATE_NOOP("choices", "training"),
     QT_TRANSLATE_NOOP("choices", "inference"),
+    QT_TRANSLATE_NOOP("choices", "fine-tuning"),
+    QT_TRANSLATE_NOOP("choices", "aggregated"),
+    QT_TRANSLATE_NOOP("choices", "disaggregated"),
+    QT_TRANSLATE_NOOP("choices", "best"),
     QT_TRANSLATE_NOOP("choices", "bf16"),
     QT_TRANSLATE_NOOP("choices", "fp16"),
     QT_TRANSLATE_NOOP("choices", "fp8"),

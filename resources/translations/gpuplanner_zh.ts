@@ -557,6 +557,14 @@
         <translation>从模板新建(&amp;T)…</translation>
     </message>
     <message>
+        <source>&amp;Add from template…</source>
+        <translation>从模板添加(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Add a pod (servers, fabrics, racks) to this project, in its own partition</source>
+        <translation>向本项目添加一个集群单元（服务器、网络、机柜），放入其独立分区</translation>
+    </message>
+    <message>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
@@ -659,6 +667,14 @@
     <message>
         <source>&amp;Workload…</source>
         <translation>工作负载(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>New s&amp;erving workload…</source>
+        <translation>新建推理服务负载(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>A serving workload beside the others: users, TTFT/TPOT targets, its partition</source>
+        <translation>在现有负载之外新增一个推理服务负载：并发用户、首字/逐字时延目标及其分区</translation>
     </message>
     <message>
         <source>&amp;Site and costs…</source>
@@ -1369,6 +1385,62 @@ The current project is unchanged.</source>
         <translation>总拥有成本 TCO（{n} 年）</translation>
     </message>
     <message>
+        <source>{name} ({partition}, {gpus} GPUs)</source>
+        <translation>{name}（{partition}，{gpus} 块 GPU）</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>{where}: not evaluated — {why}</source>
+        <translation>{where}：无法评估——{why}</translation>
+    </message>
+    <message>
+        <source>{where}: {days} days to train, MFU {mfu}</source>
+        <translation>{where}：训练 {days} 天，MFU {mfu}</translation>
+    </message>
+    <message>
+        <source>{where}: up to {users} users ({rate} requests/s), first token {ttft} s, {tpot} ms per token</source>
+        <translation>{where}：最多 {users} 个并发用户（每秒 {rate} 个请求），首字时延 {ttft} 秒，每 token {tpot} 毫秒</translation>
+    </message>
+    <message>
+        <source>— the load asked for needs {n} GPUs</source>
+        <translation>——所要求的负载需要 {n} 块 GPU</translation>
+    </message>
+    <message>
+        <source>IT power, kW (with the design margin)</source>
+        <translation>IT 功率（kW，含设计余量）</translation>
+    </message>
+    <message>
+        <source>Utility feed, kW</source>
+        <translation>市电容量（kW）</translation>
+    </message>
+    <message>
+        <source>Rack positions</source>
+        <translation>机柜位</translation>
+    </message>
+    <message>
+        <source>Capex budget</source>
+        <translation>投资预算</translation>
+    </message>
+    <message>
+        <source>TCO budget</source>
+        <translation>总拥有成本预算</translation>
+    </message>
+    <message>
+        <source>within</source>
+        <translation>满足</translation>
+    </message>
+    <message>
+        <source>EXCEEDED</source>
+        <translation>超出</translation>
+    </message>
+    <message>
+        <source>{name}: {plan} of {limit} — {verdict}</source>
+        <translation>{name}：{plan} / {limit}——{verdict}</translation>
+    </message>
+    <message>
         <source>{needed} of {available} kW</source>
         <translation>{needed} / {available} kW</translation>
     </message>
@@ -1559,6 +1631,10 @@ rule: {rule}</source>
         <translation>供电容量</translation>
     </message>
     <message>
+        <source>Site limits, budget and export rules</source>
+        <translation>场地限制、预算与出口管制</translation>
+    </message>
+    <message>
         <source>Ownership costs</source>
         <translation>持有成本</translation>
     </message>
@@ -1593,6 +1669,26 @@ rule: {rule}</source>
     <message>
         <source>Average share of the maximum IT power drawn over a year: 0.80 = 80 %.</source>
         <translation>全年平均 IT 功耗占最大 IT 功率的比例：0.80 = 80%。</translation>
+    </message>
+    <message>
+        <source>IT power the hall can take; the plan&apos;s IT kW at maximum plus the feed margin is checked against it. 0 = not stated.</source>
+        <translation>机房可承载的 IT 功率；方案的最大 IT 功率加上设计余量将与之比较。0 表示未说明。</translation>
+    </message>
+    <message>
+        <source>Rack positions on the floor, as [{&quot;count&quot;: 24, &quot;cooling&quot;: &quot;air&quot;, &quot;kw&quot;: 40}, …]; cooling is air, rear-door or liquid. [] = not stated.</source>
+        <translation>机房内的机柜位，格式为 [{&quot;count&quot;: 24, &quot;cooling&quot;: &quot;air&quot;, &quot;kw&quot;: 40}, …]；cooling 取 air（风冷）、rear-door（背板换热）或 liquid（液冷）。[] 表示未说明。</translation>
+    </message>
+    <message>
+        <source>Capex budget in the project currency; 0 = not stated.</source>
+        <translation>以项目货币计的投资预算；0 表示未说明。</translation>
+    </message>
+    <message>
+        <source>TCO budget in the project currency, over the TCO years; 0 = not stated.</source>
+        <translation>以项目货币计、覆盖 TCO 年限的总拥有成本预算；0 表示未说明。</translation>
+    </message>
+    <message>
+        <source>The customer&apos;s country (ISO code, e.g. CN) for the export rules; empty = none.</source>
+        <translation>客户所在国家或地区（ISO 代码，如 CN），用于出口管制检查；留空表示不检查。</translation>
     </message>
     <message>
         <source>Share of the hours the GPUs are busy, for the cloud comparison: 0.70 = 70 %.</source>
@@ -1690,6 +1786,10 @@ rule: {rule}</source>
         <translation>轨道优化 (Rail-optimized)</translation>
     </message>
     <message>
+        <source>Add a pod from a template</source>
+        <translation>从模板添加集群单元</translation>
+    </message>
+    <message>
         <source>InfiniBand</source>
         <translation>InfiniBand</translation>
     </message>
@@ -1708,6 +1808,18 @@ rule: {rule}</source>
     <message>
         <source>storage fabric</source>
         <translation>存储网络</translation>
+    </message>
+    <message>
+        <source>e.g. infer</source>
+        <translation>例如 infer</translation>
+    </message>
+    <message>
+        <source>The partition the pod&apos;s GPU servers belong to; their names start with it.</source>
+        <translation>该单元的 GPU 服务器所属的分区；服务器名称以此为前缀。</translation>
+    </message>
+    <message>
+        <source>fill the site&apos;s free rack positions, each up to its kW</source>
+        <translation>按机位功率上限填满场地的空闲机柜位</translation>
     </message>
     <message>
         <source>management fabric</source>
@@ -1764,6 +1876,18 @@ rule: {rule}</source>
     <message>
         <source>Rack power budget</source>
         <translation>机柜功率预算</translation>
+    </message>
+    <message>
+        <source>Storage system</source>
+        <translation>存储系统</translation>
+    </message>
+    <message>
+        <source>Storage units</source>
+        <translation>存储设备数量</translation>
+    </message>
+    <message>
+        <source>Partition</source>
+        <translation>分区</translation>
     </message>
     <message>
         <source>Cannot generate: {why}</source>
@@ -1944,6 +2068,10 @@ The current project is unchanged.</source>
         <translation>训练任务</translation>
     </message>
     <message>
+        <source>Serving</source>
+        <translation>推理服务</translation>
+    </message>
+    <message>
         <source>Job</source>
         <translation>任务</translation>
     </message>
@@ -1960,6 +2088,10 @@ The current project is unchanged.</source>
         <translation>批量、精度与显存</translation>
     </message>
     <message>
+        <source>Partition and serving (kind: inference)</source>
+        <translation>分区与推理服务（类型为推理时）</translation>
+    </message>
+    <message>
         <source>Workload</source>
         <translation>工作负载</translation>
     </message>
@@ -1974,6 +2106,14 @@ The current project is unchanged.</source>
     <message>
         <source>Edit workload</source>
         <translation>编辑工作负载</translation>
+    </message>
+    <message>
+        <source>{n} GPUs: up to {users} concurrent users ({rate} requests/s), first token {ttft} s, {tpot} ms per token.</source>
+        <translation>{n} 块 GPU：最多 {users} 个并发用户（每秒 {rate} 个请求），首字时延 {ttft} 秒，每 token {tpot} 毫秒。</translation>
+    </message>
+    <message>
+        <source>The load asked for needs {n} GPUs.</source>
+        <translation>所要求的负载需要 {n} 块 GPU。</translation>
     </message>
     <message>
         <source>Not evaluated yet (apply to see the estimate).</source>
@@ -2128,6 +2268,22 @@ The current project is unchanged.</source>
     <message>
         <source>inference</source>
         <translation>推理</translation>
+    </message>
+    <message>
+        <source>fine-tuning</source>
+        <translation>微调</translation>
+    </message>
+    <message>
+        <source>aggregated</source>
+        <translation>合并部署</translation>
+    </message>
+    <message>
+        <source>disaggregated</source>
+        <translation>预填充/解码分离</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>自动择优</translation>
     </message>
     <message>
         <source>bf16</source>
@@ -2799,6 +2955,50 @@ The current project is unchanged.</source>
     <message>
         <source>zero stage</source>
         <translation>ZeRO 阶段</translation>
+    </message>
+    <message>
+        <source>it</source>
+        <translation>IT 可用功率</translation>
+    </message>
+    <message>
+        <source>positions json</source>
+        <translation>机柜位（功率与散热）</translation>
+    </message>
+    <message>
+        <source>budget capex</source>
+        <translation>投资预算</translation>
+    </message>
+    <message>
+        <source>budget tco</source>
+        <translation>总拥有成本预算</translation>
+    </message>
+    <message>
+        <source>region</source>
+        <translation>客户所在地区（ISO 代码）</translation>
+    </message>
+    <message>
+        <source>users</source>
+        <translation>并发用户数</translation>
+    </message>
+    <message>
+        <source>requests per s</source>
+        <translation>每秒请求数</translation>
+    </message>
+    <message>
+        <source>ttft target s</source>
+        <translation>首字时延目标（秒）</translation>
+    </message>
+    <message>
+        <source>tpot target s</source>
+        <translation>逐字时延目标（秒）</translation>
+    </message>
+    <message>
+        <source>think time s</source>
+        <translation>用户思考时间（秒）</translation>
+    </message>
+    <message>
+        <source>serving mode</source>
+        <translation>推理部署方式</translation>
     </message>
 </context>
 <context>

@@ -337,6 +337,7 @@ def test_help_lists_every_command_in_order():
         "export",
         "advise",
         "import",
+        "set",
     ]
 
 

@@ -54,6 +54,17 @@ def rows(ctx: ReportContext, summaries: list[dict[str, Any]]) -> list[Row]:
         (ctx.t("ph_fac_kw"), lambda i, s: fmt.kw(s["facility_kw_max"])),
         (ctx.t("ph_pue"), lambda i, s: fmt.pue(s["pue"])),
     ]
+    names: list[str] = []
+    for s in summaries:
+        names += [w["name"] for w in s.get("workloads") or [] if w["name"] not in names]
+    if len(names) > 1:  # each workload with its own GPUs (a training and a serving partition side by side)
+        at = 1
+        for name in names:
+            get = lambda i, s, name=name: fmt.integer(  # noqa: E731
+                next((w["gpus"] for w in s.get("workloads") or [] if w["name"] == name), 0)
+            )
+            out.insert(at, (ctx.t("ph_workload_gpus", name=name), get))
+            at += 1
     methods: list[str] = []
     for s in summaries:
         methods += [m for m, kw in (s.get("cooling_mix_kw") or {}).items() if kw > 0 and m not in methods]

@@ -12,6 +12,7 @@ from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.doc import text_width
 from gpuplanner.reports.sections.common import section
+from gpuplanner.reports.sections.project_summary import export_sentences, limit_sentences, workload_sentences
 from gpuplanner.reports.styles import ACCENT, ACCENT_LIGHT, MARGIN, PAGE
 
 BREAKDOWN_GROUPS = {
@@ -185,6 +186,10 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     width = PAGE[0] - 2 * MARGIN
     out: list[Flowable] = [section(ctx, n, "sec_summary"), _tiles(ctx), Spacer(1, 6 * mm)]
     out += [ctx.para(s) for s in sentences(ctx)]
+    extra = workload_sentences(ctx) + limit_sentences(ctx) + export_sentences(ctx)
+    if extra:  # the whole request: each workload on its own GPUs, each limit against the plan
+        out.append(Spacer(1, 2 * mm))
+        out += [ctx.para(s) for s in extra]
     out.append(Spacer(1, 3 * mm))
     out.append(ctx.para(ctx.t("key_figures"), "h2"))
     out.append(ctx.key_values(key_figures(ctx), (width * 0.62, width * 0.38)))

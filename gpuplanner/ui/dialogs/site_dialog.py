@@ -24,6 +24,10 @@ class SiteDialog(RowDialog):
             ),
             (self.tr("Power feed"), ["utility_kw_available", "feed_headroom"]),
             (
+                self.tr("Site limits, budget and export rules"),
+                ["it_kw_available", "positions_json", "budget_capex", "budget_tco", "region"],
+            ),
+            (
                 self.tr("Ownership costs"),
                 [
                     "tco_years",
@@ -83,6 +87,17 @@ class SiteDialog(RowDialog):
                 "Margin on top of the facility kW at maximum when sizing the feed: 0.20 = 20 %."
             ),
             "load_factor": self.tr("Average share of the maximum IT power drawn over a year: 0.80 = 80 %."),
+            "it_kw_available": self.tr(
+                "IT power the hall can take; the plan's IT kW at maximum plus the feed margin is checked against "
+                "it. 0 = not stated."
+            ),
+            "positions_json": self.tr(
+                'Rack positions on the floor, as [{"count": 24, "cooling": "air", "kw": 40}, …]; cooling is air, '
+                "rear-door or liquid. [] = not stated."
+            ),
+            "budget_capex": self.tr("Capex budget in the project currency; 0 = not stated."),
+            "budget_tco": self.tr("TCO budget in the project currency, over the TCO years; 0 = not stated."),
+            "region": self.tr("The customer's country (ISO code, e.g. CN) for the export rules; empty = none."),
             "expected_utilization": self.tr(
                 "Share of the hours the GPUs are busy, for the cloud comparison: 0.70 = 70 %."
             ),

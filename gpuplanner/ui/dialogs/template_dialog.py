@@ -79,11 +79,24 @@ def generator_options(project: Project | None) -> GenerateOptions:
 
 class TemplateDialog(QDialog):
     def __init__(
-        self, catalog: Catalog, parent: QWidget | None = None, current: Project | None = None
+        self,
+        catalog: Catalog,
+        parent: QWidget | None = None,
+        current: Project | None = None,
+        into: Project | None = None,
     ) -> None:
+        """`into`: add the generated pod to this project (its own partition, beside what is there) instead
+        of starting a new project — "Add from template…"."""
         super().__init__(parent)
-        self.setWindowTitle(self.tr("New project from a template"))
+        self.into = into
+        self.setWindowTitle(
+            self.tr("Add a pod from a template")
+            if into is not None
+            else self.tr("New project from a template")
+        )
         self.catalog = catalog
+        if into is not None:
+            current = None
         self.current = current if current is not None and (current.devices or has_keepable(current)) else None
         self.project: Project | None = None
         self.opts: GenerateOptions | None = None
@@ -125,6 +138,15 @@ class TemplateDialog(QDialog):
         self.rack_kw.setSuffix(" kW")
         self.storage = QCheckBox(self.tr("storage fabric"))
         self.storage.setChecked(d.storage_fabric)
+        storages = self._entries("storage")
+        self.storage_system = self._combo(storages, d.storage_system or (storages[0][1] if storages else ""))
+        self.storage_units = self._spin(1, 1000, d.storage_units or 2)
+        self.partition = QLineEdit()
+        self.partition.setPlaceholderText(self.tr("e.g. infer"))
+        self.partition.setToolTip(
+            self.tr("The partition the pod's GPU servers belong to; their names start with it.")
+        )
+        self.fill = QCheckBox(self.tr("fill the site's free rack positions, each up to its kW"))
         self.management = QCheckBox(self.tr("management fabric"))
         self.management.setChecked(d.management_fabric)
         self.rack_kw.setValue(d.rack_budget_kw or 0.0)
@@ -158,8 +180,12 @@ class TemplateDialog(QDialog):
             (self.tr("Rack"), self.rack),
             (self.tr("Rack power budget"), self.rack_kw),
             ("", self.storage),
+            (self.tr("Storage system"), self.storage_system),
+            (self.tr("Storage units"), self.storage_units),
             ("", self.management),
             ("", self.keep),
+            (self.tr("Partition"), self.partition),
+            ("", self.fill),
         ):
             form.addRow(label, w)
         buttons = QDialogButtonBox(
@@ -172,6 +198,12 @@ class TemplateDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(buttons)
         form.setRowVisible(self.keep, self.current is not None)
+        form.setRowVisible(self.partition, into is not None)
+        form.setRowVisible(self.fill, into is not None)
+        form.setRowVisible(self.name, into is None)
+        for w in (self.storage_system, self.storage_units):
+            w.setEnabled(self.storage.isChecked())
+            self.storage.toggled.connect(w.setEnabled)
 
     def _keep_toggled(self, on: bool) -> None:
         """The name follows the choice while the user has not typed one."""
@@ -240,6 +272,8 @@ class TemplateDialog(QDialog):
             rack=self.rack.currentData(),
             rack_budget_kw=self.rack_kw.value() or None,
             storage_fabric=self.storage.isChecked(),
+            storage_system=self.storage_system.currentData() or "" if self.storage.isChecked() else "",
+            storage_units=self.storage_units.value() if self.storage.isChecked() else 0,
             management_fabric=self.management.isChecked(),
             name=self.name.text(),
         )
@@ -247,9 +281,14 @@ class TemplateDialog(QDialog):
     def generate(self) -> None:
         """Generate into a fresh project; stay open with the generator's reason when it refuses."""
         opts = self.options()
-        project = Project(self.catalog)
+        project = Project(self.catalog) if self.into is None else self.into
         try:
-            self.plan = generate(project, opts)
+            if self.into is not None:
+                from gpuplanner.topology.compose import plan_pod
+
+                self.plan = plan_pod(self.into, opts, self.partition.text().strip(), self.fill.isChecked())
+            else:
+                self.plan = generate(project, opts)
         except PlannerError as exc:
             self.error.setText(self.tr("Cannot generate: {why}").format(why=exc.one_line()))
             return
@@ -261,6 +300,8 @@ class TemplateDialog(QDialog):
         ``target``."""
         assert self.opts is not None
         text = self.tr("Generate {t} with {n} servers").format(t=self.opts.template, n=self.opts.servers)
+        if self.into is not None:  # a pod added beside what is there: only the generated rows
+            return self.plan.to_command(text)
         children: list[Command] = []
         if self.keeps():
             children += self._kept(target)

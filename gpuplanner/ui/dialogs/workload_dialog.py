@@ -24,10 +24,16 @@ SHAPE = ["architecture", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", 
 class WorkloadDialog(RowDialog):
     table = "workloads"
 
-    def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
-        current = active_workload(doc.project) or next(iter(doc.project.tables["workloads"].values()), None)
+    def __init__(self, doc: Document, parent: QWidget | None = None, kind: str | None = None) -> None:
+        """`kind`: a new workload of that kind beside the others (e.g. "inference" for a serving one)."""
+        current = None
+        if kind is None:
+            current = active_workload(doc.project) or next(
+                iter(doc.project.tables["workloads"].values()), None
+            )
         self.is_new = current is None
-        row = current or Workload(id=doc.project.new_id("workloads"), name=self.tr("Training job"))
+        name = self.tr("Serving") if kind == "inference" else self.tr("Training job")
+        row = current or Workload(id=doc.project.new_id("workloads"), name=name, kind=kind or "training")
         groups = [
             (self.tr("Job"), ["name", "kind", "active", "model_id", "seq_len", "total_tokens"]),
             (self.tr("Model shape (when no catalog model is chosen)"), SHAPE),
@@ -35,6 +41,21 @@ class WorkloadDialog(RowDialog):
             (
                 self.tr("Batch, precision, memory"),
                 ["micro_batch", "global_batch", "precision", "zero_stage", "recompute"],
+            ),
+            (
+                self.tr("Partition and serving (kind: inference)"),
+                [
+                    "partition",
+                    "prompt_len",
+                    "output_len",
+                    "kv_bytes",
+                    "users",
+                    "requests_per_s",
+                    "ttft_target_s",
+                    "tpot_target_s",
+                    "think_time_s",
+                    "serving_mode",
+                ],
             ),
         ]
         super().__init__(doc, row, groups, parent)
@@ -68,6 +89,28 @@ class WorkloadDialog(RowDialog):
         return ok
 
     def show_estimate(self, res: Results) -> None:
+        mine = next((e for e in res.workloads if e.id == self.row.id), None)
+        if mine is not None and mine.kind == "inference":  # a serving workload: its capacity, not training
+            d = mine.to_json()
+            if d.get("error"):
+                self.status.setText(d["error"])
+                return
+            text = self.tr(
+                "{n} GPUs: up to {users} concurrent users ({rate} requests/s), first token {ttft} s, "
+                "{tpot} ms per token."
+            ).format(
+                n=fmt.number(mine.gpus),
+                users=fmt.number(d.get("max_concurrent_users") or 0),
+                rate=fmt.number(d.get("max_requests_per_s") or 0, 1),
+                ttft=fmt.number(d["ttft_s"], 2) if d.get("ttft_s") else "–",
+                tpot=fmt.number(d["tpot_s"] * 1000, 1) if d.get("tpot_s") else "–",
+            )
+            if d.get("gpus_needed") is not None:
+                text += " " + self.tr("The load asked for needs {n} GPUs.").format(
+                    n=fmt.number(d["gpus_needed"])
+                )
+            self.status.setText(text)
+            return
         w = res.workload
         if w is None:
             self.status.setText(

@@ -1,0 +1,109 @@
+"""`estimate --inference`: the static-batch figures (one batch of prompts) and the serving plan (continuous
+batching or disaggregated prefill/decode, capacity within TTFT/TPOT targets, GPUs for N users or N requests/s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+
+from gpuplanner.cli.common import EXIT_BAD_INPUT, print_json
+from gpuplanner.core.errors import ValidationError
+
+PRECISION_BYTES = {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("serving (with --inference)")
+    g.add_argument("--ttft", type=float, help="time-to-first-token target, seconds")
+    g.add_argument("--tpot", type=float, help="time-per-output-token target, seconds")
+    g.add_argument("--rate", type=float, help="requests per second to serve: prints the GPUs needed")
+    g.add_argument("--users", type=float, help="concurrent users to serve: prints the GPUs needed")
+    g.add_argument("--think-time", type=float, default=0.0, help="seconds a user waits between requests")
+    g.add_argument(
+        "--serving",
+        choices=["aggregated", "disaggregated", "best"],
+        default="best",
+        help="continuous batching on each replica, separate prefill/decode workers, or the better of the two",
+    )
+
+
+def run_inference(args: argparse.Namespace, shape, cluster) -> int:
+    from gpuplanner.engine.perf import InferenceConfig, estimate_inference
+    from gpuplanner.engine.perf.serving import ServingSetup, plan_serving
+
+    kv_bytes = args.kv_bytes if args.kv_bytes else PRECISION_BYTES[args.precision]
+    if args.kv_bytes not in (None, 1, 2):
+        raise ValidationError(
+            "--kv-bytes must be 1 (fp8) or 2 (bf16/fp16)", field="--kv-bytes", value=args.kv_bytes
+        )
+    tp = args.tp or 1
+    if shape.heads % tp or not (shape.kv_heads % tp == 0 or tp % shape.kv_heads == 0):
+        raise ValidationError(
+            f"--tp {tp} does not split {shape.heads} attention heads / {shape.kv_heads} KV heads evenly",
+            field="--tp",
+            value=tp,
+        )
+    static = estimate_inference(
+        shape,
+        InferenceConfig(
+            batch=args.batch,
+            prompt_len=args.prompt,
+            output_len=args.output,
+            tp=tp,
+            kv_precision_bytes=kv_bytes,
+            weight_precision_bytes=PRECISION_BYTES[args.precision],
+        ),
+        cluster,
+        args.gpus,
+    )
+    setup = ServingSetup(
+        prompt_len=args.prompt,
+        output_len=args.output,
+        precision=args.precision,
+        kv_precision="fp8" if kv_bytes == 1 else "bf16",
+        ttft_s=args.ttft,
+        tpot_s=args.tpot,
+        think_time_s=args.think_time,
+    )
+    plan = plan_serving(
+        shape,
+        cluster,
+        setup,
+        n_gpus=args.gpus or (tp if not (args.rate or args.users) else None),
+        rate_per_s=args.rate,
+        users=args.users,
+        mode=args.serving,
+    )
+    data = {k: v for k, v in dataclasses.asdict(static).items()}
+    data["precision"] = args.precision
+    data["serving"] = plan.to_json()
+    if args.json:
+        print_json(data)
+    else:
+        print(f"static batch of {args.batch} ({args.precision}, TP{tp}):")
+        for k, v in dataclasses.asdict(static).items():
+            print(f"  {k:28} {v}")
+        print(_plan_text(plan, args))
+    return 0 if static.fits or plan.fits else EXIT_BAD_INPUT
+
+
+def _plan_text(plan, args) -> str:
+    if not plan.fits:
+        return f"serving: does not fit — {plan.refusal}"
+    if plan.mode == "aggregated":
+        layout = f"{plan.replicas} replica(s) of TP{plan.tp}" + (f" PP{plan.pp}" if plan.pp > 1 else "")
+    else:
+        layout = (
+            f"{plan.prefill_workers} prefill worker(s) of TP{plan.prefill_tp} + {plan.decode_workers} decode "
+            f"worker(s) of TP{plan.decode_tp}, KV transfer {plan.kv_transfer_s * 1e3:.1f} ms"
+        )
+    head = "GPUs needed" if (args.rate or args.users) else "capacity of"
+    return (
+        f"serving ({plan.mode}): {head} {plan.gpus} GPUs — {layout}\n"
+        f"  up to {plan.max_requests_per_s:,.2f} requests/s, {plan.max_concurrent_users:,.0f} concurrent users"
+        f" (limited by {plan.limited_by or 'nothing'})\n"
+        f"  at that load: TTFT {plan.ttft_s:.3f} s, TPOT {plan.tpot_s * 1e3:.1f} ms "
+        f"({plan.per_user_tokens_per_s:,.1f} tokens/s per user), {plan.output_tokens_per_s:,.0f} output tokens/s "
+        f"in all, decode batch {plan.decode_batch:,.0f} per replica"
+    )

@@ -1,0 +1,222 @@
+"""Every active workload of the project, each on the GPUs of its partition: training and fine-tuning (time to
+train on the drawn fabric), serving (the capacity of the partition within the TTFT/TPOT targets, and the
+GPUs the stated users or request rate need). No workload is dropped: one that cannot be evaluated keeps its
+entry with the reason, and a finding says so."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.engine.compiled import Compiled
+from gpuplanner.engine.findings import Finding, register_templates
+from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
+from gpuplanner.engine.workload import WorkloadResult, analyze_workload, cluster_of, shape_of
+
+TRAINING_KINDS = ("training", "fine-tuning")
+
+register_templates(
+    {
+        "workload-not-evaluated": {
+            "message": {
+                "en": "Workload '{workload}' ({kind}) could not be evaluated: {reason}",
+                "zh": "工作负载“{workload}”（{kind_zh}）无法评估：{reason}",
+            },
+            "fix": {
+                "en": "Check the workload's model, parallel layout and partition.",
+                "zh": "请检查该工作负载的模型、并行方式和分区。",
+            },
+        },
+        "serving-target-not-met": {
+            "message": {
+                "en": "Workload '{workload}': partition '{partition}' ({gpus} GPUs) serves {capacity} {unit} within "
+                "the targets, short of the {target} asked; {needed} GPUs would serve them.",
+                "zh": "工作负载“{workload}”：分区“{partition}”（{gpus} 块 GPU）在目标时延内可服务 {capacity} {unit_zh}，"
+                "低于要求的 {target}；需要 {needed} 块 GPU。",
+            },
+            "fix": {
+                "en": "Add {missing} GPUs to the partition, relax the TTFT/TPOT targets, or serve at FP8.",
+                "zh": "为该分区增加 {missing} 块 GPU，放宽首字/逐字时延目标，或采用 FP8 推理。",
+            },
+        },
+    }
+)
+
+KIND_ZH = {"training": "训练", "fine-tuning": "微调", "inference": "推理服务"}
+
+
+@dataclass
+class WorkloadEntry:
+    """One workload's result, as `analyze --json` prints it (`to_json`)."""
+
+    id: str
+    name: str
+    kind: str
+    partition: str
+    gpus: int
+    train: WorkloadResult | None = None
+    serving: ServingPlan | None = None  # the partition's capacity as drawn
+    needed: ServingPlan | None = None  # the GPUs the stated load needs
+    error: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "partition": self.partition,
+            "gpus": self.gpus,
+            "error": self.error or None,
+        }
+        if self.kind in TRAINING_KINDS:
+            e = self.train.estimate if self.train is not None else None
+            ok = e is not None and e.fits and e.time_to_train_s
+            out["time_to_train_days"] = e.time_to_train_s / 86400.0 if ok else None
+            band = getattr(e, "time_to_train_days_range", None) if e is not None else None
+            out["time_to_train_days_range"] = list(band) if band else None
+            out["mfu"] = e.mfu if e is not None and e.fits else None
+            out["tokens_per_s"] = e.tokens_per_s if e is not None and e.fits else None
+            out["layout"] = (
+                {k: getattr(self.train.config, k) for k in ("tp", "pp", "dp", "cp", "ep")}
+                if self.train is not None
+                else None
+            )
+        else:
+            s = self.serving
+            fin = s is not None and s.max_requests_per_s > 0
+            out.update(
+                {
+                    "ttft_s": s.ttft_s if fin else None,
+                    "tpot_s": s.tpot_s if fin else None,
+                    "max_requests_per_s": s.max_requests_per_s if s is not None else None,
+                    "max_concurrent_users": s.max_concurrent_users if s is not None else None,
+                    "per_user_tokens_per_s": s.per_user_tokens_per_s if fin else None,
+                    "output_tokens_per_s": s.output_tokens_per_s if fin else None,
+                    "serving": s.to_json() if s is not None else None,
+                    "gpus_needed": self.needed.gpus if self.needed is not None else None,
+                    "needed": self.needed.to_json() if self.needed is not None else None,
+                    **self.extra,
+                }
+            )
+        return out
+
+
+def _servers_of(project, partition: str) -> np.ndarray | None:
+    if not partition:
+        return None
+    rows = [i for i, d in enumerate(project.devices.values()) if d.partition == partition]
+    if not rows:
+        raise PlannerError(f"no servers in partition '{partition}'", field="partition", value=partition)
+    return np.array(rows, dtype=np.int64)
+
+
+def serving_setup(w) -> ServingSetup:
+    return ServingSetup(
+        prompt_len=w.prompt_len,
+        output_len=w.output_len,
+        precision=w.precision,
+        kv_precision="fp8" if w.kv_bytes == 1 else ("bf16" if w.precision == "fp8" else None),
+        ttft_s=getattr(w, "ttft_target_s", 0.0) or None,
+        tpot_s=getattr(w, "tpot_target_s", 0.0) or None,
+        think_time_s=getattr(w, "think_time_s", 0.0) or 0.0,
+    )
+
+
+def _serve(project, c: Compiled, fg, w) -> WorkloadEntry:
+    spec, n_gpus = cluster_of(c, project.catalog, fg, _servers_of(project, w.partition))
+    shape = shape_of(w, project.catalog)
+    setup = serving_setup(w)
+    mode = getattr(w, "serving_mode", "best") or "best"
+    cap = plan_serving(shape, spec, setup, n_gpus=n_gpus, mode=mode)
+    users = getattr(w, "users", 0.0) or 0.0
+    rate = getattr(w, "requests_per_s", 0.0) or 0.0
+    needed = None
+    if users > 0 or rate > 0:
+        needed = plan_serving(
+            shape, spec, setup, users=users or None, rate_per_s=None if users else rate, mode=mode
+        )
+    entry = WorkloadEntry(w.id, w.name, w.kind, w.partition, n_gpus, serving=cap, needed=needed)
+    entry.extra = {
+        "target_users": users or None,
+        "target_requests_per_s": rate or None,
+        "ttft_target_s": setup.ttft_s,
+        "tpot_target_s": setup.tpot_s,
+        "meets_target": (
+            None
+            if needed is None
+            else bool(
+                (cap.max_concurrent_users >= users * (1 - 1e-9))
+                if users
+                else (cap.max_requests_per_s >= rate * (1 - 1e-9))
+            )
+        ),
+    }
+    if not cap.fits:
+        entry.error = cap.refusal
+    return entry
+
+
+def evaluate_workloads(project, c: Compiled, fabric, primary: WorkloadResult | None) -> list[WorkloadEntry]:
+    """All active workloads in table order. `primary` is the training result the pipeline already has."""
+    out: list[WorkloadEntry] = []
+    for w in project.tables["workloads"].values():
+        if not w.active:
+            continue
+        try:
+            if w.kind in TRAINING_KINDS:
+                res = (
+                    primary
+                    if primary is not None and primary.workload_id == w.id
+                    else analyze_workload(project, c, fabric.graph, fabric.router, w)
+                )
+                servers = _servers_of(project, w.partition)
+                n = int(c.devices.gpu_count.sum() if servers is None else c.devices.gpu_count[servers].sum())
+                e = WorkloadEntry(w.id, w.name, w.kind, w.partition, n, train=res)
+                if not res.estimate.fits:
+                    e.error = res.estimate.refusal
+                out.append(e)
+            else:
+                out.append(_serve(project, c, fabric.graph, w))
+        except PlannerError as exc:
+            out.append(WorkloadEntry(w.id, w.name, w.kind, w.partition, 0, error=exc.one_line()))
+    return out
+
+
+def workload_entry_findings(entries: list[WorkloadEntry]) -> list[Finding]:
+    out = []
+    for e in entries:
+        if e.error:
+            params = {
+                "workload": e.name,
+                "kind": e.kind,
+                "kind_zh": KIND_ZH.get(e.kind, e.kind),
+                "reason": e.error,
+            }
+            out.append(Finding("error", "workload-not-evaluated", (e.id,), params))
+            continue
+        if e.kind in TRAINING_KINDS or e.needed is None or e.extra.get("meets_target") is not False:
+            continue
+        users = e.extra.get("target_users")
+        cap = e.serving
+        params = {
+            "workload": e.name,
+            "partition": e.partition or "—",
+            "gpus": e.gpus,
+            "capacity": round(cap.max_concurrent_users if users else cap.max_requests_per_s, 1),
+            "unit": "concurrent users" if users else "requests/s",
+            "unit_zh": "个并发用户" if users else "请求/秒",
+            "target": users or e.extra.get("target_requests_per_s"),
+            "needed": e.needed.gpus,
+            "missing": max(e.needed.gpus - e.gpus, 0),
+        }
+        out.append(Finding("warning", "serving-target-not-met", (e.id,), params))
+    return out
+
+
+def finite(x: float | None) -> float | None:
+    return x if x is not None and math.isfinite(x) else None

@@ -1,0 +1,83 @@
+"""`estimate --inference` end to end: the precision is respected (Llama 3 405B in FP8 on one 8 × H100 node,
+the standard deployment), the serving plan is printed, sizing for N users meets the targets, and a TP that
+does not split the heads is refused."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "gpuplanner", "estimate", "--inference", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ),
+        timeout=300,
+    )
+
+
+def test_405b_fp8_fits_one_h100_node_and_bf16_does_not():
+    base = ("--model", "llama3-405b", "--server", "nvidia-dgx-h100", "--gpus", "8", "--tp", "8", "--json")
+    fp8 = run(*base, "--precision", "fp8", "--ttft", "1", "--tpot", "0.05")
+    assert fp8.returncode == 0, fp8.stderr
+    d = json.loads(fp8.stdout)
+    assert d["fits"] and d["precision"] == "fp8" and 49 < d["memory"]["weights_gb"] < 52
+    s = d["serving"]
+    assert s["fits"] and s["gpus"] == 8 and s["max_requests_per_s"] > 0
+    assert s["ttft_s"] <= 1.0 and s["tpot_s"] <= 0.05 + 1e-9
+    bf16 = json.loads(run(*base).stdout)
+    assert not bf16["fits"] and bf16["memory"]["weights_gb"] > 100
+
+
+def test_users_sizing_and_text_output():
+    r = run(
+        "--model",
+        "llama3-70b",
+        "--gpu",
+        "nvidia-h200-sxm",
+        "--precision",
+        "fp8",
+        "--users",
+        "2000",
+        "--ttft",
+        "1",
+        "--tpot",
+        "0.05",
+        "--json",
+    )
+    assert r.returncode == 0, r.stderr
+    s = json.loads(r.stdout)["serving"]
+    assert (
+        s["max_concurrent_users"] >= 2000
+        and s["ttft_s"] <= 1
+        and s["tpot_s"] <= 0.05 + 1e-9
+        and s["gpus"] > 0
+    )
+    t = run(
+        "--model",
+        "llama3-70b",
+        "--gpu",
+        "nvidia-h200-sxm",
+        "--precision",
+        "fp8",
+        "--users",
+        "2000",
+        "--ttft",
+        "1",
+        "--serving",
+        "disaggregated",
+    )
+    assert t.returncode == 0 and "GPUs needed" in t.stdout and "prefill worker" in t.stdout
+
+
+def test_tp_that_does_not_split_the_heads_is_refused():
+    r = run("--model", "llama3-70b", "--gpu", "nvidia-h100-sxm", "--tp", "3")
+    assert r.returncode == 2 and "--tp" in r.stderr and len(r.stderr.strip().splitlines()) == 1
