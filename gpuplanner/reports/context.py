@@ -101,7 +101,7 @@ class ReportContext:
                     out.append(clip(v, 60))
             body.append(out)
         t = LongTable([head, *body], colWidths=list(widths), repeatRows=1)
-        style = table_style(numeric_from=numeric_from)
+        style = table_style(self.fonts.body, numeric_from=numeric_from)
         style.add("FONTNAME", (0, 1), (-1, -1), self.fonts.body)
         style.add("FONTSIZE", (0, 1), (-1, -1), 7.5)
         style.add("TEXTCOLOR", (0, 1), (-1, -1), self.styles.cell.textColor)
@@ -119,7 +119,7 @@ class ReportContext:
         """Two-column label/value table without header band."""
         data = [[self.cell(k), self.cell(v, "cell_right")] for k, v in rows]
         t = LongTable(data, colWidths=list(widths))
-        style = table_style(numeric_from=1, header_rows=0)
+        style = table_style(self.fonts.body, numeric_from=1, header_rows=0)
         style.add("LINEABOVE", (0, 0), (-1, 0), 0.6, self.styles.h1.textColor)
         t.setStyle(style)
         return t

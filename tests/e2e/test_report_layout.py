@@ -5,12 +5,18 @@ section saying what limits the speed and whether the model fits in GPU memory.""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 
 import pytest
+from pypdf import PdfReader
 
 from gpuplanner.reports import fmt
 from tests.e2e.test_report import SMALL_ZH, SUPERPOD, analyze_json, pdf_pages, run
 from tests.e2e.test_report_plan import PHASED, section_page, squeeze
+
+
+PDF_FILES: dict[tuple[str, str], object] = {}
 
 
 @pytest.fixture(scope="module")
@@ -21,8 +27,33 @@ def reports(tmp_path_factory) -> dict[tuple[str, str], tuple[list[str], dict]]:
             pdf = tmp_path_factory.mktemp("layout") / f"{name}-{lang}.pdf"
             r = run("report", str(path), "-o", str(pdf), "--lang", lang)
             assert r.returncode == 0, r.stderr
+            PDF_FILES[name, lang] = pdf
             out[name, lang] = (pdf_pages(pdf), analyze_json(path, "--lang", lang))
     return out
+
+
+@pytest.mark.skipif(shutil.which("pdffonts") is None, reason="pdffonts (Debian poppler-utils) is not installed")
+@pytest.mark.parametrize("key", [("superpod", "en"), ("small", "zh"), ("phased", "en")])
+def test_pdffonts_lists_only_embedded_fonts(reports, key):
+    """Print shops (PDF/X) and archives (PDF/A) refuse a font that is referenced but not embedded — the
+    canvas's initial font, table cells and drawings all started in Helvetica. Oracle: poppler's pdffonts."""
+    out = subprocess.run(["pdffonts", str(PDF_FILES[key])], capture_output=True, text=True, check=True).stdout
+    rows = [ln.split() for ln in out.splitlines()[2:] if ln.strip()]
+    assert rows, out
+    for row in rows:
+        # columns: name type(1–2 words) encoding emb sub uni object ID
+        emb = row[-5]
+        assert emb == "yes", f"font {row[0]} is not embedded:\n{out}"
+        assert not re.match(r"(Helvetica|Times|Courier|Symbol|ZapfDingbats)", row[0]), out
+
+
+@pytest.mark.parametrize("key", [("superpod", "en"), ("small", "zh")])
+def test_document_metadata_names_title_author_subject_and_language(reports, key):
+    reader = PdfReader(str(PDF_FILES[key]))
+    meta = reader.metadata
+    assert meta.title and meta.subject and meta.author is not None
+    lang = str(reader.trailer["/Root"].get("/Lang"))
+    assert lang == ("zh-CN" if key[1] == "zh" else "en")
 
 
 KEYS = [(name, lang) for name in ("superpod", "small", "phased") for lang in ("en", "zh")]

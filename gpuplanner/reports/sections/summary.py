@@ -77,6 +77,7 @@ def _tiles(ctx: ReportContext) -> Table:
     t.setStyle(
         TableStyle(
             [
+                ("FONTNAME", (0, 0), (-1, -1), ctx.fonts.body),
                 ("BACKGROUND", (0, 0), (-1, -1), ACCENT_LIGHT),
                 ("LINEABOVE", (0, 0), (-1, 0), 1.2, ACCENT),
                 ("LINEBELOW", (0, 0), (-1, 0), 3, "white"),
