@@ -22,7 +22,10 @@ from gpuplanner.core.errors import PlannerError
 ENV_FONT = "GPUPLANNER_CJK_FONT"
 FONT_FILE = "wqy-microhei.ttc"
 CJK_FONT = "WQYMicroHei"
-LATIN_FILES = {"LiberationSans": "LiberationSans-Regular.ttf", "LiberationSans-Bold": "LiberationSans-Bold.ttf"}
+LATIN_FILES = {
+    "LiberationSans": "LiberationSans-Regular.ttf",
+    "LiberationSans-Bold": "LiberationSans-Bold.ttf",
+}
 LATIN_FONT, LATIN_BOLD = "LiberationSans", "LiberationSans-Bold"
 
 # Characters the PDF standard fonts cannot show (outside WinAnsi, i.e. cp1252) are drawn with the CJK font.

@@ -15,7 +15,6 @@ from gpuplanner.reports import fmt
 from tests.e2e.test_report import SMALL_ZH, SUPERPOD, analyze_json, pdf_pages, run
 from tests.e2e.test_report_plan import PHASED, section_page, squeeze
 
-
 PDF_FILES: dict[tuple[str, str], object] = {}
 
 
@@ -32,7 +31,9 @@ def reports(tmp_path_factory) -> dict[tuple[str, str], tuple[list[str], dict]]:
     return out
 
 
-@pytest.mark.skipif(shutil.which("pdffonts") is None, reason="pdffonts (Debian poppler-utils) is not installed")
+@pytest.mark.skipif(
+    shutil.which("pdffonts") is None, reason="pdffonts (Debian poppler-utils) is not installed"
+)
 @pytest.mark.parametrize("key", [("superpod", "en"), ("small", "zh"), ("phased", "en")])
 def test_pdffonts_lists_only_embedded_fonts(reports, key):
     """Print shops (PDF/X) and archives (PDF/A) refuse a font that is referenced but not embedded — the
@@ -93,7 +94,9 @@ def test_chinese_amounts_in_wan_and_yi_as_the_app_shows_them(reports):
     pages, data = reports["small", "zh"]
     text = "\n".join(pages)
     capex, tco = fmt.money_words(data["capex"], "CNY", "zh"), fmt.money_words(data["tco"], "CNY", "zh")
-    assert capex == "7,970.9 万元" and tco == "1.34 亿元"  # the example's figures (colocation included), as the results panel
+    assert (
+        capex == "7,970.9 万元" and tco == "1.34 亿元"
+    )  # the example's figures (colocation included), as the results panel
     summary = squeeze(pages[2])
     assert squeeze(f"{capex} / {tco}") in summary  # the tile
     assert squeeze(f"建设投资 {capex}，{data['tco_years']} 年总拥有成本 {tco}。") in summary
