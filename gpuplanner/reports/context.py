@@ -51,6 +51,16 @@ class ReportContext:
     def currency(self) -> str:
         return str(self.data.get("currency") or "USD")
 
+    @property
+    def cur_label(self) -> str:
+        """The currency as labels and headings name it: the code in English ("USD"), the word in Chinese
+        ("美元", "元") — the same word as the amounts in the text, one way per language."""
+        if self.lang == "zh":
+            from gpuplanner.reports.fmt import CURRENCY_WORDS_ZH
+
+            return CURRENCY_WORDS_ZH.get(self.currency.upper(), self.currency)
+        return self.currency
+
     def markup(self, text: Any, limit: int = MAX_TEXT) -> str:
         """Plain text → paragraph markup: clipped, escaped (<, &, quotes), non-Latin-1 runs in the CJK font."""
         return wrap_cjk_runs(escape(clip(text, limit), _ENTITIES), self.fonts)

@@ -36,14 +36,25 @@ def gpu_name(ctx: ReportContext) -> str:
 
 
 def _figure(ctx: ReportContext, value: str, room: float) -> Paragraph:
-    """A tile's figure, in a smaller size (down to 11 pt) when it would not fit on one line."""
+    """A tile's figure, in a smaller size (down to 11 pt) when it would not fit on one line. Two figures
+    ("capex / TCO") that do not fit one line go on two lines, each whole: the line never breaks inside an
+    amount or its currency word ("9,106.3 万美" / "元")."""
     style = ctx.styles.figure
+    parts = value.split(" / ")
+    lines = [value]
     size = style.fontSize
     while size > 11 and text_width(value, ctx.fonts, style.fontName, size) > room:
         size -= 1
+    if text_width(value, ctx.fonts, style.fontName, size) > room and len(parts) > 1:
+        lines = [f"{p} /" for p in parts[:-1]] + [parts[-1]]
+        size = style.fontSize
+        while size > 9 and max(text_width(x, ctx.fonts, style.fontName, size) for x in lines) > room:
+            size -= 1
     if size != style.fontSize:
         style = ParagraphStyle(f"figure{size}", parent=style, fontSize=size, leading=size * 1.2)
-    return Paragraph(ctx.markup(value, 80), style)
+    # no-break spaces inside each line: CJK wrapping may break between any two characters, so it is off here
+    style = ParagraphStyle(f"{style.name}-nowrap", parent=style, wordWrap=None)
+    return Paragraph("<br/>".join(ctx.markup(x.replace(" ", "\u00a0"), 80) for x in lines), style)
 
 
 def _tiles(ctx: ReportContext) -> Table:
@@ -152,7 +163,7 @@ def sentences(ctx: ReportContext) -> list[str]:
 
 
 def key_figures(ctx: ReportContext) -> list[tuple[str, str]]:
-    d, perf, cur, years = ctx.data, ctx.data.get("performance"), ctx.currency, ctx.data["tco_years"]
+    d, perf, cur, years = ctx.data, ctx.data.get("performance"), ctx.cur_label, ctx.data["tco_years"]
     sev = [f["severity"] for f in d["findings"]]
     rows = [
         (ctx.t("t_gpus"), fmt.integer(d["gpus"])),
