@@ -31,8 +31,14 @@ def main_cooling(ctx: ReportContext, data: dict[str, Any]) -> str:
 
 
 def gpu_name(ctx: ReportContext) -> str:
+    """The GPU model's name for a sentence: the catalog name without its description after a dash ("NVIDIA
+    GB200 — one Blackwell GPU of the superchip" → "NVIDIA GB200"), so the description is not spliced into the
+    sentence."""
     gpus = ctx.results.compiled.gpu_types
-    return ", ".join(g.name for g in gpus.values()) if gpus else "—"
+    if not gpus:
+        return "—"
+    names = [g.name.split(" — ")[0].split(" - ")[0].strip() or g.name for g in gpus.values()]
+    return ", ".join(dict.fromkeys(names))
 
 
 def _figure(ctx: ReportContext, value: str, room: float) -> Paragraph:
