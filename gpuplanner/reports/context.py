@@ -51,6 +51,16 @@ class ReportContext:
     def currency(self) -> str:
         return str(self.data.get("currency") or "USD")
 
+    @property
+    def cur_label(self) -> str:
+        """The currency as labels and headings name it: the code in English ("USD"), the word in Chinese
+        ("美元", "元") — the same word as the amounts in the text, one way per language."""
+        if self.lang == "zh":
+            from gpuplanner.reports.fmt import CURRENCY_WORDS_ZH
+
+            return CURRENCY_WORDS_ZH.get(self.currency.upper(), self.currency)
+        return self.currency
+
     def markup(self, text: Any, limit: int = MAX_TEXT) -> str:
         """Plain text → paragraph markup: clipped, escaped (<, &, quotes), non-Latin-1 runs in the CJK font."""
         return wrap_cjk_runs(escape(clip(text, limit), _ENTITIES), self.fonts)
@@ -101,7 +111,7 @@ class ReportContext:
                     out.append(clip(v, 60))
             body.append(out)
         t = LongTable([head, *body], colWidths=list(widths), repeatRows=1)
-        style = table_style(numeric_from=numeric_from)
+        style = table_style(self.fonts.body, numeric_from=numeric_from)
         style.add("FONTNAME", (0, 1), (-1, -1), self.fonts.body)
         style.add("FONTSIZE", (0, 1), (-1, -1), 7.5)
         style.add("TEXTCOLOR", (0, 1), (-1, -1), self.styles.cell.textColor)
@@ -119,7 +129,7 @@ class ReportContext:
         """Two-column label/value table without header band."""
         data = [[self.cell(k), self.cell(v, "cell_right")] for k, v in rows]
         t = LongTable(data, colWidths=list(widths))
-        style = table_style(numeric_from=1, header_rows=0)
+        style = table_style(self.fonts.body, numeric_from=1, header_rows=0)
         style.add("LINEABOVE", (0, 0), (-1, 0), 0.6, self.styles.h1.textColor)
         t.setStyle(style)
         return t

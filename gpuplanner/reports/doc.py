@@ -64,6 +64,7 @@ class ReportDoc(BaseDocTemplate):
             rightMargin=MARGIN,
             topMargin=TOP,
             bottomMargin=BOTTOM,
+            initialFontName=fonts.body,
             **kw,
         )
         self.header_left = header_left
@@ -130,6 +131,9 @@ def numbered_canvas(fonts: FontSet, page_label: Any, footer_left: str) -> type[C
 
     class NumberedCanvas(Canvas):
         def __init__(self, *args: Any, **kw: Any) -> None:
+            # the canvas starts in the embedded font: reportlab's default (Helvetica) would be referenced in
+            # every page's resources without being embedded
+            kw["initialFontName"] = kw.get("initialFontName") or fonts.body
             super().__init__(*args, **kw)
             self._pages: list[dict] = []
 

@@ -1,5 +1,8 @@
 """The report's fonts: the bundled WenQuanYi Micro Hei (CJK, Apache-2.0) embedded as TrueType, so Chinese text
-shows real glyphs on every PDF viewer and extracts as text (reportlab writes a ToUnicode map for TTF subsets).
+shows real glyphs on every PDF viewer and extracts as text (reportlab writes a ToUnicode map for TTF subsets);
+Latin text in the bundled Liberation Sans (SIL OFL, metric-compatible with Helvetica, so the layout measured
+with Helvetica holds). No PDF standard-14 font is used: print shops (PDF/X) and archives (PDF/A) refuse
+fonts that are referenced but not embedded.
 
 The font file is looked up in ``$GPUPLANNER_CJK_FONT`` (a file path), then in ``resources/fonts/`` next to the
 package (repository layout: ``gpuplanner/../resources``) or inside it (``gpuplanner/_data/resources``).
@@ -19,6 +22,11 @@ from gpuplanner.core.errors import PlannerError
 ENV_FONT = "GPUPLANNER_CJK_FONT"
 FONT_FILE = "wqy-microhei.ttc"
 CJK_FONT = "WQYMicroHei"
+LATIN_FILES = {
+    "LiberationSans": "LiberationSans-Regular.ttf",
+    "LiberationSans-Bold": "LiberationSans-Bold.ttf",
+}
+LATIN_FONT, LATIN_BOLD = "LiberationSans", "LiberationSans-Bold"
 
 # Characters the PDF standard fonts cannot show (outside WinAnsi, i.e. cp1252) are drawn with the CJK font.
 WINANSI = frozenset(bytes(range(32, 256)).decode("cp1252", errors="ignore")) | {"\n", "\t"}
@@ -31,19 +39,19 @@ class FontError(PlannerError):
     """The bundled CJK font cannot be found or read."""
 
 
-def font_path() -> Path:
+def font_path(file: str = FONT_FILE) -> Path:
     env = os.environ.get(ENV_FONT)
-    if env:
+    if env and file == FONT_FILE:
         p = Path(env)
         if not p.is_file():
             raise FontError(f"{ENV_FONT} names a missing file", file=str(p), hint="unset it or fix the path")
         return p
     here = Path(__file__).resolve().parent.parent  # gpuplanner/
     for candidate in (here.parent / "resources" / "fonts", here / "_data" / "resources" / "fonts"):
-        if (candidate / FONT_FILE).is_file():
-            return candidate / FONT_FILE
+        if (candidate / file).is_file():
+            return candidate / file
     raise FontError(
-        f"the bundled font {FONT_FILE} is missing",
+        f"the bundled font {file} is missing",
         file=str(here.parent / "resources" / "fonts"),
         hint=f"reinstall GPU Planner or set {ENV_FONT}",
     )
@@ -79,6 +87,27 @@ def register_cjk() -> str:
         CJK_FONT, normal=CJK_FONT, bold=CJK_FONT, italic=CJK_FONT, boldItalic=CJK_FONT
     )
     return CJK_FONT
+
+
+@cache
+def register_latin() -> tuple[str, str]:
+    """Registers the Latin family (regular, bold) once per process; ``<b>`` in a paragraph maps to bold."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    for name, file in LATIN_FILES.items():
+        path = font_path(file)
+        try:
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+        except Exception as exc:  # reportlab raises TTFError and plain errors for unreadable files
+            raise FontError(f"cannot read the font: {exc}", file=str(path)) from exc
+    pdfmetrics.registerFontFamily(
+        LATIN_FONT, normal=LATIN_FONT, bold=LATIN_BOLD, italic=LATIN_FONT, boldItalic=LATIN_BOLD
+    )
+    pdfmetrics.registerFontFamily(
+        LATIN_BOLD, normal=LATIN_BOLD, bold=LATIN_BOLD, italic=LATIN_BOLD, boldItalic=LATIN_BOLD
+    )
+    return LATIN_FONT, LATIN_BOLD
 
 
 # Full-width punctuation that must not start a line (GB/T 15834 line-breaking rules). reportlab's CJK wrap
@@ -127,7 +156,8 @@ def fonts_for(lang: str) -> FontSet:
     if lang == "zh":
         cjk_line_rules()
         return FontSet(body=cjk, bold=cjk, cjk=cjk)
-    return FontSet(body="Helvetica", bold="Helvetica-Bold", cjk=cjk)
+    body, bold = register_latin()
+    return FontSet(body=body, bold=bold, cjk=cjk)
 
 
 def has_non_latin1(text: str) -> bool:

@@ -7,6 +7,7 @@ Each entry is a whole sentence or label with ``{name}`` placeholders, never a fr
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from gpuplanner.reports.text_body import BODY
@@ -27,13 +28,30 @@ class _Keep(dict):
         return "{" + key + "}"
 
 
+# A plural choice in a template: "{servers|server|servers}" is "server" when the parameter ``servers`` is one
+# (1, "1", "1.0"), else "servers". English needs it ("1 servers"); Chinese writes a measure word instead (台/条).
+_PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
+
+
+def _is_one(v: Any) -> bool:
+    try:
+        return float(str(v).replace(",", "")) == 1.0
+    except ValueError:
+        return False
+
+
+def plurals(text: str, params: dict[str, Any]) -> str:
+    return _PLURAL.sub(lambda m: m.group(2) if _is_one(params.get(m.group(1))) else m.group(3), text)
+
+
 def tr(key: str, lang: str = "en", **params: Any) -> str:
-    """The string ``key`` in ``lang`` (English when ``lang`` is unknown), with its placeholders filled."""
+    """The string ``key`` in ``lang`` (English when ``lang`` is unknown), with its placeholders filled and its
+    plural choices (``{n|one|other}``) made."""
     pair = TEXT.get(key)
     if pair is None:
         return key
     text = pair[1] if lang == "zh" else pair[0]
-    return text.format_map(_Keep(params)) if params else text
+    return plurals(text, params).format_map(_Keep(params)) if params else text
 
 
 def has(key: str) -> bool:

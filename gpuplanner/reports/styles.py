@@ -94,6 +94,7 @@ def make_styles(fonts: FontSet, lang: str) -> Styles:
             textColor=kw.pop("textColor", INK),
             wordWrap=kw.pop("wordWrap", wrap),
             splitLongWords=True,
+            bulletFontName=kw.pop("bulletFontName", fonts.body),
             **kw,
         )
 
@@ -130,9 +131,11 @@ def make_styles(fonts: FontSet, lang: str) -> Styles:
     )
 
 
-def table_style(*, numeric_from: int | None = None, header_rows: int = 1) -> TableStyle:
-    """Header band, thin rules, zebra rows; columns from ``numeric_from`` right-aligned."""
+def table_style(font: str, *, numeric_from: int | None = None, header_rows: int = 1) -> TableStyle:
+    """Header band, thin rules, zebra rows; columns from ``numeric_from`` right-aligned. Every cell starts in
+    ``font`` (the embedded family): reportlab's default cell font is the non-embedded Helvetica."""
     cmds: list[tuple] = [
+        ("FONTNAME", (0, 0), (-1, -1), font),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("LINEBELOW", (0, -1), (-1, -1), 0.6, RULE),
         ("TOPPADDING", (0, 0), (-1, -1), 2.2),

@@ -19,7 +19,7 @@ BODY: dict[str, tuple[str, str]] = {
         "每束的颜色取其中最繁忙的链路。",
     ),
     "net_mgmt_omitted": (
-        "The management network ({switches} switches, {cables} cables) is not drawn.",
+        "The management network ({switches} {switches|switch|switches}, {cables} {cables|cable|cables}) is not drawn.",
         "图中未画出管理网络（{switches} 台交换机，{cables} 条线缆）。",
     ),
     "net_empty": ("The plan has no network links yet.", "方案中尚无网络链路。"),
@@ -94,7 +94,7 @@ BODY: dict[str, tuple[str, str]] = {
     "rack_many": ("{first} to {last} ({n} racks)", "{first} 至 {last}（{n} 个机柜）"),
     "rack_kw": ("{kw} kW max · {used} of {ru} U", "最大 {kw} kW · 已用 {used}/{ru} U"),
     "unracked": (
-        "{n} devices are not in a rack and are not drawn.",
+        "{n} {n|device is|devices are} not in a rack and {n|is|are} not drawn.",
         "{n} 台设备未放入机柜，图中未画出。",
     ),
     # power and cooling

@@ -58,8 +58,9 @@ FRONT: dict[str, tuple[str, str]] = {
     "kf_cost": ("Capex / {years}-year TCO", "资本支出 / {years} 年总拥有成本"),
     "kf_cost_value": ("{capex} / {tco}", "{capex} / {tco}"),
     "sum_plan": (
-        "The plan puts {gpus} {gpu} GPUs in {servers} servers and {racks} racks, connected by {switches} "
-        "switches with {bisection} Tb/s of bisection bandwidth.",
+        "The plan puts {gpus} {gpu} {gpus|GPU|GPUs} in {servers} {servers|server|servers} and {racks} "
+        "{racks|rack|racks}, connected by {switches} {switches|switch|switches} with {bisection} Tb/s of "
+        "bisection bandwidth.",
         "本方案在 {racks} 个机柜中部署 {servers} 台服务器，共 {gpus} 块 {gpu} GPU，由 {switches} 台交换机互联，"
         "对分带宽为 {bisection} Tb/s。",
     ),

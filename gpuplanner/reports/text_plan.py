@@ -39,7 +39,7 @@ PLAN: dict[str, tuple[str, str]] = {
     "ph_feed_needed": ("Utility feed needed (kW)", "所需市电容量 (kW)"),
     "ph_feed_available": ("Utility feed available (kW)", "可用市电容量 (kW)"),
     "ph_grows": ("Grows into the next phase without replacing equipment", "可不更换设备扩展到下一期"),
-    "ph_grows_no": ("no: {n} findings", "否：{n} 项问题"),
+    "ph_grows_no": ("no: {n} {n|finding|findings}", "否：{n} 项问题"),
     "ph_no_workload": (
         "A dash (—) for throughput means that no training workload runs on that phase's GPUs.",
         "吞吐量为“—”表示该期的 GPU 上没有运行训练负载。",
@@ -57,7 +57,7 @@ PLAN: dict[str, tuple[str, str]] = {
         "{before} → {phase}：前期设备无需更换。",
     ),
     "ph_growth_bad": (
-        "{before} → {phase}: {n} findings.",
+        "{before} → {phase}: {n} {n|finding|findings}.",
         "{before} → {phase}：{n} 项问题。",
     ),
     "sched_kubernetes": ("Kubernetes + GPU Operator", "Kubernetes + GPU Operator"),
@@ -106,7 +106,7 @@ PLAN: dict[str, tuple[str, str]] = {
     "floor_units": ("Floor units: load against capacity", "机房设备：负载与容量"),
     "floor_none": ("The plan has no cooling or power units on the floor.", "方案中没有放置散热或供电设备。"),
     "floor_over": (
-        "{n} units carry more than their capacity (marked red in the plan).",
+        "{n} {n|unit carries|units carry} more than {n|its|their} capacity (marked red in the plan).",
         "有 {n} 台设备的负载超过额定容量（图中以红色标出）。",
     ),
     "floor_dense": (

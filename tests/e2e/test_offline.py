@@ -27,7 +27,9 @@ BLOCK = textwrap.dedent(
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", BLOCK, *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", BLOCK, *args], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
 
 
 def test_cli_runs_without_network(tmp_path):
@@ -35,7 +37,17 @@ def test_cli_runs_without_network(tmp_path):
     for args in (
         ("catalog", "list", "--json"),
         ("analyze", example, "--json"),
-        ("estimate", "--model", "llama3-8b", "--gpu", "nvidia-h100-sxm", "--gpus", "16", "--global-batch", "64"),
+        (
+            "estimate",
+            "--model",
+            "llama3-8b",
+            "--gpu",
+            "nvidia-h100-sxm",
+            "--gpus",
+            "16",
+            "--global-batch",
+            "64",
+        ),
         ("generate", "leaf-spine", "--servers", "8", "-o", str(tmp_path / "g.gpuplan")),
     ):
         r = _run(*args)

@@ -155,8 +155,8 @@ def test_chinese_report_has_chinese_headings_and_the_same_totals(chinese):
     assert figure(page, "IT 功率，最大值 (kW)") == f"{data['it_kw_max']:,.1f}"
     assert figure(page, "设施功率，最大值 (kW)") == f"{data['facility_kw_max']:,.1f}"
     assert figure(page, "PUE") == f"{data['pue']:.2f}"
-    assert figure(page, "资本支出 (CNY)") == f"{data['capex']:,.0f}"
-    assert figure(page, f"{data['tco_years']} 年总拥有成本 (CNY)") == f"{data['tco']:,.0f}"
+    assert figure(page, "资本支出 (元)") == f"{data['capex']:,.0f}"
+    assert figure(page, f"{data['tco_years']} 年总拥有成本 (元)") == f"{data['tco']:,.0f}"
     assert f"第 2 页，共 {len(pages)} 页" in pages[1]
     for f in data["findings"]:  # the findings in their Chinese wording
         assert f["message"][:12] in text

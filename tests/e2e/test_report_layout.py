@@ -5,12 +5,17 @@ section saying what limits the speed and whether the model fits in GPU memory.""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 
 import pytest
+from pypdf import PdfReader
 
 from gpuplanner.reports import fmt
 from tests.e2e.test_report import SMALL_ZH, SUPERPOD, analyze_json, pdf_pages, run
 from tests.e2e.test_report_plan import PHASED, section_page, squeeze
+
+PDF_FILES: dict[tuple[str, str], object] = {}
 
 
 @pytest.fixture(scope="module")
@@ -21,8 +26,35 @@ def reports(tmp_path_factory) -> dict[tuple[str, str], tuple[list[str], dict]]:
             pdf = tmp_path_factory.mktemp("layout") / f"{name}-{lang}.pdf"
             r = run("report", str(path), "-o", str(pdf), "--lang", lang)
             assert r.returncode == 0, r.stderr
+            PDF_FILES[name, lang] = pdf
             out[name, lang] = (pdf_pages(pdf), analyze_json(path, "--lang", lang))
     return out
+
+
+@pytest.mark.skipif(
+    shutil.which("pdffonts") is None, reason="pdffonts (Debian poppler-utils) is not installed"
+)
+@pytest.mark.parametrize("key", [("superpod", "en"), ("small", "zh"), ("phased", "en")])
+def test_pdffonts_lists_only_embedded_fonts(reports, key):
+    """Print shops (PDF/X) and archives (PDF/A) refuse a font that is referenced but not embedded — the
+    canvas's initial font, table cells and drawings all started in Helvetica. Oracle: poppler's pdffonts."""
+    out = subprocess.run(["pdffonts", str(PDF_FILES[key])], capture_output=True, text=True, check=True).stdout
+    rows = [ln.split() for ln in out.splitlines()[2:] if ln.strip()]
+    assert rows, out
+    for row in rows:
+        # columns: name type(1–2 words) encoding emb sub uni object ID
+        emb = row[-5]
+        assert emb == "yes", f"font {row[0]} is not embedded:\n{out}"
+        assert not re.match(r"(Helvetica|Times|Courier|Symbol|ZapfDingbats)", row[0]), out
+
+
+@pytest.mark.parametrize("key", [("superpod", "en"), ("small", "zh")])
+def test_document_metadata_names_title_author_subject_and_language(reports, key):
+    reader = PdfReader(str(PDF_FILES[key]))
+    meta = reader.metadata
+    assert meta.title and meta.subject and meta.author is not None
+    lang = str(reader.trailer["/Root"].get("/Lang"))
+    assert lang == ("zh-CN" if key[1] == "zh" else "en")
 
 
 KEYS = [(name, lang) for name in ("superpod", "small", "phased") for lang in ("en", "zh")]
@@ -62,7 +94,9 @@ def test_chinese_amounts_in_wan_and_yi_as_the_app_shows_them(reports):
     pages, data = reports["small", "zh"]
     text = "\n".join(pages)
     capex, tco = fmt.money_words(data["capex"], "CNY", "zh"), fmt.money_words(data["tco"], "CNY", "zh")
-    assert capex == "7,970.9 万元" and tco == "1.34 亿元"  # the example's figures (colocation included), as the results panel
+    assert (
+        capex == "7,969.0 万元" and tco == "1.34 亿元"
+    )  # the example's figures (colocation included), as the results panel
     summary = squeeze(pages[2])
     assert squeeze(f"{capex} / {tco}") in summary  # the tile
     assert squeeze(f"建设投资 {capex}，{data['tco_years']} 年总拥有成本 {tco}。") in summary
@@ -105,3 +139,27 @@ def test_catalog_years_have_no_thousands_separator(reports):
     text = "\n".join(pages)
     assert re.search(r"^released\s+20\d\d$", text, re.M)
     assert not re.search(r"released\s+2,0\d\d", text)
+
+
+# A line that ends inside an amount: "9,106.3 万美" / "元", "2,348" / "万元". (Number and unit in running
+# English text, "20–25" / "kW/rack", still break: not covered yet.)
+BROKEN_AMOUNT = re.compile(
+    r"(?:(?:万|亿)(?:美|欧|港|日)?\n(?:元|美元|欧元))|(?:\d\n(?:万|亿)(?:元|美元|欧元))"
+)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_no_line_breaks_inside_an_amount_or_its_currency_word(reports, key):
+    pages, _ = reports[key]
+    for n, page in enumerate(pages, start=1):
+        lines = "\n".join(ln.strip() for ln in page.splitlines())
+        m = BROKEN_AMOUNT.search(lines)
+        assert m is None, f"page {n}: {lines[max(0, m.start() - 40) : m.end() + 10]!r}"
+
+
+def test_chinese_labels_name_the_currency_as_the_text_does(reports):
+    pages, _ = reports["superpod", "zh"]
+    text = "\n".join(pages)
+    assert "资本支出 (美元)" in text and "(USD)" not in text
+    pages, _ = reports["superpod", "en"]
+    assert "Capex (USD)" in "\n".join(pages)

@@ -9,7 +9,8 @@ from gpuplanner.reports import i18n
 
 
 def fields(text: str) -> set[str]:
-    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+    """Placeholders, after the plural choices ("{n|one|other}", English only) are made."""
+    return {f for _, f, _, _ in string.Formatter().parse(i18n.plurals(text, {})) if f}
 
 
 def test_every_entry_has_english_and_chinese_with_the_same_placeholders():
@@ -61,3 +62,29 @@ def test_dates():
     d = dt.date(2026, 12, 2)
     assert i18n.long_date(d, "en") == "2 December 2026"
     assert i18n.long_date(d, "zh") == "2026年12月2日"
+
+
+def test_plural_choices_follow_the_count():
+    from gpuplanner.reports.i18n import tr
+
+    one = tr("sum_plan", "en", gpus="8", gpu="H100", servers="1", racks="1", switches="1", bisection="3.2")
+    assert "in 1 server and 1 rack, connected by 1 switch with" in one and "GPUs" in one
+    many = tr(
+        "sum_plan", "en", gpus="1,024", gpu="H100", servers="128", racks="39", switches="60", bisection="1"
+    )
+    assert "in 128 servers and 39 racks, connected by 60 switches" in many
+    zh = tr("sum_plan", "zh", gpus="8", gpu="H100", servers="1", racks="1", switches="1", bisection="3.2")
+    assert "1 台服务器" in zh and "1 台交换机" in zh and "|" not in zh
+    assert tr("ph_grows_no", "en", n=1) == "no: 1 finding"
+    assert tr("ph_grows_no", "en", n="1,001") == "no: 1,001 findings"
+
+
+def test_every_plural_choice_names_a_parameter_of_its_template():
+    import re
+
+    from gpuplanner.reports.i18n import TEXT
+
+    for key, (en, zh) in TEXT.items():
+        for text in (en, zh):
+            for name in re.findall(r"\{(\w+)\|", text):
+                assert "{" + name + "}" in text, (key, name)

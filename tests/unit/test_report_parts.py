@@ -122,3 +122,18 @@ def test_rasteriser_draws_shapes_text_and_rotation(tmp_path):
     assert img.getpixel((100, 10))[2] > 200 and img.getpixel((100, 10))[0] < 80  # the blue line
     column = [img.getpixel((x, y)) for x in range(140, 152) for y in range(20, 80)]
     assert any(sum(px) < 300 for px in column)  # rotated text ink in its column
+
+
+def test_gpu_name_in_a_sentence_leaves_the_description_out():
+    from types import SimpleNamespace as NS
+
+    from gpuplanner.reports.sections.summary import gpu_name
+
+    gpus = {
+        "nvidia-gb200": NS(
+            name="NVIDIA GB200 — one Blackwell GPU of the superchip"
+        ),  # catalogs/gpu/nvidia-gb200.yaml
+        "nvidia-h100-sxm": NS(name="NVIDIA H100 SXM 80GB"),
+    }
+    ctx = NS(results=NS(compiled=NS(gpu_types=gpus)))
+    assert gpu_name(ctx) == "NVIDIA GB200, NVIDIA H100 SXM 80GB"

@@ -25,6 +25,7 @@ def stacked_bar(parts: Sequence[tuple[str, float]], width: float, fonts: FontSet
     total = sum(v for _, v in parts) or 1.0
     rows = (len(parts) + 1) // 2
     d = Drawing(width, 26 + rows * 11)
+    d.initialFontName = fonts.body  # the renderer starts in this font, not the non-embedded Helvetica
     y_bar = rows * 11 + 6
     x = 0.0
     for i, (_, v) in enumerate(parts):
@@ -88,6 +89,7 @@ def line_chart(
 ) -> Drawing:
     """Lines (label, [(x, y)…]) with axis titles, a legend row on top and an optional vertical marker."""
     d = Drawing(width, height)
+    d.initialFontName = fonts.body  # the renderer starts in this font, not the non-embedded Helvetica
     plot = LinePlot()
     plot.x, plot.y = 42, 30
     plot.width, plot.height = width - 56, height - 56

@@ -126,6 +126,7 @@ def floor_drawing(plan: FloorPlan, width: float, height: float, fonts: FontSet, 
     plan_h = span_y * s
     total_h = plan_h + SCALE_BAR_H + legend_h + TOP_PAD
     d = Drawing(width, total_h)
+    d.initialFontName = fonts.body  # the renderer starts in this font, not the non-embedded Helvetica
     p = _Plan(plan, s, label_w + (area_w - span_x * s) / 2, total_h - TOP_PAD)
     _hall(d, p, plan)
     _aisles(d, p, plan)

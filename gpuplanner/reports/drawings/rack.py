@@ -29,6 +29,7 @@ def rack_drawing(title: str, ru: int, slots: list[Slot], fonts: FontSet, width: 
     ru = max(int(ru), 1)
     body_h = ru * U_PX
     d = Drawing(width, body_h + TITLE_H + 4)
+    d.initialFontName = fonts.body  # the renderer starts in this font, not the non-embedded Helvetica
     x0, inner = RAIL, width - RAIL - 2
     d.add(
         text(

@@ -160,6 +160,7 @@ def legend(width: float, fonts: FontSet, lang: str, roles: list[str]) -> Group:
 
 def topology_drawing(model: TopologyModel, width: float, height: float, fonts: FontSet, lang: str) -> Drawing:
     d = Drawing(width, height)
+    d.initialFontName = fonts.body  # the renderer starts in this font, not the non-embedded Helvetica
     if not model.blocks:
         return d
     cx, cy, bw, bh = _geometry(model, width, height)

@@ -134,7 +134,7 @@ def lines_by_category(ctx: ReportContext) -> dict[str, list[Line]]:
 
 
 def build(ctx: ReportContext, n: int) -> list[Flowable]:
-    out: list[Flowable] = [section(ctx, n, "sec_bom"), ctx.para(ctx.t("bom_intro", cur=ctx.currency))]
+    out: list[Flowable] = [section(ctx, n, "sec_bom"), ctx.para(ctx.t("bom_intro", cur=ctx.cur_label))]
     rate = ctx.results.cost.usd_exchange_rate
     groups = lines_by_category(ctx)
     if not groups:
@@ -163,6 +163,6 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     # 1,024-GPU bill ran onto a second page for its last line and the total
     widths = [w - 107 * mm, 38 * mm, 14 * mm, 11 * mm, 20 * mm, 24 * mm]
     headers = [ctx.t(k) for k in ("col_item", "col_catalog_id", "col_qty", "col_unit", "col_unit_price")]
-    headers.append(ctx.t("col_amount", cur=ctx.currency))
+    headers.append(ctx.t("col_amount", cur=ctx.cur_label))
     out.append(ctx.table(headers, rows, widths, numeric_from=2, text_cols=(0, 1), total_rows=1, extra=extra))
     return out

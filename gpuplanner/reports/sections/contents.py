@@ -13,6 +13,7 @@ def build(ctx: ReportContext) -> list[Flowable]:
     # contents then ran onto a second page for a handful of lines
     style = TableStyle(
         [
+            ("FONTNAME", (0, 0), (-1, -1), ctx.fonts.body),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LEFTPADDING", (0, 0), (-1, -1), 0),
             ("RIGHTPADDING", (0, 0), (-1, -1), 0),

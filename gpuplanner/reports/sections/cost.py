@@ -22,12 +22,12 @@ def _category_table(ctx: ReportContext, amounts: dict[str, float], prefix: str, 
         if v
     ]
     rows.append([ctx.t("total"), fmt.money(total), fmt.pct(1.0 if total else float("nan"))])
-    headers = [ctx.t("col_category"), ctx.t("col_amount", cur=ctx.currency), ctx.t("col_share")]
+    headers = [ctx.t("col_category"), ctx.t("col_amount", cur=ctx.cur_label), ctx.t("col_share")]
     return ctx.table(headers, rows, [WIDTH * 0.5, WIDTH * 0.3, WIDTH * 0.2], numeric_from=1, total_rows=1)
 
 
 def tco_rows(ctx: ReportContext) -> list[tuple[str, str]]:
-    d, cur, years = ctx.data, ctx.currency, ctx.data["tco_years"]
+    d, cur, years = ctx.data, ctx.cur_label, ctx.data["tco_years"]
     be = d.get("cloud_break_even_month")
     rows = [
         (ctx.t("t_capex", cur=cur), fmt.money(d["capex"])),
@@ -47,7 +47,7 @@ def tco_rows(ctx: ReportContext) -> list[tuple[str, str]]:
 
 def money_rows(ctx: ReportContext) -> list[tuple[str, str]]:
     """NPV, facility, staff and cost per million tokens (engine/tco.py), when the analysis has them."""
-    d, cur = ctx.data, ctx.currency
+    d, cur = ctx.data, ctx.cur_label
     if "npv" not in d:
         return []
     rows = [
@@ -100,7 +100,7 @@ def sensitivity_table(ctx: ReportContext) -> list[Flowable]:
                 fmt.num(hi, 2) if hi is not None else "—",
             ]
         )
-    cur = ctx.currency
+    cur = ctx.cur_label
     headers = [ctx.t("col_input"), ctx.t("col_range"), ctx.t("col_low", cur=cur), ctx.t("col_high", cur=cur)]
     table = ctx.table(headers, rows, [WIDTH * 0.4, WIDTH * 0.2, WIDTH * 0.2, WIDTH * 0.2], numeric_from=2)
     return [*sub(ctx, "sensitivity"), table]
@@ -151,7 +151,7 @@ def own_vs_rent(ctx: ReportContext) -> Flowable:
     if ctx.lang == "zh":  # 万元 / 亿元, as the app's charts in Chinese
         div, unit = fmt.money_scale_zh(top, ctx.currency)
     else:
-        div, unit = 1e6, ctx.t("axis_million", cur=ctx.currency)
+        div, unit = 1e6, ctx.t("axis_million", cur=ctx.cur_label)
     own = [(m, _own_cumulative(ctx, m) / div) for m in months]
     cloud = [(m, m * cloud_year / 12.0 / div) for m in months]
     be = d.get("cloud_break_even_month")
@@ -172,7 +172,7 @@ def own_vs_rent(ctx: ReportContext) -> Flowable:
 def build(ctx: ReportContext, n: int) -> list[Flowable]:
     d = ctx.data
     out: list[Flowable] = [section(ctx, n, "sec_cost")]
-    out.append(ctx.para(ctx.t("cost_intro", years=d["tco_years"], cur=ctx.currency)))
+    out.append(ctx.para(ctx.t("cost_intro", years=d["tco_years"], cur=ctx.cur_label)))
     out += [*sub(ctx, "capex_by_category"), _category_table(ctx, d["capex_by_category"], "cat", d["capex"])]
     out += [
         *sub(ctx, "opex_by_category"),

@@ -51,6 +51,7 @@ def _details(ctx: ReportContext) -> Table:
     t.setStyle(
         TableStyle(
             [
+                ("FONTNAME", (0, 0), (-1, -1), ctx.fonts.body),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE),
                 ("TOPPADDING", (0, 0), (-1, -1), 4),
@@ -74,6 +75,7 @@ def _signatures(ctx: ReportContext) -> Table:
     t.setStyle(
         TableStyle(
             [
+                ("FONTNAME", (0, 0), (-1, -1), ctx.fonts.body),
                 ("LINEBELOW", (0, 1), (-1, 1), 0.6, ACCENT),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
                 ("RIGHTPADDING", (0, 0), (-1, -1), 14),

@@ -30,7 +30,7 @@ def _growth_by_phase(ctx: ReportContext) -> dict[str, list[Any]]:
 
 def rows(ctx: ReportContext, summaries: list[dict[str, Any]]) -> list[Row]:
     """(label, value(index, phase summary)) for every figure of the comparison table."""
-    cur, years = ctx.currency, ctx.data["tco_years"]
+    cur, years = ctx.cur_label, ctx.data["tco_years"]
     growth = _growth_by_phase(ctx)
 
     def added(i: int, s: dict[str, Any]) -> str:
@@ -116,7 +116,7 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     summaries = [pr.summary for pr in ctx.phases]
     years = ctx.data["tco_years"]
     out: list[Flowable] = [section(ctx, n, "sec_phases")]
-    out.append(ctx.para(ctx.t("ph_intro", cur=ctx.currency, years=years)))
+    out.append(ctx.para(ctx.t("ph_intro", cur=ctx.cur_label, years=years)))
     if any(s["tokens_per_s"] is None for s in summaries) and any(s["tokens_per_s"] for s in summaries):
         out.append(ctx.para(ctx.t("ph_no_workload"), "muted"))
     for i in range(0, len(summaries), PER_TABLE):

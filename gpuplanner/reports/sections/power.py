@@ -42,7 +42,7 @@ def rack_rows(ctx: ReportContext) -> list[list[str]]:
 
 
 def facility_rows(ctx: ReportContext) -> list[tuple[str, str]]:
-    d, cur = ctx.data, ctx.currency
+    d, cur = ctx.data, ctx.cur_label
     rows = [
         (ctx.t("t_it_kw_max"), fmt.kw(d["it_kw_max"])),
         (ctx.t("t_it_kw_typical"), fmt.kw(d["it_kw_typical"])),

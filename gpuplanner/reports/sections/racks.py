@@ -81,6 +81,7 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     t.setStyle(
         TableStyle(
             [
+                ("FONTNAME", (0, 0), (-1, -1), ctx.fonts.body),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("BOTTOMPADDING", (0, 0), (-1, -1), 10),
                 ("LEFTPADDING", (0, 0), (-1, -1), 2),

@@ -22,7 +22,7 @@ def _perf(key: str, f: Callable[[Any], str]) -> Callable[[dict[str, Any]], str]:
 
 
 def metrics(ctx: ReportContext) -> list[Metric]:
-    cur = ctx.currency
+    cur = ctx.cur_label
     years = ctx.data["tco_years"]
     return [
         (ctx.t("t_gpus"), lambda d: fmt.integer(d["gpus"])),

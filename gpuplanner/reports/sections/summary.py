@@ -32,19 +32,36 @@ def main_cooling(ctx: ReportContext, data: dict[str, Any]) -> str:
 
 
 def gpu_name(ctx: ReportContext) -> str:
+    """The GPU model's name for a sentence: the catalog name without its description after a dash ("NVIDIA
+    GB200 — one Blackwell GPU of the superchip" → "NVIDIA GB200"), so the description is not spliced into the
+    sentence."""
     gpus = ctx.results.compiled.gpu_types
-    return ", ".join(g.name for g in gpus.values()) if gpus else "—"
+    if not gpus:
+        return "—"
+    names = [g.name.split(" — ")[0].split(" - ")[0].strip() or g.name for g in gpus.values()]
+    return ", ".join(dict.fromkeys(names))
 
 
 def _figure(ctx: ReportContext, value: str, room: float) -> Paragraph:
-    """A tile's figure, in a smaller size (down to 11 pt) when it would not fit on one line."""
+    """A tile's figure, in a smaller size (down to 11 pt) when it would not fit on one line. Two figures
+    ("capex / TCO") that do not fit one line go on two lines, each whole: the line never breaks inside an
+    amount or its currency word ("9,106.3 万美" / "元")."""
     style = ctx.styles.figure
+    parts = value.split(" / ")
+    lines = [value]
     size = style.fontSize
     while size > 11 and text_width(value, ctx.fonts, style.fontName, size) > room:
         size -= 1
+    if text_width(value, ctx.fonts, style.fontName, size) > room and len(parts) > 1:
+        lines = [f"{p} /" for p in parts[:-1]] + [parts[-1]]
+        size = style.fontSize
+        while size > 9 and max(text_width(x, ctx.fonts, style.fontName, size) for x in lines) > room:
+            size -= 1
     if size != style.fontSize:
         style = ParagraphStyle(f"figure{size}", parent=style, fontSize=size, leading=size * 1.2)
-    return Paragraph(ctx.markup(value, 80), style)
+    # no-break spaces inside each line: CJK wrapping may break between any two characters, so it is off here
+    style = ParagraphStyle(f"{style.name}-nowrap", parent=style, wordWrap=None)
+    return Paragraph("<br/>".join(ctx.markup(x.replace(" ", "\u00a0"), 80) for x in lines), style)
 
 
 def _tiles(ctx: ReportContext) -> Table:
@@ -78,6 +95,7 @@ def _tiles(ctx: ReportContext) -> Table:
     t.setStyle(
         TableStyle(
             [
+                ("FONTNAME", (0, 0), (-1, -1), ctx.fonts.body),
                 ("BACKGROUND", (0, 0), (-1, -1), ACCENT_LIGHT),
                 ("LINEABOVE", (0, 0), (-1, 0), 1.2, ACCENT),
                 ("LINEBELOW", (0, 0), (-1, 0), 3, "white"),
@@ -152,7 +170,7 @@ def sentences(ctx: ReportContext) -> list[str]:
 
 
 def key_figures(ctx: ReportContext) -> list[tuple[str, str]]:
-    d, perf, cur, years = ctx.data, ctx.data.get("performance"), ctx.currency, ctx.data["tco_years"]
+    d, perf, cur, years = ctx.data, ctx.data.get("performance"), ctx.cur_label, ctx.data["tco_years"]
     sev = [f["severity"] for f in d["findings"]]
     rows = [
         (ctx.t("t_gpus"), fmt.integer(d["gpus"])),
