@@ -78,6 +78,50 @@ def build(w: MainWindow) -> dict[str, QAction]:
     act("zoom_in", translate("MainWindow", "Zoom &in"), lambda: w.view.zoom_by(1.25), SK.ZoomIn)
     act("zoom_out", translate("MainWindow", "Zoom &out"), lambda: w.view.zoom_by(0.8), SK.ZoomOut)
     act("fit", translate("MainWindow", "Zoom to &fit"), w.view.zoom_to_fit, "Ctrl+0")
+    act(
+        "collapse_sus",
+        translate("MainWindow", "Collapse all &scalable units"),
+        lambda: w.scene.collapse_all("su"),
+        "Ctrl+Alt+G",
+        translate(
+            "MainWindow",
+            "Show each scalable unit or pod as one block with its GPUs, kW, busiest uplink and findings",
+        ),
+    )
+    act(
+        "collapse_rows",
+        translate("MainWindow", "Collapse all &rows"),
+        lambda: w.scene.collapse_all("row"),
+        tip=translate("MainWindow", "Show each row of racks as one block with its totals"),
+    )
+    act(
+        "collapse_group",
+        translate("MainWindow", "&Collapse the selection's group"),
+        lambda: w.scene.collapse(w.scene.groups_of(w.scene.selected_ids())),
+        "Ctrl+G",
+        translate(
+            "MainWindow",
+            "Collapse the scalable units of the selected racks and devices (double-click a block to expand it)",
+        ),
+    )
+    act("expand_all", translate("MainWindow", "&Expand all groups"), w.scene.expand_all, "Ctrl+Shift+G")
+    minimap = act(
+        "minimap",
+        translate("MainWindow", "&Minimap"),
+        lambda: w.view.minimap.setVisible(a["minimap"].isChecked()),
+        "Ctrl+M",
+    )
+    minimap.setCheckable(True)
+    minimap.setChecked(True)
+    act(
+        "arrange",
+        translate("MainWindow", "&Arrange in tiers"),
+        lambda: _arrange(w),
+        "Ctrl+Shift+R",
+        translate(
+            "MainWindow", "Switches in tiers by role above the racks, racks in lines by row (one undo step)"
+        ),
+    )
     large = act(
         "large_text",
         translate("MainWindow", "&Larger text (projector)"),
@@ -114,6 +158,17 @@ def build(w: MainWindow) -> dict[str, QAction]:
     _report_availability(w, a["report"])
     _menus(w, a)
     return a
+
+
+def _arrange(w: MainWindow) -> None:
+    from gpuplanner.ui.canvas.arrange import arrange_command
+
+    cmd = arrange_command(w.doc.project, translate("MainWindow", "Arrange in tiers"))
+    if cmd is None:
+        w.statusBar().showMessage(translate("MainWindow", "Everything is already in its tier."), 6000)
+        return
+    if w.view.push(cmd):
+        w.view.zoom_to_fit()
 
 
 LARGE_TEXT_SETTING = "large_text"
@@ -189,12 +244,15 @@ def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     for k in ("zoom_in", "zoom_out", "fit"):
         v.addAction(a[k])
     v.addSeparator()
+    for k in ("collapse_sus", "collapse_rows", "collapse_group", "expand_all", "minimap"):
+        v.addAction(a[k])
+    v.addSeparator()
     v.addAction(a["large_text"])
     v.addSeparator()
     for dock in w.docks.values():
         v.addAction(dock.toggleViewAction())
     p = mb.addMenu(translate("MainWindow", "&Plan"))
-    for k in ("workload", "site", "phases", "advisor", "link_tool"):
+    for k in ("workload", "site", "phases", "advisor", "link_tool", "arrange"):
         p.addAction(a[k])
     h = mb.addMenu(translate("MainWindow", "&Help"))
     h.addAction(a["about"])

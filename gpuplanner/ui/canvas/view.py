@@ -16,6 +16,7 @@ from gpuplanner.ui.canvas import interactions, lod
 from gpuplanner.ui.canvas.device_item import DeviceItem
 from gpuplanner.ui.canvas.geometry import device_ru
 from gpuplanner.ui.canvas.legend import Legend
+from gpuplanner.ui.canvas.minimap import Minimap
 from gpuplanner.ui.canvas.rack_item import RackItem
 from gpuplanner.ui.canvas.scene import PlannerScene
 
@@ -53,6 +54,7 @@ class PlannerView(QGraphicsView):
             lambda _n: self.legend.set_counts(list(map(int, scene.layer.bucket_counts())))
         )
         self.legend.set_counts(list(map(int, scene.layer.bucket_counts())))
+        self.minimap = Minimap(self)
         self.viewport().installEventFilter(self)
 
     @property
@@ -141,6 +143,9 @@ class PlannerView(QGraphicsView):
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             event.accept()
             return
+        if event.button() == Qt.MouseButton.LeftButton and self._block_at(pos) is not None:
+            event.accept()  # a collapsed group: double-click expands it; a press selects nothing
+            return
         if event.button() == Qt.MouseButton.LeftButton:
             add = bool(
                 event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
@@ -162,6 +167,19 @@ class PlannerView(QGraphicsView):
                 if not add:
                     self.planner.toggle_link(None, False)
         super().mousePressEvent(event)
+
+    def _block_at(self, pos: QPoint) -> str | None:
+        sp = self.mapToScene(pos)
+        return self.planner.block_at(sp.x(), sp.y())
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt API)
+        """Double-click on a collapsed group expands it."""
+        key = self._block_at(event.position().toPoint())
+        if key is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.planner.expand(key)
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt API)
         pos = event.position().toPoint()
@@ -402,3 +420,4 @@ class PlannerView(QGraphicsView):
         vp = self.viewport().geometry()
         self.legend.set_max_width(vp.width() - 16)
         self.legend.move(vp.left() + 8, vp.bottom() - self.legend.height() - 8)
+        self.minimap.move(vp.right() - self.minimap.width() - 8, vp.top() + 8)
