@@ -49,6 +49,8 @@ def is_bundled_example(path: str | Path) -> bool:
         return Path(path).resolve().parent == examples_dir().resolve()
     except OSError:
         return False
+
+
 FILE_FILTER = "GPU Planner projects (*.gpuplan);;All files (*)"
 
 
@@ -264,9 +266,9 @@ class MainWindow(QMainWindow):
             self.doc.path = None
             self.doc.pathChanged.emit("")
             self.statusBar().showMessage(
-                self.tr("{file} is an example: it opened as an untitled copy (Save as… keeps your changes)").format(
-                    file=Path(path).name
-                ),
+                self.tr(
+                    "{file} is an example: it opened as an untitled copy (Save as… keeps your changes)"
+                ).format(file=Path(path).name),
                 8000,
             )
             return True

@@ -74,10 +74,12 @@ def _natural(label: str) -> tuple:
 
 
 def block_rect(project: Project, geom: DeviceGeometry, group: Group) -> QRectF:
-    """The rectangle the group's racks (with headers) and devices cover."""
+    """The rectangle the group's racks (with headers) cover; a group without racks of its own: its devices.
+    (A scalable unit's leaf switches in a tier above the racks are hidden with it and their links start at
+    the block, but they do not stretch the block over the tier.)"""
     boxes = []
     rows = np.array([geom.index[i] for i in group.device_ids if i in geom.index], dtype=np.int64)
-    if len(rows):
+    if len(rows) and not group.rack_ids:
         boxes.append(
             (
                 geom.x[rows].min(),
@@ -159,13 +161,17 @@ def block_lines(group: Group, f: BlockFigures) -> list[str]:
         title = translate("groups", "Row {name}").format(name=group.label)
     n_racks = len(group.rack_ids)
     lines = [title]
-    if group.kind == "row" or n_racks:
+    if group.kind == "row":
         lines.append(fmt.count(n_racks, translate("groups", "{n} rack"), translate("groups", "{n} racks")))
     lines.append(fmt.count(f.gpus, translate("groups", "{n} GPU"), translate("groups", "{n} GPUs")))
     if np.isfinite(f.kw):
         lines.append(translate("groups", "{kw} kW at load").format(kw=fmt.number(f.kw, 1)))
     if np.isfinite(f.uplink_util):
-        lines.append(translate("groups", "busiest uplink {p}").format(p=fmt.percent(f.uplink_util, 0)))
+        lines.append(
+            translate("groups", "busiest uplink {p}").format(
+                p=fmt.percent(f.uplink_util, 1 if f.uplink_util < 0.1 else 0)
+            )
+        )
     lines.append(
         fmt.count(f.findings, translate("groups", "{n} finding"), translate("groups", "{n} findings"))
     )
@@ -211,17 +217,31 @@ class GroupBlock(QGraphicsItem):
         scale = p.worldTransform().m11()
         if not self.lines or scale <= 0:
             return
-        # The text is sized in screen pixels (readable at any zoom) and shrinks only to fit the block.
-        px = min(14.0 / scale, r.height() / (len(self.lines) + 1.2), r.width() / 11)
+        px, rows = text_layout(self.lines, r.width(), r.height(), 14.0 / scale)
         if px * scale < 5:
             return
         font = QFont()
-        font.setPixelSize(max(1, int(round(px))))
+        font.setPixelSize(max(1, int(px)))
         p.setPen(QColor(20, 24, 32))
-        for k, text in enumerate(self.lines):
+        for k, text in enumerate(rows):
             font.setBold(k == 0)
             p.setFont(font)
-            box = QRectF(
-                r.left() + px * 0.6, r.top() + px * (0.4 + 1.25 * k), r.width() - px * 1.2, px * 1.25
-            )
+            box = QRectF(r.left() + px * 0.5, r.top() + px * (0.3 + 1.25 * k), r.width() - px, px * 1.25)
             p.drawText(box, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+
+
+CHAR_W = 0.58  # a line's width per character, in font pixel sizes (a safe average for Latin and CJK mixes)
+
+
+def text_layout(lines: list[str], width: float, height: float, max_px: float) -> tuple[float, list[str]]:
+    """The block's title and figures on as many text lines as give the largest font (a wide, short block
+    puts several figures on a line, joined by " · "): (font pixel size, the text lines)."""
+    title, items = lines[0], lines[1:]
+    best: tuple[float, list[str]] = (0.0, lines)
+    for per_line in range(1, max(1, len(items)) + 1):
+        rows = [title] + [" · ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
+        widest = max(len(t) * (2 if any(ord(c) > 0x2E80 for c in t) else 1) for t in rows)
+        px = min(max_px, height / (len(rows) * 1.25 + 0.6), (width * 0.94) / (CHAR_W * widest + 1))
+        if px > best[0]:
+            best = (px, rows)
+    return best
