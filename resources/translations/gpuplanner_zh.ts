@@ -641,6 +641,46 @@
         <translation>缩放以适应窗口(&amp;F)</translation>
     </message>
     <message>
+        <source>Collapse all &amp;scalable units</source>
+        <translation>折叠全部可扩展单元(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show each scalable unit or pod as one block with its GPUs, kW, busiest uplink and findings</source>
+        <translation>把每个可扩展单元（SU）或 Pod 显示为一个方块，标出 GPU 数、功率、最忙上行链路和检查发现</translation>
+    </message>
+    <message>
+        <source>Collapse all &amp;rows</source>
+        <translation>折叠全部机柜列(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Show each row of racks as one block with its totals</source>
+        <translation>把每列机柜显示为一个方块，标出合计</translation>
+    </message>
+    <message>
+        <source>&amp;Collapse the selection&apos;s group</source>
+        <translation>折叠所选项所在的组(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Collapse the scalable units of the selected racks and devices (double-click a block to expand it)</source>
+        <translation>折叠所选机柜和设备所在的可扩展单元（双击方块可展开）</translation>
+    </message>
+    <message>
+        <source>&amp;Expand all groups</source>
+        <translation>展开全部组(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Minimap</source>
+        <translation>缩略图(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Arrange in tiers</source>
+        <translation>按层排列(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Switches in tiers by role above the racks, racks in lines by row (one undo step)</source>
+        <translation>交换机按角色分层排在机柜上方，机柜按列成行排列（一步即可撤销）</translation>
+    </message>
+    <message>
         <source>&amp;Larger text (projector)</source>
         <translation>大字号（投影）(&amp;L)</translation>
     </message>
@@ -679,6 +719,14 @@
     <message>
         <source>&amp;About GPU Planner</source>
         <translation>关于 GPU Planner(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Arrange in tiers</source>
+        <translation>按层排列</translation>
+    </message>
+    <message>
+        <source>Everything is already in its tier.</source>
+        <translation>所有设备都已在各自的层中。</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -899,6 +947,13 @@ The current project is unchanged.</source>
     <message>
         <source>GPU Planner projects (*.gpuplan);;All files (*)</source>
         <translation>GPU Planner 项目 (*.gpuplan);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>Minimap</name>
+    <message>
+        <source>The whole plan: click or drag to move the view</source>
+        <translation>整个规划：单击或拖动可移动视图</translation>
     </message>
 </context>
 <context>
@@ -2945,6 +3000,49 @@ The current project is unchanged.</source>
     <message>
         <source>{v} days</source>
         <translation>{v} 天</translation>
+    </message>
+</context>
+<context>
+    <name>groups</name>
+    <message>
+        <source>Group {name}</source>
+        <translation>组 {name}</translation>
+    </message>
+    <message>
+        <source>Row {name}</source>
+        <translation>第 {name} 列</translation>
+    </message>
+    <message>
+        <source>{n} rack</source>
+        <translation>{n} 个机柜</translation>
+    </message>
+    <message>
+        <source>{n} racks</source>
+        <translation>{n} 个机柜</translation>
+    </message>
+    <message>
+        <source>{n} GPU</source>
+        <translation>{n} 块 GPU</translation>
+    </message>
+    <message>
+        <source>{n} GPUs</source>
+        <translation>{n} 块 GPU</translation>
+    </message>
+    <message>
+        <source>{kw} kW at load</source>
+        <translation>负载功率 {kw} kW</translation>
+    </message>
+    <message>
+        <source>busiest uplink {p}</source>
+        <translation>最忙上行链路 {p}</translation>
+    </message>
+    <message>
+        <source>{n} finding</source>
+        <translation>{n} 条检查发现</translation>
+    </message>
+    <message>
+        <source>{n} findings</source>
+        <translation>{n} 条检查发现</translation>
     </message>
 </context>
 <context>
