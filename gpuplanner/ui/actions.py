@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.ui.canvas import interactions
@@ -446,19 +446,15 @@ def _export_report(w: MainWindow) -> None:
     build_report = report_builder()
     if build_report is None:
         return
+    from gpuplanner.ui.dialogs.report_dialog import ReportDialog
+
     stem = w.doc.path.stem if w.doc.path else (w.doc.project.info.name or "proposal")
-    # The report is written in the project's language; the file type list offers the other one.
-    filters = {
-        "en": translate("MainWindow", "PDF, English (*.pdf)"),
-        "zh": translate("MainWindow", "PDF, Simplified Chinese (*.pdf)"),
-    }
-    lang = w.doc.project.info.language if w.doc.project.info.language in filters else "en"
-    path, chosen = QFileDialog.getSaveFileName(
-        w, translate("MainWindow", "Export report"), f"{stem}.pdf", ";;".join(filters.values()), filters[lang]
-    )
-    if not path:
+    folder = w.doc.path.parent if w.doc.path else Path(w._last_dir())  # noqa: SLF001
+    lang = w.doc.project.info.language  # the default: the project's language; the dialog offers both
+    dlg = ReportDialog(folder / f"{stem}.pdf", lang, w)
+    if dlg.exec() != ReportDialog.DialogCode.Accepted:
         return
-    lang = next((k for k, v in filters.items() if v == chosen), lang)
+    path, lang = str(dlg.path()), dlg.language()
     warnings: list[str] = []
     try:
         out = build_report(

@@ -183,7 +183,9 @@ class MainWindow(QMainWindow):
                 )
             )
         else:
-            self.status_gpus.setText(self.tr("{n} GPUs").format(n=fmt.number(self.doc.project.gpu_count())))
+            self.status_gpus.setText(
+                fmt.count(self.doc.project.gpu_count(), self.tr("{n} GPU"), self.tr("{n} GPUs"))
+            )
 
     def _on_results(self, _res: object) -> None:
         self.status_analysis.setText(self.tr("analysis {ms:.0f} ms").format(ms=self.doc.last_analysis_ms))

@@ -172,3 +172,20 @@ def test_minimap_click_and_drag_move_the_view(make_window, qtbot):
     centre = view.mapToScene(view.viewport().rect().center())
     want = mm.scene_point(QPointF(mm.width() - 40, 60))
     assert abs(centre.x() - want.x()) < tol and abs(centre.y() - want.y()) < tol
+
+
+def test_legend_folds_to_its_title_with_a_click(make_window):
+    w = make_window(two_su_project())
+    box = w.view.legend_box
+    QApplication.processEvents()
+    open_h = box.height()
+    assert box.isExpanded() and w.view.legend.isVisible() and open_h > 40
+    QTest.mouseClick(box.toggleButton(), Qt.MouseButton.LeftButton)
+    QTest.qWait(50)
+    assert not box.isExpanded()
+    assert box.height() < open_h / 2, "folded, the legend no longer covers the canvas"
+    vp = w.view.viewport().geometry()
+    assert box.geometry().bottom() <= vp.bottom() and box.geometry().left() >= vp.left()
+    QTest.mouseClick(box.toggleButton(), Qt.MouseButton.LeftButton)
+    QTest.qWait(50)
+    assert box.isExpanded() and box.height() == open_h
