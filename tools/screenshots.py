@@ -4,7 +4,8 @@
 
 writes docs/screenshots/window-256-h100.png (the whole window on the 256-GPU example, a rack selected),
 docs/screenshots/rack-elevation.png (that rack's row in the elevation view),
-docs/screenshots/canvas-16k-overview.png (a generated 16,384-GPU fat tree, zoomed out) and
+docs/screenshots/canvas-16k-overview.png (a generated 16,384-GPU fat tree, zoomed out),
+docs/screenshots/canvas-16k-collapsed.png (the same with every scalable unit collapsed into a block) and
 docs/screenshots/welcome.png (the welcome screen with recent projects, one of them missing),
 docs/screenshots/main-window-zh.png and site-dialog-zh.png (the Chinese UI on the 256-GPU example),
 docs/screenshots/floor-plan.png and floor-plan-zh.png (the floor-plan tab on the three-phase example, a rack
@@ -107,6 +108,24 @@ def shot_16k(app: QApplication, tmp: Path) -> None:
     w.close()
 
 
+def shot_16k_collapsed(app: QApplication, tmp: Path) -> None:
+    """The same 16k plan after Plan ▸ Arrange in tiers and View ▸ Collapse all scalable units, zoomed to
+    fit, with the minimap."""
+    path = tmp / "cluster-16k-h100.gpuplan"
+    if not path.exists():
+        shot_16k(app, tmp)
+    w = window(app, tmp)
+    w.open_file(path)
+    w.actions["arrange"].trigger()
+    w.actions["collapse_sus"].trigger()
+    fit = w.scene.extent()
+    w.view.set_zoom(0.16, QPointF(fit.left() + 2600, fit.bottom() - 1600))  # the lower-left blocks, legible
+    settle(app, w, 2.0)
+    w.grab().save(str(OUT / "canvas-16k-collapsed.png"))
+    w.doc.undo_stack.setClean()
+    w.close()
+
+
 def shot_welcome(app: QApplication, tmp: Path) -> None:
     w = window(app, tmp)
     ex = examples_dir()
@@ -195,7 +214,9 @@ def shot_scenarios(app: QApplication, tmp: Path) -> None:
     w, _rack = window_256(app, tmp)
     p = w.doc.project
     overrides = {"site.electricity_usd_per_kwh": 0.06, "racks.cooling_id": "generic-cold-plate-dlc-cdu"}
-    sc = Scenario(id=p.new_id("scenarios"), name="Liquid, cheaper power", overrides_json=json.dumps(overrides))
+    sc = Scenario(
+        id=p.new_id("scenarios"), name="Liquid, cheaper power", overrides_json=json.dumps(overrides)
+    )
     w.doc.push(AddRows("scenarios", [sc]))
     dlg = CompareDialog(w.doc, None, sc.name, w)
     dlg.resize(760, 620)
@@ -206,7 +227,16 @@ def shot_scenarios(app: QApplication, tmp: Path) -> None:
     w.close()
 
 
-SHOTS = {"advisor": shot_advisor, "scenarios": shot_scenarios, "256": shot_256, "16k": shot_16k, "welcome": shot_welcome, "zh": shot_zh, "floor": shot_floor}
+SHOTS = {
+    "advisor": shot_advisor,
+    "scenarios": shot_scenarios,
+    "256": shot_256,
+    "16k": shot_16k,
+    "16k-collapsed": shot_16k_collapsed,
+    "welcome": shot_welcome,
+    "zh": shot_zh,
+    "floor": shot_floor,
+}
 
 
 def main() -> None:

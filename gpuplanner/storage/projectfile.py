@@ -75,7 +75,7 @@ def _check_header(path: Path) -> None:
         raise ProjectFileError(f"cannot read: {exc.strerror or exc}", file=str(path)) from exc
     if not head.startswith(SQLITE_MAGIC):
         raise ProjectFileError(
-            "not a GPU Planner project (the file is not an SQLite database)",
+            "not a GPU Planner project (the file holds something else)",
             file=str(path),
             hint="open a .gpuplan file saved by GPU Planner",
         )
@@ -120,7 +120,7 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if app_id != APPLICATION_ID:
         raise ProjectFileError(
-            "not a GPU Planner project (an SQLite database of another program)", file=str(path)
+            "not a GPU Planner project (a database of another program)", file=str(path)
         )
     if version > FORMAT_VERSION:
         raise ProjectFileError(

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.ui.canvas import interactions
@@ -86,6 +86,50 @@ def build(w: MainWindow) -> dict[str, QAction]:
     act("zoom_in", translate("MainWindow", "Zoom &in"), lambda: w.view.zoom_by(1.25), SK.ZoomIn)
     act("zoom_out", translate("MainWindow", "Zoom &out"), lambda: w.view.zoom_by(0.8), SK.ZoomOut)
     act("fit", translate("MainWindow", "Zoom to &fit"), w.view.zoom_to_fit, "Ctrl+0")
+    act(
+        "collapse_sus",
+        translate("MainWindow", "Collapse all &scalable units"),
+        lambda: w.scene.collapse_all("su"),
+        "Ctrl+Alt+G",
+        translate(
+            "MainWindow",
+            "Show each scalable unit or pod as one block with its GPUs, kW, busiest uplink and findings",
+        ),
+    )
+    act(
+        "collapse_rows",
+        translate("MainWindow", "Collapse all &rows"),
+        lambda: w.scene.collapse_all("row"),
+        tip=translate("MainWindow", "Show each row of racks as one block with its totals"),
+    )
+    act(
+        "collapse_group",
+        translate("MainWindow", "&Collapse the selection's group"),
+        lambda: w.scene.collapse(w.scene.groups_of(w.scene.selected_ids())),
+        "Ctrl+G",
+        translate(
+            "MainWindow",
+            "Collapse the scalable units of the selected racks and devices (double-click a block to expand it)",
+        ),
+    )
+    act("expand_all", translate("MainWindow", "&Expand all groups"), w.scene.expand_all, "Ctrl+Shift+G")
+    minimap = act(
+        "minimap",
+        translate("MainWindow", "&Minimap"),
+        lambda: w.view.minimap.setVisible(a["minimap"].isChecked()),
+        "Ctrl+M",
+    )
+    minimap.setCheckable(True)
+    minimap.setChecked(True)
+    act(
+        "arrange",
+        translate("MainWindow", "&Arrange in tiers"),
+        lambda: _arrange(w),
+        "Ctrl+Shift+R",
+        translate(
+            "MainWindow", "Switches in tiers by role above the racks, racks in lines by row (one undo step)"
+        ),
+    )
     large = act(
         "large_text",
         translate("MainWindow", "&Larger text (projector)"),
@@ -130,6 +174,17 @@ def build(w: MainWindow) -> dict[str, QAction]:
     _report_availability(w, a["report"])
     _menus(w, a)
     return a
+
+
+def _arrange(w: MainWindow) -> None:
+    from gpuplanner.ui.canvas.arrange import arrange_command
+
+    cmd = arrange_command(w.doc.project, translate("MainWindow", "Arrange in tiers"))
+    if cmd is None:
+        w.statusBar().showMessage(translate("MainWindow", "Everything is already in its tier."), 6000)
+        return
+    if w.view.push(cmd):
+        w.view.zoom_to_fit()
 
 
 LARGE_TEXT_SETTING = "large_text"
@@ -205,12 +260,15 @@ def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     for k in ("zoom_in", "zoom_out", "fit"):
         v.addAction(a[k])
     v.addSeparator()
+    for k in ("collapse_sus", "collapse_rows", "collapse_group", "expand_all", "minimap"):
+        v.addAction(a[k])
+    v.addSeparator()
     v.addAction(a["large_text"])
     v.addSeparator()
     for dock in w.docks.values():
         v.addAction(dock.toggleViewAction())
     p = mb.addMenu(translate("MainWindow", "&Plan"))
-    for k in ("workload", "serving", "site", "phases", "advisor", "link_tool"):
+    for k in ("workload", "serving", "site", "phases", "advisor", "link_tool", "arrange"):
         p.addAction(a[k])
     h = mb.addMenu(translate("MainWindow", "&Help"))
     h.addAction(a["about"])
@@ -420,19 +478,15 @@ def _export_report(w: MainWindow) -> None:
     build_report = report_builder()
     if build_report is None:
         return
+    from gpuplanner.ui.dialogs.report_dialog import ReportDialog
+
     stem = w.doc.path.stem if w.doc.path else (w.doc.project.info.name or "proposal")
-    # The report is written in the project's language; the file type list offers the other one.
-    filters = {
-        "en": translate("MainWindow", "PDF, English (*.pdf)"),
-        "zh": translate("MainWindow", "PDF, Simplified Chinese (*.pdf)"),
-    }
-    lang = w.doc.project.info.language if w.doc.project.info.language in filters else "en"
-    path, chosen = QFileDialog.getSaveFileName(
-        w, translate("MainWindow", "Export report"), f"{stem}.pdf", ";;".join(filters.values()), filters[lang]
-    )
-    if not path:
+    folder = w.doc.path.parent if w.doc.path else Path(w._last_dir())  # noqa: SLF001
+    lang = w.doc.project.info.language  # the default: the project's language; the dialog offers both
+    dlg = ReportDialog(folder / f"{stem}.pdf", lang, w)
+    if dlg.exec() != ReportDialog.DialogCode.Accepted:
         return
-    lang = next((k for k, v in filters.items() if v == chosen), lang)
+    path, lang = str(dlg.path()), dlg.language()
     warnings: list[str] = []
     try:
         out = build_report(

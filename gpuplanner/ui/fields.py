@@ -8,6 +8,7 @@ value is reported by the caller, naming the field and the value.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.model import Project
 from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import field_specs, kinds_for_role
+from gpuplanner.ui import fmt
 from gpuplanner.ui.i18n import translate
 
 UNITS = (
@@ -74,6 +76,17 @@ def label_of(name: str) -> str:
     if text == words:  # no translation (the English UI): the English display form of the field's name
         text = ENGLISH_LABELS.get(base, words)
     return f"{text} ({unit})" if unit else text
+
+
+_FIELD_REF = re.compile(r"(?:\b[a-z_]+ )?field '([a-z][a-z0-9_]*)'")
+
+
+def plain_error(exc: Exception) -> str:
+    """An error's one line with field names as the UI labels them ("links field 'b_group'" → "“port
+    group B”"), so that a message names what the user sees, not the file's column."""
+    text = exc.one_line() if hasattr(exc, "one_line") else str(exc)
+    text = _FIELD_REF.sub(lambda m: "“" + label_of(m.group(1)) + "”", text)
+    return re.sub(r"(“[^”]+”): \1 ", r"\1 ", text)  # "“x”: “x” must be …" → "“x” must be …"
 
 
 # English labels for fields whose name reads like code ("target pue", "type id"); the translations are keyed on
@@ -192,9 +205,24 @@ def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:
         return _line(optional, int, name, rng) if optional else _int_spin(name, rng)
     if float in allowed:
         rng = bounds(table, name, float)
-        return _line(optional, float, name, rng) if optional else _float_spin(name, rng)
+        if optional:
+            return _line(optional, float, name, rng)
+        editor = _float_spin(name, rng)
+        if name == "utility_kw_available" and rng[0] == 0:
+            editor.widget.setSpecialValueText(_utility_not_stated(project))
+        return editor
     edit = QLineEdit()
     return Editor(edit, edit.text, lambda v: edit.setText("" if v is None else str(v)), edit.editingFinished)
+
+
+def _utility_not_stated(project: Project) -> str:
+    """What 0 kW means for the utility feed: not stated — the floor plan's utility-feed units count then."""
+    feed = sum(it.capacity_kw for it in project.tables["floor_items"].values() if it.kind == "utility-feed")
+    if feed > 0:
+        return translate("fields", "not stated: the floor plan's utility feeds, {kw} kW").format(
+            kw=fmt.number(feed, 0)
+        )
+    return translate("fields", "not stated")
 
 
 def _combo(items: list[tuple[str, Any]], current: Any) -> Editor:
@@ -221,6 +249,7 @@ def _int_spin(name: str, rng: tuple[float, float]) -> Editor:
     """A spin box limited to the field's range in the model (``gpuplanner.model.bounds``)."""
     spin = QSpinBox()
     spin.setRange(int(rng[0]), int(rng[1]))
+    spin.setGroupSeparatorShown(True)
     spin.setKeyboardTracking(False)
     unit = unit_of(name)
     if unit:
@@ -233,10 +262,19 @@ def _int_spin(name: str, rng: tuple[float, float]) -> Editor:
     return Editor(spin, spin.value, set_, spin.editingFinished)
 
 
+def float_decimals(name: str) -> int:
+    """Decimals a number field shows: none for counts kept as floats (tokens), four for prices per kWh,
+    factors and rates, else two."""
+    if name.endswith("tokens"):
+        return 0
+    return 4 if name.endswith(("_per_kwh", "factor", "utilization", "headroom", "_rate")) else 2
+
+
 def _float_spin(name: str, rng: tuple[float, float]) -> Editor:
     spin = QDoubleSpinBox()
-    spin.setDecimals(4 if name.endswith(("_per_kwh", "factor", "utilization", "headroom", "_rate")) else 2)
+    spin.setDecimals(float_decimals(name))
     spin.setRange(float(rng[0]), float(rng[1]))
+    spin.setGroupSeparatorShown(True)  # "1,000,000,000,000 tokens", not "1000000000000.00"
     spin.setKeyboardTracking(False)
     unit = unit_of(name)
     if unit:

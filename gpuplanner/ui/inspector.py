@@ -211,7 +211,7 @@ class Inspector(QWidget):
         except PlannerError as exc:
             self.error.setText(
                 self.tr("{field} = {value!r} refused: {why}").format(
-                    field=fields.label_of(name), value=value, why=exc.one_line()
+                    field=fields.label_of(name), value=value, why=fields.plain_error(exc)
                 )
             )
             ed.set(getattr(row, name))

@@ -183,7 +183,7 @@ class MultiEdit:
         except PlannerError as exc:
             self.ins.error.setText(
                 translate("Inspector", "{field} = {value!r} refused: {why}").format(
-                    field=label, value=value, why=exc.one_line()
+                    field=label, value=value, why=fields.plain_error(exc)
                 )
             )
             self._show_values(name)

@@ -49,6 +49,8 @@ def is_bundled_example(path: str | Path) -> bool:
         return Path(path).resolve().parent == examples_dir().resolve()
     except OSError:
         return False
+
+
 FILE_FILTER = "GPU Planner projects (*.gpuplan);;All files (*)"
 
 
@@ -181,7 +183,9 @@ class MainWindow(QMainWindow):
                 )
             )
         else:
-            self.status_gpus.setText(self.tr("{n} GPUs").format(n=fmt.number(self.doc.project.gpu_count())))
+            self.status_gpus.setText(
+                fmt.count(self.doc.project.gpu_count(), self.tr("{n} GPU"), self.tr("{n} GPUs"))
+            )
 
     def _on_results(self, _res: object) -> None:
         self.status_analysis.setText(self.tr("analysis {ms:.0f} ms").format(ms=self.doc.last_analysis_ms))
@@ -264,9 +268,9 @@ class MainWindow(QMainWindow):
             self.doc.path = None
             self.doc.pathChanged.emit("")
             self.statusBar().showMessage(
-                self.tr("{file} is an example: it opened as an untitled copy (Save as… keeps your changes)").format(
-                    file=Path(path).name
-                ),
+                self.tr(
+                    "{file} is an example: it opened as an untitled copy (Save as… keeps your changes)"
+                ).format(file=Path(path).name),
                 8000,
             )
             return True

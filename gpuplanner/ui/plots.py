@@ -20,6 +20,7 @@ from gpuplanner.engine.sensitivity import tornado
 from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.canvas.annotations import rack_notes
 from gpuplanner.ui.document import Document
+from gpuplanner.ui.estimate_text import no_estimate_text
 
 REDRAW_DELAY_MS = 80
 # Tier colours: no greens, ambers or reds, which mean utilisation on the canvas.
@@ -138,7 +139,7 @@ class PlotsPanel(QWidget):
         self.efficiency.clear()
         w = res.workload
         if w is None:
-            self.scaling_note.setText(self.tr("No training workload: Plan → Workload… adds one."))
+            self.scaling_note.setText(no_estimate_text(self.doc.project, res))
             return
         try:
             s = dp_scaling(w.shape, w.config, w.cluster, max(res.fabric.gpus, w.estimate.n_gpus))
@@ -177,7 +178,7 @@ class PlotsPanel(QWidget):
             self.tr(
                 "{n} GPUs today: {tps} tokens/s, MFU {mfu:.1f} % (red line). Layout tp={tp} pp={pp} cp={cp}."
             ).format(
-                n=w.estimate.n_gpus,
+                n=fmt.number(w.estimate.n_gpus),
                 tps=fmt.number(w.estimate.tokens_per_s),
                 mfu=w.estimate.mfu * 100,
                 tp=w.config.tp,

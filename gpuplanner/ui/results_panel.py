@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.engine.analysis import Results
 from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.document import Document
+from gpuplanner.ui.estimate_text import no_estimate_text, refusal_text
 from gpuplanner.ui.fmt import duration, money  # noqa: F401 (duration: re-exported for the dialogs)
 from gpuplanner.ui.i18n import current_language
 
@@ -161,11 +162,9 @@ class ResultsPanel(QWidget):
         if est is not None:
             notes.append(self.tr("Bottleneck: {b}").format(b=est.bottleneck_text(current_language())))
             if not est.fits:
-                notes.append(est.refusal)
-        elif res.workload_error:
-            notes.append(self.tr("Workload not evaluated: {e}").format(e=res.workload_error))
+                notes.append(refusal_text(est.memory))
         else:
-            notes.append(self.tr("No active training workload: add one with Plan → Workload…"))
+            notes.append(no_estimate_text(self.doc.project, res))
         self.note.setText("\n".join(notes))
         self.workloads.setText("\n".join(self._workload_lines(res) + self._limit_lines(res)))
         self._findings(res, current_language())  # the UI's language (the project's is the report's)

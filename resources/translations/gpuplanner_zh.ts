@@ -372,8 +372,28 @@
         <translation>{rack}：{n} 条走线过长，没有任何介质可以覆盖</translation>
     </message>
     <message>
-        <source>{racks} racks in {rows} rows · {units} units on the floor</source>
-        <translation>{rows} 列共 {racks} 个机柜 · 机房内 {units} 台设备</translation>
+        <source>{n} rack</source>
+        <translation>{n} 个机柜</translation>
+    </message>
+    <message>
+        <source>{n} racks</source>
+        <translation>{n} 个机柜</translation>
+    </message>
+    <message>
+        <source>{n} row</source>
+        <translation>{n} 列</translation>
+    </message>
+    <message>
+        <source>{n} rows</source>
+        <translation>{n} 列</translation>
+    </message>
+    <message>
+        <source>{n} unit on the floor</source>
+        <translation>机房内 {n} 台设备</translation>
+    </message>
+    <message>
+        <source>{n} units on the floor</source>
+        <translation>机房内 {n} 台设备</translation>
     </message>
     <message>
         <source>{n} over their rating</source>
@@ -408,6 +428,10 @@
         <translation>已选择 {n} 项</translation>
     </message>
     <message>
+        <source>{n} item selected</source>
+        <translation>已选择 {n} 项</translation>
+    </message>
+    <message>
         <source>Drag racks along and between rows; drag cooling and power units next to the racks they serve. Select a rack to see its cable runs, a unit to edit its rating.</source>
         <translation>沿机柜列或在列间拖动机柜；把制冷和配电设备拖到所服务的机柜旁。选中机柜可查看其线缆走线，选中设备可编辑其额定容量。</translation>
     </message>
@@ -426,6 +450,10 @@
     <message>
         <source>{kw} kW at maximum</source>
         <translation>最大 {kw} kW</translation>
+    </message>
+    <message>
+        <source>{n} cable run leaves the rack: {media}</source>
+        <translation>{n} 条线缆走线引出机柜：{media}</translation>
     </message>
     <message>
         <source>{n} cable runs leave the rack: {media}</source>
@@ -545,6 +573,10 @@
         <source>Cooling:</source>
         <translation>制冷：</translation>
     </message>
+    <message>
+        <source>Legend</source>
+        <translation>图例</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -649,6 +681,46 @@
         <translation>缩放以适应窗口(&amp;F)</translation>
     </message>
     <message>
+        <source>Collapse all &amp;scalable units</source>
+        <translation>折叠全部可扩展单元(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show each scalable unit or pod as one block with its GPUs, kW, busiest uplink and findings</source>
+        <translation>把每个可扩展单元（SU）或 Pod 显示为一个方块，标出 GPU 数、功率、最忙上行链路和检查发现</translation>
+    </message>
+    <message>
+        <source>Collapse all &amp;rows</source>
+        <translation>折叠全部机柜列(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Show each row of racks as one block with its totals</source>
+        <translation>把每列机柜显示为一个方块，标出合计</translation>
+    </message>
+    <message>
+        <source>&amp;Collapse the selection&apos;s group</source>
+        <translation>折叠所选项所在的组(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Collapse the scalable units of the selected racks and devices (double-click a block to expand it)</source>
+        <translation>折叠所选机柜和设备所在的可扩展单元（双击方块可展开）</translation>
+    </message>
+    <message>
+        <source>&amp;Expand all groups</source>
+        <translation>展开全部组(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Minimap</source>
+        <translation>缩略图(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Arrange in tiers</source>
+        <translation>按层排列(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Switches in tiers by role above the racks, racks in lines by row (one undo step)</source>
+        <translation>交换机按角色分层排在机柜上方，机柜按列成行排列（一步即可撤销）</translation>
+    </message>
+    <message>
         <source>&amp;Larger text (projector)</source>
         <translation>大字号（投影）(&amp;L)</translation>
     </message>
@@ -695,6 +767,14 @@
     <message>
         <source>&amp;About GPU Planner</source>
         <translation>关于 GPU Planner(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Arrange in tiers</source>
+        <translation>按层排列</translation>
+    </message>
+    <message>
+        <source>Everything is already in its tier.</source>
+        <translation>所有设备都已在各自的层中。</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -755,18 +835,6 @@
     <message>
         <source>The PDF report is not part of this build (gpuplanner.reports is missing)</source>
         <translation>此版本不含 PDF 报告功能（缺少 gpuplanner.reports）</translation>
-    </message>
-    <message>
-        <source>PDF, English (*.pdf)</source>
-        <translation>PDF，英文 (*.pdf)</translation>
-    </message>
-    <message>
-        <source>PDF, Simplified Chinese (*.pdf)</source>
-        <translation>PDF，简体中文 (*.pdf)</translation>
-    </message>
-    <message>
-        <source>Export report</source>
-        <translation>导出报告</translation>
     </message>
     <message>
         <source>Cannot write the report</source>
@@ -861,6 +929,10 @@
         <translation>{n} 块 GPU</translation>
     </message>
     <message>
+        <source>{n} GPU</source>
+        <translation>{n} 块 GPU</translation>
+    </message>
+    <message>
         <source>analysis {ms:.0f} ms</source>
         <translation>分析耗时 {ms:.0f} ms</translation>
     </message>
@@ -915,6 +987,13 @@ The current project is unchanged.</source>
     <message>
         <source>GPU Planner projects (*.gpuplan);;All files (*)</source>
         <translation>GPU Planner 项目 (*.gpuplan);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>Minimap</name>
+    <message>
+        <source>The whole plan: click or drag to move the view</source>
+        <translation>整个规划：单击或拖动可移动视图</translation>
     </message>
 </context>
 <context>
@@ -1188,10 +1267,6 @@ The current project is unchanged.</source>
         <translation>敏感性</translation>
     </message>
     <message>
-        <source>No training workload: Plan → Workload… adds one.</source>
-        <translation>没有训练负载：可通过 规划 → 工作负载… 添加。</translation>
-    </message>
-    <message>
         <source>Throughput, million tokens/s</source>
         <translation>吞吐量（百万 tokens/s）</translation>
     </message>
@@ -1330,6 +1405,10 @@ The current project is unchanged.</source>
         <translation>{row}（{n} 个机柜）</translation>
     </message>
     <message>
+        <source>{row} ({n} rack)</source>
+        <translation>{row}（{n} 个机柜）</translation>
+    </message>
+    <message>
         <source>No racks yet: drop a rack from the catalog onto the canvas.</source>
         <translation>还没有机柜：请从设备目录把机柜拖到画布上。</translation>
     </message>
@@ -1348,6 +1427,41 @@ The current project is unchanged.</source>
     <message>
         <source>cooling: {m}</source>
         <translation>制冷：{m}</translation>
+    </message>
+</context>
+<context>
+    <name>ReportDialog</name>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <source>Simplified Chinese (简体中文)</source>
+        <translation>简体中文</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>文件：</translation>
+    </message>
+    <message>
+        <source>Language of the report:</source>
+        <translation>报告语言：</translation>
+    </message>
+    <message>
+        <source>Export the report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
     </message>
 </context>
 <context>
@@ -1513,14 +1627,6 @@ rule: {rule}</source>
     <message>
         <source>Bottleneck: {b}</source>
         <translation>瓶颈：{b}</translation>
-    </message>
-    <message>
-        <source>Workload not evaluated: {e}</source>
-        <translation>未评估工作负载：{e}</translation>
-    </message>
-    <message>
-        <source>No active training workload: add one with Plan → Workload…</source>
-        <translation>没有启用的训练负载：可通过 规划 → 工作负载… 添加</translation>
     </message>
 </context>
 <context>
@@ -2119,10 +2225,6 @@ The current project is unchanged.</source>
         <source>Not evaluated yet (apply to see the estimate).</source>
         <translation>尚未评估（点击“应用”查看估算结果）。</translation>
     </message>
-    <message>
-        <source>{n} GPUs: step {step}, MFU {mfu:.1f} %, {tps} tokens/s, time to train {ttt}. {b}</source>
-        <translation>{n} 块 GPU：单步 {step}，MFU {mfu:.1f} %，{tps} tokens/s，训练总时长 {ttt}。{b}</translation>
-    </message>
 </context>
 <context>
     <name>annotations</name>
@@ -2212,6 +2314,10 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>{n} GPUs</source>
+        <translation>{n} 块 GPU</translation>
+    </message>
+    <message>
+        <source>{n} GPU</source>
         <translation>{n} 块 GPU</translation>
     </message>
     <message>
@@ -2439,6 +2545,41 @@ The current project is unchanged.</source>
     </message>
 </context>
 <context>
+    <name>estimate</name>
+    <message>
+        <source>No training workload: Plan → Workload… adds one.</source>
+        <translation>没有训练负载：可通过 规划 → 工作负载… 添加。</translation>
+    </message>
+    <message>
+        <source>No workload is active: tick “active” on one in Plan → Workload… to see its estimate.</source>
+        <translation>没有启用的工作负载：请在“规划 → 工作负载…”中勾选某个负载的“启用”以查看估算。</translation>
+    </message>
+    <message>
+        <source>The active workload “{name}” is an inference workload: the training estimate does not apply.</source>
+        <translation>启用的工作负载“{name}”是推理负载：训练估算不适用。</translation>
+    </message>
+    <message>
+        <source>The workload “{name}” cannot be evaluated yet: the plan has no GPUs.</source>
+        <translation>暂时无法评估工作负载“{name}”：规划中还没有 GPU。</translation>
+    </message>
+    <message>
+        <source>The workload “{name}” cannot be evaluated: {why}</source>
+        <translation>无法评估工作负载“{name}”：{why}</translation>
+    </message>
+    <message>
+        <source>The workload “{name}” has not been evaluated yet.</source>
+        <translation>工作负载“{name}”尚未评估。</translation>
+    </message>
+    <message>
+        <source>Does not fit: needs {total} GB per GPU but only {usable} GB is usable (weights {weights} GB, gradients {grads} GB, optimizer {optimizer} GB, activations {activations} GB).</source>
+        <translation>显存放不下：每块 GPU 需要 {total} GB，但可用只有 {usable} GB（权重 {weights} GB，梯度 {grads} GB，优化器状态 {optimizer} GB，激活 {activations} GB）。</translation>
+    </message>
+    <message>
+        <source>{n} GPUs: step {step}, MFU {mfu}, {tps} tokens/s, time to train {ttt}. Bottleneck: {b}.</source>
+        <translation>{n} 块 GPU：单步 {step}，MFU {mfu}，{tps} tokens/秒，训练时长 {ttt}。瓶颈：{b}。</translation>
+    </message>
+</context>
+<context>
     <name>fields</name>
     <message>
         <source>automatic (cheapest that takes the load)</source>
@@ -2455,6 +2596,14 @@ The current project is unchanged.</source>
     <message>
         <source>shape fields below</source>
         <translation>按下方模型结构字段</translation>
+    </message>
+    <message>
+        <source>not stated: the floor plan&apos;s utility feeds, {kw} kW</source>
+        <translation>未填写：按平面图中的市电进线计，{kw} kW</translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation>未填写</translation>
     </message>
     <message>
         <source>a device</source>
@@ -3145,6 +3294,49 @@ The current project is unchanged.</source>
     <message>
         <source>{v} days</source>
         <translation>{v} 天</translation>
+    </message>
+</context>
+<context>
+    <name>groups</name>
+    <message>
+        <source>Group {name}</source>
+        <translation>组 {name}</translation>
+    </message>
+    <message>
+        <source>Row {name}</source>
+        <translation>第 {name} 列</translation>
+    </message>
+    <message>
+        <source>{n} rack</source>
+        <translation>{n} 个机柜</translation>
+    </message>
+    <message>
+        <source>{n} racks</source>
+        <translation>{n} 个机柜</translation>
+    </message>
+    <message>
+        <source>{n} GPU</source>
+        <translation>{n} 块 GPU</translation>
+    </message>
+    <message>
+        <source>{n} GPUs</source>
+        <translation>{n} 块 GPU</translation>
+    </message>
+    <message>
+        <source>{kw} kW at load</source>
+        <translation>负载功率 {kw} kW</translation>
+    </message>
+    <message>
+        <source>busiest uplink {p}</source>
+        <translation>最忙上行链路 {p}</translation>
+    </message>
+    <message>
+        <source>{n} finding</source>
+        <translation>{n} 条检查发现</translation>
+    </message>
+    <message>
+        <source>{n} findings</source>
+        <translation>{n} 条检查发现</translation>
     </message>
 </context>
 <context>

@@ -213,13 +213,35 @@ def test_report_action_follows_the_report_package(window):
 def test_export_report_writes_the_pdf(window, tmp_path: Path, monkeypatch):
     if actions.report_builder() is None:
         pytest.skip("gpuplanner.reports is not in this build")
-    from PySide6.QtWidgets import QFileDialog
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QDialog
 
-    target = tmp_path / "proposal.pdf"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    from gpuplanner.ui.dialogs.report_dialog import ReportDialog
+
+    target = tmp_path / "proposal"  # ".pdf" is added
+    chosen = {}
+
+    def run(dlg: ReportDialog) -> int:
+        """What a user does in the dialog: type the file name, click "Simplified Chinese", Export."""
+        assert dlg.language() == "en", "the project's language is the default"
+        dlg.show()
+        dlg.path_edit.setText(str(target))
+        QTest.mouseClick(dlg.radios["zh"], Qt.MouseButton.LeftButton)
+        chosen["lang"] = dlg.language()
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(ReportDialog, "exec", run)
     actions._export_report(window)  # noqa: SLF001
-    assert target.read_bytes()[:5] == b"%PDF-"
+    assert chosen["lang"] == "zh"
+    pdf = target.with_name("proposal.pdf")
+    assert pdf.read_bytes()[:5] == b"%PDF-"
     assert "Report written" in window.statusBar().currentMessage()
+    pytest.importorskip("pypdf")
+    from pypdf import PdfReader
+
+    text = "".join(page.extract_text() or "" for page in PdfReader(pdf).pages[:3])
+    assert sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff") > 50, "the report is written in Chinese"
 
 
 def test_palette_tooltip_gives_the_catalog_description_in_the_ui_language(window, monkeypatch):

@@ -211,7 +211,9 @@ def device_tooltip(project: Project, res: Results | None, device_id: str) -> str
         )
     gpus = getattr(entry, "gpu_count", 0) or 0
     if gpus:
-        lines.append(translate("annotations", "{n} GPUs").format(n=gpus))
+        lines.append(
+            fmt.count(gpus, translate("annotations", "{n} GPU"), translate("annotations", "{n} GPUs"))
+        )
     if res is not None and device_id in res.compiled.devices.row:
         i = res.compiled.devices.row[device_id]
         lines.append(

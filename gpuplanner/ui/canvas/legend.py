@@ -3,13 +3,15 @@ laid out as a compact strip that wraps to the canvas width."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
-from gpuplanner.ui import theme
+from gpuplanner.ui import fmt, theme
+from gpuplanner.ui.i18n import translate
 
 PAD = 6
 ROW_H = 18
@@ -50,7 +52,7 @@ class Legend(QWidget):
     def entries(self) -> list[Entry]:
         out = [Entry("title", self.tr("Links (utilisation over a training step):"), QColor())]
         for label, color, n in zip(theme.bucket_labels(), theme.BUCKET_COLORS, self.counts, strict=True):
-            out.append(Entry("line", self.tr("{label} ({n})").format(label=label, n=f"{n:,}"), color))
+            out.append(Entry("line", self.tr("{label} ({n})").format(label=label, n=fmt.number(n)), color))
         out.append(Entry("title", self.tr("Racks (kW at load / budget):"), QColor()))
         for label, color in zip(theme.rack_status_labels(), theme.RACK_STATUS_COLORS, strict=True):
             out.append(Entry("box", label, color))
@@ -80,8 +82,13 @@ class Legend(QWidget):
             self._layout.append((e, x, y, w))
             x += w + GAP
             widest = max(widest, x)
-        self.resize(int(min(widest, self.max_width)), int(y + ROW_H + PAD))
+        self._size = QSize(int(min(widest, self.max_width)), int(y + ROW_H + PAD))
+        self.resize(self._size)
+        self.updateGeometry()
         self._pixmap = None
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API) — the box around it lays it out at this size
+        return self._size
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt API)
         """Blit the legend, drawn once per change (it sits over the canvas, so it is repainted every frame)."""
@@ -130,3 +137,23 @@ class Legend(QWidget):
             p.setPen(QColor(30, 30, 30))
             p.drawText(QRectF(tx, y, x + w - tx + 2, ROW_H), int(Qt.AlignmentFlag.AlignVCenter), e.text)
         p.end()
+
+
+def collapsible(legend: Legend, parent: QWidget) -> QWidget:
+    """The legend in a collapsible box (superqt's QCollapsible): a click on its title folds it down to the
+    title, so that it does not hide the canvas."""
+    os.environ.setdefault("QT_API", "pyside6")  # superqt goes through qtpy: the binding the app uses
+    from superqt import QCollapsible
+
+    box = QCollapsible(translate("Legend", "Legend"), parent, expandedIcon="▼", collapsedIcon="▶")
+    box.setObjectName("legendBox")
+    box.setDuration(0)  # no animation: the box is re-placed at the viewport's corner on each change
+    box.setStyleSheet(
+        "#legendBox { background: rgba(255, 255, 255, 235); border: 1px solid #b4bac4; border-radius: 5px; }"
+    )
+    box.layout().setContentsMargins(2, 0, 2, 2)
+    box.toggleButton().setStyleSheet("text-align: left; border: none; padding: 2px 4px; font-weight: bold;")
+    legend.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
+    box.addWidget(legend)
+    box.expand(animate=False)
+    return box

@@ -56,6 +56,9 @@ class LinkLayer(QGraphicsItem):
         self.bucket = np.zeros(0, dtype=np.uint8)
         self.hidden = np.zeros(0, dtype=bool)
         self.phase_off = np.zeros(0, dtype=bool)  # links of later phases than the one shown
+        self.group_off = np.zeros(0, dtype=bool)  # links inside a collapsed group
+        self.dev_block = np.zeros(0, dtype=np.int64)  # per device row: its collapsed block, or -1
+        self.block_xywh = np.zeros((0, 4))
         self.selected: set[str] = set()
         self._bounds = QRectF()
         self._font = QFont()
@@ -83,6 +86,8 @@ class LinkLayer(QGraphicsItem):
         self.bucket = theme.util_buckets(self.util)
         self.hidden = np.zeros(n, dtype=bool)
         self.phase_off = np.zeros(n, dtype=bool)
+        self.group_off = np.zeros(n, dtype=bool)
+        self.dev_block = np.full(len(geom.ids), -1, dtype=np.int64)
         self.selected &= set(self.ids)
         self.recompute(geom)
 
@@ -97,12 +102,37 @@ class LinkLayer(QGraphicsItem):
         xy[:, 1] = np.where(a_above, geom.y[a] + geom.h[a], geom.y[a])
         xy[:, 2] = geom.x[b] + geom.w[b] * fb
         xy[:, 3] = np.where(a_above, geom.y[b], geom.y[b] + geom.h[b])
+        if len(self.block_xywh) and len(a):
+            self._to_blocks(xy, a, b)
         if rows is None:
             self.xy = xy
         else:
             self.xy[rows] = xy
         self._derive()
         self._update_bounds()
+
+    def set_collapse(self, dev_block: np.ndarray, block_xywh: np.ndarray, geom: DeviceGeometry) -> None:
+        """Collapsed groups: ``dev_block`` gives each device row its block (-1 = none), ``block_xywh`` the
+        blocks' rectangles. Links inside one block are dropped; links leaving a block start at its edge."""
+        self.dev_block = dev_block
+        self.block_xywh = block_xywh.reshape(-1, 4)
+        ba, bb = dev_block[self.a], dev_block[self.b]
+        self.group_off = (ba >= 0) & (ba == bb)
+        self.recompute(geom)
+        self.invalidate_all()
+
+    def _to_blocks(self, xy: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+        """Move the ends of links at collapsed devices onto their block's edge facing the other end (the
+        x kept inside the block, so the links of a block still fan out)."""
+        for end, dev, other in ((0, a, 2), (2, b, 0)):
+            blk = self.dev_block[dev]
+            m = blk >= 0
+            if not m.any():
+                continue
+            bx, by, bw, bh = self.block_xywh[blk[m]].T
+            oy = xy[m, other + 1]
+            xy[m, end] = np.clip(xy[m, end], bx + 4, bx + bw - 4)
+            xy[m, end + 1] = np.where(oy >= by + bh, by + bh, np.where(oy <= by, by, by + bh / 2))
 
     def _derive(self) -> None:
         """Bounding boxes and midpoints per link, computed once per geometry change (not per tile)."""
@@ -165,7 +195,7 @@ class LinkLayer(QGraphicsItem):
             np.divide((pt.x() - x1) * dx + (pt.y() - y1) * dy, ll, out=np.zeros_like(ll), where=ll > 0), 0, 1
         )
         d2 = (x1 + t * dx - pt.x()) ** 2 + (y1 + t * dy - pt.y()) ** 2
-        d2[self.phase_off] = np.inf
+        d2[self.phase_off | self.group_off] = np.inf
         i = int(np.argmin(d2))
         return self.ids[i] if d2[i] <= tol * tol else None
 
@@ -174,7 +204,7 @@ class LinkLayer(QGraphicsItem):
         x1, y1, x2, y2 = self.xy.T
         inside = (x1 >= rect.left()) & (x1 <= rect.right()) & (y1 >= rect.top()) & (y1 <= rect.bottom())
         inside &= (x2 >= rect.left()) & (x2 <= rect.right()) & (y2 >= rect.top()) & (y2 <= rect.bottom())
-        inside &= ~self.phase_off
+        inside &= ~(self.phase_off | self.group_off)
         return [self.ids[i] for i in np.flatnonzero(inside)]
 
     def fit_rect(self) -> QRectF:
@@ -240,7 +270,7 @@ class LinkLayer(QGraphicsItem):
         if len(self.ids):
             pad = 4 / scale
             box = rect.adjusted(-pad, -pad, pad, pad)
-            rows, xy = clip_segments(self.xy, box, ~(self.hidden | self.phase_off), self.box)
+            rows, xy = clip_segments(self.xy, box, ~(self.hidden | self.phase_off | self.group_off), self.box)
             if len(rows) > MERGE_ABOVE:
                 rows, xy = merge_segments(rows, xy, box, scale, self.bucket, self.width_class(rows))
             if len(rows):
@@ -248,6 +278,10 @@ class LinkLayer(QGraphicsItem):
         if overview:  # the same stacking as the items: links, then racks, then devices
             self.overview.paint_racks(p, rect, scale)
             self.overview.paint_devices(p, rect, scale)
+
+    def render_overview(self, p: QPainter, rect: QRectF, scale: float) -> None:
+        """The whole of ``rect`` as the overview draws it (links, racks, devices), for the minimap."""
+        self._render_tile(p, rect, min(scale, lod.OVERVIEW_BELOW * 0.99))
 
     def width_class(self, rows: np.ndarray) -> np.ndarray:
         """0: one cable, 1: two or three, 2: four or more (drawn wider)."""

@@ -32,6 +32,9 @@ class OverviewData:
         # Racks and devices outside the phase the canvas shows (drawn neither as items nor in the overview).
         self.rack_off = np.zeros(0, dtype=bool)
         self.device_off = np.zeros(0, dtype=bool)
+        # Racks and devices inside a collapsed group (drawn as the group's block instead).
+        self.rack_group_off = np.zeros(0, dtype=bool)
+        self.device_group_off = np.zeros(0, dtype=bool)
 
     def set_racks(self, ids: list[str], xywh: np.ndarray, status: np.ndarray) -> None:
         self.rack_ids = ids
@@ -70,6 +73,8 @@ class OverviewData:
         mask &= (r[:, 1] + r[:, 3] >= rect.top()) & (top <= rect.bottom())
         if len(self.rack_off) == len(r):
             mask &= ~self.rack_off
+        if len(self.rack_group_off) == len(r):
+            mask &= ~self.rack_group_off
         for status in np.unique(self.rack_status[mask]):
             rows = np.flatnonzero(mask & (self.rack_status == status))
             color = theme.RACK_STATUS_COLORS[int(status)]
@@ -92,6 +97,8 @@ class OverviewData:
         )
         if len(self.device_off) == len(mask):
             mask &= ~self.device_off
+        if len(self.device_group_off) == len(mask):
+            mask &= ~self.device_group_off
         rows = np.flatnonzero(mask)
         if not len(rows):
             return

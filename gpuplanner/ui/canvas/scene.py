@@ -16,7 +16,9 @@ from gpuplanner.engine.analysis import Results
 from gpuplanner.model import ChangeSet, Project
 from gpuplanner.ui import theme
 from gpuplanner.ui.canvas import annotations as notes
+from gpuplanner.ui.canvas import groups as grp
 from gpuplanner.ui.canvas import lod
+from gpuplanner.ui.canvas.collapse import GroupsMixin
 from gpuplanner.ui.canvas.device_item import DeviceItem, Pad
 from gpuplanner.ui.canvas.geometry import (
     RACK_HEADER_H,
@@ -33,9 +35,10 @@ from gpuplanner.ui.document import Document
 from gpuplanner.ui.floor.layout import phase_allowed
 
 
-class PlannerScene(QGraphicsScene):
+class PlannerScene(GroupsMixin, QGraphicsScene):
     selectionIdsChanged = Signal(list)  # noqa: N815 (Qt signal naming)
     annotationsUpdated = Signal(int)  # noqa: N815 — number of items whose annotation changed
+    groupsChanged = Signal()  # noqa: N815 — a group was collapsed or expanded
 
     def __init__(self, doc: Document) -> None:
         super().__init__()
@@ -55,6 +58,10 @@ class PlannerScene(QGraphicsScene):
         # item): kept here, reported by selected_ids, and handed to the items when they are enabled again.
         self.pending_selected: set[str] = set()
         self.phase_id: str | None = None  # None = all phases
+        self.collapsed: list[str] = []  # keys of the collapsed groups (groups.build_groups)
+        self.blocks: dict[str, grp.GroupBlock] = {}
+        self._group_hidden: set[str] = set()  # rack and device ids inside collapsed groups
+        self._block_groups: list[grp.Group] = []
         self.selectionChanged.connect(self._on_selection)
         doc.changed.connect(self.apply_changes)
         doc.resultsReady.connect(self.apply_results)
@@ -80,6 +87,7 @@ class PlannerScene(QGraphicsScene):
         if self.doc.results is not None:
             self.apply_results(self.doc.results)
         self._apply_phase()
+        self._apply_groups()
         self._fit_scene_rect()
 
     # -- phases -----------------------------------------------------------------------------------------
@@ -97,10 +105,11 @@ class PlannerScene(QGraphicsScene):
         def shown(row) -> bool:
             return allowed is None or row.phase_id in allowed
 
+        hidden = self._group_hidden
         for rid, item in self.rack_items.items():
-            item.setVisible(shown(self.project.racks[rid]))
+            item.setVisible(shown(self.project.racks[rid]) and rid not in hidden)
         for did, item in self.device_items.items():
-            item.setVisible(shown(self.project.devices[did]))
+            item.setVisible(shown(self.project.devices[did]) and did not in hidden)
         racks = self.project.racks
         self.overview.rack_off = np.array([not shown(racks[i]) for i in self.overview.rack_ids], dtype=bool)
         devices = self.project.devices
@@ -216,6 +225,8 @@ class PlannerScene(QGraphicsScene):
             self._devices_moved(set(devs.updated))
         if self.phase_id is not None or "phases" in cs.tables:
             self._apply_phase()
+        if self.collapsed and (structural or racks or devs):
+            self._apply_groups()
         self._fit_scene_rect()
 
     def _rack_rect(self, rid: str) -> QRectF:
@@ -311,6 +322,8 @@ class PlannerScene(QGraphicsScene):
             self._sync_overview_racks()
             self.layer.invalidate_rects(rack_dirty)
         changed += self._device_annotations(res)
+        if self.collapsed:
+            self._block_figures()
         self.annotationsUpdated.emit(changed)
 
     def _device_annotations(self, res: Results) -> int:

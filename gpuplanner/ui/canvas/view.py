@@ -5,17 +5,22 @@ in one command. Link hover tooltips come from the link layer's hit test.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPen, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsView, QToolTip, QWidget
 
 from gpuplanner.commands import Command
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.ui import theme
+from gpuplanner.ui import (
+    fields,  # noqa: E402
+    theme,
+)
 from gpuplanner.ui.canvas import interactions, lod
 from gpuplanner.ui.canvas.device_item import DeviceItem
 from gpuplanner.ui.canvas.geometry import device_ru
 from gpuplanner.ui.canvas.legend import Legend
+from gpuplanner.ui.canvas.legend import collapsible as legend_box
+from gpuplanner.ui.canvas.minimap import Minimap
 from gpuplanner.ui.canvas.rack_item import RackItem
 from gpuplanner.ui.canvas.scene import PlannerScene
 
@@ -48,11 +53,13 @@ class PlannerView(QGraphicsView):
         self._hint_rack: RackItem | None = None
         self.rubberBandChanged.connect(self._on_rubber)
         self.legend = Legend(self)
+        self.legend_box = legend_box(self.legend, self)
+        self._legend_open = True
+        self.legend_box.toggled.connect(self._legend_toggled)
         scene.layer.tiles  # noqa: B018 (the layer exists before the first paint)
-        scene.annotationsUpdated.connect(
-            lambda _n: self.legend.set_counts(list(map(int, scene.layer.bucket_counts())))
-        )
+        scene.annotationsUpdated.connect(lambda _n: self._legend_counts())
         self.legend.set_counts(list(map(int, scene.layer.bucket_counts())))
+        self.minimap = Minimap(self)
         self.viewport().installEventFilter(self)
 
     @property
@@ -71,7 +78,7 @@ class PlannerView(QGraphicsView):
         try:
             self.planner.doc.push(cmd)
         except PlannerError as exc:
-            self.message.emit(exc.one_line())
+            self.message.emit(fields.plain_error(exc))
             return False
         if refusal:
             self.message.emit(refusal)
@@ -141,6 +148,9 @@ class PlannerView(QGraphicsView):
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             event.accept()
             return
+        if event.button() == Qt.MouseButton.LeftButton and self._block_at(pos) is not None:
+            event.accept()  # a collapsed group: double-click expands it; a press selects nothing
+            return
         if event.button() == Qt.MouseButton.LeftButton:
             add = bool(
                 event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
@@ -162,6 +172,19 @@ class PlannerView(QGraphicsView):
                 if not add:
                     self.planner.toggle_link(None, False)
         super().mousePressEvent(event)
+
+    def _block_at(self, pos: QPoint) -> str | None:
+        sp = self.mapToScene(pos)
+        return self.planner.block_at(sp.x(), sp.y())
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt API)
+        """Double-click on a collapsed group expands it."""
+        key = self._block_at(event.position().toPoint())
+        if key is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.planner.expand(key)
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt API)
         pos = event.position().toPoint()
@@ -398,7 +421,20 @@ class PlannerView(QGraphicsView):
         self.legend.set_counts([int(n) for n in self.planner.layer.bucket_counts()])
         self._place_legend()
 
+    def _legend_toggled(self, on: bool) -> None:
+        self._legend_open = on
+        QTimer.singleShot(0, self._place_legend)  # after the box has laid its content out
+
     def _place_legend(self) -> None:
         vp = self.viewport().geometry()
-        self.legend.set_max_width(vp.width() - 16)
-        self.legend.move(vp.left() + 8, vp.bottom() - self.legend.height() - 8)
+        self.legend.set_max_width(vp.width() - 24)
+        box = self.legend_box
+        btn = box.toggleButton().sizeHint()
+        if self._legend_open:
+            hint = self.legend.sizeHint()
+            w, h = max(hint.width(), btn.width()) + 6, btn.height() + hint.height() + 6
+        else:
+            w, h = btn.width() + 8, btn.height() + 4
+        box.setFixedSize(w, h)
+        box.move(vp.left() + 8, vp.bottom() - h - 8)
+        self.minimap.move(vp.right() - self.minimap.width() - 8, vp.top() + 8)

@@ -87,7 +87,7 @@ class RowDialog(QDialog):
         try:
             self.doc.push(self.command(changes))
         except PlannerError as exc:
-            self.error.setText(self.tr("Not applied: {why}").format(why=exc.one_line()))
+            self.error.setText(self.tr("Not applied: {why}").format(why=fields.plain_error(exc)))
             return False
         except (TypeError, ValueError) as exc:
             self.error.setText(self.tr("Not applied: {why}").format(why=exc))

@@ -16,7 +16,7 @@ from gpuplanner.model import Workload
 from gpuplanner.ui import fmt
 from gpuplanner.ui.dialogs.row_dialog import RowDialog
 from gpuplanner.ui.document import Document
-from gpuplanner.ui.fmt import duration
+from gpuplanner.ui.estimate_text import no_estimate_text, summary_text
 
 SHAPE = ["architecture", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "experts", "top_k"]
 
@@ -114,20 +114,10 @@ class WorkloadDialog(RowDialog):
         w = res.workload
         if w is None:
             self.status.setText(
-                res.workload_error or self.tr("Not evaluated yet (apply to see the estimate).")
+                no_estimate_text(self.doc.project, res)
+                if self.doc.project.tables["workloads"]
+                else self.tr("Not evaluated yet (apply to see the estimate).")
             )
             return
-        e = w.estimate
-        text = self.tr(
-            "{n} GPUs: step {step}, MFU {mfu:.1f} %, {tps} tokens/s, time to train {ttt}. {b}"
-        ).format(
-            n=e.n_gpus,
-            step=duration(e.step_time_s),
-            mfu=e.mfu * 100,
-            tps=fmt.number(e.tokens_per_s),
-            ttt=duration(e.time_to_train_s),
-            b=e.bottleneck,
-        )
-        if not e.fits:
-            text += "\n" + e.refusal
+        text = summary_text(res)
         self.status.setText(text)

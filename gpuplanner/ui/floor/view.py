@@ -29,6 +29,10 @@ from PySide6.QtWidgets import (
 from gpuplanner.commands import Command, RemoveRows, SetFields
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import ChangeSet
+from gpuplanner.ui import (
+    fields,  # noqa: E402
+    fmt,
+)
 from gpuplanner.ui.canvas.annotations import rack_tooltip
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.floor import layout as fl
@@ -247,9 +251,14 @@ class FloorPlanPanel(QWidget):
             return
         units = self.scene.units.values()
         over = sum(1 for u in units if u.overloaded)
-        text = self.tr("{racks} racks in {rows} rows · {units} units on the floor").format(
-            racks=len(self.scene.racks), rows=len(lay.rows), units=len(self.scene.units)
-        )
+        parts = [
+            fmt.count(len(self.scene.racks), self.tr("{n} rack"), self.tr("{n} racks")),
+            fmt.count(len(lay.rows), self.tr("{n} row"), self.tr("{n} rows")),
+            fmt.count(
+                len(self.scene.units), self.tr("{n} unit on the floor"), self.tr("{n} units on the floor")
+            ),
+        ]
+        text = " · ".join(parts)
         if over:
             text += " · " + self.tr("{n} over their rating").format(n=over)
         self.summary.setText(text)
@@ -268,7 +277,7 @@ class FloorPlanPanel(QWidget):
         try:
             self.doc.push(cmd)
         except PlannerError as exc:
-            self.message.emit(exc.one_line())
+            self.message.emit(fields.plain_error(exc))
             return False
         return True
 
@@ -427,7 +436,9 @@ class FloorPlanPanel(QWidget):
             self.details.setText(self.rack_details(racks[0]))
             self._fill_row_pick(self.doc.project.racks[racks[0]].row)
         elif ids:
-            self.details.setText(self.tr("{n} items selected").format(n=len(ids)))
+            self.details.setText(
+                fmt.count(len(ids), self.tr("{n} item selected"), self.tr("{n} items selected"))
+            )
         else:
             self.details.setText(
                 self.tr(
@@ -474,7 +485,12 @@ class FloorPlanPanel(QWidget):
         if cab:
             media = ", ".join(f"{m} × {n}" for m, n in sorted(cab["media"].items()))
             lines.append(
-                self.tr("{n} cable runs leave the rack: {media}").format(n=cab["links"], media=media or "–")
+                fmt.count(
+                    cab["links"],
+                    self.tr("{n} cable run leaves the rack: {media}"),
+                    self.tr("{n} cable runs leave the rack: {media}"),
+                    media=media or "–",
+                )
             )
             lines.append(
                 self.tr("longest run {longest} m; {total} m of cable in all").format(

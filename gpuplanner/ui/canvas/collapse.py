@@ -1,0 +1,123 @@
+"""The scene's side of semantic zoom: which groups are collapsed, hiding what they hold (items, overview
+rectangles, inside links) and keeping one ``groups.GroupBlock`` per collapsed group with its figures.
+Mixed into ``scene.PlannerScene``."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF
+
+from gpuplanner.ui.canvas import groups as grp
+from gpuplanner.ui.floor.layout import phase_allowed
+
+
+class GroupsMixin:
+    def groups(self) -> dict[str, grp.Group]:
+        return grp.build_groups(self.project)
+
+    def collapse(self, keys: list[str]) -> None:
+        """Collapse the groups ``keys`` into blocks (a collapsed group overlapping one of them expands)."""
+        groups = self.groups()
+        keys = [k for k in keys if k in groups]
+        if not keys:
+            return
+        taken: set[str] = set()
+        for k in keys:
+            taken |= set(groups[k].device_ids) | set(groups[k].rack_ids)
+        keep = [
+            k
+            for k in self.collapsed
+            if k in groups and not (set(groups[k].device_ids) | set(groups[k].rack_ids)) & taken
+        ]
+        self.collapsed = keep + [k for k in keys if k not in keep]
+        self._apply_groups(groups)
+
+    def expand(self, key: str) -> None:
+        if key in self.collapsed:
+            self.collapsed.remove(key)
+            self._apply_groups()
+
+    def expand_all(self) -> None:
+        if self.collapsed:
+            self.collapsed = []
+            self._apply_groups()
+
+    def collapse_all(self, kind: str = "su") -> None:
+        """Collapse every group of ``kind`` that holds GPUs (scalable units, or rows of racks)."""
+        self.collapse([k for k, g in self.groups().items() if g.kind == kind and g.has_gpus])
+
+    def groups_of(self, ids: list[str], kind: str = "su") -> list[str]:
+        """The groups of ``kind`` holding any of the racks or devices ``ids``."""
+        want = set(ids)
+        return [
+            k
+            for k, g in self.groups().items()
+            if g.kind == kind and (want & set(g.device_ids) or want & set(g.rack_ids))
+        ]
+
+    def _apply_groups(self, groups: dict[str, grp.Group] | None = None) -> None:
+        """Hide what the collapsed groups hold and put a block in their place (nothing to do, and no
+        cost, while nothing is collapsed)."""
+        if not self.collapsed and not self.blocks and not self._group_hidden:
+            return
+        groups = groups if groups is not None else self.groups()
+        self.collapsed = [k for k in self.collapsed if k in groups]
+        geom = self.geom
+        dev_block = np.full(len(geom.ids), -1, dtype=np.int64)
+        rects, hidden = [], set()
+        self._block_groups = [groups[k] for k in self.collapsed]
+        for k, g in enumerate(self._block_groups):
+            rect = grp.block_rect(self.project, geom, g)
+            rects.append((rect.x(), rect.y(), rect.width(), rect.height()))
+            rows = [geom.index[i] for i in g.device_ids if i in geom.index]
+            dev_block[rows] = k
+            hidden |= set(g.device_ids) | set(g.rack_ids)
+            block = self.blocks.get(g.key)
+            if block is None:
+                block = grp.GroupBlock(g.key, rect)
+                self.addItem(block)
+                self.blocks[g.key] = block
+            block.set_rect(rect)
+        for key in [k for k in self.blocks if k not in self.collapsed]:
+            self.removeItem(self.blocks.pop(key))
+        changed = hidden ^ self._group_hidden
+        self._group_hidden = hidden
+        allowed = phase_allowed(self.project, self.phase_id)
+        for i in changed:
+            item = self.device_items.get(i) or self.rack_items.get(i)
+            if item is None:
+                continue
+            row = self.project.devices.get(i) or self.project.racks.get(i)
+            shown = allowed is None or row.phase_id in allowed
+            if i in hidden and item.isSelected():
+                item.setSelected(False)
+            item.setVisible(shown and i not in hidden)
+        self.overview.device_group_off = dev_block >= 0
+        self.overview.rack_group_off = np.array([i in hidden for i in self.overview.rack_ids], dtype=bool)
+        self.layer.set_collapse(dev_block, np.array(rects, dtype=float).reshape(-1, 4), geom)
+        self._block_figures()
+        self.groupsChanged.emit()
+
+    def _block_figures(self) -> None:
+        if not self._block_groups:
+            return
+        layer = self.layer
+        ends = (
+            (layer.dev_block[layer.a], layer.dev_block[layer.b])
+            if len(layer.a)
+            else (
+                np.zeros(0, dtype=np.int64),
+                np.zeros(0, dtype=np.int64),
+            )
+        )
+        figs = grp.block_figures(
+            self.project, self.doc.results, self._block_groups, ends, layer.ids, layer.util
+        )
+        for g, f in zip(self._block_groups, figs, strict=True):
+            self.blocks[g.key].set_text(grp.block_lines(g, f), f.worst)
+
+    def block_at(self, x: float, y: float) -> str | None:
+        for key, block in self.blocks.items():
+            if block.boundingRect().contains(QPointF(x, y)):
+                return key
+        return None

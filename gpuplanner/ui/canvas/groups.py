@@ -1,0 +1,247 @@
+"""Semantic zoom: groups of the plan (a scalable unit or pod — the devices' ``group`` label — and a row of
+racks) that collapse into one block showing their GPUs, kW, busiest uplink and findings.
+
+A collapsed group hides its racks and devices (items and overview rectangles), drops the links inside it
+from the link layer and draws the links that leave it from the block's edge. The block is one graphics
+item per collapsed group (a 16k plan has 64 scalable units: 64 Python paints, not 4,000); double-clicking it
+expands the group again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from gpuplanner.engine.analysis import Results
+from gpuplanner.model import Project
+from gpuplanner.ui import fmt, theme
+from gpuplanner.ui.canvas.geometry import RACK_HEADER_H, DeviceGeometry, rack_frame
+from gpuplanner.ui.i18n import translate
+
+BLOCK_PAD = 12.0
+
+
+@dataclass
+class Group:
+    key: str  # "su:su3" or "row:B"
+    kind: str  # su | row
+    label: str
+    device_ids: list[str]
+    rack_ids: list[str]
+    has_gpus: bool = False
+
+
+def build_groups(project: Project) -> dict[str, Group]:
+    """Every device-group label (scalable units, pods, leaf groups) and every row of racks. A rack belongs
+    to a device group when all the devices in it carry that group's label."""
+    out: dict[str, Group] = {}
+    by_label: dict[str, list[str]] = {}
+    rack_labels: dict[str, set[str]] = {}
+    gpu_labels: set[str] = set()
+    for d in project.devices.values():
+        if d.group:
+            by_label.setdefault(d.group, []).append(d.id)
+            if d.role == "compute":
+                gpu_labels.add(d.group)
+        if d.rack_id:
+            rack_labels.setdefault(d.rack_id, set()).add(d.group)
+    for label, ids in sorted(by_label.items(), key=lambda kv: _natural(kv[0])):
+        racks = [r for r, labels in rack_labels.items() if labels == {label} and r in project.racks]
+        out[f"su:{label}"] = Group(f"su:{label}", "su", label, ids, sorted(racks), label in gpu_labels)
+    by_row: dict[str, list[str]] = {}
+    for r in project.racks.values():
+        by_row.setdefault(r.row, []).append(r.id)
+    in_rack: dict[str, list[str]] = {}
+    for d in project.devices.values():
+        if d.rack_id:
+            in_rack.setdefault(d.rack_id, []).append(d.id)
+    for row, rids in sorted(by_row.items(), key=lambda kv: _natural(kv[0])):
+        devs = [d for r in rids for d in in_rack.get(r, [])]
+        has_gpus = any(project.devices[d].role == "compute" for d in devs)
+        out[f"row:{row}"] = Group(f"row:{row}", "row", row, devs, sorted(rids), has_gpus)
+    return out
+
+
+def _natural(label: str) -> tuple:
+    """ "su2" before "su10"."""
+    head = label.rstrip("0123456789")
+    tail = label[len(head) :]
+    return (head, int(tail) if tail else -1, label)
+
+
+def block_rect(project: Project, geom: DeviceGeometry, group: Group) -> QRectF:
+    """The rectangle the group's racks (with headers) cover; a group without racks of its own: its devices.
+    (A scalable unit's leaf switches in a tier above the racks are hidden with it and their links start at
+    the block, but they do not stretch the block over the tier.)"""
+    boxes = []
+    rows = np.array([geom.index[i] for i in group.device_ids if i in geom.index], dtype=np.int64)
+    if len(rows) and not group.rack_ids:
+        boxes.append(
+            (
+                geom.x[rows].min(),
+                geom.y[rows].min(),
+                (geom.x + geom.w)[rows].max(),
+                (geom.y + geom.h)[rows].max(),
+            )
+        )
+    for rid in group.rack_ids:
+        x, y, w, h = rack_frame(project, project.racks[rid])
+        boxes.append((x, y - RACK_HEADER_H, x + w, y + h))
+    if not boxes:
+        return QRectF()
+    a = np.array(boxes)
+    return QRectF(a[:, 0].min(), a[:, 1].min(), a[:, 2].max() - a[:, 0].min(), a[:, 3].max() - a[:, 1].min())
+
+
+@dataclass
+class BlockFigures:
+    gpus: int = 0
+    kw: float = float("nan")
+    uplink_util: float = float("nan")
+    findings: int = 0
+    worst: str = ""  # error | warning | info | ""
+
+
+def block_figures(
+    project: Project,
+    res: Results | None,
+    groups: list[Group],
+    link_ends: tuple[np.ndarray, np.ndarray],
+    link_ids: list[str],
+    link_util: np.ndarray,
+) -> list[BlockFigures]:
+    """Each collapsed group's totals: GPUs, kW at load, the busiest link leaving it, findings naming its
+    racks, devices or inside links. ``link_ends`` are the blocks (-1 = none) of each link's two ends, in
+    the link layer's order (``link_ids``, ``link_util``)."""
+    figs = [BlockFigures() for _ in groups]
+    ba, bb = link_ends
+    best = np.full(len(groups), -1.0)
+    cross = ba != bb
+    for side in (ba, bb):
+        m = cross & (side >= 0)
+        np.maximum.at(best, side[m], np.nan_to_num(link_util[m]))
+    owner: dict[str, int] = {}
+    for k, g in enumerate(groups):
+        owner.update(dict.fromkeys(g.device_ids, k))
+        owner.update(dict.fromkeys(g.rack_ids, k))
+        if best[k] >= 0:
+            figs[k].uplink_util = float(best[k])
+    inside = np.flatnonzero((ba >= 0) & ~cross)
+    owner.update({link_ids[i]: int(ba[i]) for i in inside})
+    if res is not None:
+        c = res.compiled
+        for k, g in enumerate(groups):
+            rows = np.array([c.devices.row[i] for i in g.device_ids if i in c.devices.row], dtype=np.int64)
+            figs[k].gpus = int(c.devices.gpu_count[rows].sum()) if len(rows) else 0
+            figs[k].kw = float(res.power.device_load_w[rows].sum()) / 1000.0 if len(rows) else 0.0
+        order = {"error": 0, "warning": 1, "info": 2}
+        for fd in res.findings:
+            for k in {owner[i] for i in fd.items if i in owner}:
+                f = figs[k]
+                f.findings += 1
+                if not f.worst or order.get(fd.severity, 3) < order.get(f.worst, 3):
+                    f.worst = fd.severity
+    else:
+        for k, g in enumerate(groups):
+            for i in g.device_ids:
+                entry = project.catalog.entries.get(project.devices[i].type_id)
+                figs[k].gpus += int(getattr(entry, "gpu_count", 0) or 0)
+    return figs
+
+
+def block_lines(group: Group, f: BlockFigures) -> list[str]:
+    """The block's text: its name, then GPUs, kW, busiest uplink and findings (locale numbers, plurals)."""
+    if group.kind == "su":
+        title = translate("groups", "Group {name}").format(name=group.label)
+    else:
+        title = translate("groups", "Row {name}").format(name=group.label)
+    n_racks = len(group.rack_ids)
+    lines = [title]
+    if group.kind == "row":
+        lines.append(fmt.count(n_racks, translate("groups", "{n} rack"), translate("groups", "{n} racks")))
+    lines.append(fmt.count(f.gpus, translate("groups", "{n} GPU"), translate("groups", "{n} GPUs")))
+    if np.isfinite(f.kw):
+        lines.append(translate("groups", "{kw} kW at load").format(kw=fmt.number(f.kw, 1)))
+    if np.isfinite(f.uplink_util):
+        lines.append(
+            translate("groups", "busiest uplink {p}").format(
+                p=fmt.percent(f.uplink_util, 1 if f.uplink_util < 0.1 else 0)
+            )
+        )
+    lines.append(
+        fmt.count(f.findings, translate("groups", "{n} finding"), translate("groups", "{n} findings"))
+    )
+    return lines
+
+
+SEVERITY_COLORS = {"error": QColor(200, 40, 40), "warning": QColor(200, 130, 0)}
+
+
+class GroupBlock(QGraphicsItem):
+    """A collapsed group: a block with its figures; double-click (handled by the view) expands it."""
+
+    def __init__(self, key: str, rect: QRectF) -> None:
+        super().__init__()
+        self.key = key
+        self._rect = rect
+        self.lines: list[str] = []
+        self.worst = ""
+        self.setZValue(2.5)  # above racks and devices
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # the view handles clicks
+
+    def set_rect(self, rect: QRectF) -> None:
+        if rect != self._rect:
+            self.prepareGeometryChange()
+            self._rect = rect
+
+    def set_text(self, lines: list[str], worst: str) -> None:
+        if lines != self.lines or worst != self.worst:
+            self.lines, self.worst = lines, worst
+            self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt API)
+        return self._rect.adjusted(-2, -2, 2, 2)
+
+    def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        r = self._rect
+        edge = SEVERITY_COLORS.get(self.worst, theme.RACK_STATUS_COLORS[0])
+        pen = QPen(edge, 2.5)
+        pen.setCosmetic(True)
+        p.setPen(pen)
+        p.setBrush(QColor(232, 238, 248))
+        p.drawRect(r)
+        scale = p.worldTransform().m11()
+        if not self.lines or scale <= 0:
+            return
+        px, rows = text_layout(self.lines, r.width(), r.height(), 14.0 / scale)
+        if px * scale < 5:
+            return
+        font = QFont()
+        font.setPixelSize(max(1, int(px)))
+        p.setPen(QColor(20, 24, 32))
+        for k, text in enumerate(rows):
+            font.setBold(k == 0)
+            p.setFont(font)
+            box = QRectF(r.left() + px * 0.5, r.top() + px * (0.3 + 1.25 * k), r.width() - px, px * 1.25)
+            p.drawText(box, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+
+
+CHAR_W = 0.58  # a line's width per character, in font pixel sizes (a safe average for Latin and CJK mixes)
+
+
+def text_layout(lines: list[str], width: float, height: float, max_px: float) -> tuple[float, list[str]]:
+    """The block's title and figures on as many text lines as give the largest font (a wide, short block
+    puts several figures on a line, joined by " · "): (font pixel size, the text lines)."""
+    title, items = lines[0], lines[1:]
+    best: tuple[float, list[str]] = (0.0, lines)
+    for per_line in range(1, max(1, len(items)) + 1):
+        rows = [title] + [" · ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
+        widest = max(len(t) * (2 if any(ord(c) > 0x2E80 for c in t) else 1) for t in rows)
+        px = min(max_px, height / (len(rows) * 1.25 + 0.6), (width * 0.94) / (CHAR_W * widest + 1))
+        if px > best[0]:
+            best = (px, rows)
+    return best
