@@ -197,3 +197,18 @@ def test_bad_goal_file_and_options_exit_2_with_one_line(tmp_path: Path):
         assert run.returncode == 2 and run.stderr.count("\n") == 1 and "Traceback" not in run.stderr, (
             run.stderr
         )
+
+
+def test_a_china_goal_leaves_out_export_restricted_parts(threads):
+    """The catalog's export rules (US BIS: H100/H200/B200 restricted for CN; H20 and Huawei parts sold there)."""
+    goal = SMALL.with_(servers=(), region="CN", facility_kw_max=300, deadline_days=120, max_servers=8)
+    res = advise(goal, executor=threads)
+    assert res.front
+    assert "export-restricted" in res.left_out["nvidia-dgx-h100"]
+    assert "export-restricted" in res.left_out["nvidia-dgx-b200"]
+    from gpuplanner.advisor.evaluate import catalog
+
+    cat = catalog()
+    for d in res.front:
+        ec = cat.export_control_of(d["server"]) or {}
+        assert "CN" not in ec.get("restricted_regions", ()), d["server"]
