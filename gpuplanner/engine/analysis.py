@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +36,10 @@ from gpuplanner.engine.thermal import ThermalResult, compute_thermal
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload
 
 GIGA = 1e9
+
+
+class AnalysisCancelled(Exception):
+    """The caller's cancel check said stop between two stages (a newer request superseded this one)."""
 
 
 @dataclass
@@ -120,7 +125,11 @@ def active_workload(project):
     return wls[0] if wls else None
 
 
-def analyze_project(project, *, scenario: str | None = None) -> Results:
+def analyze_project(
+    project, *, scenario: str | None = None, cancel: Callable[[], bool] | None = None
+) -> Results:
+    """Every stage in order. ``cancel`` is asked between stages; when it returns True the solve stops with
+    AnalysisCancelled (a runner passes its "a newer request is waiting" check)."""
     name = ""
     if scenario:
         project, name = apply_scenario(project, scenario)
@@ -132,6 +141,8 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
         now = time.perf_counter()
         ms[stage] = (now - t) * 1000
         t = now
+        if cancel is not None and cancel():
+            raise AnalysisCancelled(stage)
 
     c = compile_project(project)
     lap("compile")
