@@ -170,6 +170,47 @@ def analyze_project(
         gpu_util = float(np.clip(busy / wres.estimate.step_time_s, 0.05, 1.0))
     power = compute_power(c, gpu_util)
     lap("power")
+    return _from_thermal(project, c, fabric, wl, wres, werr, util_ab, util_ba, gpu_util, power, name, ms, lap)
+
+
+def reanalyze_money(project, prev: Results, *, scenario: str | None = None, cancel=None) -> Results:
+    """Thermal, cost, electrical and checks again on ``prev``'s compiled arrays, fabric, workload and power:
+    for edits that change only site/project money fields (the electricity price feeds the thermal stage's
+    energy cost, so it is redone too; it is cheap). ``prev`` must be of the same project otherwise."""
+    name = ""
+    if scenario:
+        project, name = apply_scenario(project, scenario)
+    ms: dict[str, float] = {}
+    t = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal t
+        now = time.perf_counter()
+        ms[stage] = (now - t) * 1000
+        t = now
+        if cancel is not None and cancel():
+            raise AnalysisCancelled(stage)
+
+    return _from_thermal(
+        project,
+        prev.compiled,
+        prev.fabric,
+        active_workload(project),
+        prev.workload,
+        prev.workload_error,
+        prev.link_util_ab,
+        prev.link_util_ba,
+        prev.gpu_utilization,
+        prev.power,
+        name,
+        ms,
+        lap,
+    )
+
+
+def _from_thermal(
+    project, c, fabric, wl, wres, werr, util_ab, util_ba, gpu_util, power, name, ms, lap
+) -> Results:
     thermal = compute_thermal(c, power, site_with_utility_feed(project), project.catalog)
     lap("thermal")
     bom = dict(fabric.cables.bom_cables)

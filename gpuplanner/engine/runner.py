@@ -7,8 +7,11 @@ between stages whether a newer request waits (then it stops with AnalysisCancell
 delivered). ``force_sync`` solves on the caller's thread, for tests and the CLI.
 
 ``dirty_stages`` maps a ChangeSet to the stages it makes dirty. Today the runner uses the map to skip edits
-that change no figure (canvas positions); every other edit re-runs the full pipeline. The per-stage paths
-(rack move → power of two racks, price → cost) are left for later (see docs/notes/w2-runner.md).
+that change no figure (canvas positions), and when everything dirtied since the last complete results is a
+money stage (a site/project price or rate: thermal's energy cost, cost, electrical, checks) it re-runs only
+those on the previous compiled arrays, fabric, workload and power (``reanalyze_money``). Every other edit
+re-runs the full pipeline; the rack-move path (power of two racks via ``power.update_rack_of``) is left for
+later (see docs/notes/w2-runner.md).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.engine.analysis import AnalysisCancelled, Results, analyze_project
+from gpuplanner.engine.analysis import AnalysisCancelled, Results, analyze_project, reanalyze_money
 from gpuplanner.model.changes import ChangeSet
 
 # Fields that only place things on the canvas: changing them changes no figure.
@@ -30,8 +33,11 @@ ALL_STAGES = frozenset({"compile", "fabric", "workload", "power", "thermal", "co
 MONEY_TABLES = frozenset({"project", "site"})
 
 
+MONEY_STAGES = frozenset({"thermal", "cost", "electrical", "checks"})
+
+
 def _is_money_field(name: str) -> bool:
-    return name.endswith(("_usd", "_usd_per_kwh", "_pct", "_years")) or "price" in name or "tariff" in name
+    return "usd" in name or "_pct" in name or name.endswith("_years") or "price" in name
 
 
 def dirty_stages(cs: ChangeSet | None) -> frozenset[str]:
@@ -48,7 +54,7 @@ def dirty_stages(cs: ChangeSet | None) -> frozenset[str]:
         if table in ("devices", "racks") and fields <= CANVAS_ONLY:
             continue
         if table in MONEY_TABLES and "*" not in fields and all(_is_money_field(f) for f in fields):
-            dirty |= {"cost", "checks"}
+            dirty |= MONEY_STAGES
             continue
         if table == "workloads":
             dirty |= {"workload", "power", "thermal", "cost", "electrical", "checks"}
@@ -62,7 +68,7 @@ class Request:
     project: Any  # a snapshot the caller will not mutate
     scenario: str | None = None
     generation: int = 0
-    change: ChangeSet | None = None
+    stages: frozenset[str] = ALL_STAGES
 
 
 @dataclass
@@ -98,21 +104,36 @@ class EngineRunner:
         self._thread: threading.Thread | None = None
         self.cancelled = 0  # solves stopped between stages (for tests and benchmarks)
         self.superseded = 0  # requests replaced in the pending slot before they started
+        self.partial = 0  # solves that reused the previous results' upstream stages
+        # Owned by the runner, dropped with it: the last complete results and what they were solved for, and
+        # the stages dirtied by requests that were cancelled (the next solve must redo them too).
+        self._last: Results | None = None
+        self._last_scenario: str | None = None
+        self._carry: frozenset[str] = frozenset()
 
     # -- caller side ------------------------------------------------------------------------------------
-    def submit(self, project: Any, *, scenario: str | None = None, change: ChangeSet | None = None) -> int:
-        """Queue a solve of ``project`` (a snapshot); returns its generation. Edits that dirty no stage are
-        not solved (returns the current generation)."""
-        if change is not None and not dirty_stages(change):
+    def submit(
+        self,
+        project: Any,
+        *,
+        scenario: str | None = None,
+        change: ChangeSet | None = None,
+        stages: frozenset[str] | None = None,
+    ) -> int:
+        """Queue a solve of ``project`` (a snapshot); returns its generation. ``change`` (or ``stages``, the
+        union of several changes' dirty stages) says what the edits since the last submit dirtied; neither:
+        everything. Edits that dirty no stage are not solved (returns the current generation)."""
+        dirty = stages if stages is not None else dirty_stages(change)
+        if not dirty:
             return self._generation
         with self._cond:
             if self._closed:
                 raise RuntimeError("the engine runner is closed")
             self._generation += 1
-            req = Request(project, scenario, self._generation, change)
-            if self.force_sync:
-                pass
-            else:
+            if self._pending is not None:  # the superseded request's edits are in this snapshot too
+                dirty = dirty | self._pending.stages
+            req = Request(project, scenario, self._generation, frozenset(dirty))
+            if not self.force_sync:
                 if self._pending is not None:
                     self.superseded += 1
                 self._pending = req
@@ -148,6 +169,7 @@ class EngineRunner:
         with self._cond:
             self._closed = True
             self._pending = None
+            self._last = None
             self._cond.notify_all()
             thread = self._thread
         if thread is not None and thread is not threading.current_thread():
@@ -178,18 +200,27 @@ class EngineRunner:
 
     def _run(self, req: Request) -> None:
         t = time.perf_counter()
-        out = Outcome(req.generation, stages=dirty_stages(req.change))
+        stages = req.stages | self._carry
+        self._carry = frozenset()
+        out = Outcome(req.generation, stages=stages)
+        prev = self._last
+        self._last = None  # until this solve completes, nothing upstream may be reused
+        cancel = lambda: self._stale(req.generation)  # noqa: E731
         try:
-            out.results = self._solve(
-                req.project, scenario=req.scenario, cancel=lambda: self._stale(req.generation)
-            )
+            if prev is not None and stages <= MONEY_STAGES and req.scenario == self._last_scenario:
+                out.results = reanalyze_money(req.project, prev, scenario=req.scenario, cancel=cancel)
+                self.partial += 1
+            else:
+                out.results = self._solve(req.project, scenario=req.scenario, cancel=cancel)
         except AnalysisCancelled:
             self.cancelled += 1
+            self._last, self._carry = prev, stages  # prev stays valid with these stages still to redo
             return
         except PlannerError as exc:
             out.error = exc.one_line()
         except Exception as exc:  # an engine bug must not take the caller down with the user's work
             out.error = f"analysis failed: {type(exc).__name__}: {exc}"
+        self._last, self._last_scenario = out.results, req.scenario
         out.elapsed_ms = (time.perf_counter() - t) * 1000
         if not self._stale(req.generation):  # a newer request supersedes this one
             self._on_outcome(out)

@@ -18,7 +18,7 @@ from gpuplanner.commands import Command
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.phases import phase_subset
-from gpuplanner.engine.runner import EngineRunner, Outcome
+from gpuplanner.engine.runner import ALL_STAGES, EngineRunner, Outcome, dirty_stages
 from gpuplanner.model import ChangeSet, Project
 from gpuplanner.storage import open_project, save_project
 
@@ -102,6 +102,7 @@ class Document(QObject):
         self.scenario: str | None = None
         self.phase_id: str | None = None  # analyse the project as it stands at the end of this phase
         self.last_analysis_ms = 0.0
+        self._dirty: set[str] = set()  # stages dirtied by the edits not yet submitted to the runner
         # The one bridge from the engine worker: the runner calls back on its thread, the signal queues the
         # outcome to this object's thread.
         self._outcomeQueued.connect(self._on_outcome)
@@ -217,7 +218,8 @@ class Document(QObject):
     def _on_changed(self, cs: ChangeSet) -> None:
         self.changed.emit(cs)
         if needs_analysis(cs):
-            self.request_analysis()
+            self._dirty |= dirty_stages(cs)
+            self.request_analysis(everything=False)
 
     # -- files ------------------------------------------------------------------------------------------
     def replace_project(self, project: Project, path: Path | None) -> None:
@@ -249,9 +251,11 @@ class Document(QObject):
         return not self.undo_stack.isClean()
 
     # -- analysis ---------------------------------------------------------------------------------------
-    def request_analysis(self) -> None:
+    def request_analysis(self, *, everything: bool = True) -> None:
         """Solve now when the engine is idle (an edit's figures should not wait for a debounce); edits that
         arrive while a solve runs are coalesced by the debounce timer into one more solve."""
+        if everything:  # a new project, scenario or phase: nothing upstream can be reused
+            self._dirty |= ALL_STAGES
         if self.synchronous or (self._runner.idle() and not self._timer.isActive()):
             self._start_analysis()
         else:
@@ -275,7 +279,8 @@ class Document(QObject):
         phase = self.analysed_phase()
         if phase is not None:
             snap = phase_subset(snap, phase)
-        self._runner.submit(snap, scenario=self.scenario)
+        stages, self._dirty = frozenset(self._dirty), set()
+        self._runner.submit(snap, scenario=self.scenario, stages=stages or ALL_STAGES)
 
     def _on_outcome(self, out: Outcome) -> None:
         """On the UI thread (the runner's callback is queued here by ``_outcomeQueued``)."""

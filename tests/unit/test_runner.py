@@ -7,8 +7,11 @@ import threading
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gpuplanner.commands import SetFields, UndoStack
+from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import AnalysisCancelled, analyze_project
 from gpuplanner.engine.runner import ALL_STAGES, EngineRunner, Outcome, dirty_stages
 from gpuplanner.engine.summary import results_json
@@ -133,7 +136,7 @@ def test_dirty_stages_by_change_kind():
     assert dirty_stages(canvas) == frozenset()
     money = ChangeSet()
     money.note_updated("site", "site", {"electricity_usd_per_kwh"})
-    assert dirty_stages(money) == {"cost", "checks"}
+    assert dirty_stages(money) == {"thermal", "cost", "electrical", "checks"}
     wl = ChangeSet()
     wl.note_updated("workloads", "w1", {"global_batch"})
     assert "workload" in dirty_stages(wl) and "fabric" not in dirty_stages(wl)
@@ -154,3 +157,55 @@ def test_a_canvas_only_edit_is_not_solved(project):
     runner.submit(_snapshot(project), change=cs)
     assert got == []
     np.testing.assert_equal(runner.generation, 0)
+
+
+def test_a_money_edit_reuses_upstream_stages_and_matches_a_full_analysis(project):
+    got: list[Outcome] = []
+    runner = EngineRunner(got.append, force_sync=True)
+    undo = UndoStack(project)
+    cs_seen: list[ChangeSet] = []
+    project.changed.connect(cs_seen.append)
+    runner.submit(_snapshot(project))
+    undo.push(SetFields(project, "site", "site", electricity_usd_per_kwh=0.31, discount_rate_pct=5.0))
+    runner.submit(_snapshot(project), change=cs_seen[-1])
+    assert runner.partial == 1 and got[-1].stages == {"thermal", "cost", "electrical", "checks"}
+    assert got[-1].results.compiled is got[0].results.compiled  # upstream reused, not recomputed
+    assert _figures(project, got[-1].results) == _figures(project, analyze_project(project))
+
+
+_EDITS = ("money", "money2", "canvas", "rack", "workload_none")
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(_EDITS), st.integers(0, 10_000)), min_size=1, max_size=5))
+def test_incremental_results_equal_a_full_recompute_after_random_edits(project, edits):
+    got: list[Outcome] = []
+    runner = EngineRunner(got.append, force_sync=True)
+    p = _snapshot(project)
+    undo = UndoStack(p)
+    seen: list[ChangeSet] = []
+    p.changed.connect(seen.append)
+    runner.submit(_snapshot(p))
+    devices = sorted(p.devices)
+    racks = sorted(p.racks)
+    for kind, k in edits:
+        if kind == "money":
+            cmd = SetFields(p, "site", "site", electricity_usd_per_kwh=0.01 + k / 1e4)
+        elif kind == "money2":
+            cmd = SetFields(p, "site", "site", tco_years=1 + k % 9, staff_usd_per_year=float(k * 10))
+        elif kind == "canvas":
+            cmd = SetFields(p, "devices", devices[k % len(devices)], x=float(k), y=float(k % 97))
+        elif kind == "rack":
+            d = p.devices[devices[k % len(devices)]]
+            if d.rack_id is None:
+                continue
+            cmd = SetFields(p, "devices", d.id, rack_id=racks[k % len(racks)])
+        else:
+            cmd = SetFields(p, "site", "site", target_pue=1.1 + (k % 50) / 100)
+        try:
+            undo.push(cmd)
+        except PlannerError:
+            continue  # a refused edit (e.g. a rack that is full) changes nothing
+        runner.submit(_snapshot(p), change=seen[-1])
+        assert got[-1].error == ""
+        assert _figures(p, got[-1].results) == _figures(p, analyze_project(p))
