@@ -14,11 +14,12 @@ import argparse
 import statistics
 import time
 
-from gpuplanner.commands import SetFields, UndoStack
+from gpuplanner.commands import AddRows, SetFields, UndoStack
 from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.engine.runner import EngineRunner, Outcome
 from gpuplanner.engine.summary import results_json
 from gpuplanner.model import ChangeSet, Project
+from gpuplanner.model.rows import Workload
 from gpuplanner.topology import GenerateOptions, generate_into
 
 
@@ -42,6 +43,11 @@ def main() -> None:
     args = ap.parse_args()
     p = Project()
     generate_into(p, GenerateOptions(template="fat-tree-3tier", servers=args.servers))
+    # a data-parallel Llama 3 8B training job on every GPU (as tests/unit/test_workload_fabric.py builds it)
+    AddRows(
+        "workloads",
+        [Workload(id="w1", name="dp", model_id="llama3-8b", tp=8, pp=1, global_batch=4096, seq_len=4096)],
+    ).apply(p)
     gpus = sum(1 for _ in p.devices)  # devices, for the header only
     undo = UndoStack(p)
     seen: list[ChangeSet] = []
@@ -98,7 +104,7 @@ def main() -> None:
             print("workload edit: no global_batch field (not measured)")
         else:
             base = getattr(wl, field)
-            wl_ms = timed(lambda i: SetFields(p, "workloads", wl.id, **{field: base + 8 * (i + 1)}))
+            wl_ms = timed(lambda i: SetFields(p, "workloads", wl.id, **{field: base + 1024 * (i + 1)}))
             met = "met" if wl_ms <= full_ms else "NOT met"
             print(f"workload edit: {wl_ms:.0f} ms (target ≤ full {full_ms:.0f}) {met}")
     runner.close()
