@@ -61,6 +61,9 @@ class Results:
     workload_error: str = ""
     stage_ms: dict[str, float] = field(default_factory=dict)
     electrical: ElectricalResult | None = None
+    # the findings no money field changes (ports, network, workload, teams, floor, hall): reused by
+    # reanalyze_money
+    steady_findings: list[Finding] = field(default_factory=list)
 
     @property
     def link_util(self) -> np.ndarray:
@@ -205,11 +208,12 @@ def reanalyze_money(project, prev: Results, *, scenario: str | None = None, canc
         name,
         ms,
         lap,
+        reuse=prev,
     )
 
 
 def _from_thermal(
-    project, c, fabric, wl, wres, werr, util_ab, util_ba, gpu_util, power, name, ms, lap
+    project, c, fabric, wl, wres, werr, util_ab, util_ba, gpu_util, power, name, ms, lap, reuse=None
 ) -> Results:
     thermal = compute_thermal(c, power, site_with_utility_feed(project), project.catalog)
     lap("thermal")
@@ -233,18 +237,23 @@ def _from_thermal(
     lap("electrical")
     findings = facility_findings(c, power, thermal, cost, project.site)
     findings += electrical_findings(c, electrical, thermal)
-    findings += unused_port_findings(c, fabric.port_use)
-    findings += budget_raised_findings(c, project.catalog)
-    findings += network_findings(c, fabric, project.catalog, wl)
-    findings += workload_findings(c, wres, project.catalog)
-    findings += team_findings(project, c, island_gpus(c))
-    phases = sorted(project.tables["phases"].values(), key=lambda p: p.order)
-    advice = scheduler_finding(project, c, phases[-1].scheduler if phases and phases[-1].scheduler else None)
-    if advice is not None:
-        findings.append(advice)
-    loads = floor_loads(project, c, power, thermal)
-    findings += floor_findings(project, loads)
-    findings += hall_findings(project, c)
+    if reuse is not None:  # a money edit: the other checks read nothing a price or rate changes
+        steady, loads = reuse.steady_findings, reuse.floor_loads
+    else:
+        steady = unused_port_findings(c, fabric.port_use)
+        steady += budget_raised_findings(c, project.catalog)
+        steady += network_findings(c, fabric, project.catalog, wl)
+        steady += workload_findings(c, wres, project.catalog)
+        steady += team_findings(project, c, island_gpus(c))
+        phases = sorted(project.tables["phases"].values(), key=lambda p: p.order)
+        last = phases[-1].scheduler if phases and phases[-1].scheduler else None
+        advice = scheduler_finding(project, c, last)
+        if advice is not None:
+            steady.append(advice)
+        loads = floor_loads(project, c, power, thermal)
+        steady += floor_findings(project, loads)
+        steady += hall_findings(project, c)
+    findings += steady
     lap("checks")
     return Results(
         compiled=c,
@@ -262,4 +271,5 @@ def _from_thermal(
         stage_ms=ms,
         floor_loads=loads,
         electrical=electrical,
+        steady_findings=steady,
     )
