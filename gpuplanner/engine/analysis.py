@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +46,10 @@ from gpuplanner.engine.workloads import (
 GIGA = 1e9
 
 
+class AnalysisCancelled(Exception):
+    """The caller's cancel check said stop between two stages (a newer request superseded this one)."""
+
+
 @dataclass
 class Results:
     compiled: Compiled
@@ -66,6 +71,9 @@ class Results:
     electrical: ElectricalResult | None = None
     workloads: list[WorkloadEntry] = field(default_factory=list)  # every active workload on its partition
     limits: list[dict[str, Any]] = field(default_factory=list)  # site limits and budget against the plan
+    # the findings no money field changes (ports, network, workload, teams, floor, hall): reused by
+    # reanalyze_money
+    steady_findings: list[Finding] = field(default_factory=list)
 
     @property
     def link_util(self) -> np.ndarray:
@@ -133,7 +141,11 @@ def active_workload(project):
     return (train or wls or [None])[0]
 
 
-def analyze_project(project, *, scenario: str | None = None) -> Results:
+def analyze_project(
+    project, *, scenario: str | None = None, cancel: Callable[[], bool] | None = None
+) -> Results:
+    """Every stage in order. ``cancel`` is asked between stages; when it returns True the solve stops with
+    AnalysisCancelled (a runner passes its "a newer request is waiting" check)."""
     name = ""
     if scenario:
         project, name = apply_scenario(project, scenario)
@@ -145,6 +157,8 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
         now = time.perf_counter()
         ms[stage] = (now - t) * 1000
         t = now
+        if cancel is not None and cancel():
+            raise AnalysisCancelled(stage)
 
     c = compile_project(project)
     lap("compile")
@@ -172,6 +186,48 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
         gpu_util = float(np.clip(busy / wres.estimate.step_time_s, 0.05, 1.0))
     power = compute_power(c, gpu_util)
     lap("power")
+    return _from_thermal(project, c, fabric, wl, wres, werr, util_ab, util_ba, gpu_util, power, name, ms, lap)
+
+
+def reanalyze_money(project, prev: Results, *, scenario: str | None = None, cancel=None) -> Results:
+    """Thermal, cost, electrical and checks again on ``prev``'s compiled arrays, fabric, workload and power:
+    for edits that change only site/project money fields (the electricity price feeds the thermal stage's
+    energy cost, so it is redone too; it is cheap). ``prev`` must be of the same project otherwise."""
+    name = ""
+    if scenario:
+        project, name = apply_scenario(project, scenario)
+    ms: dict[str, float] = {}
+    t = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal t
+        now = time.perf_counter()
+        ms[stage] = (now - t) * 1000
+        t = now
+        if cancel is not None and cancel():
+            raise AnalysisCancelled(stage)
+
+    return _from_thermal(
+        project,
+        prev.compiled,
+        prev.fabric,
+        active_workload(project),
+        prev.workload,
+        prev.workload_error,
+        prev.link_util_ab,
+        prev.link_util_ba,
+        prev.gpu_utilization,
+        prev.power,
+        name,
+        ms,
+        lap,
+        reuse=prev,
+    )
+
+
+def _from_thermal(
+    project, c, fabric, wl, wres, werr, util_ab, util_ba, gpu_util, power, name, ms, lap, reuse=None
+) -> Results:
     thermal = compute_thermal(c, power, site_with_utility_feed(project), project.catalog)
     lap("thermal")
     bom = dict(fabric.cables.bom_cables)
@@ -194,21 +250,26 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
     lap("electrical")
     findings = facility_findings(c, power, thermal, cost, project.site)
     findings += electrical_findings(c, electrical, thermal)
-    findings += unused_port_findings(c, fabric.port_use)
-    findings += budget_raised_findings(c, project.catalog)
-    findings += network_findings(c, fabric, project.catalog, wl)
-    findings += workload_findings(c, wres, project.catalog)
-    findings += team_findings(project, c, island_gpus(c))
-    phases = sorted(project.tables["phases"].values(), key=lambda p: p.order)
-    advice = scheduler_finding(project, c, phases[-1].scheduler if phases and phases[-1].scheduler else None)
-    if advice is not None:
-        findings.append(advice)
-    loads = floor_loads(project, c, power, thermal)
-    findings += floor_findings(project, loads)
-    findings += hall_findings(project, c)
-    findings += unnetworked_findings(c)
-    entries = evaluate_workloads(project, c, fabric, wres) if int(c.devices.gpu_count.sum()) > 0 else []
-    findings += workload_entry_findings(entries)
+    if reuse is not None:  # a money edit: the other checks read nothing a price or rate changes
+        steady, loads, entries = reuse.steady_findings, reuse.floor_loads, reuse.workloads
+    else:
+        steady = unused_port_findings(c, fabric.port_use)
+        steady += budget_raised_findings(c, project.catalog)
+        steady += network_findings(c, fabric, project.catalog, wl)
+        steady += workload_findings(c, wres, project.catalog)
+        steady += team_findings(project, c, island_gpus(c))
+        phases = sorted(project.tables["phases"].values(), key=lambda p: p.order)
+        last = phases[-1].scheduler if phases and phases[-1].scheduler else None
+        advice = scheduler_finding(project, c, last)
+        if advice is not None:
+            steady.append(advice)
+        loads = floor_loads(project, c, power, thermal)
+        steady += floor_findings(project, loads)
+        steady += hall_findings(project, c)
+        steady += unnetworked_findings(c)
+        entries = evaluate_workloads(project, c, fabric, wres) if int(c.devices.gpu_count.sum()) > 0 else []
+        steady += workload_entry_findings(entries)
+    findings += steady
     limits, limit_findings = limits_and_findings(project, c, power, thermal, cost)
     findings += limit_findings
     lap("checks")
@@ -230,4 +291,5 @@ def analyze_project(project, *, scenario: str | None = None) -> Results:
         electrical=electrical,
         workloads=entries,
         limits=limits,
+        steady_findings=steady,
     )

@@ -168,8 +168,6 @@ def team_findings(project, c: Compiled, island_gpus: int | None = None) -> list[
 
 
 def scheduler_finding(project, c: Compiled, scheduler: str | None = None) -> Finding | None:
-    from gpuplanner.engine.phases import advised_scheduler
-
     gpus = int(c.devices.gpu_count.sum())
     if not gpus:
         return None
@@ -215,3 +213,15 @@ def island_gpus(c: Compiled) -> int | None:
     pairs = np.unique(leaf.astype(np.int64) * len(dev.ids) + server)
     gpus_per_leaf = np.bincount(pairs // len(dev.ids), weights=dev.gpu_count[pairs % len(dev.ids)])
     return int(gpus_per_leaf.max())
+
+
+def advised_scheduler(gpus: int, project) -> str:
+    """The domain article's advice (000, §5 and §7): Kubernetes + GPU Operator for small and inference clusters,
+    Slurm + Kubernetes for mid-size, Slurm for large training clusters."""
+    wls = list(project.tables["workloads"].values())
+    training = any(w.kind == "training" for w in wls) or not wls
+    if gpus <= 64 or not training:
+        return "kubernetes"
+    if gpus <= 256:
+        return "slurm+kubernetes"
+    return "slurm"

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpuplanner.engine.analysis import Results, analyze_project
+from gpuplanner.engine.checks_teams import advised_scheduler
 from gpuplanner.engine.findings import Finding, register_templates
 from gpuplanner.engine.summary import results_json
 
@@ -141,15 +142,3 @@ def _growth_findings(before: PhaseResult, phase, sub, res: Results) -> list[Find
                 )
             )
     return out
-
-
-def advised_scheduler(gpus: int, project) -> str:
-    """The domain article's advice (000, §5 and §7): Kubernetes + GPU Operator for small and inference clusters,
-    Slurm + Kubernetes for mid-size, Slurm for large training clusters."""
-    wls = list(project.tables["workloads"].values())
-    training = any(w.kind == "training" for w in wls) or not wls
-    if gpus <= 64 or not training:
-        return "kubernetes"
-    if gpus <= 256:
-        return "slurm+kubernetes"
-    return "slurm"

@@ -9,8 +9,6 @@ thread on an immutable snapshot of the tables; a newer request supersedes an old
 from __future__ import annotations
 
 import contextlib
-import threading
-import time
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -18,8 +16,9 @@ from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
 
 from gpuplanner.commands import Command
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.engine.analysis import Results, analyze_project
+from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.phases import phase_subset
+from gpuplanner.engine.runner import ALL_STAGES, EngineRunner, Outcome, dirty_stages
 from gpuplanner.model import ChangeSet, Project
 from gpuplanner.storage import open_project, save_project
 
@@ -89,6 +88,7 @@ class Document(QObject):
     projectReplaced = Signal()
     pathChanged = Signal(str)
     selectionChanged = Signal(list)  # ids (devices, racks, links)
+    _outcomeQueued = Signal(object)  # engine Outcome, emitted on the worker thread
     editFailed = Signal(str)  # an undo or redo that could not be done (the model and the stack are unchanged)
 
     def __init__(
@@ -102,9 +102,12 @@ class Document(QObject):
         self.scenario: str | None = None
         self.phase_id: str | None = None  # analyse the project as it stands at the end of this phase
         self.last_analysis_ms = 0.0
-        self._generation = 0
-        self._running = False
-        self._lock = threading.Lock()
+        self._dirty: set[str] = set()  # stages dirtied by the edits not yet submitted to the runner
+        # The one bridge from the engine worker: the runner calls back on its thread, the signal queues the
+        # outcome to this object's thread.
+        self._outcomeQueued.connect(self._on_outcome)
+        self._runner = EngineRunner(self._outcomeQueued.emit, force_sync=synchronous)
+        self.destroyed.connect(self._runner.close)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
@@ -215,7 +218,8 @@ class Document(QObject):
     def _on_changed(self, cs: ChangeSet) -> None:
         self.changed.emit(cs)
         if needs_analysis(cs):
-            self.request_analysis()
+            self._dirty |= dirty_stages(cs)
+            self.request_analysis(everything=False)
 
     # -- files ------------------------------------------------------------------------------------------
     def replace_project(self, project: Project, path: Path | None) -> None:
@@ -247,10 +251,12 @@ class Document(QObject):
         return not self.undo_stack.isClean()
 
     # -- analysis ---------------------------------------------------------------------------------------
-    def request_analysis(self) -> None:
+    def request_analysis(self, *, everything: bool = True) -> None:
         """Solve now when the engine is idle (an edit's figures should not wait for a debounce); edits that
         arrive while a solve runs are coalesced by the debounce timer into one more solve."""
-        if self.synchronous or not (self._running or self._timer.isActive()):
+        if everything:  # a new project, scenario or phase: nothing upstream can be reused
+            self._dirty |= ALL_STAGES
+        if self.synchronous or (self._runner.idle() and not self._timer.isActive()):
             self._start_analysis()
         else:
             self._timer.start()
@@ -269,42 +275,26 @@ class Document(QObject):
         return self.project.tables["phases"].get(self.phase_id or "")
 
     def _start_analysis(self) -> None:
-        with self._lock:
-            self._generation += 1
-            gen = self._generation
         snap = snapshot_project(self.project)
         phase = self.analysed_phase()
         if phase is not None:
             snap = phase_subset(snap, phase)
-        if self.synchronous:
-            self._run(snap, gen)
-        else:
-            self._running = True
-            threading.Thread(
-                target=self._run, args=(snap, gen), daemon=True, name="gpuplanner-engine"
-            ).start()
+        stages, self._dirty = frozenset(self._dirty), set()
+        self._runner.submit(snap, scenario=self.scenario, stages=stages or ALL_STAGES)
 
-    def _run(self, snap: Project, gen: int) -> None:
-        try:
-            self._solve(snap, gen)
-        finally:
-            self._running = False
+    def _on_outcome(self, out: Outcome) -> None:
+        """On the UI thread (the runner's callback is queued here by ``_outcomeQueued``)."""
+        if out.generation != self._runner.generation:  # a newer request was submitted meanwhile
+            return
+        if out.results is None:
+            self.analysisFailed.emit(out.error)
+            return
+        self.last_analysis_ms = out.elapsed_ms
+        self.resultsReady.emit(out.results)
 
-    def _solve(self, snap: Project, gen: int) -> None:
-        t = time.perf_counter()
-        try:
-            res = analyze_project(snap, scenario=self.scenario)
-        except PlannerError as exc:
-            if gen == self._generation:
-                self.analysisFailed.emit(exc.one_line())
-            return
-        except Exception as exc:  # an engine bug must not take the window down with the user's work
-            if gen == self._generation:
-                self.analysisFailed.emit(f"analysis failed: {type(exc).__name__}: {exc}")
-            return
-        self.last_analysis_ms = (time.perf_counter() - t) * 1000
-        if gen == self._generation:  # a newer request supersedes this one
-            self.resultsReady.emit(res)  # queued to the UI thread when emitted from the worker
+    def close_engine(self) -> None:
+        """Stop the engine worker (cancels a running solve); the document stays usable for editing."""
+        self._runner.close()
 
     def _store_results(self, res: Results) -> None:
         self.results = res

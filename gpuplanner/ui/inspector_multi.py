@@ -7,10 +7,10 @@ shows "(mixed)" and is left as it is unless edited; an edit sets it on every row
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QLineEdit
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QLineEdit, QVBoxLayout
 
 from gpuplanner.commands import edit_rows
 from gpuplanner.core.errors import PlannerError
@@ -20,8 +20,23 @@ from gpuplanner.model.validate import field_specs, kinds_for_role
 from gpuplanner.ui import fields
 from gpuplanner.ui.i18n import translate
 
-if TYPE_CHECKING:
-    from gpuplanner.ui.inspector import Inspector
+
+class Inspector(Protocol):
+    """What the multi-row form uses of the inspector that hosts it (the inspector imports this module, so
+    this one names the inspector's shape instead of importing it back)."""
+
+    doc: Any  # the Document
+    title: QLabel
+    error: QLabel
+    body_layout: QVBoxLayout
+
+    @property
+    def project(self) -> Any: ...
+
+    def show_ids(self, ids: list[str]) -> None: ...
+
+    def show_outcome(self, cmd: Any) -> None: ...
+
 
 # Fields that identify or place one row: one value for all of them makes no sense (or collides).
 NOT_SHARED = {

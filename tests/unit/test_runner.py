@@ -1,0 +1,211 @@
+"""The engine runner's threaded path without Qt: superseding, cancellation between stages, and results that are
+always of the latest project state (oracle: a fresh full analyze_project of the final state)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gpuplanner.commands import SetFields, UndoStack
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.engine.analysis import AnalysisCancelled, analyze_project
+from gpuplanner.engine.runner import ALL_STAGES, EngineRunner, Outcome, dirty_stages
+from gpuplanner.engine.summary import results_json
+from gpuplanner.model import Project
+from gpuplanner.model.changes import ChangeSet
+from gpuplanner.topology import GenerateOptions, generate_into
+
+
+def _snapshot(p: Project) -> Project:
+    copy = Project(p.catalog)
+    copy.tables = {t: dict(rows) for t, rows in p.tables.items()}
+    copy._links_by_device = {d: set(ids) for d, ids in p._links_by_device.items()}  # noqa: SLF001
+    return copy
+
+
+@pytest.fixture()
+def project() -> Project:
+    p = Project()
+    generate_into(p, GenerateOptions(template="leaf-spine", servers=16, rack_budget_kw=42))
+    return p
+
+
+def _figures(p: Project, res) -> dict:
+    out = results_json(p, res)
+    out.pop("stage_ms", None)
+    return out
+
+
+def test_cancel_check_stops_between_stages(project):
+    calls = []
+
+    def cancel() -> bool:
+        calls.append(1)
+        return len(calls) >= 2
+
+    with pytest.raises(AnalysisCancelled) as err:
+        analyze_project(project, cancel=cancel)
+    assert str(err.value) == "fabric"  # asked after compile (no), after fabric (yes)
+
+
+def test_sync_mode_delivers_the_same_figures_as_a_direct_analysis(project):
+    got: list[Outcome] = []
+    runner = EngineRunner(got.append, force_sync=True)
+    gen = runner.submit(_snapshot(project))
+    assert [o.generation for o in got] == [gen] and got[0].error == ""
+    assert _figures(project, got[0].results) == _figures(project, analyze_project(project))
+
+
+def test_newer_requests_supersede_and_the_last_result_is_of_the_final_state(project):
+    gate = threading.Event()
+    started = threading.Event()
+
+    def slow_solve(p, *, scenario=None, cancel=None):
+        started.set()
+        gate.wait(10)
+        return analyze_project(p, scenario=scenario, cancel=cancel)
+
+    got: list[Outcome] = []
+    runner = EngineRunner(got.append, solve=slow_solve)
+    undo = UndoStack(project)
+    price_field = "electricity_usd_per_kwh"
+    first = _snapshot(project)
+    runner.submit(first)
+    assert started.wait(10)
+    for i in range(5):  # edits while the first solve is blocked: each replaces the pending one
+        undo.push(SetFields(project, "site", "site", **{price_field: 0.05 + 0.01 * i}))
+        last = runner.submit(_snapshot(project))
+    gate.set()
+    assert runner.wait_idle(60)
+    runner.close()
+    assert runner.superseded == 4
+    assert runner.cancelled == 1  # the blocked first solve saw newer work at its first stage boundary
+    assert [o.generation for o in got] == [last]
+    final = _figures(project, analyze_project(project))
+    assert _figures(project, got[-1].results) == final
+    assert _figures(first, analyze_project(first)) != final  # the edits changed figures: staleness would show
+
+
+def test_a_solve_that_raises_reports_one_line_and_the_worker_keeps_going(project):
+    calls = []
+
+    def flaky(p, *, scenario=None, cancel=None):
+        calls.append(1)
+        if len(calls) == 1:
+            raise ZeroDivisionError("boom")
+        return analyze_project(p, scenario=scenario, cancel=cancel)
+
+    got: list[Outcome] = []
+    runner = EngineRunner(got.append, solve=flaky)
+    runner.submit(_snapshot(project))
+    assert runner.wait_idle(60)
+    runner.submit(_snapshot(project))
+    assert runner.wait_idle(60)
+    runner.close()
+    assert got[0].error == "analysis failed: ZeroDivisionError: boom" and got[0].results is None
+    assert got[1].error == "" and got[1].results is not None
+
+
+def test_close_cancels_the_running_solve_and_refuses_new_work(project):
+    started = threading.Event()
+    release = threading.Event()
+
+    def blocked(p, *, scenario=None, cancel=None):
+        started.set()
+        release.wait(10)
+        return analyze_project(p, scenario=scenario, cancel=cancel)
+
+    got: list[Outcome] = []
+    runner = EngineRunner(got.append, solve=blocked)
+    runner.submit(_snapshot(project))
+    assert started.wait(10)
+    threading.Timer(0.05, release.set).start()
+    runner.close()
+    assert got == [] and runner.cancelled == 1
+    with pytest.raises(RuntimeError):
+        runner.submit(_snapshot(project))
+
+
+def test_dirty_stages_by_change_kind():
+    canvas = ChangeSet()
+    canvas.note_updated("devices", "d1", {"x", "y"})
+    assert dirty_stages(canvas) == frozenset()
+    money = ChangeSet()
+    money.note_updated("site", "site", {"electricity_usd_per_kwh"})
+    assert dirty_stages(money) == {"thermal", "cost", "electrical", "checks"}
+    wl = ChangeSet()
+    wl.note_updated("workloads", "w1", {"global_batch"})
+    assert "workload" in dirty_stages(wl) and "fabric" not in dirty_stages(wl)
+    moved = ChangeSet()
+    moved.note_updated("devices", "d1", {"rack_id", "x"})
+    assert dirty_stages(moved) == ALL_STAGES
+    added = ChangeSet()
+    added.note_added("links", "l1")
+    assert dirty_stages(added) == ALL_STAGES
+    assert dirty_stages(None) == ALL_STAGES
+
+
+def test_a_canvas_only_edit_is_not_solved(project):
+    got: list[Outcome] = []
+    runner = EngineRunner(got.append, force_sync=True)
+    cs = ChangeSet()
+    cs.note_updated("devices", next(iter(project.devices)), {"x"})
+    runner.submit(_snapshot(project), change=cs)
+    assert got == []
+    np.testing.assert_equal(runner.generation, 0)
+
+
+def test_a_money_edit_reuses_upstream_stages_and_matches_a_full_analysis(project):
+    got: list[Outcome] = []
+    runner = EngineRunner(got.append, force_sync=True)
+    undo = UndoStack(project)
+    cs_seen: list[ChangeSet] = []
+    project.changed.connect(cs_seen.append)
+    runner.submit(_snapshot(project))
+    undo.push(SetFields(project, "site", "site", electricity_usd_per_kwh=0.31, discount_rate_pct=5.0))
+    runner.submit(_snapshot(project), change=cs_seen[-1])
+    assert runner.partial == 1 and got[-1].stages == {"thermal", "cost", "electrical", "checks"}
+    assert got[-1].results.compiled is got[0].results.compiled  # upstream reused, not recomputed
+    assert _figures(project, got[-1].results) == _figures(project, analyze_project(project))
+
+
+_EDITS = ("money", "money2", "canvas", "rack", "workload_none")
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(_EDITS), st.integers(0, 10_000)), min_size=1, max_size=5))
+def test_incremental_results_equal_a_full_recompute_after_random_edits(project, edits):
+    got: list[Outcome] = []
+    runner = EngineRunner(got.append, force_sync=True)
+    p = _snapshot(project)
+    undo = UndoStack(p)
+    seen: list[ChangeSet] = []
+    p.changed.connect(seen.append)
+    runner.submit(_snapshot(p))
+    devices = sorted(p.devices)
+    racks = sorted(p.racks)
+    for kind, k in edits:
+        if kind == "money":
+            cmd = SetFields(p, "site", "site", electricity_usd_per_kwh=0.01 + k / 1e4)
+        elif kind == "money2":
+            cmd = SetFields(p, "site", "site", tco_years=1 + k % 9, staff_usd_per_year=float(k * 10))
+        elif kind == "canvas":
+            cmd = SetFields(p, "devices", devices[k % len(devices)], x=float(k), y=float(k % 97))
+        elif kind == "rack":
+            d = p.devices[devices[k % len(devices)]]
+            if d.rack_id is None:
+                continue
+            cmd = SetFields(p, "devices", d.id, rack_id=racks[k % len(racks)])
+        else:
+            cmd = SetFields(p, "site", "site", target_pue=1.1 + (k % 50) / 100)
+        try:
+            undo.push(cmd)
+        except PlannerError:
+            continue  # a refused edit (e.g. a rack that is full) changes nothing
+        runner.submit(_snapshot(p), change=seen[-1])
+        assert got[-1].error == ""
+        assert _figures(p, got[-1].results) == _figures(p, analyze_project(p))
