@@ -32,6 +32,8 @@ def run_inference(args: argparse.Namespace, shape, cluster) -> int:
     from gpuplanner.engine.perf import InferenceConfig, estimate_inference
     from gpuplanner.engine.perf.serving import ServingSetup, plan_serving
 
+    # --precision is unset unless given (a --stack may set it for training): serving defaults to bf16
+    args.precision = args.precision or "bf16"
     kv_bytes = args.kv_bytes if args.kv_bytes else PRECISION_BYTES[args.precision]
     if args.kv_bytes not in (None, 1, 2):
         raise ValidationError(

@@ -167,6 +167,20 @@ def add_storage_fabric(
     st_groups = [pg for pg in st.port_groups if pg.role != "management"]
     if not st_groups:
         raise GenerationError(f"storage '{st.id}' has no data ports", entry=st.id)
+    same = [pg for pg in st_groups if _technology(pg.type) == sw.technology]
+    default_switch = GenerateOptions.__dataclass_fields__["storage_switch"].default
+    if not same and opts.storage_system and opts.storage_switch == default_switch:
+        # a named appliance decides the storage fabric's technology when the switch was left at its default:
+        # the compute leaf's model when it speaks it, else the catalog's first switch that does
+        tech = _technology(st_groups[0].type)
+        leaf = plan.catalog.entries.get(opts.leaf_switch)
+        pick = leaf if getattr(leaf, "technology", "") == tech else None
+        pick = pick or next(
+            (e for e in sorted(plan.catalog.of_kind("switch"), key=lambda e: e.id) if e.technology == tech), None
+        )
+        if pick is not None:
+            sw = switch_entry(plan.catalog, pick.id)
+            same = [pg for pg in st_groups if _technology(pg.type) == sw.technology]
     fabric = plan.add_fabric("storage", "storage", sw.technology, "leaf-spine")
     endpoints: list[tuple[Device, PortGroup, int]] = [(s, groups[0], groups[0].count) for s in servers]
     same = [pg for pg in st_groups if _technology(pg.type) == sw.technology]
