@@ -58,6 +58,9 @@ EXT = {
     "json": "json",
     "slurm-partitions": "conf",
     "k8s-quotas": "yaml",
+    "xlsx": "xlsx",
+    "drawio": "drawio",
+    "graphml": "graphml",
 }
 
 DRIVER = r"""
@@ -147,6 +150,12 @@ def _well_formed(argv: list[str], stdout: str, out: Path) -> None:
         ET.fromstring(data)
     elif fmt == "png":
         assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    elif fmt == "xlsx":
+        import openpyxl
+
+        openpyxl.load_workbook(target, read_only=True).close()  # the real reader opens it
+    elif fmt in ("drawio", "graphml"):
+        ET.fromstring(data)
     else:
         data.decode("utf-8")
 
