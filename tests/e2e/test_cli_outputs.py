@@ -85,7 +85,7 @@ def test_exports_to_a_full_disk_leave_no_empty_file(project_file, fmt):
         if proc.returncode == 0:  # a format small enough for the 4 KiB left: it must be complete
             assert out.exists() and (out.is_dir() or out.stat().st_size > 0)
             return
-        _one_line(proc, "out")
+        _one_line(proc, str(disk))  # names the output or the companion file it writes beside it (gres.conf)
         left = [p for p in disk.rglob("*") if p.is_file() and p.name != "filler"]
         assert not left, f"{fmt}: partial files left: {left}"
 
