@@ -209,6 +209,9 @@ def capex(project, pw: dict, th: dict, bom: dict[str, float]) -> dict[str, float
         if per_kw != per_kw:
             fb = cost["cooling_usd_per_kw_fallback"]
             per_kw = float(fb.get(c["method"], max(fb.values())))
+        # room-level methods are part of a costed facility (colocation rent or build), not charged again
+        if project.site.facility_model != "none" and c["method"] in cost["room_cooling_in_facility"]:
+            per_kw = 0.0
         out["cooling"] += pw["rack"][rack.id]["max"] * per_kw
         out["cooling"] += th["rack"][rack.id]["loop_kw_max"] * cost["liquid_loop_usd_per_kw"]
     out["software"] = gpus * cost["software_capex_usd_per_gpu"]

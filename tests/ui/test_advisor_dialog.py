@@ -29,7 +29,7 @@ def test_search_shows_the_front_and_opens_a_design(window, qtbot):
     with ThreadPoolExecutor(2) as ex:
         dlg.search(executor=ex)
         dlg.wait()
-        qtbot.waitUntil(lambda: dlg.result is not None, timeout=10_000)
+        qtbot.waitUntil(lambda: dlg.result is not None, timeout=120_000)
     res = dlg.result
     assert res.front and dlg.table.rowCount() == len(res.front)
     assert len(dlg.scatter.points()) == len(res.front)
@@ -56,6 +56,6 @@ def test_cancel_stops_the_search(window, qtbot):
         dlg.search(executor=ex)
         dlg._cancel.set()  # noqa: SLF001
         dlg.wait()
-        qtbot.waitUntil(lambda: dlg.search_button.isEnabled() is not False, timeout=10_000)
-    qtbot.waitUntil(lambda: dlg.result is not None, timeout=10_000)
+        qtbot.waitUntil(lambda: dlg.search_button.isEnabled() is not False, timeout=120_000)
+    qtbot.waitUntil(lambda: dlg.result is not None, timeout=120_000)
     assert dlg.result.cancelled
