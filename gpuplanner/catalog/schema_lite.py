@@ -12,6 +12,7 @@ on the bundled catalog and on mutated entries.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from functools import cache
@@ -20,7 +21,7 @@ from typing import Any
 KNOWN = {
     "$schema", "title", "description", "type", "required", "properties", "additionalProperties", "const",
     "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "pattern", "items",
-    "minItems", "if", "then", "$id", "$comment", "default", "examples",
+    "minItems", "uniqueItems", "if", "then", "$id", "$comment", "default", "examples",
 }  # fmt: skip
 _TYPES: dict[str, Any] = {
     "object": lambda v: isinstance(v, dict),
@@ -61,6 +62,10 @@ def valid(value: Any, schema: Any) -> bool:
             return False
     if "const" in schema and value != schema["const"]:
         return False
+    if schema.get("uniqueItems") and isinstance(value, list):
+        seen = [json.dumps(v, sort_keys=True) for v in value]
+        if len(set(seen)) != len(seen):
+            return False
     if "enum" in schema and value not in schema["enum"]:
         return False
     if isinstance(value, int | float) and not isinstance(value, bool) and not _number_ok(value, schema):

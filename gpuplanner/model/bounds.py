@@ -30,6 +30,25 @@ BOUNDS: dict[tuple[str, str], tuple[float, float]] = {
     ("project", "usd_exchange_rate"): (1.0e-6, 1.0e6),
     # site
     ("site", "electricity_usd_per_kwh"): (0.0, 100.0),
+    # facility and finance (issue 15): rates 0 = the sourced default
+    ("site", "colo_usd_per_kw_month"): (0.0, 100_000.0),
+    ("site", "build_usd_per_mw"): (0.0, MAX_USD),
+    ("site", "staff_min_fte"): (0.0, 100_000.0),
+    ("site", "support_years_in_price"): (0, 100),
+    ("site", "insurance_pct_per_year"): (0.0, 100.0),
+    ("site", "depreciation_years"): (1, 100),
+    ("site", "discount_rate_pct"): (0.0, 100.0),
+    ("site", "ups_runtime_min"): (0.0, 10_000.0),
+    # site limits and budget (issue 22): 0 = not stated
+    ("site", "it_kw_available"): (0.0, 1.0e8),
+    ("site", "budget_capex"): (0.0, MAX_USD),
+    ("site", "budget_tco"): (0.0, MAX_USD),
+    # serving load and targets (issue 22): 0 = not stated
+    ("workloads", "users"): (0.0, 1.0e9),
+    ("workloads", "requests_per_s"): (0.0, 1.0e9),
+    ("workloads", "ttft_target_s"): (0.0, 3600.0),
+    ("workloads", "tpot_target_s"): (0.0, 3600.0),
+    ("workloads", "think_time_s"): (0.0, 86_400.0),
     ("site", "ambient_temp_c"): (-60.0, 60.0),
     ("site", "utility_kw_available"): (0.0, 1.0e8),
     ("site", "target_pue"): (0.0, 10.0),
