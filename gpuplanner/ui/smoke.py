@@ -77,7 +77,7 @@ def install(app: QApplication, window, path: str | None) -> bool:
             QTimer.singleShot(50, shown)  # not yet in app.exec(): a dialog's own event loop is running
             return
         doc = window.doc
-        if path and doc.path is None:
+        if path and doc.path is None and not doc.project.devices:  # a shipped example opens untitled
             _say(f"could not open {path}")
             app.exit(1)
             return
