@@ -16,7 +16,6 @@ from gpuplanner.cli.common import (
     print_json,
     print_table,
 )
-from gpuplanner.core.errors import ValidationError
 
 # The catalog and the engine are imported by the command, not by `register` (see cli/__init__.py).
 if TYPE_CHECKING:
@@ -246,39 +245,6 @@ def _print_text(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape, 
             ],
             ["layout", "tokens/s", "MFU"],
         )
-
-
-def _cmd_inference(args: argparse.Namespace, catalog, shape: ModelShape) -> int:
-    from gpuplanner.engine.perf import InferenceConfig, estimate_inference
-    from gpuplanner.engine.perf.request import check_layout
-
-    check_layout(shape, None, {"tp": args.tp}, mode="inference")
-    cluster = _cluster(args, catalog)
-    if not args.gpus:
-        raise ValidationError("give --gpus N", field="--gpus")
-    if args.tp and args.gpus % args.tp:
-        raise ValidationError(
-            f"{args.gpus} GPUs do not divide into replicas of tp = {args.tp}", field="--gpus", value=args.gpus
-        )
-    inf = estimate_inference(
-        shape,
-        InferenceConfig(
-            batch=args.batch,
-            prompt_len=args.prompt,
-            output_len=args.output,
-            tp=args.tp or 1,
-            kv_precision_bytes=args.kv_bytes,
-        ),
-        cluster,
-        args.gpus,
-    )
-    data = {k: v for k, v in dataclasses.asdict(inf).items()}
-    if args.json:
-        print_json(data)
-    else:
-        for k, v in data.items():
-            print(f"{k:28} {v}")
-    return 0 if inf.fits else EXIT_BAD_INPUT
 
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
