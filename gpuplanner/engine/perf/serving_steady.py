@@ -1,0 +1,167 @@
+"""Steady state of one serving worker at a request rate (continuous batching with chunked prefill, or
+decode only), its capacity within TTFT/TPOT targets, and the state at a fixed concurrency.
+
+In steady state at λ requests/s with prompt P and output O tokens, Little's law gives the decode batch
+B = λ·O·T and the prefill tokens per step C = λ·P·T, where T is the step time (TPOT). The step is linear in
+(B, C), so T = step(λOT, λPT) has the closed form T* = α / (1 − λβ) while λβ < 1 (the capacity). Time to first
+token: ceil(P / (budget − B)) chunks of one step each, plus the M/D/1 mean wait for the chunk budget.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpuplanner.engine.perf.serving_worker import ServingSetup, Worker
+
+
+def _fixed_point(alpha, beta) -> np.ndarray:
+    """Least T with T ≥ α + β·T: α / (1 − β), infinite when β ≥ 1 (the rate exceeds the capacity)."""
+    alpha, beta = np.broadcast_arrays(np.asarray(alpha, float), np.asarray(beta, float))
+    ok = beta < 1.0
+    return np.where(ok, alpha / np.where(ok, 1.0 - beta, 1.0), np.inf)
+
+
+@dataclass(frozen=True)
+class Operating:
+    """A worker at a steady request rate (arrays broadcast over the rates)."""
+
+    rate_per_s: np.ndarray
+    tpot_s: np.ndarray
+    ttft_s: np.ndarray
+    decode_batch: np.ndarray
+    prefill_tokens_per_step: np.ndarray
+    kv_tokens: np.ndarray
+    feasible: np.ndarray
+    limit: np.ndarray  # why infeasible: "", "compute", "token budget", "kv cache"
+    latency_s: np.ndarray  # TTFT + (O − 1) · TPOT
+
+
+def steady_state(w: Worker, setup: ServingSetup, rate_per_s, prefill: bool = True) -> Operating:
+    """Aggregated (prefill=True: chunked prefill mixed into decode steps) or decode-only worker at λ."""
+    lam = np.atleast_1d(np.asarray(rate_per_s, dtype=float))
+    isl, osl = float(setup.prompt_len), float(setup.output_len)
+    isl_c = isl if prefill else 0.0
+    toks = osl + isl_c
+    k0 = w.k0_s
+    # all experts touched, or experts touched in proportion to the tokens: the smaller holds
+    per_req = osl * (w.mem_b_s + w.cmp_b_s) + isl_c * w.cmp_c_s + toks * w.k_tok_s
+    t_all = _fixed_point(w.mem0_s + w.moe_all_s + k0, lam * per_req)
+    t_few = _fixed_point(w.mem0_s + k0, lam * (per_req + toks * w.moe_tok_s))
+    tpot = np.minimum(t_all, t_few) if w.moe_all_s > 0 else t_all
+    finite = np.isfinite(tpot)
+    T = np.where(finite, tpot, 0.0)
+    B = lam * osl * T
+    C = lam * isl_c * T
+    room = w.budget_tokens - B
+    if prefill:
+        chunk = np.minimum(isl, np.maximum(room, 1.0))
+        chunks = np.ceil(isl / chunk)
+        rho = np.divide(C, room, out=np.full_like(C, np.inf), where=room > 0)
+        # the steps that carry this prompt's chunks are longer than the average step
+        service = chunks * np.where(finite, w.step_s(B, np.maximum(chunk, C)), np.inf)
+        with np.errstate(invalid="ignore"):
+            wait = np.where(rho < 1, service * rho / (2.0 * np.maximum(1.0 - rho, 1e-12)), np.inf)
+        ttft = service + wait
+    else:
+        rho = np.zeros_like(B)
+        ttft = np.zeros_like(B)
+    kv = B * (isl + osl / 2.0) + np.where(np.isfinite(ttft), lam * ttft * isl / 2.0, np.inf)
+    limit = np.full(lam.shape, "", dtype=object)
+    limit[kv > w.kv_capacity_tokens] = "kv cache"
+    limit[(rho >= 1) | (room <= 0)] = "token budget"
+    limit[~finite] = "compute"
+    feasible = (limit == "") & w.fits
+    ttft = np.where(feasible, ttft, np.inf)
+    tpot = np.where(finite, tpot, np.inf)
+    return Operating(
+        rate_per_s=lam,
+        tpot_s=tpot,
+        ttft_s=ttft,
+        decode_batch=B,
+        prefill_tokens_per_step=C,
+        kv_tokens=kv,
+        feasible=feasible,
+        limit=limit,
+        latency_s=ttft + max(osl - 1.0, 0.0) * tpot,
+    )
+
+
+def prefill_service(w: Worker, setup: ServingSetup) -> tuple[float, float, float]:
+    """A prefill-only worker: (seconds for one prompt alone, prompts/s at a full token budget, KV transfer s)."""
+    isl = setup.prompt_len
+    k = max(1, w.budget_tokens // isl)
+    one = float(w.step_s(0.0, float(isl))) * math.ceil(isl / w.budget_tokens)
+    full = float(w.step_s(0.0, float(k * isl))) * math.ceil(isl / w.budget_tokens)
+    transfer = isl * w.kv_token_total_byte / w.nic_byte_per_s
+    return one, k / full, transfer
+
+
+def _meets(op: Operating, setup: ServingSetup, extra_ttft_s: float = 0.0) -> np.ndarray:
+    ok = op.feasible.copy()
+    if setup.ttft_s is not None:
+        ok &= op.ttft_s + extra_ttft_s <= setup.ttft_s
+    if setup.tpot_s is not None:
+        ok &= op.tpot_s <= setup.tpot_s
+    return ok
+
+
+def _why(op: Operating, setup: ServingSetup, i: int, extra_ttft_s: float = 0.0) -> str:
+    if op.limit[i]:
+        return str(op.limit[i])
+    if setup.tpot_s is not None and op.tpot_s[i] > setup.tpot_s:
+        return "tpot"
+    if setup.ttft_s is not None and op.ttft_s[i] + extra_ttft_s > setup.ttft_s:
+        return "ttft"
+    return ""
+
+
+def max_rate(
+    w: Worker, setup: ServingSetup, prefill: bool = True, extra_ttft_s: float = 0.0
+) -> tuple[float, str]:
+    """The largest steady request rate one worker sustains within the targets, and what binds next.
+
+    TTFT, TPOT and KV use all grow with the rate, so the feasible rates are an interval from 0: three
+    passes of a 256-point grid locate its end to 1/256³ of the capacity."""
+    if not w.fits:
+        return 0.0, "memory"
+    isl, osl = float(setup.prompt_len), float(setup.output_len)
+    isl_c = isl if prefill else 0.0
+    toks = osl + isl_c
+    b = osl * (w.mem_b_s + w.cmp_b_s) + isl_c * w.cmp_c_s + toks * w.k_tok_s
+    hi = 1.0 / max(b, 1e-30)
+    lo = 0.0
+    why = "compute"
+    for _ in range(3):
+        grid = np.linspace(lo, hi, 257)[1:]
+        op = steady_state(w, setup, grid, prefill)
+        ok = _meets(op, setup, extra_ttft_s)
+        bad = np.flatnonzero(~ok)
+        if not len(bad):
+            lo = grid[-1]
+            break
+        f = int(bad[0])
+        why = _why(op, setup, f, extra_ttft_s) or why
+        if f == 0 and lo == 0.0:
+            op0 = steady_state(w, setup, [hi * 1e-9], prefill)
+            if not _meets(op0, setup, extra_ttft_s)[0]:
+                return 0.0, _why(op0, setup, 0, extra_ttft_s) or why
+        lo, hi = (grid[f - 1] if f > 0 else lo), grid[f]
+    return float(lo), why
+
+
+def at_concurrency(w: Worker, setup: ServingSetup, users: float, prefill: bool = True) -> Operating:
+    """The steady state of one worker with `users` requests always in flight (closed loop, no think time:
+    the load of a benchmark client at fixed concurrency). λ·latency(λ) grows with λ: bisection."""
+    isl, osl = float(setup.prompt_len), float(setup.output_len)
+    toks = osl + (isl if prefill else 0.0)
+    b = osl * (w.mem_b_s + w.cmp_b_s) + (isl if prefill else 0.0) * w.cmp_c_s + toks * w.k_tok_s
+    lo, hi = 0.0, 1.0 / max(b, 1e-30)
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        op = steady_state(w, setup, [mid], prefill)
+        n = mid * float(op.latency_s[0]) if np.isfinite(op.latency_s[0]) else np.inf
+        lo, hi = (mid, hi) if n < users else (lo, mid)
+    return steady_state(w, setup, [lo], prefill)

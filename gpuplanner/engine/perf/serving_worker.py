@@ -1,0 +1,196 @@
+"""One serving worker: what is served (ServingSetup) and the per-step cost coefficients of a replica of tp × pp
+GPUs (Worker) — weights and KV cache at their precision, HBM, GEMM and TP all-reduce terms — from which the
+steady state (serving_steady.py) and the plans (serving.py) are computed.
+
+A step on one pipeline stage costs bytes / (HBM · e) + FLOPs / (peak · e_gemm) + 2 all-reduces per layer over
+tp; every term is linear in the decode batch B and the prefill tokens C of the step, so a Worker holds the
+coefficients of that linear form. Constants: catalogs/assumptions/performance.yaml and serving.yaml.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpuplanner.core.errors import ValidationError
+from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
+from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for, p2p_s
+from gpuplanner.engine.perf.flops import param_counts
+from gpuplanner.engine.perf.memory import usable_memory_gb
+from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
+
+GB = 1e9
+PRECISION_BYTES = {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "fp4": 0.5}
+MODES = ("aggregated", "disaggregated", "best")
+
+
+def serving_assumptions() -> Assumptions:
+    from gpuplanner.catalog.loader import bundled_catalog_dir
+
+    return load_assumptions(bundled_catalog_dir() / "assumptions" / "serving.yaml")
+
+
+@dataclass(frozen=True)
+class ServingSetup:
+    """What is served and the service targets. `kv_precision` None = the weights' precision."""
+
+    prompt_len: int
+    output_len: int
+    precision: str = "bf16"
+    kv_precision: str | None = None
+    ttft_s: float | None = None
+    tpot_s: float | None = None
+    think_time_s: float = 0.0
+    max_batched_tokens: int | None = None  # None = the engine default (serving.yaml)
+
+    def __post_init__(self) -> None:
+        for name in ("prompt_len", "output_len"):
+            if getattr(self, name) < 1:
+                raise ValidationError(f"{name} must be at least 1", field=name, value=getattr(self, name))
+        for name in ("precision", "kv_precision"):
+            v = getattr(self, name)
+            if v is not None and v not in PRECISION_BYTES:
+                raise ValidationError(
+                    f"unknown {name} {v!r}", field=name, value=v, hint="use bf16, fp16, fp8 or fp4"
+                )
+        for name in ("ttft_s", "tpot_s"):
+            v = getattr(self, name)
+            if v is not None and not v > 0:
+                raise ValidationError(f"{name} must be positive", field=name, value=v)
+        if self.think_time_s < 0:
+            raise ValidationError("think_time_s cannot be negative", field="think_time_s")
+
+    @property
+    def weight_bytes(self) -> float:
+        return PRECISION_BYTES[self.precision]
+
+    @property
+    def kv_bytes(self) -> float:
+        return PRECISION_BYTES[self.kv_precision or self.precision]
+
+
+@dataclass(frozen=True)
+class Worker:
+    """Per-GPU constants of one replica or worker (tp × pp GPUs). A step with B decode tokens and C prefill
+    tokens costs  mem0 + min(moe_all, moe_tok·(B+C)) + mem_b·B  +  cmp_b·B + cmp_c·C  +  k0 + k_tok·(B+C)
+    (the additive roofline of the training model: memory traffic and math do not fully overlap in the
+    kernels of one step); a dense model has moe_all = 0."""
+
+    tp: int
+    pp: int
+    weights_gb: float  # per GPU
+    kv_gb_per_token: float  # per GPU, all layers of its stage
+    kv_capacity_tokens: float  # tokens the KV cache can hold on this worker
+    budget_tokens: int
+    mem0_s: float  # dense weights read once per step
+    moe_all_s: float  # all routed experts read
+    moe_tok_s: float  # routed experts read per token (until all are touched)
+    mem_b_s: float  # KV cache read per decode token (average context)
+    cmp_b_s: float  # FLOPs per decode token
+    cmp_c_s: float  # FLOPs per prefill token
+    k0_s: float  # collective latency per step
+    k_tok_s: float  # collective bytes per token
+    kv_token_total_byte: float  # one token's K and V over all layers and heads (what a KV transfer moves)
+    nic_byte_per_s: float  # the worker's NICs for a KV transfer (line rate × efficiency × fabric share)
+    fits: bool
+    refusal: str = ""
+
+    @property
+    def gpus(self) -> int:
+        return self.tp * self.pp
+
+    def step_s(self, decode_tokens, prefill_tokens) -> np.ndarray:
+        """One engine step (= one output token per running sequence), vectorised over its arguments."""
+        b = np.asarray(decode_tokens, dtype=float)
+        t = b + np.asarray(prefill_tokens, dtype=float)
+        mem = self.mem0_s + np.minimum(self.moe_all_s, self.moe_tok_s * t) + self.mem_b_s * b
+        cmp = self.cmp_b_s * b + self.cmp_c_s * (t - b)
+        return mem + cmp + self.k0_s + self.k_tok_s * t
+
+
+def worker(
+    shape: ModelShape,
+    cluster: ClusterSpec,
+    setup: ServingSetup,
+    tp: int,
+    pp: int = 1,
+    a: Assumptions | None = None,
+    sa: Assumptions | None = None,
+) -> Worker:
+    a = a or load_assumptions()
+    sa = sa or serving_assumptions()
+    g = cluster.gpu_name
+    c = param_counts(shape)
+    n = tp * pp
+    peak = cluster.peak_bf16_tflops * 1e12
+    eff = a.number("gemm_efficiency", g)
+    if setup.weight_bytes <= 1.0 and cluster.peak_fp8_tflops:  # FP8 weights and activations: FP8 GEMMs
+        peak = cluster.peak_fp8_tflops * 1e12
+        eff *= a.number("fp8_gemm_efficiency_ratio")
+    rate = peak * eff
+    bw = cluster.mem_bw_tbyte_per_s * 1e12 * a.number("decode_hbm_efficiency")
+    links = links_for(cluster, a)
+    g_tp = min(tp, cluster.gpus_per_node)
+
+    weights = c["total"] * setup.weight_bytes / n
+    kv_heads_gpu = max(shape.kv_heads / tp, 1.0)
+    kv_tok = 2.0 * (shape.layers / pp) * kv_heads_gpu * shape.head_dim * setup.kv_bytes
+    kv_total = 2.0 * shape.layers * shape.kv_heads * shape.head_dim * setup.kv_bytes
+    ctx_decode = setup.prompt_len + setup.output_len / 2.0
+    score = 2.0 * shape.layers * shape.heads * shape.head_dim  # QK^T + PV FLOPs per token per context token
+    gemm_tok = 2.0 * c["active"] / n
+    budget = int(setup.max_batched_tokens or sa.number("max_batched_tokens"))
+
+    capacity_gb, usable_gb = usable_memory_gb(cluster.mem_gb, g, a)
+    engine_gb = min(usable_gb, capacity_gb * sa.number("kv_cache_memory_fraction"))
+    act_gb = sa.number("prefill_activation_bytes_per_token_hidden") * budget * shape.hidden / tp / GB
+    free_gb = engine_gb - weights / GB - act_gb
+    kv_capacity = max(free_gb, 0.0) * GB / kv_tok
+    need = setup.prompt_len + setup.output_len
+    fits = kv_capacity >= need
+    refusal = ""
+    if not fits:
+        refusal = (
+            f"TP{tp} PP{pp}: weights {weights / GB:.1f} GB + prefill workspace {act_gb:.1f} GB per GPU leave "
+            f"{max(free_gb, 0):.1f} GB of the {engine_gb:.1f} GB usable, less than one sequence of {need} "
+            f"tokens ({need * kv_tok / GB:.3f} GB of KV cache at {setup.kv_precision or setup.precision})"
+        )
+
+    # all-reduce made linear in the step's tokens (latency + bytes / bus bandwidth), 2 per layer
+    probe = 4096.0
+    ar1 = float(group_all_reduce_s(shape.hidden * 2.0, tp, g_tp, links, "tp"))
+    arp = float(group_all_reduce_s(probe * shape.hidden * 2.0, tp, g_tp, links, "tp"))
+    k_tok = 2.0 * shape.layers * max(arp - ar1, 0.0) / (probe - 1.0) if tp > 1 else 0.0
+    k0 = 2.0 * shape.layers * ar1 if tp > 1 else 0.0
+    if pp > 1:  # activations handed from stage to stage once per step (between nodes: one NIC)
+        k0 += (pp - 1) * float(p2p_s(shape.hidden * 2.0, False, links))
+
+    dense_w = weights
+    moe_all = moe_tok = 0.0
+    if shape.is_moe:
+        expert_w = c["experts_total"] * setup.weight_bytes / n
+        dense_w = weights - expert_w
+        per_token = expert_w * shape.top_k / shape.experts  # each token routes to top_k of the experts
+        moe_all, moe_tok = expert_w / bw, per_token / bw
+    nic = n * cluster.nic_gbps_per_gpu * GB / 8.0 * sa.number("kv_transfer_efficiency")
+    return Worker(
+        tp=tp,
+        pp=pp,
+        weights_gb=weights / GB,
+        kv_gb_per_token=kv_tok / GB,
+        kv_capacity_tokens=float(kv_capacity),
+        budget_tokens=budget,
+        mem0_s=dense_w / bw,
+        moe_all_s=moe_all,
+        moe_tok_s=moe_tok,
+        mem_b_s=kv_tok * ctx_decode / bw,
+        cmp_b_s=(gemm_tok + score * ctx_decode / n) / rate,
+        cmp_c_s=(gemm_tok + score * setup.prompt_len / 2.0 / n) / rate,  # causal: half the square
+        k0_s=k0,
+        k_tok_s=k_tok,
+        kv_token_total_byte=kv_total,
+        nic_byte_per_s=nic * cluster.factor("dp"),
+        fits=bool(fits),
+        refusal=refusal,
+    )
