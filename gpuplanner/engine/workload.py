@@ -189,6 +189,45 @@ def route_flows(c: Compiled, fg: FabricGraph, router: Router, flows, n_gpus_plac
     return ab, ba, per_kind
 
 
+HOP_SAMPLE = 2048  # flows per kind whose routes are measured for the latency model
+
+
+def switch_hops(fg: FabricGraph, router: Router, flows) -> dict[str, float]:
+    """Switches the farthest inter-node step of each collective kind crosses on the drawn fabric (a route of h
+    links between two GPU endpoints crosses h - 1 switches). A ring step waits for its slowest pair, so the
+    farthest route counts. At most HOP_SAMPLE evenly spaced flows per kind are measured (their routes repeat
+    over the ranks: rings and all-to-all groups have the same shape everywhere)."""
+    inter = (
+        ~flows.intra_node & (flows.src_gpu < len(fg.gpu_endpoint)) & (flows.dst_gpu < len(fg.gpu_endpoint))
+    )
+    src = fg.gpu_endpoint[flows.src_gpu[inter]]
+    dst = fg.gpu_endpoint[flows.dst_gpu[inter]]
+    kinds = flows.kind[inter]
+    ok = (src >= 0) & (dst >= 0) & (src != dst)
+    out: dict[str, float] = {}
+    for name, code in FLOW_KINDS.items():  # loop over the five collective kinds
+        rows = np.flatnonzero(ok & (kinds == code))
+        if not rows.size or name not in COLLECTIVE_KINDS:
+            continue
+        rows = rows[:: max(1, rows.size // HOP_SAMPLE)]
+        hops = router.hop_counts(src[rows], dst[rows])
+        hops = hops[hops > 0]  # unroutable rows (-1) carry no latency; the routing findings report them
+        if hops.size:
+            out[name] = float(max(int(hops.max()) - 1, 1))
+    return out
+
+
+def switch_latency_ns(c: Compiled, catalog) -> float | None:
+    """The largest port-to-port latency the catalog prints for the plan's switch models (None: none printed)."""
+    is_switch = c.devices.kind == KIND_CODES["switch"]
+    found = []
+    for type_id in np.unique(np.array(c.devices.type_ids, dtype=object)[is_switch]):  # loop over models
+        value = getattr(catalog.get(str(type_id)), "latency_ns", None)
+        if value is not None:
+            found.append(float(value))
+    return max(found) if found else None
+
+
 def net_factors(
     c: Compiled, fg: FabricGraph, per_kind, nic_gbps_per_gpu: float
 ) -> tuple[dict[str, float], dict[str, int]]:
@@ -256,6 +295,14 @@ def analyze_workload(
             if workload.measured_busbw_gbyte_per_s
             else {},
         )
-    spec = ClusterSpec(**{**spec.__dict__, "net_factor": factors, "calibration": calib})
+    spec = ClusterSpec(
+        **{
+            **spec.__dict__,
+            "net_factor": factors,
+            "calibration": calib,
+            "switch_hops": switch_hops(fg, router, flows),
+            "switch_latency_ns": switch_latency_ns(c, catalog),
+        }
+    )
     est = estimate(shape, cfg, spec)
     return WorkloadResult(workload.id, workload.name, shape, cfg, spec, est, factors, ab, ba, busiest)

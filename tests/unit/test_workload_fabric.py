@@ -64,3 +64,32 @@ def test_link_loads_conserve_the_routed_volume():
     assert into_fabric > 0
     assert into_fabric == pytest.approx(out_of_fabric, rel=1e-9)
     assert np.all(res.link_bytes_ab >= 0)
+
+
+def test_the_drawn_fabric_gives_the_latency_model_its_switch_hops_and_latency():
+    """A DP ring over 64 nodes on a leaf-spine fabric: the farthest step goes leaf-spine-leaf (3 switches, the
+    routes say so, independent of the span rule), and the switch latency is the catalog's figure for the
+    drawn switch model when it prints one (else the assumption's)."""
+    from gpuplanner.engine.network import analyze_fabric as fabric_of
+    from gpuplanner.engine.workload import switch_hops, switch_latency_ns
+
+    p, wl = _project()
+    c, res = _run(p, wl)
+    assert res.cluster.switch_hops.get("dp") == 3.0
+    drawn = {d.type_id for d in p.devices.values() if d.role in ("leaf", "spine")}
+    printed = [p.catalog.get(t).latency_ns for t in drawn if p.catalog.get(t).latency_ns is not None]
+    assert switch_latency_ns(c, p.catalog) == (max(printed) if printed else None)
+    # one flow between two servers under the same leaf crosses one switch
+    fab = fabric_of(c, p.catalog)
+    from gpuplanner.engine.perf.traffic import KIND_CODES, Flows
+
+    ep = fab.graph.gpu_endpoint
+    same_leaf = Flows(
+        src_gpu=np.array([0]),
+        dst_gpu=np.array([8]),
+        bytes_per_step=np.array([1.0]),
+        kind=np.array([KIND_CODES["dp"]]),
+        intra_node=np.array([False]),
+    )
+    assert ep[0] >= 0 and ep[8] >= 0
+    assert switch_hops(fab.graph, fab.router, same_leaf) == {"dp": 1.0}

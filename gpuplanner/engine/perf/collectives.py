@@ -8,6 +8,15 @@ A group of n ranks with g ranks per node runs inside the node over NVLink when n
 inter-node part is carried by the g members' NICs of each node (rail-optimised: one NIC per GPU), so its bus
 bandwidth is min(NVLink busbw, g · NIC busbw · net_factor) — the hierarchical/ring bound NCCL reaches.
 All functions take numpy arrays (or scalars) and broadcast; sizes in bytes, bandwidths in bytes/s, time in s.
+
+Latency (alpha) follows NCCL's own cost model (src/graph/tuning.cc, ncclTopoTuneModel): a ring over n ranks on
+N nodes takes k(n-1) steps, of which k(N-1) cross the network (k = 2 for all-reduce, 1 for reduce-scatter /
+all-gather), so latency = (k(n-1) - k(N-1)) · alpha_nvlink + k(N-1) · alpha_net; a tree all-reduce takes
+2((n/N - 1) · alpha_nvlink + log2(N) · alpha_net). Each network step also crosses the fabric's switches: alpha_net
+= the endpoints' step latency (NIC, proxy, the leaf switch) + (hops - 1) · the latency of one switch, with hops
+from the drawn fabric's routes or, without one, from the span of the group (same leaf, same 2-tier pod, or
+across the spine tier). In-network reduction (InfiniBand SHARP via NCCL CollNet) is a third all-reduce
+algorithm where the fabric has it: each NIC sends and receives its share once instead of 2(n-1)/n times.
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from gpuplanner.engine.perf.assumptions import Assumptions
 from gpuplanner.engine.perf.shapes import ClusterSpec
@@ -33,6 +43,26 @@ class Links:
     override_byte_per_s: dict[str, float]
     # NVLink SHARP (in-switch reduction, NVSwitch 3+): all-reduce bus-bandwidth gain by ranks in the node
     nvls_gain: dict[int, float] = field(default_factory=dict)
+    switch_latency_s: float = 0.0  # one switch crossed by a network step
+    switch_hops: dict[str, float] = field(default_factory=dict)  # per kind, from the drawn fabric's routes
+    leaf_nodes: float = np.inf  # nodes one leaf switch reaches (same rail): one switch between them
+    pod_nodes: float = np.inf  # nodes one 2-tier pod reaches: three switches; beyond it, five
+    in_network_reduction: bool = (
+        False  # the scale-out switches reduce (InfiniBand SHARP through NCCL CollNet)
+    )
+    net_base_latency_s: float = 0.0  # once per collective that crosses nodes (NCCL's baseLat)
+
+    def hops(self, kind: str, nodes: ArrayLike) -> np.ndarray:
+        """Switches a network step of a group spanning `nodes` nodes crosses."""
+        nodes = np.asarray(nodes, dtype=float)
+        if kind in self.switch_hops:
+            return np.full(nodes.shape, float(self.switch_hops[kind]))
+        return np.where(nodes <= self.leaf_nodes, 1.0, np.where(nodes <= self.pod_nodes, 3.0, 5.0))
+
+    def net_step_s(self, kind: str, nodes: ArrayLike) -> np.ndarray:
+        """One network step: the endpoints' latency (with the first switch) + every further switch crossed."""
+        extra = np.maximum(self.hops(kind, nodes) - 1.0, 0.0)
+        return self.inter_latency_s + extra * self.switch_latency_s
 
     def busbw(self, kind: str, n, g, nics=None):
         """Bus bandwidth of a group of n ranks with g of them per node; `nics`: NICs per node that carry the
@@ -45,9 +75,33 @@ class Links:
         inter = carriers * self.nic_busbw_byte_per_s * self.factor.get(kind, 1.0)
         return np.where(n <= g, self.nvl_busbw_byte_per_s, np.minimum(self.nvl_busbw_byte_per_s, inter))
 
-    def latency(self, n, g):
+    def latency(self, n: ArrayLike, g: ArrayLike, kind: str = "dp") -> np.ndarray:
+        """Latency of one step of a group of n ranks with g per node (NVLink inside a node, else the network)."""
         n = np.asarray(n, dtype=float)
-        return np.where(n <= np.asarray(g, dtype=float), self.intra_latency_s, self.inter_latency_s)
+        g = np.minimum(np.asarray(g, dtype=float), n)
+        nodes = np.ceil(n / np.maximum(g, 1.0))
+        return np.where(n <= g, self.intra_latency_s, self.net_step_s(kind, nodes))
+
+    def ring_latency_s(self, n: ArrayLike, g: ArrayLike, kind: str, k: float) -> np.ndarray:
+        """NCCL's ring latency: k(n-1) steps, k(N-1) of them across the network (k = 2 all-reduce, 1 RS/AG)."""
+        n = np.asarray(n, dtype=float)
+        g = np.clip(np.asarray(g, dtype=float), 1.0, np.maximum(n, 1.0))
+        nodes = np.ceil(n / g)
+        net = k * (nodes - 1.0)
+        base = np.where(nodes > 1.0, self.net_base_latency_s, 0.0)
+        return base + (k * (n - 1.0) - net) * self.intra_latency_s + net * self.net_step_s(kind, nodes)
+
+    def tree_latency_s(self, n: ArrayLike, g: ArrayLike, kind: str) -> np.ndarray:
+        """NCCL's tree latency: 2((n/N - 1) · alpha_nvlink + log2(N) · alpha_net); inside a node 2·log2(n) steps."""
+        n = np.asarray(n, dtype=float)
+        g = np.clip(np.asarray(g, dtype=float), 1.0, np.maximum(n, 1.0))
+        nodes = np.ceil(n / g)
+        inside = 2.0 * np.ceil(np.log2(np.maximum(n, 2.0))) * self.intra_latency_s
+        across = self.net_base_latency_s + 2.0 * (
+            (g - 1.0) * self.intra_latency_s
+            + np.ceil(np.log2(np.maximum(nodes, 2.0))) * self.net_step_s(kind, nodes)
+        )
+        return np.where(nodes > 1.0, across, inside)
 
 
 def links_for(cluster: ClusterSpec, a: Assumptions) -> Links:
@@ -56,18 +110,30 @@ def links_for(cluster: ClusterSpec, a: Assumptions) -> Links:
     cal = cluster.calibration
     override = {k: v * 1e9 for k, v in (cal.busbw_gbyte_per_s.items() if cal else ())}
     steps = a.number("collective_latency_steps")
+    intra_us = cluster.intra_node_latency_us
+    inter_us = cluster.inter_node_latency_us
+    intra_us = a.number("nvlink_step_latency_us") if intra_us is None else intra_us
+    inter_us = a.number("net_step_latency_us") if inter_us is None else inter_us
+    switch_ns = cluster.switch_latency_ns
+    switch_ns = a.number("switch_latency_ns") if switch_ns is None else switch_ns
     nvls = {}
     if a.number("nvlink_sharp", cluster.gpu_name) > 0 and cluster.gpus_per_node >= 8:
         nvls = {int(k): float(v) for k, v in a.table("nvls_allreduce_gain").items()}
     return Links(
         nvl_busbw_byte_per_s=max(nvl_uni, 1.0) * a.number("nvlink_busbw_efficiency"),
         nic_busbw_byte_per_s=nic * a.number("nic_busbw_efficiency"),
-        intra_latency_s=cluster.intra_node_latency_us * 1e-6 * steps,
-        inter_latency_s=cluster.inter_node_latency_us * 1e-6 * steps,
+        intra_latency_s=intra_us * 1e-6 * steps,
+        inter_latency_s=inter_us * 1e-6 * steps,
         gpus_per_node=cluster.gpus_per_node,
         factor=dict(cluster.net_factor),
         override_byte_per_s=override,
         nvls_gain=nvls,
+        switch_latency_s=switch_ns * 1e-9 * steps,
+        switch_hops=dict(cluster.switch_hops),
+        leaf_nodes=a.number("fabric_leaf_nodes"),
+        pod_nodes=a.number("fabric_pod_nodes"),
+        in_network_reduction=cluster.in_network_reduction,
+        net_base_latency_s=a.number("net_collective_base_latency_us") * 1e-6 * steps,
     )
 
 
@@ -116,7 +182,7 @@ def all_to_all_s(size_byte, n, g, links: Links, kind: str = "ep"):
     if kind in links.override_byte_per_s:
         nic = links.override_byte_per_s[kind]
     inter = per_peer * (n - g) / nic
-    t = np.maximum(intra, inter) + (n - 1.0) * links.latency(n, g)
+    t = np.maximum(intra, inter) + (n - 1.0) * links.latency(n, g, kind)
     return _zero_if_single(n, t)
 
 
@@ -126,7 +192,7 @@ def p2p_s(size_byte, intra_node, links: Links, kind: str = "pp"):
     if kind in links.override_byte_per_s:
         nic = links.override_byte_per_s[kind]
     bw = np.where(intra_node, links.nvl_busbw_byte_per_s, nic)
-    lat = np.where(intra_node, links.intra_latency_s, links.inter_latency_s)
+    lat = np.where(intra_node, links.intra_latency_s, links.net_step_s(kind, 2.0))
     return size_byte / bw + lat
 
 
@@ -143,18 +209,47 @@ def nvls_factor(n, g, links: Links):
     return np.where(n <= np.asarray(g, dtype=float), table[k], 1.0)
 
 
-def group_all_reduce_s(size_byte, n, g, links: Links, kind: str, nvls: bool = False):
-    """All-reduce of a group of n ranks, g per node, with the kind's bus bandwidth; `nvls`: NCCL may use
+def group_all_reduce_s(
+    size_byte: ArrayLike, n: ArrayLike, g: ArrayLike, links: Links, kind: str, nvls: bool = False
+) -> np.ndarray:
+    """All-reduce of a group of n ranks, g per node, with the kind's bus bandwidth: the fastest of NCCL's ring,
+    tree and (where the switches reduce) in-network algorithms, each with its own latency. `nvls`: NCCL may use
     NVLink SHARP for it (a plain all-reduce inside an NVSwitch node)."""
+    n = np.asarray(n, dtype=float)
     bw = links.busbw(kind, n, g)
     if nvls:
         bw = bw * nvls_factor(n, g, links)
-    return all_reduce_s(size_byte, n, bw, links.latency(n, g))
+    ring = 2.0 * (n - 1.0) / np.maximum(n, 1.0) * size_byte / bw + links.ring_latency_s(n, g, kind, 2.0)
+    tree = 2.0 * size_byte / bw + links.tree_latency_s(n, g, kind)
+    t = np.minimum(ring, tree)
+    if links.in_network_reduction:
+        t = np.minimum(t, in_network_all_reduce_s(size_byte, n, g, links, kind))
+    return _zero_if_single(n, t)
+
+
+def in_network_all_reduce_s(
+    size_byte: ArrayLike, n: ArrayLike, g: ArrayLike, links: Links, kind: str
+) -> np.ndarray:
+    """SHARP all-reduce (NCCL CollNet): reduce-scatter inside the node, each NIC sends its 1/g share up the
+    switch tree once and receives the reduced share once (a ring sends and receives it 2(n-1)/n times), then
+    all-gather inside the node. Latency: the intra-node steps plus one network traversal. Infinite inside a node."""
+    n = np.asarray(n, dtype=float)
+    g = np.clip(np.asarray(g, dtype=float), 1.0, np.maximum(n, 1.0))
+    nodes = np.ceil(n / g)
+    nic = g * links.nic_busbw_byte_per_s * links.factor.get(kind, 1.0)
+    if kind in links.override_byte_per_s:
+        nic = np.broadcast_to(links.override_byte_per_s[kind], np.shape(nic))
+    intra = 2.0 * (g - 1.0) / g * np.asarray(size_byte) / links.nvl_busbw_byte_per_s
+    t = np.maximum(np.asarray(size_byte) / nic, intra)
+    lat = links.net_base_latency_s + 2.0 * (g - 1.0) * links.intra_latency_s + links.net_step_s(kind, nodes)
+    return np.where(nodes > 1.0, t + lat, np.inf)
 
 
 def group_reduce_scatter_s(size_byte, n, g, links: Links, kind: str, nics=None):
-    return reduce_scatter_s(size_byte, n, links.busbw(kind, n, g, nics), links.latency(n, g))
+    n = np.asarray(n, dtype=float)
+    t = (n - 1.0) / np.maximum(n, 1.0) * size_byte / links.busbw(kind, n, g, nics)
+    return _zero_if_single(n, t + links.ring_latency_s(n, g, kind, 1.0))
 
 
 def group_all_gather_s(size_byte, n, g, links: Links, kind: str, nics=None):
-    return all_gather_s(size_byte, n, links.busbw(kind, n, g, nics), links.latency(n, g))
+    return group_reduce_scatter_s(size_byte, n, g, links, kind, nics)

@@ -184,7 +184,7 @@ def layer_times(
     kv_chunk = 2.0 * tokens * kv_width / tp * ACT_BYTES
     g_cp = np.clip(links.gpus_per_node / tp, 1.0, cp)
     cp_bw = links.busbw("cp", cp, g_cp)
-    cp_raw = (cp - 1.0) * (kv_chunk / cp_bw + links.latency(cp, g_cp))
+    cp_raw = (cp - 1.0) * (kv_chunk / cp_bw + links.latency(cp, g_cp, "cp"))
     cp_fwd = np.maximum(0.0, cp_raw - a.number("cp_overlap_fraction") * attn_fwd)
 
     if shape.is_moe:

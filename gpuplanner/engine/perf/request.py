@@ -24,6 +24,7 @@ REQUEST_KEYS = frozenset(
     {"model", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "seq", "tied_embeddings", "dropout"}
     | {"gated_mlp", "gpu", "gpus", "server", "gpus_per_node", "nic_gbps", "nics_per_node", "oversub"}
     | {"scaleup_gbyte_per_s", "global_batch", "tokens", "measured_mfu", "measured_busbw", "stack", "top"}
+    | {"sharp", "switch_latency_ns"}
     | set(LAYOUT)
     | set(SETTINGS)
 )
@@ -122,6 +123,8 @@ def cluster_of(req: dict[str, Any], catalog) -> ClusterSpec:
         nic_gbps_per_gpu=nic_per_gpu,
         net_factor={k: share for k in ("dp", "pp", "cp", "ep")} if share < 1 else {},
         calibration=calib,
+        switch_latency_ns=req.get("switch_latency_ns"),
+        in_network_reduction=bool(req.get("sharp")),
     )
 
 

@@ -212,10 +212,13 @@ class ClusterSpec:
     scaleup_bw_gbyte_per_s: float
     nic_gbps_per_gpu: float
     peak_fp8_tflops: float | None = None
-    inter_node_latency_us: float = 5.0
-    intra_node_latency_us: float = 3.0
+    inter_node_latency_us: float | None = None  # one network step at the endpoints; None: the assumptions'
+    intra_node_latency_us: float | None = None  # one NVLink step; None: the assumptions'
     net_factor: dict[str, float] = field(default_factory=dict)
     calibration: Calibration | None = None
+    switch_latency_ns: float | None = None  # one switch crossed; None: the assumptions' (catalog when drawn)
+    switch_hops: dict[str, float] = field(default_factory=dict)  # per kind, switches a network step crosses
+    in_network_reduction: bool = False  # the scale-out switches reduce all-reduces (InfiniBand SHARP)
 
     def __post_init__(self) -> None:
         for name in ("peak_bf16_tflops", "mem_gb", "mem_bw_tbyte_per_s", "gpus_per_node", "nic_gbps_per_gpu"):
