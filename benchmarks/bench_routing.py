@@ -14,7 +14,8 @@ Patterns:
   a2a   expert-parallel all-to-all: groups of 8 same-rail GPUs on servers s + j·S/8 (j = 0..7, so every
         group spans the cluster); each GPU sends to the 7 others of its group
 Times are medians over --runs (more for fast cases, to fill 0.5 s): `cold` = build_router + first link_loads (after a topology edit),
-`warm` = link_loads with the distance fields cached (after a demand edit). Memory = tracemalloc peak of
+`warm` = link_loads with the distance fields cached (after a demand edit); `cold cpu` = the CPU time
+(time.process_time, median) of the cold runs, which a loaded machine does not inflate. Memory = tracemalloc peak of
 one cold run. The NetworkX per-destination baseline runs in full when its estimate (from 16 destinations)
 is under --nx-cap-s (median of 3 when they fit), else the estimate is printed with a '~'.
 
@@ -81,12 +82,21 @@ PATTERNS = {"ring": ring, "a2a": all_to_all}
 
 def _median_s(fn, runs: int, min_total_s: float = 0.5) -> float:
     """Median of at least `runs` timed calls, and of enough calls to fill min_total_s (steadier ms)."""
-    times: list[float] = []
-    while len(times) < runs or sum(times) < min_total_s:
-        t0 = time.perf_counter()
+    return _median_wall_cpu_s(fn, runs, min_total_s)[0]
+
+
+def _median_wall_cpu_s(fn, runs: int, min_total_s: float = 0.5) -> tuple[float, float]:
+    """Medians of wall-clock and CPU time (time.process_time: this process's CPU, all its threads) of the
+    same calls. On a machine shared with other jobs the wall time includes waiting for a core; the CPU time
+    does not, so the two together tell a slow algorithm from a busy machine."""
+    wall: list[float] = []
+    cpu: list[float] = []
+    while len(wall) < runs or sum(wall) < min_total_s:
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def _peak_mb(fn) -> float:
@@ -143,10 +153,10 @@ def _measure(fa: FabricArrays, src, dst, vol, runs: int):
     loads = router.link_loads(src, dst, vol)
     assert not loads.unroutable.any()
     build_s = _median_s(build, runs)
-    cold_s = _median_s(lambda: build().link_loads(src, dst, vol), runs)
+    cold_s, cold_cpu_s = _median_wall_cpu_s(lambda: build().link_loads(src, dst, vol), runs)
     warm_s = _median_s(lambda: router.link_loads(src, dst, vol), runs)
     peak = _peak_mb(lambda: build().link_loads(src, dst, vol))
-    return build_s, cold_s, warm_s, peak, loads
+    return build_s, cold_s, cold_cpu_s, warm_s, peak, loads
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -159,7 +169,7 @@ def main(argv: list[str] | None = None) -> None:
 
     print(
         f"{'GPUs':>7} {'fabric':<18} {'pattern':<5} {'flows':>7} {'gen ms':>7} {'build ms':>8} "
-        f"{'cold ms':>8} {'warm ms':>8} {'peak MB':>8} {'networkx s':>11} {'speed-up':>9} "
+        f"{'cold ms':>8} {'cold cpu':>8} {'warm ms':>8} {'peak MB':>8} {'networkx s':>11} {'speed-up':>9} "
         f"{'ref':>7} {'ref s':>7} {'max rel err':>11} {'arcs':>7}"
     )
     for size in (int(s) for s in args.sizes.split(",")):
@@ -169,7 +179,7 @@ def main(argv: list[str] | None = None) -> None:
         for pattern, demand in PATTERNS.items():
             src, dst = demand(fa)
             vol = np.full(src.size, BYTES_PER_FLOW)
-            build_s, cold_s, warm_s, peak, loads = _measure(fa, src, dst, vol, args.runs)
+            build_s, cold_s, cold_cpu_s, warm_s, peak, loads = _measure(fa, src, dst, vol, args.runs)
             nx_s, estimated, ref = _networkx_s(fa, src, dst, vol, args.nx_cap_s)
             if ref is not None:  # the baseline finished: the two must agree
                 err = max(
@@ -180,7 +190,7 @@ def main(argv: list[str] | None = None) -> None:
             ref, ref_s, err, arcs = _agreement(fa, src, dst, vol, loads, args.ref_max_gpus)
             print(
                 f"{size:>7} {name:<18} {pattern:<5} {src.size:>7} {gen_s * 1e3:>7.1f} {build_s * 1e3:>8.1f} "
-                f"{cold_s * 1e3:>8.1f} {warm_s * 1e3:>8.1f} {peak:>8.0f} {nx_txt:>11} "
+                f"{cold_s * 1e3:>8.1f} {cold_cpu_s * 1e3:>8.1f} {warm_s * 1e3:>8.1f} {peak:>8.0f} {nx_txt:>11} "
                 f"{nx_s / cold_s:>8.0f}x {ref:>7} {ref_s:>7.2f} {err:>11.1e} {arcs:>7}",
                 flush=True,
             )
