@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gpuplanner.catalog.loader import Catalog
 from gpuplanner.catalog.types import GpuType, ModelType, ServerType
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
@@ -26,7 +27,7 @@ from gpuplanner.engine.perf.shapes import (
     shape_from_entry,
 )
 from gpuplanner.engine.perf.traffic import KIND_CODES as FLOW_KINDS
-from gpuplanner.engine.perf.traffic import training_flows
+from gpuplanner.engine.perf.traffic import Flows, training_flows
 from gpuplanner.engine.perf.training import TrainEstimate, estimate
 from gpuplanner.engine.routing import Router
 
@@ -192,7 +193,7 @@ def route_flows(c: Compiled, fg: FabricGraph, router: Router, flows, n_gpus_plac
 HOP_SAMPLE = 2048  # flows per kind whose routes are measured for the latency model
 
 
-def switch_hops(fg: FabricGraph, router: Router, flows) -> dict[str, float]:
+def switch_hops(fg: FabricGraph, router: Router, flows: Flows) -> dict[str, float]:
     """Switches the farthest inter-node step of each collective kind crosses on the drawn fabric (a route of h
     links between two GPU endpoints crosses h - 1 switches). A ring step waits for its slowest pair, so the
     farthest route counts. At most HOP_SAMPLE evenly spaced flows per kind are measured (their routes repeat
@@ -217,7 +218,7 @@ def switch_hops(fg: FabricGraph, router: Router, flows) -> dict[str, float]:
     return out
 
 
-def switch_latency_ns(c: Compiled, catalog) -> float | None:
+def switch_latency_ns(c: Compiled, catalog: Catalog) -> float | None:
     """The largest port-to-port latency the catalog prints for the plan's switch models (None: none printed)."""
     is_switch = c.devices.kind == KIND_CODES["switch"]
     found = []

@@ -22,12 +22,16 @@ algorithm where the fabric has it: each NIC sends and receives its share once in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import NDArray
 
 from gpuplanner.engine.perf.assumptions import Assumptions
 from gpuplanner.engine.perf.shapes import ClusterSpec
+
+Floats = NDArray[np.float64]
+Num = float | NDArray[Any]  # a scalar or an array of them (broadcast)
 
 
 @dataclass(frozen=True)
@@ -52,53 +56,57 @@ class Links:
     )
     net_base_latency_s: float = 0.0  # once per collective that crosses nodes (NCCL's baseLat)
 
-    def hops(self, kind: str, nodes: ArrayLike) -> np.ndarray:
+    def hops(self, kind: str, nodes: Num) -> Floats:
         """Switches a network step of a group spanning `nodes` nodes crosses."""
-        nodes = np.asarray(nodes, dtype=float)
+        nodes_f = np.asarray(nodes, dtype=float)
         if kind in self.switch_hops:
-            return np.full(nodes.shape, float(self.switch_hops[kind]))
-        return np.where(nodes <= self.leaf_nodes, 1.0, np.where(nodes <= self.pod_nodes, 3.0, 5.0))
+            return np.full(nodes_f.shape, float(self.switch_hops[kind]))
+        return np.where(nodes_f <= self.leaf_nodes, 1.0, np.where(nodes_f <= self.pod_nodes, 3.0, 5.0))
 
-    def net_step_s(self, kind: str, nodes: ArrayLike) -> np.ndarray:
+    def net_step_s(self, kind: str, nodes: Num) -> Floats:
         """One network step: the endpoints' latency (with the first switch) + every further switch crossed."""
         extra = np.maximum(self.hops(kind, nodes) - 1.0, 0.0)
-        return self.inter_latency_s + extra * self.switch_latency_s
+        out: Floats = self.inter_latency_s + extra * self.switch_latency_s
+        return out
 
-    def busbw(self, kind: str, n, g, nics=None):
+    def busbw(self, kind: str, n: Num, g: Num, nics: Num | None = None) -> Floats:
         """Bus bandwidth of a group of n ranks with g of them per node; `nics`: NICs per node that carry the
         inter-node part (default: one per member, as NCCL's rail-aligned rings)."""
-        n = np.asarray(n, dtype=float)
-        g = np.minimum(np.asarray(g, dtype=float), n)
+        nf = np.asarray(n, dtype=float)
+        gf = np.minimum(np.asarray(g, dtype=float), nf)
         if kind in self.override_byte_per_s:
-            return np.full(np.broadcast(n, g).shape, self.override_byte_per_s[kind])
-        carriers = g if nics is None else np.minimum(g, nics)
+            return np.full(np.broadcast(nf, gf).shape, self.override_byte_per_s[kind])
+        carriers = gf if nics is None else np.minimum(gf, np.asarray(nics, dtype=float))
         inter = carriers * self.nic_busbw_byte_per_s * self.factor.get(kind, 1.0)
-        return np.where(n <= g, self.nvl_busbw_byte_per_s, np.minimum(self.nvl_busbw_byte_per_s, inter))
+        return np.where(nf <= gf, self.nvl_busbw_byte_per_s, np.minimum(self.nvl_busbw_byte_per_s, inter))
 
-    def latency(self, n: ArrayLike, g: ArrayLike, kind: str = "dp") -> np.ndarray:
+    def latency(self, n: Num, g: Num, kind: str = "dp") -> Floats:
         """Latency of one step of a group of n ranks with g per node (NVLink inside a node, else the network)."""
-        n = np.asarray(n, dtype=float)
-        g = np.minimum(np.asarray(g, dtype=float), n)
-        nodes = np.ceil(n / np.maximum(g, 1.0))
-        return np.where(n <= g, self.intra_latency_s, self.net_step_s(kind, nodes))
+        nf = np.asarray(n, dtype=float)
+        gf = np.minimum(np.asarray(g, dtype=float), nf)
+        nodes = np.ceil(nf / np.maximum(gf, 1.0))
+        return np.where(nf <= gf, self.intra_latency_s, self.net_step_s(kind, nodes))
 
-    def ring_latency_s(self, n: ArrayLike, g: ArrayLike, kind: str, k: float) -> np.ndarray:
+    def ring_latency_s(self, n: Num, g: Num, kind: str, k: float) -> Floats:
         """NCCL's ring latency: k(n-1) steps, k(N-1) of them across the network (k = 2 all-reduce, 1 RS/AG)."""
-        n = np.asarray(n, dtype=float)
-        g = np.clip(np.asarray(g, dtype=float), 1.0, np.maximum(n, 1.0))
-        nodes = np.ceil(n / g)
+        nf = np.asarray(n, dtype=float)
+        gf = np.clip(np.asarray(g, dtype=float), 1.0, np.maximum(nf, 1.0))
+        nodes = np.ceil(nf / gf)
         net = k * (nodes - 1.0)
         base = np.where(nodes > 1.0, self.net_base_latency_s, 0.0)
-        return base + (k * (n - 1.0) - net) * self.intra_latency_s + net * self.net_step_s(kind, nodes)
+        out: Floats = (
+            base + (k * (nf - 1.0) - net) * self.intra_latency_s + net * self.net_step_s(kind, nodes)
+        )
+        return out
 
-    def tree_latency_s(self, n: ArrayLike, g: ArrayLike, kind: str) -> np.ndarray:
+    def tree_latency_s(self, n: Num, g: Num, kind: str) -> Floats:
         """NCCL's tree latency: 2((n/N - 1) · alpha_nvlink + log2(N) · alpha_net); inside a node 2·log2(n) steps."""
-        n = np.asarray(n, dtype=float)
-        g = np.clip(np.asarray(g, dtype=float), 1.0, np.maximum(n, 1.0))
-        nodes = np.ceil(n / g)
-        inside = 2.0 * np.ceil(np.log2(np.maximum(n, 2.0))) * self.intra_latency_s
-        across = self.net_base_latency_s + 2.0 * (
-            (g - 1.0) * self.intra_latency_s
+        nf = np.asarray(n, dtype=float)
+        gf = np.clip(np.asarray(g, dtype=float), 1.0, np.maximum(nf, 1.0))
+        nodes = np.ceil(nf / gf)
+        inside = 2.0 * np.ceil(np.log2(np.maximum(nf, 2.0))) * self.intra_latency_s
+        across: Floats = self.net_base_latency_s + 2.0 * (
+            (gf - 1.0) * self.intra_latency_s
             + np.ceil(np.log2(np.maximum(nodes, 2.0))) * self.net_step_s(kind, nodes)
         )
         return np.where(nodes > 1.0, across, inside)
@@ -137,42 +145,42 @@ def links_for(cluster: ClusterSpec, a: Assumptions) -> Links:
     )
 
 
-def _zero_if_single(n, t):
+def _zero_if_single(n: Num, t: Num) -> Floats:
     return np.where(np.asarray(n) > 1, t, 0.0)
 
 
-def ring_all_reduce_s(size_byte, n, busbw, alpha_s):
+def ring_all_reduce_s(size_byte: Num, n: Num, busbw: Num, alpha_s: Num) -> Floats:
     n = np.asarray(n, dtype=float)
     t = 2.0 * (n - 1.0) / n * size_byte / busbw + 2.0 * (n - 1.0) * alpha_s
     return _zero_if_single(n, t)
 
 
-def tree_all_reduce_s(size_byte, n, busbw, alpha_s):
+def tree_all_reduce_s(size_byte: Num, n: Num, busbw: Num, alpha_s: Num) -> Floats:
     """Double binary tree: ~2·S over the bus (reduce up, broadcast down), 2·log2(n) latency steps."""
     n = np.asarray(n, dtype=float)
     t = 2.0 * size_byte / busbw + 2.0 * np.ceil(np.log2(np.maximum(n, 2.0))) * alpha_s
     return _zero_if_single(n, t)
 
 
-def all_reduce_s(size_byte, n, busbw, alpha_s):
+def all_reduce_s(size_byte: Num, n: Num, busbw: Num, alpha_s: Num) -> Floats:
     """NCCL picks the faster of ring and tree."""
     return np.minimum(
         ring_all_reduce_s(size_byte, n, busbw, alpha_s), tree_all_reduce_s(size_byte, n, busbw, alpha_s)
     )
 
 
-def reduce_scatter_s(size_byte, n, busbw, alpha_s):
+def reduce_scatter_s(size_byte: Num, n: Num, busbw: Num, alpha_s: Num) -> Floats:
     """`size_byte` is the full (unsharded) buffer; each rank ends with size/n."""
     n = np.asarray(n, dtype=float)
     return _zero_if_single(n, (n - 1.0) / n * size_byte / busbw + (n - 1.0) * alpha_s)
 
 
-def all_gather_s(size_byte, n, busbw, alpha_s):
+def all_gather_s(size_byte: Num, n: Num, busbw: Num, alpha_s: Num) -> Floats:
     """`size_byte` is the gathered (full) buffer; each rank contributes size/n."""
     return reduce_scatter_s(size_byte, n, busbw, alpha_s)
 
 
-def all_to_all_s(size_byte, n, g, links: Links, kind: str = "ep"):
+def all_to_all_s(size_byte: Num, n: Num, g: Num, links: Links, kind: str = "ep") -> Floats:
     """Each rank sends size/n to every other member: the intra-node share over NVLink, the rest over NICs."""
     n = np.asarray(n, dtype=float)
     g = np.minimum(np.asarray(g, dtype=float), n)
@@ -186,7 +194,7 @@ def all_to_all_s(size_byte, n, g, links: Links, kind: str = "ep"):
     return _zero_if_single(n, t)
 
 
-def p2p_s(size_byte, intra_node, links: Links, kind: str = "pp"):
+def p2p_s(size_byte: Num, intra_node: Num, links: Links, kind: str = "pp") -> Floats:
     """One point-to-point send; inter-node sends use the sender's NIC."""
     nic = links.nic_busbw_byte_per_s * links.factor.get(kind, 1.0)
     if kind in links.override_byte_per_s:
@@ -196,7 +204,7 @@ def p2p_s(size_byte, intra_node, links: Links, kind: str = "pp"):
     return size_byte / bw + lat
 
 
-def nvls_factor(n, g, links: Links):
+def nvls_factor(n: Num, g: Num, links: Links) -> Floats:
     """Bus-bandwidth gain of NVLink SHARP for an all-reduce of n ranks (1 outside a node or without it)."""
     n = np.asarray(n, dtype=float)
     if not links.nvls_gain:
@@ -209,9 +217,7 @@ def nvls_factor(n, g, links: Links):
     return np.where(n <= np.asarray(g, dtype=float), table[k], 1.0)
 
 
-def group_all_reduce_s(
-    size_byte: ArrayLike, n: ArrayLike, g: ArrayLike, links: Links, kind: str, nvls: bool = False
-) -> np.ndarray:
+def group_all_reduce_s(size_byte: Num, n: Num, g: Num, links: Links, kind: str, nvls: bool = False) -> Floats:
     """All-reduce of a group of n ranks, g per node, with the kind's bus bandwidth: the fastest of NCCL's ring,
     tree and (where the switches reduce) in-network algorithms, each with its own latency. `nvls`: NCCL may use
     NVLink SHARP for it (a plain all-reduce inside an NVSwitch node)."""
@@ -227,9 +233,7 @@ def group_all_reduce_s(
     return _zero_if_single(n, t)
 
 
-def in_network_all_reduce_s(
-    size_byte: ArrayLike, n: ArrayLike, g: ArrayLike, links: Links, kind: str
-) -> np.ndarray:
+def in_network_all_reduce_s(size_byte: Num, n: Num, g: Num, links: Links, kind: str) -> Floats:
     """SHARP all-reduce (NCCL CollNet): reduce-scatter inside the node, each NIC sends its 1/g share up the
     switch tree once and receives the reduced share once (a ring sends and receives it 2(n-1)/n times), then
     all-gather inside the node. Latency: the intra-node steps plus one network traversal. Infinite inside a node."""
@@ -245,11 +249,15 @@ def in_network_all_reduce_s(
     return np.where(nodes > 1.0, t + lat, np.inf)
 
 
-def group_reduce_scatter_s(size_byte, n, g, links: Links, kind: str, nics=None):
+def group_reduce_scatter_s(
+    size_byte: Num, n: Num, g: Num, links: Links, kind: str, nics: Num | None = None
+) -> Floats:
     n = np.asarray(n, dtype=float)
     t = (n - 1.0) / np.maximum(n, 1.0) * size_byte / links.busbw(kind, n, g, nics)
     return _zero_if_single(n, t + links.ring_latency_s(n, g, kind, 1.0))
 
 
-def group_all_gather_s(size_byte, n, g, links: Links, kind: str, nics=None):
+def group_all_gather_s(
+    size_byte: Num, n: Num, g: Num, links: Links, kind: str, nics: Num | None = None
+) -> Floats:
     return group_reduce_scatter_s(size_byte, n, g, links, kind, nics)
