@@ -101,9 +101,10 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     )
     excluded = [c for c in checked if c.run.excluded]
     if excluded:
-        print("\nlisted but not counted (the engine refuses the published layout):")
+        print("\nlisted but not counted (refused, or outside what the engine models; each says why):")
         for c in excluded:
-            print(f"  {c.run.id}: {c.run.excluded}")
+            err = f" (error {_pct(c.error)})" if c.error is not None else ""
+            print(f"  {c.run.id}{err}: {c.run.excluded}")
     print(
         f"\nerror = predicted/measured − 1 in throughput ({', '.join(v[0] for v in METRICS.values())}; a step time "
         f"is inverted). Sources: `gpuplanner validate --json`. Error bands of `estimate`: measured/predicted range "

@@ -26,6 +26,7 @@ METRICS = {
     "tflops_per_gpu": ("model TFLOP/s per GPU", False),
     "mfu": ("MFU (model FLOPs / BF16 peak)", False),
     "step_time_s": ("step time, s", True),  # True: lower is faster
+    "tokens_per_s_per_gpu": ("tokens/s per GPU", False),  # free of any FLOP-counting convention
 }
 REQUIRED = ("id", "family", "source", "states", "request", "metric", "measured")
 
@@ -108,6 +109,7 @@ def check(run: Run, catalog=None) -> Checked:
         "tflops_per_gpu": est.tflops_per_gpu,
         "mfu": est.mfu,
         "step_time_s": est.step_time_s,
+        "tokens_per_s_per_gpu": est.tokens_per_s / max(est.n_gpus, 1),
     }[run.metric]
     inverted = METRICS[run.metric][1]
     err = (run.measured / value if inverted else value / run.measured) - 1.0
