@@ -32,12 +32,15 @@ def _pct(x: float | None) -> str:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
+    from gpuplanner.catalog.loader import default_catalog
     from gpuplanner.engine.perf.bands import stored_bands
     from gpuplanner.engine.perf.validation import METRICS, check_all, summary
+    from gpuplanner.engine.perf.validation_collectives import check_collectives
 
     checked = check_all()
     fams = summary(checked)
     bands = stored_bands()
+    collectives = check_collectives(default_catalog())
     if args.json:
         print_json(
             {
@@ -63,6 +66,20 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                 ],
                 "families": fams,
                 "bands": bands,
+                "collectives": [
+                    {
+                        "id": k.id,
+                        "source": k.source,
+                        "states": k.states,
+                        "ranks": k.ranks,
+                        "nodes": k.nodes,
+                        "size_byte": k.size_byte,
+                        "measured_us": k.measured_us,
+                        "predicted_us": k.predicted_us,
+                        "error": k.error,
+                    }
+                    for k in collectives
+                ],
             }
         )
         return 0
@@ -98,6 +115,21 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             for f in fams
         ],
         ["family", "runs", "refused", "mean |error|", "worst |error|", "mean error"],
+    )
+    print("\nsmall collectives between nodes (latency-bound; nccl-tests all-reduce, not in the error bands):")
+    print_table(
+        [
+            [
+                k.id,
+                f"{k.ranks} ranks on {k.nodes} nodes",
+                f"{k.size_byte:,.0f} B",
+                f"{k.measured_us:.1f}",
+                f"{k.predicted_us:.1f}",
+                _pct(k.error),
+            ]
+            for k in collectives
+        ],
+        ["run", "group", "size", "measured µs", "predicted µs", "error"],
     )
     excluded = [c for c in checked if c.run.excluded]
     if excluded:

@@ -167,3 +167,18 @@ def test_in_network_reduction_halves_the_network_bytes_of_a_large_all_reduce() -
     # small messages: one traversal of the switch tree instead of log2(N) (tree) or 2(N-1) (ring) network steps
     small_sharp = float(group_all_reduce_s(8.0, n, g, sharp, "dp"))
     assert small_sharp < float(group_all_reduce_s(8.0, n, g, plain, "dp"))
+
+
+def test_validate_shows_the_published_collectives_with_the_models_figures() -> None:
+    """catalogs/validation/collective_runs.yaml holds the same published figures as PUBLISHED above, and
+    `gpuplanner validate` predicts them with the same all-reduce model."""
+    from gpuplanner.catalog.loader import default_catalog
+    from gpuplanner.engine.perf.validation_collectives import check_collectives
+
+    rows = check_collectives(default_catalog())
+    assert [r.measured_us for r in rows] == pytest.approx([m * 1e6 for *_, m in PUBLISHED])
+    for r, (_, cluster, n, g, size, nvls, _m) in zip(rows, PUBLISHED, strict=True):
+        assert (r.ranks, r.size_byte) == (n, size)
+        want = float(group_all_reduce_s(size, n, g, links_for(cluster, A), "dp", nvls=nvls)) * 1e6
+        assert r.predicted_us == pytest.approx(want, rel=0.02)  # catalog GPU figures vs the test's round ones
+        assert r.error == pytest.approx(r.measured_us / r.predicted_us - 1.0)
