@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -103,7 +104,7 @@ class ServingPlan:
     fits: bool = True
     refusal: str = ""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in out.items()}
 
@@ -204,7 +205,9 @@ def _disaggregated(p: Worker, d: Worker, setup: ServingSetup, n_p: int, n_d: int
     )
 
 
-def _workers(shape, cluster, setup, a, sa) -> list[Worker]:
+def _workers(
+    shape: ModelShape, cluster: ClusterSpec, setup: ServingSetup, a: Assumptions, sa: Assumptions
+) -> list[Worker]:
     """Every layout worth trying: each TP in the node; PP across nodes only when the largest TP does not fit."""
     ws = [worker(shape, cluster, setup, t, 1, a, sa) for t in tp_candidates(shape, cluster)]
     if not any(w.fits for w in ws):
@@ -268,7 +271,7 @@ def plan_serving(
                 continue
             if sizing:
                 per = one.max_requests_per_s if rate_per_s is not None else one.max_concurrent_users
-                want = rate_per_s if rate_per_s is not None else users
+                want = rate_per_s if rate_per_s is not None else float(users or 0.0)
                 plans.append(_aggregated(w, setup, max(1, math.ceil(want / per - 1e-9))))
             elif n_gpus:
                 plans.append(_aggregated(w, setup, n_gpus // w.gpus))
@@ -281,13 +284,14 @@ def plan_serving(
                     plans.append(_disaggregated(p, d, setup, 1, 1))
                     continue
                 if sizing:
-                    want = rate_per_s
-                    if want is None:  # users → rate at the latency of a balanced pair at its capacity
+                    if rate_per_s is not None:
+                        want = rate_per_s
+                    else:  # users → rate at the latency of a balanced pair at its capacity
                         pair = _disaggregated(
                             p, d, setup, max(1, round(lam_d / lam_p)), max(1, round(lam_p / lam_d))
                         )
                         lat = pair.max_concurrent_users / pair.max_requests_per_s
-                        want = users / lat
+                        want = float(users or 0.0) / lat
                     q = _disaggregated(
                         p, d, setup, math.ceil(want / lam_p - 1e-9), math.ceil(want / lam_d - 1e-9)
                     )

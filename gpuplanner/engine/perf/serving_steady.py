@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from gpuplanner.engine.perf.serving_worker import ServingSetup, Worker
 
 
-def _fixed_point(alpha, beta) -> np.ndarray:
+def _fixed_point(alpha: float | NDArray[Any], beta: float | NDArray[Any]) -> NDArray[np.float64]:
     """Least T with T ≥ α + β·T: α / (1 − β), infinite when β ≥ 1 (the rate exceeds the capacity)."""
-    alpha, beta = np.broadcast_arrays(np.asarray(alpha, float), np.asarray(beta, float))
-    ok = beta < 1.0
-    return np.where(ok, alpha / np.where(ok, 1.0 - beta, 1.0), np.inf)
+    a, b = np.broadcast_arrays(np.asarray(alpha, float), np.asarray(beta, float))
+    ok = b < 1.0
+    return np.where(ok, a / np.where(ok, 1.0 - b, 1.0), np.inf)
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,9 @@ class Operating:
     latency_s: np.ndarray  # TTFT + (O − 1) · TPOT
 
 
-def steady_state(w: Worker, setup: ServingSetup, rate_per_s, prefill: bool = True) -> Operating:
+def steady_state(
+    w: Worker, setup: ServingSetup, rate_per_s: float | list[float] | NDArray[Any], prefill: bool = True
+) -> Operating:
     """Aggregated (prefill=True: chunked prefill mixed into decode steps) or decode-only worker at λ."""
     lam = np.atleast_1d(np.asarray(rate_per_s, dtype=float))
     isl, osl = float(setup.prompt_len), float(setup.output_len)

@@ -10,8 +10,10 @@ coefficients of that linear form. Constants: catalogs/assumptions/performance.ya
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
@@ -100,13 +102,16 @@ class Worker:
     def gpus(self) -> int:
         return self.tp * self.pp
 
-    def step_s(self, decode_tokens, prefill_tokens) -> np.ndarray:
+    def step_s(
+        self, decode_tokens: float | NDArray[Any], prefill_tokens: float | NDArray[Any]
+    ) -> NDArray[np.float64]:
         """One engine step (= one output token per running sequence), vectorised over its arguments."""
         b = np.asarray(decode_tokens, dtype=float)
         t = b + np.asarray(prefill_tokens, dtype=float)
         mem = self.mem0_s + np.minimum(self.moe_all_s, self.moe_tok_s * t) + self.mem_b_s * b
         cmp = self.cmp_b_s * b + self.cmp_c_s * (t - b)
-        return mem + cmp + self.k0_s + self.k_tok_s * t
+        out: NDArray[np.float64] = mem + cmp + self.k0_s + self.k_tok_s * t
+        return out
 
 
 def worker(
