@@ -24,7 +24,9 @@ from gpuplanner.storage import FORMAT_VERSION, open_project, save_project
 from gpuplanner.topology import GenerateOptions, generate_into
 
 ROOT = Path(__file__).resolve().parents[2]
-ISSUE_GOAL = Goal(model_id="llama3-70b", total_tokens=15e12, deadline_days=60, facility_kw_max=3000, rack_kw_max=45)
+ISSUE_GOAL = Goal(
+    model_id="llama3-70b", total_tokens=15e12, deadline_days=60, facility_kw_max=3000, rack_kw_max=45
+)
 
 
 def _small() -> Project:
@@ -76,7 +78,17 @@ _names = st.from_regex(r"[A-Za-z][A-Za-z0-9 .-]{0,11}", fullmatch=True).map(str.
     objective=st.sampled_from(["tco", "capex"]),
 )
 def test_any_goal_round_trips_through_the_file(
-    tmp_path_factory, kind, tokens, deadline, facility, racks, vendors, cooling, templates, oversubs, objective
+    tmp_path_factory,
+    kind,
+    tokens,
+    deadline,
+    facility,
+    racks,
+    vendors,
+    cooling,
+    templates,
+    oversubs,
+    objective,
 ):
     goal = Goal(
         kind=kind,
