@@ -108,6 +108,7 @@ def check(g: Goal) -> None:
 
 _TUPLES = {f.name for f in dataclasses.fields(Goal) if str(f.type).startswith("tuple")}
 _INTS = {"global_batch", "prompt_len", "output_len", "racks_max", "max_servers"}
+_FLOATS = {f.name for f in dataclasses.fields(Goal) if str(f.type).startswith("float")}
 
 
 def goal_from_dict(data: Any, origin: str = "goal") -> Goal:
@@ -129,6 +130,14 @@ def goal_from_dict(data: Any, origin: str = "goal") -> Goal:
             if not isinstance(v, list | tuple):
                 raise ValidationError(f"{origin}: goal field '{k}' is a list", field=k, value=v)
             v = tuple(float(x) if k == "oversubs" else str(x) for x in v)
+        elif k in _FLOATS and isinstance(v, str):
+            # YAML 1.1 reads "15e12" (no dot, no sign) as text: a number written so is still a number
+            try:
+                v = float(v.replace("_", ""))
+            except ValueError:
+                raise ValidationError(
+                    f"{origin}: goal field '{k}' is a number, not {v!r}", field=k, value=v
+                ) from None
         elif k == "region" and isinstance(v, str):
             v = v.strip().upper()
         elif k in _INTS and v is not None:
