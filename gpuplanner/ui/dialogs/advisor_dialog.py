@@ -75,6 +75,7 @@ class AdvisorDialog(QDialog):
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.scatter = pg.ScatterPlotItem(size=12, pen=pg.mkPen("k"), brush=pg.mkBrush(40, 120, 200, 200))
         self.scatter.sigClicked.connect(self._clicked)
+        self._labels: list[pg.TextItem] = []
         self.plot.addItem(self.scatter)
         right.addWidget(self.plot, 3)
         self.table = QTableWidget()
@@ -328,6 +329,14 @@ class AdvisorDialog(QDialog):
         self.scatter.setData(
             [{"pos": (x, y), "data": i} for i, (x, y) in enumerate(zip(xs, ys, strict=True))]
         )
+        for label in self._labels:  # each point numbered as its row in the table below
+            self.plot.removeItem(label)
+        self._labels = []
+        for i, (x, y) in enumerate(zip(xs, ys, strict=True)):
+            label = pg.TextItem(str(i + 1), color=(20, 20, 20), anchor=(-0.3, 1.1))
+            label.setPos(x, y)
+            self.plot.addItem(label)
+            self._labels.append(label)
         self.plot.setLabel("bottom", self.tr("TCO, million {cur}").format(cur=cur))
         self.plot.setLabel(
             "left", self.tr("Time to train (days)") if training else self.tr("Serving headroom (×)")
@@ -400,6 +409,15 @@ class AdvisorDialog(QDialog):
     def _row_chosen(self) -> None:
         d = self.chosen()
         self.open_button.setEnabled(d is not None)
+        if self.result is not None and len(self.scatter.points()) == len(self.result.front):
+            sel = self.table.selectionModel().selectedRows()
+            picked = sel[0].row() if sel else -1
+            self.scatter.setBrush(  # the chosen design's point stands out
+                [
+                    pg.mkBrush(230, 120, 30, 240) if k == picked else pg.mkBrush(40, 120, 200, 200)
+                    for k in range(len(self.result.front))
+                ]
+            )
         if d is None:
             self.details.clear()
             return
