@@ -210,6 +210,7 @@ def shot_advisor(app: QApplication, tmp: Path) -> None:
     app.processEvents()
     dlg.grab().save(str(OUT / "advisor.png"))
     dlg.close()
+    w.doc.undo_stack.setClean()  # the goal edit is not to be saved: no "save changes?" box on close
     w.close()
 
 
