@@ -66,6 +66,8 @@ def test_advise_searches_the_goal_stored_in_the_project(project: Path, tmp_path:
     assert run.returncode == 0, run.stderr
     stored = project_goal(open_project(project))
     assert stored is not None and stored.facility_kw_max == 400 and stored.model_id == "llama3-8b"
+    info = json.loads(_gp("info", str(project), "--json").stdout)
+    assert info["goal"]["facility_kw_max"] == 400 and info["goal"]["templates"] == "rail-leaf-spine"
 
     out = tmp_path / "advice"
     run = _gp("advise", str(project), "--workers", "2", "--json", "-o", str(out))
@@ -125,6 +127,7 @@ def test_options_override_the_project_goal_and_save_goal_writes_it(project: Path
 
 def test_bad_goals_exit_2_naming_the_field_and_keep_the_file(project: Path, tmp_path: Path):
     before = _sha(project)
+    assert json.loads(_gp("info", str(project), "--json").stdout)["goal"] is None
     _one_line(_gp("advise", str(project)), "no goal", "goal")
     _one_line(_gp("set", str(project), "goal.oversubs=1,0.5"), "oversubs")
     _one_line(_gp("set", str(project), "goal.deadline_days=-3"), "deadline_days")
