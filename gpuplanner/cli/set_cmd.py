@@ -276,6 +276,8 @@ def _cmd_set(args: argparse.Namespace) -> int:
         if not m:
             raise ValidationError(f"'{item}' is not KEY=VALUE", value=item)
         pairs.append((m.group(1), m.group(2)))
+    # the goal's kind last: "goal.kind=inference goal.requests_per_s=20" must not fail on the missing rate
+    pairs.sort(key=lambda kv: kv[0] == "goal.kind")
     project = open_project(args.file)
     ed = _Edits(project)
     try:

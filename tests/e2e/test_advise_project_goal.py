@@ -125,6 +125,13 @@ def test_options_override_the_project_goal_and_save_goal_writes_it(project: Path
     }
 
 
+def test_a_serving_goal_set_in_any_order(project: Path):
+    run = _gp("set", str(project), "goal.kind=inference", "goal.requests_per_s=20", "goal.ttft_s_max=0.5")
+    assert run.returncode == 0, run.stderr
+    goal = project_goal(open_project(project))
+    assert goal is not None and (goal.kind, goal.requests_per_s, goal.ttft_s_max) == ("inference", 20, 0.5)
+
+
 def test_bad_goals_exit_2_naming_the_field_and_keep_the_file(project: Path, tmp_path: Path):
     before = _sha(project)
     assert json.loads(_gp("info", str(project), "--json").stdout)["goal"] is None
