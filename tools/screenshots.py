@@ -186,9 +186,16 @@ def shot_advisor(app: QApplication, tmp: Path) -> None:
     """Plan ▸ Design advisor on the issue's goal: Llama 3 70B on 15T tokens in 60 days, ≤ 3 MW, ≤ 45 kW racks."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from gpuplanner.advisor import Goal
+    from gpuplanner.advisor.goal import goal_row
+    from gpuplanner.commands import SetFields
     from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog
 
     w = window(app, tmp)
+    # the goal kept in the project (Plan ▸ Design goal…); the advisor's form is filled from it
+    goal = Goal(total_tokens=15e12, deadline_days=60, facility_kw_max=3000, rack_kw_max=45, max_servers=512)
+    row = goal_row(goal)
+    w.doc.push(SetFields(w.doc.project, "goal", "goal", **{n: getattr(row, n) for n in row.__slots__}))
     dlg = AdvisorDialog(w)
     dlg.resize(1300, 760)
     dlg.show()
@@ -199,8 +206,11 @@ def shot_advisor(app: QApplication, tmp: Path) -> None:
     while time.perf_counter() < end:
         app.processEvents()
         time.sleep(0.02)
+    dlg.table.selectRow(1)
+    app.processEvents()
     dlg.grab().save(str(OUT / "advisor.png"))
     dlg.close()
+    w.doc.undo_stack.setClean()  # the goal edit is not to be saved: no "save changes?" box on close
     w.close()
 
 

@@ -10,7 +10,7 @@ import math
 from functools import cache
 from typing import Any
 
-from gpuplanner.advisor.goal import Candidate, Goal
+from gpuplanner.advisor.goal import Candidate, Goal, goal_row
 from gpuplanner.advisor.space import cluster_spec, model_shape
 from gpuplanner.catalog.loader import default_catalog
 from gpuplanner.core.errors import PlannerError
@@ -122,11 +122,13 @@ def options_for(cand: Candidate) -> GenerateOptions:
 
 
 def build_project(goal: Goal, cand: Candidate, layout: dict[str, Any] | None, cat=None) -> Project:
-    """The candidate as a project: the generated plan and the goal's workload at the chosen layout."""
+    """The candidate as a project: the generated plan, the goal, and the goal's workload at the chosen
+    layout."""
     from gpuplanner.commands import AddRows, ReplaceRows
 
     p = Project(cat or catalog())
     generate_into(p, options_for(cand))
+    ReplaceRows("goal", [goal_row(goal)]).apply(p)  # the design carries the goal it was found for
     if cand.cooling_id:
         racks = [dataclasses.replace(r, cooling_id=cand.cooling_id) for r in p.racks.values()]
         ReplaceRows("racks", racks).apply(p)

@@ -14,6 +14,9 @@ from typing import Any
 import yaml
 
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.model.goal import parse_list
+from gpuplanner.model.rows import DesignGoal
+from gpuplanner.model.validate import validate_row
 
 KINDS = ("training", "inference")
 OBJECTIVES = ("tco", "capex")
@@ -57,6 +60,8 @@ class Goal:
 
     def __post_init__(self) -> None:
         check(self)
+        # the project's goal table holds every goal: its ranges, vocabularies and lists apply here too
+        validate_row("goal", goal_row(self))
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -94,8 +99,6 @@ def check(g: Goal) -> None:
             raise bad(name, v, "a finite number above 0, or empty for no limit")
     if g.racks_max is not None and (not isinstance(g.racks_max, int) or g.racks_max < 1):
         raise bad("racks_max", g.racks_max, "a whole number ≥ 1, or empty for no limit")
-    if g.max_servers > 100_000:
-        raise bad("max_servers", g.max_servers, "at most 100,000 servers per search")
     if not g.templates:
         raise bad("templates", g.templates, "at least one fabric template")
     for o in g.oversubs:
@@ -105,6 +108,7 @@ def check(g: Goal) -> None:
 
 _TUPLES = {f.name for f in dataclasses.fields(Goal) if str(f.type).startswith("tuple")}
 _INTS = {"global_batch", "prompt_len", "output_len", "racks_max", "max_servers"}
+_FLOATS = {f.name for f in dataclasses.fields(Goal) if str(f.type).startswith("float")}
 
 
 def goal_from_dict(data: Any, origin: str = "goal") -> Goal:
@@ -126,6 +130,16 @@ def goal_from_dict(data: Any, origin: str = "goal") -> Goal:
             if not isinstance(v, list | tuple):
                 raise ValidationError(f"{origin}: goal field '{k}' is a list", field=k, value=v)
             v = tuple(float(x) if k == "oversubs" else str(x) for x in v)
+        elif k in _FLOATS and isinstance(v, str):
+            # YAML 1.1 reads "15e12" (no dot, no sign) as text: a number written so is still a number
+            try:
+                v = float(v.replace("_", ""))
+            except ValueError:
+                raise ValidationError(
+                    f"{origin}: goal field '{k}' is a number, not {v!r}", field=k, value=v
+                ) from None
+        elif k == "region" and isinstance(v, str):
+            v = v.strip().upper()
         elif k in _INTS and v is not None:
             if (
                 isinstance(v, bool)
@@ -154,6 +168,59 @@ def read_goal(path: str | Path) -> Goal:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ValidationError(f"{p}: cannot read the goal ({first})", field="goal") from exc
     return goal_from_dict(data, str(p))
+
+
+# -- the project's goal table (model/rows.py DesignGoal): 0 = no limit, lists as comma-separated text -----
+_LIMITS = ("facility_kw_max", "rack_kw_max", "racks_max", "capex_usd_max", "tco_usd_max")
+_ROW_FLOATS = {f.name for f in dataclasses.fields(DesignGoal) if f.type in ("float", float)}
+
+
+def goal_row(goal: Goal) -> DesignGoal:
+    """The goal as the project's goal row."""
+    d: dict[str, Any] = {}
+    for f in dataclasses.fields(DesignGoal):
+        if f.name == "id":
+            continue
+        v = getattr(goal, f.name)
+        if f.name in _LIMITS and v is None:
+            v = 0
+        if f.name in _TUPLES:
+            v = ",".join(f"{x:g}" if isinstance(x, float) else str(x) for x in v)
+        elif f.name in _ROW_FLOATS and isinstance(v, int | float) and not isinstance(v, bool):
+            v = float(v)
+        d[f.name] = v
+    return DesignGoal(**d)
+
+
+def goal_from_row(row: DesignGoal, origin: str = "the project's goal") -> Goal:
+    """The project's goal row as the advisor's goal; raises ValidationError when none is set."""
+    if not row.kind:
+        raise ValidationError(
+            f"{origin}: no goal is set",
+            field="goal",
+            hint="set one: gpuplanner set FILE goal=GOAL.yaml (or goal.FIELD=VALUE), or Plan ▸ Goal… in the window",
+        )
+    data: dict[str, Any] = {}
+    for f in dataclasses.fields(DesignGoal):
+        if f.name == "id":
+            continue
+        v = getattr(row, f.name)
+        if f.name in _LIMITS and not v:
+            v = None
+        elif f.name in _TUPLES:
+            v = parse_list(f.name, v)
+        data[f.name] = v
+    try:
+        return Goal(**data)
+    except ValidationError as exc:
+        exc.message = f"{origin}: {exc.message}"
+        raise
+
+
+def project_goal(project: Any) -> Goal | None:
+    """The project's goal, or None when none is set."""
+    row = project.goal
+    return goal_from_row(row) if row.kind else None
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         "training goal (model, tokens, deadline) or a serving goal (request rate, TTFT/TPOT targets) within "
         "the site's limits; write the Pareto-optimal designs as project files and designs.json.",
     )
+    p.add_argument(
+        "project",
+        nargs="?",
+        metavar="PROJECT",
+        help="a .gpuplan file: its goal (gpuplanner set PROJECT goal=FILE) is used when --goal is not given",
+    )
     p.add_argument("--goal", metavar="FILE", help="a YAML/JSON goal file (options below override its fields)")
+    p.add_argument(
+        "--save-goal",
+        action="store_true",
+        help="write the goal searched (file and options over the project's goal) into PROJECT",
+    )
     p.add_argument("--inference", action="store_true", help="a serving goal instead of a training goal")
     for table, conv in ((_FLOAT, float), (_INT, int)):
         for dest, opt in table.items():
@@ -66,10 +77,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_cmd_advise)
 
 
-def goal_from_args(args: argparse.Namespace):
-    from gpuplanner.advisor.goal import goal_from_dict, read_goal
+def _options_given(args: argparse.Namespace) -> bool:
+    return args.inference or any(getattr(args, d) is not None for d in (*_FLOAT, *_INT, *_LIST, *_TEXT))
 
-    data: dict[str, Any] = read_goal(args.goal).to_json() if args.goal else {}
+
+def goal_from_args(args: argparse.Namespace, project=None):
+    """The goal searched: a --goal file, else the project's goal, else the defaults; options override its
+    fields."""
+    from gpuplanner.advisor.goal import goal_from_dict, project_goal, read_goal
+
+    data: dict[str, Any] = {}
+    if args.goal:
+        data = read_goal(args.goal).to_json()
+    elif project is not None:
+        goal = project_goal(project)
+        if goal is None and not _options_given(args):
+            raise ValidationError(
+                f"{args.project}: the project has no goal",
+                field="goal",
+                hint=f"gpuplanner set {args.project} goal=GOAL.yaml, or pass --goal FILE or the goal's options",
+            )
+        data = goal.to_json() if goal is not None else {}
     if args.inference:
         data["kind"] = "inference"
     for dest in (*_FLOAT, *_INT, *_LIST, *_TEXT):
@@ -118,7 +146,16 @@ class _Bar:
 def _cmd_advise(args: argparse.Namespace) -> int:
     from gpuplanner.advisor import advise
 
-    goal = goal_from_args(args)
+    project = None
+    if args.project:
+        from gpuplanner.storage import open_project
+
+        project = open_project(args.project)
+    elif args.save_goal:
+        raise ValidationError("--save-goal needs a PROJECT to write the goal into", field="save-goal")
+    goal = goal_from_args(args, project)
+    if args.save_goal:
+        _save_goal(project, goal, args.project)
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None:
         try:
@@ -143,6 +180,19 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     else:
         _print(res, summary, out_dir)
     return 0
+
+
+def _save_goal(project, goal, path: str) -> None:
+    """The goal into the project's goal table, through the same command and checks as every edit."""
+    from gpuplanner.advisor.goal import goal_row
+    from gpuplanner.commands import SetFields
+    from gpuplanner.storage import save_project
+
+    row = goal_row(goal)
+    SetFields(project, "goal", "goal", **{k: getattr(row, k) for k in row.__slots__ if k != "id"}).apply(
+        project
+    )
+    save_project(project, path)
 
 
 def designs_json(res) -> dict[str, Any]:

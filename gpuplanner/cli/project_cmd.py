@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 
 def project_summary(project: Project) -> dict[str, Any]:
+    from gpuplanner.model.rows import row_to_dict
+
     roles = Counter(d.role for d in project.devices.values())
     kinds = Counter(
         project.catalog.entries[d.type_id].kind
@@ -42,6 +44,8 @@ def project_summary(project: Project) -> dict[str, Any]:
         "workloads": [w.name for w in project.tables["workloads"].values()],
         "scenarios": [s.name for s in project.tables["scenarios"].values()],
         "catalog_entries_used": sorted(project.used_type_ids()),
+        # the design goal (gpuplanner set FILE goal=…; 0 = no limit), or None when none is set
+        "goal": row_to_dict(project.goal) if project.goal.kind else None,
     }
 
 

@@ -18,7 +18,17 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     check_output(args.output)  # before the (long) analysis
     project = open_project(args.file)
-    out = build_report(project, args.output, lang=args.lang, scenario=args.scenario, warn=_warn)
+    options = None
+    if args.options or args.advise:
+        from gpuplanner.cli.report_options import advise_options, mark_other_goal, read_options
+
+        found = (
+            read_options(args.options) if args.options else advise_options(project, args.file, args.workers)
+        )
+        options = mark_other_goal(found, project)
+    out = build_report(
+        project, args.output, lang=args.lang, scenario=args.scenario, warn=_warn, options=options
+    )
     print(f"wrote {out}")
     return 0
 
@@ -29,4 +39,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", required=True, help="the PDF to write")
     p.add_argument("--lang", choices=["en", "zh"], help="language of the report (default: the project's)")
     p.add_argument("--scenario", help="report on a named scenario of the project")
+    opts = p.add_mutually_exclusive_group()
+    opts.add_argument(
+        "--options",
+        metavar="DIR",
+        help="add 'options considered': the front `gpuplanner advise -o DIR` wrote (DIR or its designs.json)",
+    )
+    opts.add_argument(
+        "--advise",
+        action="store_true",
+        help="add 'options considered': search the project's goal now (see `gpuplanner advise`)",
+    )
+    p.add_argument("--workers", type=int, default=None, help="with --advise: local worker processes")
     p.set_defaults(func=_cmd_report)

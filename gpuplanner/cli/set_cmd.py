@@ -10,6 +10,10 @@ Keys:
   partition.NAME.servers  a glob of device names put in the partition (train-node-*)
   partition.NAME.phase    the phase (name or id) of the partition's servers, their racks and links
   workload.NAME.FIELD     any Workload field; `model` = model_id (the workload is created when new)
+  goal=FILE               the design goal from a YAML/JSON goal file (as `advise --goal`); goal=none clears it
+  goal.FIELD              any goal field (kind, model_id, total_tokens, deadline_days, facility_kw_max,
+                          rack_kw_max, racks_max, capex_usd_max, vendors, region, …; 0 = no limit, lists
+                          comma-separated); a project without a goal gets a training goal
 """
 
 from __future__ import annotations
@@ -208,6 +212,31 @@ def _workload(ed: _Edits, name: str, fname: str, value: str, key: str) -> None:
     ed.set_fields("workloads", row.id, **{fname: v})
 
 
+def _goal(ed: _Edits, fname: str | None, value: str, key: str) -> None:
+    """goal=FILE (a whole goal), goal=none (no goal) or goal.FIELD=VALUE."""
+    from gpuplanner.model import DesignGoal
+
+    p = ed.project
+    if fname is None:
+        if value.strip().lower() in ("none", ""):
+            ed.set_fields("goal", "goal", kind="")
+            return
+        from gpuplanner.advisor.goal import goal_row, read_goal
+
+        row = goal_row(read_goal(value))
+        ed.set_fields(
+            "goal", "goal", **{f.name: getattr(row, f.name) for f in dataclasses.fields(DesignGoal)}
+        )
+        return
+    if fname == "model":
+        fname = "model_id"
+    v = coerce(p.goal, fname, value.strip().upper() if fname == "region" else value, key)
+    changes = {fname: v}
+    if fname != "kind" and not p.goal.kind:
+        changes["kind"] = "training"  # a first goal field sets a goal
+    ed.set_fields("goal", "goal", **changes)
+
+
 def apply_setting(ed: _Edits, key: str, value: str) -> None:
     parts = key.split(".")
     head = parts[0]
@@ -229,6 +258,8 @@ def apply_setting(ed: _Edits, key: str, value: str) -> None:
         _partition(ed, parts[1], parts[2], value, key)
     elif head == "workload" and len(parts) == 3:
         _workload(ed, parts[1], parts[2], value, key)
+    elif head == "goal" and len(parts) <= 2:
+        _goal(ed, parts[1] if len(parts) == 2 else None, value, key)
     else:
         raise ValidationError(f"unknown key '{key}'", field=key, hint="see `gpuplanner set --help`")
 
@@ -245,6 +276,8 @@ def _cmd_set(args: argparse.Namespace) -> int:
         if not m:
             raise ValidationError(f"'{item}' is not KEY=VALUE", value=item)
         pairs.append((m.group(1), m.group(2)))
+    # the goal's kind last: "goal.kind=inference goal.requests_per_s=20" must not fail on the missing rate
+    pairs.sort(key=lambda kv: kv[0] == "goal.kind")
     project = open_project(args.file)
     ed = _Edits(project)
     try:
@@ -264,7 +297,7 @@ def _cmd_set(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "set",
-        help="edit site, currency, budget, region, phases, partitions and workloads (KEY=VALUE …)",
+        help="edit site, currency, budget, region, phases, partitions, workloads and the design goal (KEY=VALUE …)",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

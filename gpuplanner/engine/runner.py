@@ -53,6 +53,8 @@ def dirty_stages(cs: ChangeSet | None) -> frozenset[str]:
         fields = tc.fields()
         if table in ("devices", "racks") and fields <= CANVAS_ONLY:
             continue
+        if table == "goal":  # the advisor's goal: no stage reads it
+            continue
         if table in MONEY_TABLES and "*" not in fields and all(_is_money_field(f) for f in fields):
             dirty |= MONEY_STAGES
             continue

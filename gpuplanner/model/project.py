@@ -23,6 +23,7 @@ from gpuplanner.model.rows import (
     ID_PREFIX,
     ROW_TYPES,
     SINGLETON_TABLES,
+    DesignGoal,
     Device,
     Link,
     ProjectInfo,
@@ -40,6 +41,7 @@ class Project:
         self.tables: dict[str, dict[str, Any]] = {name: {} for name in ROW_TYPES}
         self.tables["project"]["project"] = ProjectInfo()
         self.tables["site"]["site"] = Site()
+        self.tables["goal"]["goal"] = DesignGoal()
         self.changed: Emitter[ChangeSet] = Emitter()
         self._ids = {t: IdAllocator(p) for t, p in ID_PREFIX.items()}
         self._links_by_device: dict[str, set[str]] = {}
@@ -56,6 +58,11 @@ class Project:
     @property
     def site(self) -> Site:
         return self.tables["site"]["site"]
+
+    @property
+    def goal(self) -> DesignGoal:
+        """The design goal (``kind`` "" while none is set)."""
+        return self.tables["goal"]["goal"]
 
     @property
     def racks(self) -> dict[str, Rack]:
@@ -99,6 +106,8 @@ class Project:
         used |= {r.cooling_id for r in self.racks.values() if r.cooling_id}
         used |= {lk.cable_id for lk in self.links.values() if lk.cable_id}
         used |= {w.model_id for w in self.tables["workloads"].values() if w.model_id}
+        if self.goal.kind:
+            used.add(self.goal.model_id)
         # What the used entries refer to (a server's GPU and NICs, a rack's PDU).
         for tid in list(used):
             e = self.catalog.entries.get(tid)

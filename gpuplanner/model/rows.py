@@ -247,6 +247,43 @@ class FloorItem:
     phase_id: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class DesignGoal:
+    """What the customer wants and the site's limits, for the design advisor (``gpuplanner advise``): one row,
+    ``kind`` "" while no goal is set. Limits of 0 mean "no limit"; lists are comma-separated text ("" = any).
+    Money is in USD (the advisor's unit). Checked by ``model/goal.py``."""
+
+    id: str = "goal"
+    kind: str = ""  # "" (no goal set) | training | inference
+    model_id: str = "llama3-70b"  # catalog model
+    # training: the tokens to train on, by when, and the run's batch (sequences per step)
+    total_tokens: float = 15e12
+    deadline_days: float = 60.0
+    global_batch: int = 1024
+    precision: str = "bf16"
+    # inference: the request rate to serve and the latency targets
+    requests_per_s: float = 0.0
+    prompt_len: int = 2048
+    output_len: int = 256
+    ttft_s_max: float = 1.0
+    tpot_s_max: float = 0.05
+    # the site's limits and the budget: 0 = no limit
+    facility_kw_max: float = 0.0
+    rack_kw_max: float = 0.0
+    racks_max: int = 0
+    capex_usd_max: float = 0.0
+    tco_usd_max: float = 0.0
+    region: str = ""  # ISO 3166-1 code of the customer: parts export-restricted there are left out
+    # what may be bought and built (comma-separated; "" = any)
+    servers: str = ""  # catalog server ids
+    vendors: str = ""  # GPU vendors, e.g. "Huawei"
+    cooling: str = ""  # cooling methods: air, air-contained, rear-door, cold-plate, immersion
+    templates: str = "rail-leaf-spine,fat-tree-3tier"  # fabric templates
+    oversubs: str = "1,2"  # leaf oversubscription ratios tried
+    objective: str = "tco"  # the front's cost axis: tco | capex
+    max_servers: int = 4096  # the search's own ceiling
+
+
 ROW_TYPES: dict[str, type] = {
     "project": ProjectInfo,
     "site": Site,
@@ -260,8 +297,9 @@ ROW_TYPES: dict[str, type] = {
     "teams": Team,
     "aisle_rows": AisleRow,
     "floor_items": FloorItem,
+    "goal": DesignGoal,
 }
-SINGLETON_TABLES = ("project", "site")
+SINGLETON_TABLES = ("project", "site", "goal")
 ID_PREFIX = {
     "racks": "r",
     "devices": "d",

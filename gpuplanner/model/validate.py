@@ -47,6 +47,9 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
         "utility-feed",
     ),
     ("phases", "scheduler"): ("", "slurm", "kubernetes", "volcano", "slurm+kubernetes"),
+    ("goal", "kind"): ("", "training", "inference"),
+    ("goal", "precision"): ("bf16", "fp16", "fp8"),
+    ("goal", "objective"): ("tco", "capex"),
 }
 
 
@@ -117,14 +120,23 @@ def validate_row(table: str, row: Any, project: Any = None) -> None:
         ):
             _out_of_range(table, row, name, value, rng)
         if choices is not None and value not in choices:
+            shown = ", ".join(c or '""' for c in choices)  # "" (not stated) shown, not lost between commas
             raise ValidationError(
-                f"{table} field '{name}' must be one of {', '.join(choices)}", field=name, value=value
+                f"{table} field '{name}' must be one of {shown}",
+                field=name,
+                value=value,
             )
     if table == "site":  # positions (JSON data) and region code: model/site_limits.py
         from gpuplanner.model.site_limits import check_region, parse_positions
 
         parse_positions(getattr(row, "positions_json", "[]"))
         check_region(getattr(row, "region", ""))
+    elif table == "goal":  # lists (comma-separated text), region code, rules across fields: model/goal.py
+        from gpuplanner.model.goal import check_goal_row
+        from gpuplanner.model.site_limits import check_region
+
+        check_goal_row(row)
+        check_region(row.region)
     if project is not None:
         check_references(table, row, project)
 
@@ -221,6 +233,17 @@ def check_references(table: str, row: Any, project: Any, *, device_links: bool =
     ):
         raise ValidationError(
             f"{table} row '{row.id}' names a missing phase", field="phase_id", value=row.phase_id
+        )
+    if (
+        table == "goal"
+        and row.kind
+        and getattr(project.catalog.entries.get(row.model_id), "kind", "") != "model"
+    ):
+        raise ValidationError(
+            f"the goal's model '{row.model_id}' is not a model in the catalog",
+            field="model_id",
+            value=row.model_id,
+            hint="see `gpuplanner catalog list model`",
         )
     if table == "racks" and row.type_id not in project.catalog:
         raise ValidationError(

@@ -113,13 +113,16 @@ def build_report(
     results: Any = None,
     today: dt.date | None = None,
     warn: Callable[[str], None] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Path:
     """Writes the proposal PDF to ``path`` and returns the path. ``results``: an analysis already made for
-    ``scenario`` (the app passes its own); ``warn`` receives what the report had to leave out."""
+    ``scenario`` (the app passes its own); ``warn`` receives what the report had to leave out; ``options``:
+    the design advisor's front (a designs.json as a dict) for the "options considered" section."""
     out = Path(path)
     if not out.parent.is_dir():
         raise ReportError("the folder does not exist", file=str(out.parent))
     ctx = new_context(project, lang, scenario, results=results, today=today, warn=warn)
+    ctx.options = options
     if len(project.tables["scenarios"]) >= 2:
         ctx.scenarios = scenario_figures(project, ctx.lang)
     if len(project.tables["phases"]) >= 2:

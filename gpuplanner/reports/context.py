@@ -42,6 +42,8 @@ class ReportContext:
     )  # (name, description, data)
     phases: list[Any] = field(default_factory=list)  # engine.phases.PhaseResult, when ≥ 2 phases
     growth: list[Any] = field(default_factory=list)  # the phases' growth findings
+    # the design advisor's front (a designs.json), for the "options considered" section
+    options: dict[str, Any] | None = None
 
     # -- text ---------------------------------------------------------------------------------------------
     def t(self, key: str, **params: Any) -> str:

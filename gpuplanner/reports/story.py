@@ -16,6 +16,7 @@ from gpuplanner.reports.sections import (
     findings,
     floor,
     network,
+    options,
     performance,
     phases,
     power,
@@ -37,6 +38,8 @@ def make_story(ctx: ReportContext) -> list[Flowable]:
         numbered.append(phases)
     if ctx.project.tables["teams"]:
         numbered.append(teams)
+    if options.wanted(ctx):
+        numbered.append(options)
     numbered.append(bom)
     if len(ctx.scenarios) >= 2:
         numbered.append(scenarios)

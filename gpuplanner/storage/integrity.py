@@ -16,7 +16,7 @@ from gpuplanner.model.validate import check_references, validate_row
 
 # Tables whose rows refer to other rows or to catalog entries, checked after every row has loaded.
 REFERENCE_TABLES = ("racks", "devices", "links")
-SINGLE_ROW_TABLES = ("project", "site")
+SINGLE_ROW_TABLES = ("project", "site", "goal")
 # No list price in the catalog comes near this; a larger one is a typo or a damaged file.
 MAX_PRICE_USD = 1e12
 

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable
 
 APPLICATION_ID = 0x47504C4E  # "GPLN"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 
 def _v0_to_v1(conn: sqlite3.Connection) -> None:
@@ -50,5 +50,12 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v2_to_v3(conn: sqlite3.Connection) -> None:
+    """The design goal (one row, no goal set). Only id and kind are written: the loader gives every column a
+    file lacks its default, so this migration stays right whatever fields the goal gains later."""
+    conn.execute("CREATE TABLE [goal] ([id] TEXT PRIMARY KEY, [kind] TEXT)")
+    conn.execute("INSERT INTO [goal] ([id], [kind]) VALUES ('goal', '')")
+
+
 # MIGRATIONS[n] upgrades a file of format n to n + 1, in place (on the in-memory copy), inside one transaction.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v0_to_v1, 1: _v1_to_v2}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v0_to_v1, 1: _v1_to_v2, 2: _v2_to_v3}

@@ -170,6 +170,12 @@ def build(w: MainWindow) -> dict[str, QAction]:
         "Ctrl+Shift+A",
         translate("MainWindow", "From a goal and the site's limits to the best cluster designs"),
     )
+    act(
+        "goal",
+        translate("MainWindow", "Design &goal…"),
+        lambda: _goal(w),
+        tip=translate("MainWindow", "What the customer wants and the site's limits, kept in the project"),
+    )
     act("about", translate("MainWindow", "&About GPU Planner"), lambda: _about(w))
     _report_availability(w, a["report"])
     _menus(w, a)
@@ -268,7 +274,7 @@ def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
     for dock in w.docks.values():
         v.addAction(dock.toggleViewAction())
     p = mb.addMenu(translate("MainWindow", "&Plan"))
-    for k in ("workload", "serving", "site", "phases", "advisor", "link_tool", "arrange"):
+    for k in ("workload", "serving", "site", "phases", "goal", "advisor", "link_tool", "arrange"):
         p.addAction(a[k])
     h = mb.addMenu(translate("MainWindow", "&Help"))
     h.addAction(a["about"])
@@ -406,6 +412,12 @@ def _site(w: MainWindow) -> None:
     from gpuplanner.ui.dialogs.site_dialog import SiteDialog
 
     SiteDialog(w.doc, w).exec()
+
+
+def _goal(w: MainWindow) -> None:
+    from gpuplanner.ui.dialogs.goal_dialog import GoalDialog
+
+    GoalDialog(w.doc, w).exec()
 
 
 def _advisor(w: MainWindow) -> None:

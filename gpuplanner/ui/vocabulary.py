@@ -12,6 +12,21 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 # fields.label_of: a field name without its unit suffix, "_" → " "
 FIELD_LABELS = (
+    QT_TRANSLATE_NOOP("fields", "deadline days"),
+    QT_TRANSLATE_NOOP("fields", "ttft s max"),
+    QT_TRANSLATE_NOOP("fields", "tpot s max"),
+    QT_TRANSLATE_NOOP("fields", "facility kw max"),
+    QT_TRANSLATE_NOOP("fields", "rack kw max"),
+    QT_TRANSLATE_NOOP("fields", "racks max"),
+    QT_TRANSLATE_NOOP("fields", "capex usd max"),
+    QT_TRANSLATE_NOOP("fields", "tco usd max"),
+    QT_TRANSLATE_NOOP("fields", "servers"),
+    QT_TRANSLATE_NOOP("fields", "vendors"),
+    QT_TRANSLATE_NOOP("fields", "cooling"),
+    QT_TRANSLATE_NOOP("fields", "templates"),
+    QT_TRANSLATE_NOOP("fields", "oversubs"),
+    QT_TRANSLATE_NOOP("fields", "objective"),
+    QT_TRANSLATE_NOOP("fields", "max servers"),
     QT_TRANSLATE_NOOP("fields", "a device"),
     QT_TRANSLATE_NOOP("fields", "a group"),
     QT_TRANSLATE_NOOP("fields", "active"),
@@ -152,6 +167,8 @@ FIELD_LABELS = (
 
 # model.validate vocabularies, shown in combo boxes
 CHOICES = (
+    QT_TRANSLATE_NOOP("choices", "tco"),
+    QT_TRANSLATE_NOOP("choices", "capex"),
     QT_TRANSLATE_NOOP("choices", "compute"),
     QT_TRANSLATE_NOOP("choices", "leaf"),
     QT_TRANSLATE_NOOP("choices", "spine"),

@@ -12,6 +12,18 @@
         <translation>填写目标与约束条件，然后点击“搜索”。</translation>
     </message>
     <message>
+        <source>Set the design goal</source>
+        <translation>设定设计目标</translation>
+    </message>
+    <message>
+        <source>Not kept: {why}</source>
+        <translation>未保存：{why}</translation>
+    </message>
+    <message>
+        <source>The project&apos;s goal is now the one in this form.</source>
+        <translation>项目的目标已改为本表中的目标。</translation>
+    </message>
+    <message>
         <source>Train a model</source>
         <translation>训练模型</translation>
     </message>
@@ -110,6 +122,18 @@
     <message>
         <source>Open as project</source>
         <translation>作为项目打开</translation>
+    </message>
+    <message>
+        <source>Whole goal…</source>
+        <translation>完整目标…</translation>
+    </message>
+    <message>
+        <source>The project&apos;s goal: servers, cooling, fabrics, budgets and more</source>
+        <translation>项目的目标：服务器、冷却、网络、预算等</translation>
+    </message>
+    <message>
+        <source>Keep as the project&apos;s goal</source>
+        <translation>设为项目目标</translation>
     </message>
     <message>
         <source>Not searched: {why}</source>
@@ -469,6 +493,201 @@
     </message>
 </context>
 <context>
+    <name>GoalDialog</name>
+    <message>
+        <source>Goal</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Serving</source>
+        <translation>推理服务</translation>
+    </message>
+    <message>
+        <source>Site limits and budget</source>
+        <translation>场地限制与预算</translation>
+    </message>
+    <message>
+        <source>What may be bought and built</source>
+        <translation>可采购与可建设的范围</translation>
+    </message>
+    <message>
+        <source>Design goal</source>
+        <translation>设计目标</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Plan ▸ Design advisor… searches this goal; gpuplanner advise FILE does the same.</source>
+        <translation>“规划 ▸ 设计顾问…”按此目标搜索方案；命令行 gpuplanner advise FILE 亦同。</translation>
+    </message>
+    <message>
+        <source>no goal</source>
+        <translation>未设目标</translation>
+    </message>
+    <message>
+        <source>train a model</source>
+        <translation>训练模型</translation>
+    </message>
+    <message>
+        <source>serve a model</source>
+        <translation>模型推理服务</translation>
+    </message>
+    <message>
+        <source>TCO</source>
+        <translation>总拥有成本</translation>
+    </message>
+    <message>
+        <source>capex</source>
+        <translation>资本支出</translation>
+    </message>
+    <message>
+        <source>days</source>
+        <translation>天</translation>
+    </message>
+    <message>
+        <source>goal</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>cost to minimise</source>
+        <translation>优化的成本</translation>
+    </message>
+    <message>
+        <source>training tokens</source>
+        <translation>训练数据量（token）</translation>
+    </message>
+    <message>
+        <source>deadline</source>
+        <translation>期限</translation>
+    </message>
+    <message>
+        <source>global batch (sequences)</source>
+        <translation>全局批量（序列数）</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>request rate (per s)</source>
+        <translation>请求速率（每秒）</translation>
+    </message>
+    <message>
+        <source>prompt length (tokens)</source>
+        <translation>提示长度（token）</translation>
+    </message>
+    <message>
+        <source>output length (tokens)</source>
+        <translation>输出长度（token）</translation>
+    </message>
+    <message>
+        <source>time to first token ≤</source>
+        <translation>首 token 时延 ≤</translation>
+    </message>
+    <message>
+        <source>time per output token ≤</source>
+        <translation>每输出 token 时延 ≤</translation>
+    </message>
+    <message>
+        <source>facility power ≤ (kW)</source>
+        <translation>设施功率 ≤（kW）</translation>
+    </message>
+    <message>
+        <source>rack power ≤ (kW)</source>
+        <translation>单柜功率 ≤（kW）</translation>
+    </message>
+    <message>
+        <source>racks ≤</source>
+        <translation>机柜数 ≤</translation>
+    </message>
+    <message>
+        <source>capex budget ≤ (USD)</source>
+        <translation>资本支出预算 ≤（美元）</translation>
+    </message>
+    <message>
+        <source>TCO budget ≤ (USD)</source>
+        <translation>总拥有成本预算 ≤（美元）</translation>
+    </message>
+    <message>
+        <source>customer region</source>
+        <translation>客户所在地区</translation>
+    </message>
+    <message>
+        <source>servers allowed</source>
+        <translation>可选服务器</translation>
+    </message>
+    <message>
+        <source>GPU vendors allowed</source>
+        <translation>可选 GPU 厂商</translation>
+    </message>
+    <message>
+        <source>cooling allowed</source>
+        <translation>可选冷却方式</translation>
+    </message>
+    <message>
+        <source>fabric templates</source>
+        <translation>网络拓扑模板</translation>
+    </message>
+    <message>
+        <source>oversubscriptions tried</source>
+        <translation>尝试的收敛比</translation>
+    </message>
+    <message>
+        <source>at most servers</source>
+        <translation>服务器数上限</translation>
+    </message>
+    <message>
+        <source>no goal: the advisor has nothing to search for this project.</source>
+        <translation>未设目标：设计顾问无法为本项目搜索方案。</translation>
+    </message>
+    <message>
+        <source>ISO country code (e.g. CN): parts export-restricted there are left out.</source>
+        <translation>ISO 国家代码（如 CN）：在该地区受出口管制的部件不予考虑。</translation>
+    </message>
+    <message>
+        <source>Catalog server ids, comma-separated; empty = every GPU server in the catalog.</source>
+        <translation>产品目录中的服务器 ID，以逗号分隔；留空表示目录中所有 GPU 服务器。</translation>
+    </message>
+    <message>
+        <source>GPU vendors, comma-separated (e.g. Huawei); empty = any.</source>
+        <translation>GPU 厂商，以逗号分隔（如 Huawei）；留空表示不限。</translation>
+    </message>
+    <message>
+        <source>Comma-separated, from: {names}; empty = any.</source>
+        <translation>以逗号分隔，可选：{names}；留空表示不限。</translation>
+    </message>
+    <message>
+        <source>Comma-separated, from: {names}.</source>
+        <translation>以逗号分隔，可选：{names}。</translation>
+    </message>
+    <message>
+        <source>Leaf oversubscription ratios, comma-separated: 1 = non-blocking, up to 8.</source>
+        <translation>叶交换机收敛比，以逗号分隔：1 表示无阻塞，最大 8。</translation>
+    </message>
+    <message>
+        <source>The search&apos;s own ceiling on the server count.</source>
+        <translation>搜索时服务器数量的上限。</translation>
+    </message>
+    <message>
+        <source>In US dollars, as the catalog&apos;s prices; 0 = no limit.</source>
+        <translation>以美元计，与产品目录价格一致；0 表示不限。</translation>
+    </message>
+    <message>
+        <source>In US dollars over the site&apos;s TCO years; 0 = no limit.</source>
+        <translation>以美元计，按场地设置的总拥有成本年限；0 表示不限。</translation>
+    </message>
+</context>
+<context>
     <name>Inspector</name>
     <message>
         <source>&lt;b&gt;{name}&lt;/b&gt; — {what}</source>
@@ -763,6 +982,14 @@
     <message>
         <source>From a goal and the site&apos;s limits to the best cluster designs</source>
         <translation>根据目标与场地约束给出最优的集群设计</translation>
+    </message>
+    <message>
+        <source>Design &amp;goal…</source>
+        <translation>设计目标(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>What the customer wants and the site&apos;s limits, kept in the project</source>
+        <translation>客户的目标与场地限制，保存在项目中</translation>
     </message>
     <message>
         <source>&amp;About GPU Planner</source>
@@ -2328,6 +2555,14 @@ The current project is unchanged.</source>
 <context>
     <name>choices</name>
     <message>
+        <source>tco</source>
+        <translation>总拥有成本</translation>
+    </message>
+    <message>
+        <source>capex</source>
+        <translation>资本支出</translation>
+    </message>
+    <message>
         <source>compute</source>
         <translation>计算节点</translation>
     </message>
@@ -2604,6 +2839,66 @@ The current project is unchanged.</source>
     <message>
         <source>not stated</source>
         <translation>未填写</translation>
+    </message>
+    <message>
+        <source>deadline days</source>
+        <translation>期限（天）</translation>
+    </message>
+    <message>
+        <source>ttft s max</source>
+        <translation>首 token 时延上限（秒）</translation>
+    </message>
+    <message>
+        <source>tpot s max</source>
+        <translation>每输出 token 时延上限（秒）</translation>
+    </message>
+    <message>
+        <source>facility kw max</source>
+        <translation>设施功率上限（kW）</translation>
+    </message>
+    <message>
+        <source>rack kw max</source>
+        <translation>单柜功率上限（kW）</translation>
+    </message>
+    <message>
+        <source>racks max</source>
+        <translation>机柜数上限</translation>
+    </message>
+    <message>
+        <source>capex usd max</source>
+        <translation>资本支出预算上限（美元）</translation>
+    </message>
+    <message>
+        <source>tco usd max</source>
+        <translation>总拥有成本预算上限（美元）</translation>
+    </message>
+    <message>
+        <source>servers</source>
+        <translation>可选服务器</translation>
+    </message>
+    <message>
+        <source>vendors</source>
+        <translation>可选厂商</translation>
+    </message>
+    <message>
+        <source>cooling</source>
+        <translation>可选冷却方式</translation>
+    </message>
+    <message>
+        <source>templates</source>
+        <translation>网络拓扑模板</translation>
+    </message>
+    <message>
+        <source>oversubs</source>
+        <translation>尝试的收敛比</translation>
+    </message>
+    <message>
+        <source>objective</source>
+        <translation>优化的成本</translation>
+    </message>
+    <message>
+        <source>max servers</source>
+        <translation>服务器数上限</translation>
     </message>
     <message>
         <source>a device</source>

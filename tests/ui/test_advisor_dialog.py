@@ -38,6 +38,8 @@ def test_search_shows_the_front_and_opens_a_design(window, qtbot):
     last = dlg.scatter.points()[-1]
     dlg._clicked(dlg.scatter, [last])  # noqa: SLF001 — pyqtgraph's sigClicked handler
     assert dlg.chosen() is res.front[int(last.data())]
+    brushes = [p.brush().color().name() for p in dlg.scatter.points()]
+    assert brushes[-1] != brushes[0] and brushes.count(brushes[-1]) == 1  # the chosen point stands out
     chosen = dlg.chosen()
     assert dlg.open_chosen()
     p = window.doc.project

@@ -31,7 +31,8 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.advisor import AdviceResult, Goal, advise
 from gpuplanner.advisor.evaluate import build_project
-from gpuplanner.advisor.goal import Candidate
+from gpuplanner.advisor.goal import Candidate, goal_row, project_goal
+from gpuplanner.commands import SetFields
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.ui import fmt
 
@@ -74,6 +75,7 @@ class AdvisorDialog(QDialog):
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.scatter = pg.ScatterPlotItem(size=12, pen=pg.mkPen("k"), brush=pg.mkBrush(40, 120, 200, 200))
         self.scatter.sigClicked.connect(self._clicked)
+        self._labels: list[pg.TextItem] = []
         self.plot.addItem(self.scatter)
         right.addWidget(self.plot, 3)
         self.table = QTableWidget()
@@ -90,6 +92,64 @@ class AdvisorDialog(QDialog):
         self.summary = QLabel(self.tr("State the goal and the limits, then Search."))
         self.summary.setWordWrap(True)
         right.addWidget(self.summary)
+        self.fill_from_project()
+
+    # -- the project's goal -------------------------------------------------------------------------------
+    def base_goal(self) -> Goal:
+        """The project's goal (the fields this form does not show come from it), or the defaults."""
+        try:
+            return project_goal(self.window_.doc.project) or Goal()
+        except PlannerError:
+            return Goal()
+
+    def fill_from_project(self) -> None:
+        """The form pre-filled from the project's goal, when it has one."""
+        if not self.window_.doc.project.goal.kind:
+            return
+        g = self.base_goal()
+        self.kind.setCurrentIndex(max(self.kind.findData(g.kind), 0))
+        i = self.model.findData(g.model_id)
+        if i >= 0:
+            self.model.setCurrentIndex(i)
+        self.tokens.setValue(g.total_tokens / 1e9)
+        self.deadline.setValue(g.deadline_days)
+        if g.requests_per_s > 0:
+            self.rate.setValue(g.requests_per_s)
+        self.ttft.setValue(g.ttft_s_max)
+        self.tpot.setValue(g.tpot_s_max * 1000.0)
+        self.facility.setValue(g.facility_kw_max or 0)
+        self.rack_kw.setValue(g.rack_kw_max or 0)
+        self.racks.setValue(g.racks_max or 0)
+        self.capex.setValue(g.capex_usd_max or 0)
+        self.region.setText(g.region)
+        self.vendors.setText(", ".join(g.vendors))
+        self.max_servers.setValue(min(g.max_servers, self.max_servers.maximum()))
+
+    def edit_goal(self) -> None:
+        """The whole goal (servers, cooling, fabrics, budget …) in the Goal dialog; the form follows it."""
+        from gpuplanner.ui.dialogs.goal_dialog import GoalDialog
+
+        GoalDialog(self.window_.doc, self).exec()
+        self.fill_from_project()
+
+    def keep_goal(self) -> bool:
+        """The form's goal into the project (one undoable edit)."""
+        try:
+            row = goal_row(self.goal())
+            names = [n for n in row.__slots__ if n != "id"]
+            cmd = SetFields(
+                self.window_.doc.project,
+                "goal",
+                "goal",
+                text=self.tr("Set the design goal"),
+                **{n: getattr(row, n) for n in names},
+            )
+            self.window_.doc.push(cmd)
+        except PlannerError as exc:
+            self.summary.setText(self.tr("Not kept: {why}").format(why=exc.one_line()))
+            return False
+        self.summary.setText(self.tr("The project's goal is now the one in this form."))
+        return True
 
     # -- the goal form ----------------------------------------------------------------------------------
     def _form(self) -> QWidget:
@@ -156,6 +216,17 @@ class AdvisorDialog(QDialog):
         for b in (self.search_button, self.cancel_button, self.open_button):
             buttons.addWidget(b)
         lay.addLayout(buttons)
+        goal_buttons = QHBoxLayout()
+        self.goal_button = QPushButton(self.tr("Whole goal…"))
+        self.goal_button.setToolTip(
+            self.tr("The project's goal: servers, cooling, fabrics, budgets and more")
+        )
+        self.goal_button.clicked.connect(self.edit_goal)
+        self.keep_button = QPushButton(self.tr("Keep as the project's goal"))
+        self.keep_button.clicked.connect(self.keep_goal)
+        goal_buttons.addWidget(self.goal_button)
+        goal_buttons.addWidget(self.keep_button)
+        lay.addLayout(goal_buttons)
         lay.addStretch(1)
         self._kind_changed()
         return box
@@ -172,7 +243,7 @@ class AdvisorDialog(QDialog):
             return box.value() or None
 
         vendors = tuple(v.strip() for v in self.vendors.text().split(",") if v.strip())
-        return Goal(
+        return self.base_goal().with_(
             kind=self.kind.currentData(),
             model_id=self.model.currentData(),
             total_tokens=self.tokens.value() * 1e9,
@@ -258,6 +329,14 @@ class AdvisorDialog(QDialog):
         self.scatter.setData(
             [{"pos": (x, y), "data": i} for i, (x, y) in enumerate(zip(xs, ys, strict=True))]
         )
+        for label in self._labels:  # each point numbered as its row in the table below
+            self.plot.removeItem(label)
+        self._labels = []
+        for i, (x, y) in enumerate(zip(xs, ys, strict=True)):
+            label = pg.TextItem(str(i + 1), color=(20, 20, 20), anchor=(-0.3, 1.1))
+            label.setPos(x, y)
+            self.plot.addItem(label)
+            self._labels.append(label)
         self.plot.setLabel("bottom", self.tr("TCO, million {cur}").format(cur=cur))
         self.plot.setLabel(
             "left", self.tr("Time to train (days)") if training else self.tr("Serving headroom (×)")
@@ -330,6 +409,15 @@ class AdvisorDialog(QDialog):
     def _row_chosen(self) -> None:
         d = self.chosen()
         self.open_button.setEnabled(d is not None)
+        if self.result is not None and len(self.scatter.points()) == len(self.result.front):
+            sel = self.table.selectionModel().selectedRows()
+            picked = sel[0].row() if sel else -1
+            self.scatter.setBrush(  # the chosen design's point stands out
+                [
+                    pg.mkBrush(230, 120, 30, 240) if k == picked else pg.mkBrush(40, 120, 200, 200)
+                    for k in range(len(self.result.front))
+                ]
+            )
         if d is None:
             self.details.clear()
             return

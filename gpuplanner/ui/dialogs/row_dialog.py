@@ -49,7 +49,7 @@ class RowDialog(QDialog):
             box = QGroupBox(title)
             form = QFormLayout(box)
             for name in names:
-                ed = fields.make_editor(doc.project, self.table, row, name)
+                ed = self.make_editor(name, row)
                 ed.set(getattr(row, name))
                 self.editors[name] = ed
                 label = QLabel(fields.label_of(name))
@@ -70,6 +70,10 @@ class RowDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
+
+    def make_editor(self, name: str, row: Any) -> fields.Editor:
+        """The editor of one field (a subclass may give a field its own)."""
+        return fields.make_editor(self.doc.project, self.table, row, name)
 
     def values(self) -> dict[str, Any]:
         return {name: ed.get() for name, ed in self.editors.items()}

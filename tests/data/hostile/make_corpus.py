@@ -164,6 +164,7 @@ TABLES = [
     "fabrics",
     "phases",
     "floor_items",
+    "goal",
     "catalog_entries",
 ]
 
@@ -250,6 +251,38 @@ CASES: dict[str, tuple[Maker, str]] = {
     ),
     "price-list.gpuplan": (_set_json("catalog_prices", "[]"), "refuse"),
     "price-text.gpuplan": (_price('"12000"'), "refuse"),
+    # the design goal (one row; the advisor reads it): every bad value refused naming the field
+    "two-goal-rows.gpuplan": (_duplicate("goal"), "refuse"),
+    "goal-bad-kind.gpuplan": (_copy_then(["UPDATE goal SET kind = 'mining'"]), "refuse"),
+    "goal-inf-deadline.gpuplan": (
+        _copy_then(["UPDATE goal SET kind = 'training', deadline_days = 1e999"]),
+        "refuse",
+    ),
+    "goal-negative-deadline.gpuplan": (_copy_then(["UPDATE goal SET deadline_days = -60"]), "refuse"),
+    "goal-text-tokens.gpuplan": (_copy_then(["UPDATE goal SET total_tokens = 'lots'"]), "refuse"),
+    "goal-null-limit.gpuplan": (_copy_then(["UPDATE goal SET facility_kw_max = NULL"]), "refuse"),
+    "goal-huge-max-servers.gpuplan": (
+        _copy_then(["UPDATE goal SET max_servers = 9223372036854775807"]),
+        "refuse",
+    ),
+    "goal-bad-oversubs.gpuplan": (_copy_then(["UPDATE goal SET oversubs = '0.5,abc'"]), "refuse"),
+    "goal-unknown-template.gpuplan": (_copy_then(["UPDATE goal SET templates = 'torus'"]), "refuse"),
+    "goal-long-list.gpuplan": (
+        _copy_then(["UPDATE goal SET servers = '" + ",".join(f"x{i}" for i in range(5000)) + "'"]),
+        "refuse",
+    ),
+    "goal-serving-without-rate.gpuplan": (
+        _copy_then(["UPDATE goal SET kind = 'inference', requests_per_s = 0"]),
+        "refuse",
+    ),
+    "goal-lowercase-region.gpuplan": (_copy_then(["UPDATE goal SET region = 'cn'"]), "refuse"),
+    # a file of format 2 (before the goal table): migrated on opening, no goal set
+    "format-2-no-goal.gpuplan": (_copy_then(["DROP TABLE goal"], pragma="PRAGMA user_version=2"), "open"),
+    # a goal naming a model no catalog knows: the plan opens; the advisor names the model when asked
+    "goal-unknown-model.gpuplan": (
+        _copy_then(["UPDATE goal SET kind = 'training', model_id = 'acme-9000b'"]),
+        "open",
+    ),
     # hostile but valid
     "hostile-names.gpuplan": (lambda base, out: _hostile_names(out), "open"),
     "good.gpuplan": (lambda base, out: shutil.copyfile(base, out), "open"),

@@ -1,0 +1,84 @@
+"""The design goal's text fields (comma-separated lists) and the rules that join fields: parsing and
+validation that the window, `gpuplanner set`, the file loader and the advisor all go through.
+
+Numbers are ranged by ``model/bounds.py`` and vocabularies by ``model/validate.py`` like every other row;
+what is here is what one field's type cannot say: each list item's form, the fabric templates and cooling
+methods the advisor knows, and that a serving goal states its request rate."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from gpuplanner.core.errors import ValidationError
+
+# The generators' templates (topology/options.py TEMPLATES; a test keeps the two equal: the model may not
+# import topology) and the cooling methods of the catalog's schema (catalogs/schema/cooling.json).
+GOAL_TEMPLATES = ("single-switch", "rail-leaf-spine", "leaf-spine", "fat-tree-3tier", "dragonfly")
+GOAL_COOLING = ("air", "air-contained", "rear-door", "cold-plate", "immersion")
+GOAL_LISTS = ("servers", "vendors", "cooling", "templates", "oversubs")
+OVERSUB_RANGE = (1.0, 8.0)
+MAX_ITEMS = 200
+_ITEM = re.compile(r"^[\w][\w .+()/-]{0,99}$")
+
+
+def split_list(text: str) -> list[str]:
+    """ "a, b,,c" → ["a", "b", "c"] (empty items dropped)."""
+    return [s.strip() for s in str(text).split(",") if s.strip()]
+
+
+def parse_list(name: str, text: Any) -> tuple[str, ...] | tuple[float, ...]:
+    """A list field's items, checked; oversubs as numbers. Raises ValidationError naming the field."""
+    if not isinstance(text, str):
+        raise ValidationError(f"the goal's {name} must be comma-separated text", field=name, value=text)
+    items = split_list(text)
+    if len(items) > MAX_ITEMS:
+        raise ValidationError(f"the goal's {name} list has more than {MAX_ITEMS} items", field=name)
+    if name == "oversubs":
+        out: list[float] = []
+        for it in items:
+            try:
+                v = float(it)
+            except ValueError:
+                v = math.nan
+            if not (OVERSUB_RANGE[0] <= v <= OVERSUB_RANGE[1]):
+                raise ValidationError(
+                    f"the goal's oversubscription '{it[:40]}' is not between 1 (non-blocking) and 8",
+                    field=name,
+                    value=text,
+                )
+            out.append(v)
+        return tuple(out)
+    for it in items:
+        if not _ITEM.match(it):
+            raise ValidationError(
+                f"the goal's {name} list: '{it[:40]}' is not a name", field=name, value=text
+            )
+    allowed = {"templates": GOAL_TEMPLATES, "cooling": GOAL_COOLING}.get(name)
+    what = {"templates": "fabric template", "cooling": "cooling method"}.get(name, name)
+    if allowed is not None:
+        bad = [it for it in items if it not in allowed]
+        if bad:
+            raise ValidationError(
+                f"the goal's {what} '{bad[0][:40]}' is not one of {', '.join(allowed)}",
+                field=name,
+                value=text,
+            )
+    return tuple(items)
+
+
+def check_goal_row(row: Any) -> None:
+    """The rules of a goal row beyond each number's range and each word's vocabulary."""
+    for name in GOAL_LISTS:
+        parse_list(name, getattr(row, name))
+    if not split_list(row.templates):
+        raise ValidationError("the goal needs at least one fabric template", field="templates")
+    if not split_list(row.oversubs):
+        raise ValidationError("the goal needs at least one oversubscription", field="oversubs")
+    if row.kind == "inference" and not row.requests_per_s > 0:
+        raise ValidationError(
+            "a serving goal needs a request rate above 0",
+            field="requests_per_s",
+            value=row.requests_per_s,
+        )

@@ -1,0 +1,137 @@
+"""Plan ▸ Design goal…: the project's goal for the design advisor — train a model on N tokens by a deadline,
+or serve a request rate within latency targets — and the site's limits (facility and rack kW, racks,
+budget, region) and what may be bought (servers, GPU vendors, cooling, fabric templates). Kept in the
+project file; every Apply is one undoable command, and a refused value is shown naming the field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox, QWidget
+
+from gpuplanner.model.goal import GOAL_COOLING, GOAL_TEMPLATES
+from gpuplanner.ui import fields
+from gpuplanner.ui.dialogs.row_dialog import RowDialog
+from gpuplanner.ui.document import Document
+
+LIMITS = ("facility_kw_max", "rack_kw_max", "racks_max", "capex_usd_max", "tco_usd_max")
+
+
+class GoalDialog(RowDialog):
+    table = "goal"
+
+    def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
+        groups = [
+            (self.tr("Goal"), ["kind", "model_id", "objective"]),
+            (self.tr("Training"), ["total_tokens", "deadline_days", "global_batch", "precision"]),
+            (self.tr("Serving"), ["requests_per_s", "prompt_len", "output_len", "ttft_s_max", "tpot_s_max"]),
+            (
+                self.tr("Site limits and budget"),
+                ["facility_kw_max", "rack_kw_max", "racks_max", "capex_usd_max", "tco_usd_max", "region"],
+            ),
+            (
+                self.tr("What may be bought and built"),
+                ["servers", "vendors", "cooling", "templates", "oversubs", "max_servers"],
+            ),
+        ]
+        super().__init__(doc, doc.project.goal, groups, parent, columns=2)
+        self.setWindowTitle(self.tr("Design goal"))
+        if not self.row.kind:  # no goal yet: the form proposes a training goal, set on Apply
+            self.editors["kind"].set("training")
+        for name, text in self.texts().items():
+            self.labels[name].setText(text)
+        for name, tip in self.hints().items():
+            self.editors[name].widget.setToolTip(tip)
+            self.labels[name].setToolTip(tip)
+        for name in LIMITS:
+            w = self.editors[name].widget
+            if isinstance(w, QSpinBox | QDoubleSpinBox):
+                w.setSpecialValueText(self.tr("no limit"))
+        self.status.setText(
+            self.tr("Plan ▸ Design advisor… searches this goal; gpuplanner advise FILE does the same.")
+        )
+
+    def make_editor(self, name: str, row: Any) -> fields.Editor:
+        if name == "kind":
+            items = [
+                (self.tr("no goal"), ""),
+                (self.tr("train a model"), "training"),
+                (self.tr("serve a model"), "inference"),
+            ]
+            return _combo(items, row.kind)
+        if name == "model_id":
+            models = sorted(self.doc.project.catalog.of_kind("model"), key=lambda e: e.name)
+            return _combo([(f"{m.name} ({m.id})", m.id) for m in models], row.model_id)
+        if name == "objective":
+            return _combo([(self.tr("TCO"), "tco"), (self.tr("capex"), "capex")], row.objective)
+        ed = fields.make_editor(self.doc.project, self.table, row, name)
+        if name in ("ttft_s_max", "tpot_s_max") and isinstance(ed.widget, QDoubleSpinBox):
+            ed.widget.setDecimals(3)
+            ed.widget.setSuffix(" s")
+        if name == "deadline_days" and isinstance(ed.widget, QDoubleSpinBox):
+            ed.widget.setSuffix(" " + self.tr("days"))
+        return ed
+
+    def texts(self) -> dict[str, str]:
+        return {
+            "kind": self.tr("goal"),
+            "model_id": self.tr("model"),
+            "objective": self.tr("cost to minimise"),
+            "total_tokens": self.tr("training tokens"),
+            "deadline_days": self.tr("deadline"),
+            "global_batch": self.tr("global batch (sequences)"),
+            "precision": self.tr("precision"),
+            "requests_per_s": self.tr("request rate (per s)"),
+            "prompt_len": self.tr("prompt length (tokens)"),
+            "output_len": self.tr("output length (tokens)"),
+            "ttft_s_max": self.tr("time to first token ≤"),
+            "tpot_s_max": self.tr("time per output token ≤"),
+            "facility_kw_max": self.tr("facility power ≤ (kW)"),
+            "rack_kw_max": self.tr("rack power ≤ (kW)"),
+            "racks_max": self.tr("racks ≤"),
+            "capex_usd_max": self.tr("capex budget ≤ (USD)"),
+            "tco_usd_max": self.tr("TCO budget ≤ (USD)"),
+            "region": self.tr("customer region"),
+            "servers": self.tr("servers allowed"),
+            "vendors": self.tr("GPU vendors allowed"),
+            "cooling": self.tr("cooling allowed"),
+            "templates": self.tr("fabric templates"),
+            "oversubs": self.tr("oversubscriptions tried"),
+            "max_servers": self.tr("at most servers"),
+        }
+
+    def hints(self) -> dict[str, str]:
+        return {
+            "kind": self.tr("no goal: the advisor has nothing to search for this project."),
+            "region": self.tr("ISO country code (e.g. CN): parts export-restricted there are left out."),
+            "servers": self.tr(
+                "Catalog server ids, comma-separated; empty = every GPU server in the catalog."
+            ),
+            "vendors": self.tr("GPU vendors, comma-separated (e.g. Huawei); empty = any."),
+            "cooling": self.tr("Comma-separated, from: {names}; empty = any.").format(
+                names=", ".join(GOAL_COOLING)
+            ),
+            "templates": self.tr("Comma-separated, from: {names}.").format(names=", ".join(GOAL_TEMPLATES)),
+            "oversubs": self.tr("Leaf oversubscription ratios, comma-separated: 1 = non-blocking, up to 8."),
+            "max_servers": self.tr("The search's own ceiling on the server count."),
+            "capex_usd_max": self.tr("In US dollars, as the catalog's prices; 0 = no limit."),
+            "tco_usd_max": self.tr("In US dollars over the site's TCO years; 0 = no limit."),
+        }
+
+
+def _combo(items: list[tuple[str, Any]], current: Any) -> fields.Editor:
+    combo = QComboBox()
+    values = [v for _, v in items]
+    for text, _v in items:
+        combo.addItem(text)
+    if current not in values:  # a model the catalog no longer has: kept, shown by its id
+        combo.addItem(str(current))
+        values.append(current)
+    combo.setCurrentIndex(values.index(current))
+
+    def set_(v: Any) -> None:
+        combo.blockSignals(True)
+        combo.setCurrentIndex(values.index(v) if v in values else -1)
+        combo.blockSignals(False)
+
+    return fields.Editor(combo, lambda: values[combo.currentIndex()], set_, combo.activated)

@@ -1,0 +1,58 @@
+"""The design goal in the window: Plan ▸ Design goal… edits the project's goal as one undoable step (undo
+restores the row exactly), a refused value is shown naming the field and changes nothing, and the advisor
+dialog is pre-filled from the project's goal and can keep its form as the goal."""
+
+from __future__ import annotations
+
+from gpuplanner.advisor.goal import project_goal
+from gpuplanner.model import DesignGoal
+from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog
+from gpuplanner.ui.dialogs.goal_dialog import GoalDialog
+
+
+def test_goal_dialog_sets_the_goal_in_one_undoable_step(window, qtbot):
+    doc = window.doc
+    assert doc.project.goal == DesignGoal()
+    dlg = GoalDialog(doc, window)
+    qtbot.addWidget(dlg)
+    assert dlg.editors["kind"].get() == "training"  # a project without a goal is offered a training goal
+    dlg.editors["facility_kw_max"].set(3000.0)
+    dlg.editors["rack_kw_max"].set(45.0)
+    dlg.editors["vendors"].set("Huawei")
+    assert dlg.apply()
+    g = doc.project.goal
+    assert (g.kind, g.facility_kw_max, g.rack_kw_max, g.vendors) == ("training", 3000.0, 45.0, "Huawei")
+    assert project_goal(doc.project).vendors == ("Huawei",)
+    window.actions["undo"].trigger()  # Edit ▸ Undo
+    assert doc.project.goal == DesignGoal()
+
+
+def test_a_bad_goal_value_is_shown_by_field_and_changes_nothing(window, qtbot):
+    doc = window.doc
+    dlg = GoalDialog(doc, window)
+    qtbot.addWidget(dlg)
+    dlg.editors["oversubs"].set("1, 0.5")
+    assert not dlg.apply()
+    assert "oversubscription" in dlg.error.text() and "0.5" in dlg.error.text()
+    assert doc.project.goal == DesignGoal()
+
+
+def test_the_advisor_is_prefilled_from_the_projects_goal_and_keeps_its_form(window, qtbot):
+    doc = window.doc
+    dlg = GoalDialog(doc, window)
+    qtbot.addWidget(dlg)
+    dlg.editors["model_id"].set("llama3-8b")
+    dlg.editors["deadline_days"].set(21.0)
+    dlg.editors["facility_kw_max"].set(750.0)
+    dlg.editors["templates"].set("leaf-spine")
+    dlg.editors["region"].set("CN")
+    assert dlg.apply()
+    adv = AdvisorDialog(window)
+    qtbot.addWidget(adv)
+    assert adv.model.currentData() == "llama3-8b"
+    assert adv.deadline.value() == 21.0 and adv.facility.value() == 750.0 and adv.region.text() == "CN"
+    goal = adv.goal()
+    assert goal.templates == ("leaf-spine",)  # a field the form does not show comes from the project's goal
+    adv.facility.setValue(900)
+    assert adv.keep_goal()
+    assert doc.project.goal.facility_kw_max == 900.0 and doc.project.goal.templates == "leaf-spine"
