@@ -14,9 +14,10 @@ from gpuplanner.reports.text_body import BODY
 from gpuplanner.reports.text_front import FRONT
 from gpuplanner.reports.text_plan import PLAN
 from gpuplanner.reports.text_project import PROJECT
+from gpuplanner.reports.text_proposal import PROPOSAL
 
 LANGS = ("en", "zh")
-TEXT: dict[str, tuple[str, str]] = {**FRONT, **BODY, **PLAN, **PROJECT}
+TEXT: dict[str, tuple[str, str]] = {**FRONT, **BODY, **PLAN, **PROJECT, **PROPOSAL}
 MONTHS_EN = (
     "January", "February", "March", "April", "May", "June",
     "July", "August", "September", "October", "November", "December",
