@@ -62,9 +62,12 @@ def used_entry_ids(ctx: Any) -> list[str]:
     return used_ids(ctx)
 
 
-def _name(ctx: Any, eid: str) -> str:
+def entry_name(ctx: Any, eid: str) -> str:
+    """The entry's name in the report's language (``name_zh`` in Chinese when the catalog has one)."""
     e = ctx.project.catalog.entries.get(eid)
-    return e.name if e is not None else eid
+    if e is None:
+        return eid
+    return (e.name_zh or e.name) if ctx.lang == "zh" else e.name
 
 
 def published_runs(ctx: Any) -> list[Any]:
@@ -102,13 +105,14 @@ def bibliography(ctx: Any) -> Bibliography:
     ids = used_entry_ids(ctx)
     for eid in ids:
         e = cat.entries[eid]
-        b.add(e.source, e.as_of, e.estimate, e.name)
+        name = entry_name(ctx, eid)
+        b.add(e.source, e.as_of, e.estimate, name)
         for fname, fs in (e.field_sources or {}).items():
-            b.add(fs.get("source"), fs.get("as_of"), bool(fs.get("estimate")), f"{e.name}: {fname}")
+            b.add(fs.get("source"), fs.get("as_of"), bool(fs.get("estimate")), f"{name}: {fname}")
     for eid in ids:
         p = cat.prices.get(eid)
         if p is not None:
-            b.add(p.source, p.as_of, p.estimate, ctx.t("src_price", name=_name(ctx, eid)))
+            b.add(p.source, p.as_of, p.estimate, ctx.t("src_price", name=entry_name(ctx, eid)))
     date = runs_as_of()
     for c in published_runs(ctx):
         b.add(c.run.source, date, False, ctx.t("src_runs", id=c.run.cite or c.run.id))
@@ -152,7 +156,7 @@ def price_terms(ctx: Any) -> PriceTerms:
     months = int(a.number("price_stale_months"))
     cat = ctx.project.catalog
     dates = sorted(
-        (str(cat.prices[eid].as_of), _name(ctx, eid)) for eid in used_entry_ids(ctx) if eid in cat.prices
+        (str(cat.prices[eid].as_of), entry_name(ctx, eid)) for eid in used_entry_ids(ctx) if eid in cat.prices
     )
     y, m = divmod(ctx.today.year * 12 + ctx.today.month - 1 - months, 12)
     cutoff = dt.date(y, m + 1, 1)

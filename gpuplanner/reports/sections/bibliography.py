@@ -3,7 +3,7 @@ numbered, each listed once with its date(s) and what it was used for."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
+from reportlab.platypus import Flowable, Spacer
 
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.sections.common import section
@@ -21,4 +21,5 @@ def build(ctx: ReportContext, n: int | str) -> list[Flowable]:
         used = s.used_for[:MAX_USED_FOR] + (["…"] if len(s.used_for) > MAX_USED_FOR else [])
         out.append(ctx.para(item, "small", limit=MAX_SOURCE + 40))
         out.append(ctx.para(ctx.t("src_used_for", items=sep.join(used)), "muted", limit=MAX_SOURCE))
+        out.append(Spacer(1, 3))
     return out

@@ -11,7 +11,7 @@ from gpuplanner.reports.sections.common import section, sub
 from gpuplanner.reports.sections.schedule import date
 from gpuplanner.reports.sources import price_terms
 
-MAX_STALE_LISTED = 8
+MAX_STALE_LISTED = 6
 
 
 def exclusions(ctx: ReportContext) -> list[str]:
@@ -54,7 +54,8 @@ def build(ctx: ReportContext, n: int | str) -> list[Flowable]:
         items = sep.join(f"{name} ({as_of})" for as_of, name in listed)
         if len(terms.stale) > len(listed):
             items += sep + "…"
-        out.append(ctx.para(ctx.t("terms_stale", n=len(terms.stale), months=terms.stale_months, items=items)))
+        text = ctx.t("terms_stale", n=len(terms.stale), months=terms.stale_months, items=items)
+        out.append(ctx.para(text, limit=2000))
     out += [Spacer(1, 2 * mm), *sub(ctx, "terms_excl_title")]
     bullets = [ListItem(ctx.para(x), leftIndent=12, value="•") for x in exclusions(ctx)]
     out.append(
