@@ -70,7 +70,6 @@ PROPOSAL: dict[str, tuple[str, str]] = {
         "{method}; {liquid} kW to liquid, {cdus} {cdus|CDU|CDUs}",
         "{method}；液冷 {liquid} kW，{cdus} 台 CDU",
     ),
-    "ps_cooling_air": ("{method}", "{method}"),
     "ps_rack_kw": ("Densest rack", "最高机柜功率"),
     "ps_rack_kw_value": ("{kw} kW (budget {budget} kW)", "{kw} kW（预算 {budget} kW）"),
     "ps_floor": ("Floor", "机房面积"),
@@ -103,7 +102,7 @@ PROPOSAL: dict[str, tuple[str, str]] = {
     "ps_fix_lead": (
         "Place this order first or reserve the vendor's allocation before the contract; have the lead time "
         "confirmed in the quote.",
-        "优先订购{category}，或在签约前锁定厂商配额；在报价中确认交货周期。",
+        "优先下达该项订单，或在签约前锁定厂商配额；在报价中确认交货周期。",
     ),
     "ps_risk_power_unknown": (
         "The power the site can supply is not stated; the plan needs {need} kW at the utility feed (facility "
@@ -192,8 +191,9 @@ PROPOSAL: dict[str, tuple[str, str]] = {
         "日期以 {date} 下单为前提；每一期在上一期验收交付后下单。各期到货时间取其最长交货周期；"
         "安装按每周 {per_week} 个机柜计，验收（老化与测试）需 {accept} 周。",
     ),
-    "ps_date": ("{day} {mon} {year}", "{year}年{month}月{day}日"),
-    "ps_month": ("{mon} {year}", "{year}年{month}月"),
+    # {mon}: the month's short name in English, its number in Chinese
+    "ps_date": ("{day} {mon} {year}", "{year}年{mon}月{day}日"),
+    "ps_month": ("{mon} {year}", "{year}年{mon}月"),
     "ps_whole_plan": ("Whole plan", "整体建设"),
     "sched_phases": ("Phases", "分期计划"),
     "col_phase": ("Phase", "阶段"),
@@ -221,7 +221,6 @@ PROPOSAL: dict[str, tuple[str, str]] = {
     "ps_cables_added": ("Cables added", "新增线缆（条）"),
     "ps_capex_cat": ("{category} ({cur})", "{category}（{cur}）"),
     "ps_capex_phase": ("Capex of the phase ({cur})", "本期资本支出（{cur}）"),
-    "ps_weeks_value": ("{n}", "{n}"),
     # exclusions and price validity
     "sec_terms": ("Exclusions and price validity", "除外事项与价格有效期"),
     "terms_validity": (
@@ -287,9 +286,9 @@ PROPOSAL: dict[str, tuple[str, str]] = {
     "src_price": ("price: {name}", "价格：{name}"),
     "src_assumption": ("assumption: {name}", "假设：{name}"),
     # scenarios: difference column
-    "scen_diff": ("Δ {name}", "Δ {name}"),
+    "scen_diff": ("Δ {name}", "{name} 差值"),
     "scen_diff_intro": (
         "Each scenario beside the base ({base}); the Δ column is the scenario minus the base (= where equal).",
-        "各场景与基准（{base}）并列；Δ 列为该场景减基准的差值（相同处记为 =）。",
+        "各场景与基准（{base}）并列；“差值”列为该场景减基准（相同处记为 =）。",
     ),
 }

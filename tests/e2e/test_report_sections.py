@@ -181,7 +181,7 @@ def test_preset_scenarios_have_a_difference_column(reports):
     sign = "+" if tco > 0 else "−"
     assert f"{sign}{abs(tco):,.0f}" in page
     zh = "\n".join(section_pages(reports[("preset", "zh")][0], "场景对比"))
-    assert "Δ 自建机房" in zh and f"+{diff:,.0f}" in zh
+    assert "自建机房 差值" in zh and f"+{diff:,.0f}" in zh
 
 
 def test_chinese_counts_carry_measure_words(reports):

@@ -138,9 +138,7 @@ def site_rows(ctx: ReportContext) -> list[tuple[str, str]]:
     liquid = sum(r.get("liquid_kw_max", 0.0) for r in d.get("rows") or [])
     method = main_cooling(ctx, d)
     cooling = (
-        ctx.t("ps_cooling_value", method=method, liquid=fmt.kw(liquid), cdus=cdus)
-        if liquid > 0
-        else ctx.t("ps_cooling_air", method=method)
+        ctx.t("ps_cooling_value", method=method, liquid=fmt.kw(liquid), cdus=cdus) if liquid > 0 else method
     )
     rows.append((ctx.t("ps_cooling"), cooling))
     racks = d["racks"]

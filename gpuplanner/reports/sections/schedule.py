@@ -22,12 +22,16 @@ PER_TABLE = 4
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
+def _mon(ctx: ReportContext, d: dt.date) -> str:
+    return str(d.month) if ctx.lang == "zh" else MONTHS[d.month - 1]
+
+
 def date(ctx: ReportContext, d: dt.date) -> str:
-    return ctx.t("ps_date", day=d.day, month=d.month, mon=MONTHS[d.month - 1], year=d.year)
+    return ctx.t("ps_date", day=d.day, mon=_mon(ctx, d), year=d.year)
 
 
 def month(ctx: ReportContext, d: dt.date) -> str:
-    return ctx.t("ps_month", month=d.month, mon=MONTHS[d.month - 1], year=d.year)
+    return ctx.t("ps_month", mon=_mon(ctx, d), year=d.year)
 
 
 def phase_table(ctx: ReportContext, plans: list[PhasePlan]) -> Flowable:
