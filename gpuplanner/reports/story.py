@@ -34,7 +34,7 @@ from gpuplanner.reports.sections import (
 def make_story(ctx: ReportContext) -> list[Flowable]:
     story: list[Flowable] = [*cover.build(ctx), NextPageTemplate("portrait"), PageBreak()]
     story += contents.build(ctx)
-    numbered = [exec_summary, summary, findings, risks, network, racks]
+    numbered = [summary, exec_summary, findings, risks, network, racks]
     if floor.wanted(ctx):
         numbered.append(floor)
     numbered += [power, performance, cost]

@@ -7,19 +7,25 @@ import datetime as dt
 from typing import Any
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Spacer
+from reportlab.platypus import CondPageBreak, Flowable, Spacer
 
 from gpuplanner.reports import fmt
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.delivery import GOODS, PhasePlan, assumptions, lead_table, schedule
 from gpuplanner.reports.drawings.gantt import Bar, gantt
-from gpuplanner.reports.sections.common import section, sub
+from gpuplanner.reports.sections.common import section
 from gpuplanner.reports.sources import bibliography
 from gpuplanner.reports.styles import MARGIN, PAGE
 
 WIDTH = PAGE[0] - 2 * MARGIN
 PER_TABLE = 4
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def subheading(ctx: ReportContext, key: str, need: float = 72) -> list[Flowable]:
+    """A sub-heading kept out of the contents (the contents must stay on one page), on a new page when less
+    than ``need`` points are left."""
+    return [CondPageBreak(need), ctx.para(ctx.t(key), "h2")]
 
 
 def _mon(ctx: ReportContext, d: dt.date) -> str:
@@ -123,6 +129,6 @@ def build(ctx: ReportContext, n: int | str) -> list[Flowable]:
     )
     out: list[Flowable] = [section(ctx, n, "sec_schedule"), ctx.para(intro)]
     out += [phase_table(ctx, plans), Spacer(1, 4 * mm), chart(ctx, plans), Spacer(1, 2 * mm)]
-    out += [*sub(ctx, "sched_leads"), lead_rows(ctx, plans)]
-    out += [*sub(ctx, "sched_bom", need=160), *bom_table(ctx, plans)]
+    out += [*subheading(ctx, "sched_leads"), lead_rows(ctx, plans)]
+    out += [*subheading(ctx, "sched_bom", need=160), *bom_table(ctx, plans)]
     return out

@@ -7,8 +7,8 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, ListFlowable, ListItem, Spacer
 
 from gpuplanner.reports.context import ReportContext
-from gpuplanner.reports.sections.common import section, sub
-from gpuplanner.reports.sections.schedule import date
+from gpuplanner.reports.sections.common import section
+from gpuplanner.reports.sections.schedule import date, subheading
 from gpuplanner.reports.sources import price_terms
 
 MAX_STALE_LISTED = 6
@@ -56,7 +56,7 @@ def build(ctx: ReportContext, n: int | str) -> list[Flowable]:
             items += sep + "…"
         text = ctx.t("terms_stale", n=len(terms.stale), months=terms.stale_months, items=items)
         out.append(ctx.para(text, limit=2000))
-    out += [Spacer(1, 2 * mm), *sub(ctx, "terms_excl_title")]
+    out += [Spacer(1, 2 * mm), *subheading(ctx, "terms_excl_title")]
     bullets = [ListItem(ctx.para(x), leftIndent=12, value="•") for x in exclusions(ctx)]
     out.append(
         ListFlowable(bullets, bulletType="bullet", start="•", bulletFontName=ctx.fonts.body, leftIndent=12)
