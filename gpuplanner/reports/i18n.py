@@ -15,9 +15,10 @@ from gpuplanner.reports.text_front import FRONT
 from gpuplanner.reports.text_options import OPTIONS
 from gpuplanner.reports.text_plan import PLAN
 from gpuplanner.reports.text_project import PROJECT
+from gpuplanner.reports.text_proposal import PROPOSAL
 
 LANGS = ("en", "zh")
-TEXT: dict[str, tuple[str, str]] = {**FRONT, **BODY, **PLAN, **PROJECT, **OPTIONS}
+TEXT: dict[str, tuple[str, str]] = {**FRONT, **BODY, **PLAN, **PROJECT, **OPTIONS, **PROPOSAL}
 MONTHS_EN = (
     "January", "February", "March", "April", "May", "June",
     "July", "August", "September", "October", "November", "December",

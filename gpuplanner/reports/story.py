@@ -9,10 +9,12 @@ from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.doc import ReportDoc, numbered_canvas
 from gpuplanner.reports.sections import (
     assumptions,
+    bibliography,
     bom,
     contents,
     cost,
     cover,
+    exec_summary,
     findings,
     floor,
     network,
@@ -21,21 +23,25 @@ from gpuplanner.reports.sections import (
     phases,
     power,
     racks,
+    risks,
     scenarios,
+    schedule,
     summary,
     teams,
+    terms,
 )
 
 
 def make_story(ctx: ReportContext) -> list[Flowable]:
     story: list[Flowable] = [*cover.build(ctx), NextPageTemplate("portrait"), PageBreak()]
     story += contents.build(ctx)
-    numbered = [summary, findings, network, racks]
+    numbered = [summary, exec_summary, findings, risks, network, racks]
     if floor.wanted(ctx):
         numbered.append(floor)
     numbered += [power, performance, cost]
     if len(ctx.phases) >= 2:
         numbered.append(phases)
+    numbered.append(schedule)
     if ctx.project.tables["teams"]:
         numbered.append(teams)
     if options.wanted(ctx):
@@ -43,12 +49,15 @@ def make_story(ctx: ReportContext) -> list[Flowable]:
     numbered.append(bom)
     if len(ctx.scenarios) >= 2:
         numbered.append(scenarios)
+    numbered.append(terms)
     for n, mod in enumerate(numbered, start=1):
         if mod not in (network, floor):  # these turn to a landscape page themselves when they need one
             story.append(PageBreak())
         story += mod.build(ctx, n)
     story.append(PageBreak())
     story += assumptions.build(ctx, "A")
+    story.append(PageBreak())
+    story += bibliography.build(ctx, "B")
     return story
 
 

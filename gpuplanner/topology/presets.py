@@ -14,13 +14,14 @@ of the same strings (``ui.welcome``) so that Qt's translation tools find them.
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from gpuplanner.catalog import Catalog
 from gpuplanner.commands import AddRows
 from gpuplanner.core.errors import GenerationError
-from gpuplanner.model import Project, Workload
+from gpuplanner.model import Project, Scenario, Workload
 from gpuplanner.topology.generators import generate
 from gpuplanner.topology.options import GenerateOptions
 
@@ -36,6 +37,9 @@ class Preset:
     workload: dict[str, Any] = field(default_factory=dict)  # Workload fields; {} = no job
     workload_name_en: str = ""
     workload_name_zh: str = ""
+    # what-if scenarios the proposal compares with the base: (name_en, name_zh, description_en, description_zh,
+    # overrides as ``Scenario.overrides_json`` takes them); the first is the base (no overrides)
+    scenarios: tuple[tuple[str, str, str, str, dict[str, Any]], ...] = ()
 
     def name(self, lang: str = "en") -> str:
         return self.name_zh if lang == "zh" else self.name_en
@@ -56,6 +60,17 @@ class Preset:
             wl_name = self.workload_name_zh if lang == "zh" else self.workload_name_en
             wl = Workload(id=project.new_id("workloads"), name=wl_name, **self.workload)
             AddRows("workloads", [wl]).apply(project)
+        if self.scenarios:
+            rows = [
+                Scenario(
+                    id=project.new_id("scenarios"),
+                    name=zh if lang == "zh" else en,
+                    description=dzh if lang == "zh" else den,
+                    overrides_json=json.dumps(overrides),
+                )
+                for en, zh, den, dzh, overrides in self.scenarios
+            ]
+            AddRows("scenarios", rows).apply(project)
         project.tables["project"]["project"] = dataclasses.replace(
             project.info, name=name or self.name(lang), language=lang
         )
@@ -134,6 +149,24 @@ PRESETS: tuple[Preset, ...] = (
         workload=dict(model_id="llama3-70b", tp=8, pp=4, global_batch=256, total_tokens=1.0e11),
         workload_name_en="Llama 3 70B continued pre-training",
         workload_name_zh="Llama 3 70B 继续预训练",
+        # the two questions a buyer of one SU asks: the newer GPU in the same chassis, and owning the hall
+        scenarios=(
+            ("Base", "基准", "As generated: DGX H100, colocation", "按生成结果：DGX H100，托管机房", {}),
+            (
+                "DGX H200",
+                "DGX H200",
+                "The same SU with DGX H200 (141 GB HBM3e) in place of DGX H100",
+                "同一可扩展单元以 DGX H200（141 GB HBM3e）替换 DGX H100",
+                {"swap.nvidia-dgx-h100": "nvidia-dgx-h200"},
+            ),
+            (
+                "Own data hall",
+                "自建机房",
+                "An owned data hall instead of colocation",
+                "以自建机房替代托管机房",
+                {"site.facility_model": "build"},
+            ),
+        ),
     ),
     Preset(
         id="superpod-128-node",
