@@ -13,6 +13,7 @@ from gpuplanner.catalog.types import StorageType
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
 from gpuplanner.engine.findings import Finding
 from gpuplanner.engine.network import FabricResult
+from gpuplanner.engine.perf.sentences import bottleneck_msg, refusal_msg
 
 
 @cache
@@ -178,14 +179,17 @@ def workload_findings(c: Compiled, wl_result, catalog) -> list[Finding]:
                 "error",
                 "model-does-not-fit",
                 (wl_result.workload_id,),
-                {"need": need, "have": spec.mem_gb, "why": est.refusal},
+                {"need": need, "have": spec.mem_gb, "why": refusal_msg(est.memory)},
             )
         )
     comm = sum(v for k, v in est.breakdown.items() if k.endswith("comm_s") and not k.startswith("tp"))
     if est.step_time_s > 0 and comm / est.step_time_s > 0.25:
         out.append(
             Finding(
-                "warning", "communication-bound", (wl_result.workload_id,), {"bottleneck": est.bottleneck}
+                "warning",
+                "communication-bound",
+                (wl_result.workload_id,),
+                {"bottleneck": bottleneck_msg(est.breakdown, est.tp_intra_node, est.dp_intra_node)},
             )
         )
     # Checkpoint write time

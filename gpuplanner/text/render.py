@@ -102,7 +102,26 @@ def fill(text: str, lang: str, params: Mapping[str, Any], show: Callable[[Any], 
             values[k] = v.render(lang)
         else:
             values[k] = show(v) if show is not None else v
-    return text.format_map(_Keep(values))
+    try:
+        return text.format_map(_Keep(values))
+    except (ValueError, TypeError, IndexError, AttributeError):  # a value that does not suit its format spec
+        return _fill_each(text, values)
+
+
+def _fill_each(text: str, values: Mapping[str, Any]) -> str:
+    """Field by field, keeping as written each field that cannot be filled (a missing value under a format
+    spec, ``{share:.0%}`` without ``share``): a sentence with one gap beats an exception in a report."""
+    out = []
+    for literal, name, spec, conv in string.Formatter().parse(text):
+        out.append(literal.replace("{", "{{").replace("}", "}}"))
+        if name is None:
+            continue
+        field_text = "{" + name + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "") + "}"
+        try:
+            out.append(field_text.format_map(values).replace("{", "{{").replace("}", "}}"))
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+            out.append(field_text.replace("{", "{{").replace("}", "}}"))
+    return "".join(out).format()
 
 
 def _look(m: re.Match[str], lang: str, params: Mapping[str, Any]) -> str:
