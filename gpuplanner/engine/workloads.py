@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from gpuplanner import text
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.findings import Finding
@@ -82,7 +83,9 @@ def _servers_of(project, partition: str) -> np.ndarray | None:
         return None
     rows = [i for i, d in enumerate(project.devices.values()) if d.partition == partition]
     if not rows:
-        raise PlannerError(f"no servers in partition '{partition}'", field="partition", value=partition)
+        raise PlannerError(
+            text.en("error.partition_empty", partition=partition), field="partition", value=partition
+        )
     return np.array(rows, dtype=np.int64)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from gpuplanner.text.errors_perf import ERRORS_PERF
 from gpuplanner.text.errors_plan import ERRORS_PLAN
+from gpuplanner.text.export_xlsx import XLSX
 from gpuplanner.text.findings_facility import FINDINGS_FACILITY
 from gpuplanner.text.findings_network import FINDINGS_NETWORK
 from gpuplanner.text.perf import PERF
@@ -35,6 +36,7 @@ TABLES: dict[str, dict[str, tuple[str, str]]] = {
     "report_body": BODY,
     "report_plan": PLAN,
     "report_project": PROJECT,
+    "export_xlsx": XLSX,
 }
 
 

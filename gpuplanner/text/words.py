@@ -66,4 +66,20 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "word.step_part.ep_comm_s": ("Expert all-to-all", "专家并行 all-to-all"),
     "word.step_part.optimizer_s": ("Optimizer step", "优化器更新"),
+    "word.metric.hw_tflops_per_gpu": (
+        "hardware TFLOP/s per GPU (recomputation counted)",
+        "每 GPU 硬件 TFLOP/s（计入重计算）",
+    ),
+    "word.metric.tflops_per_gpu": (
+        "model TFLOP/s per GPU",
+        "每 GPU 模型 TFLOP/s",
+    ),
+    "word.metric.mfu": (
+        "MFU (model FLOPs / BF16 peak)",
+        "MFU（模型 FLOPs / BF16 峰值）",
+    ),
+    "word.metric.step_time_s": (
+        "step time, s",
+        "单步时间（秒）",
+    ),
 }
