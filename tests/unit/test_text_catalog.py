@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -218,3 +219,22 @@ def test_render_fills_words_plurals_and_nested_messages():
     assert "1,024 GPUs" in text.finding("phase-growth-needs-replacement", "message", "en", outer)
     assert text.render("no.such.id", "zh") == "no.such.id"
     assert text.fill("{share:.0%} of {x}", "en", {"x": 1}) == "{share:.0%} of 1"  # a gap, not an exception
+
+
+def test_the_translation_check_covers_the_text_package(monkeypatch):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "translations_tool", PKG.parent / "tools" / "translations.py"
+    )
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, tool)  # dataclasses look their module up
+    spec.loader.exec_module(tool)
+    assert tool.text_problems() == []
+    bad = {**text.MESSAGES, "error.x": ("{a} failed", " "), "error.y": ("{a} failed", "{b} 失败")}
+    monkeypatch.setattr(text, "MESSAGES", bad)
+    assert tool.text_problems() == [
+        "text: error.x has no Chinese",
+        "text: placeholders differ in error.y: ['a'] / ['b']",
+    ]
