@@ -238,3 +238,18 @@ def test_the_translation_check_covers_the_text_package(monkeypatch):
         "text: error.x has no Chinese",
         "text: placeholders differ in error.y: ['a'] / ['b']",
     ]
+
+
+def test_counts_take_plural_forms_in_english_and_measure_words_in_chinese():
+    one = text.render("net_mgmt_omitted", "en", switches=1, cables=1)
+    many = text.render("net_mgmt_omitted", "en", switches=2, cables="1,024")
+    assert "(1 switch, 1 cable)" in one and "(2 switches, 1,024 cables)" in many
+    assert "（2 台交换机，1,024 条线缆）" in text.render("net_mgmt_omitted", "zh", switches=2, cables="1,024")
+    users = {"workload": "chat", "partition": "p", "gpus": 16, "capacity": 12.5, "target": 500, "needed": 64}
+    en = text.finding("serving-target-not-met", "message", "en", {**users, "unit": "users"})
+    zh = text.finding("serving-target-not-met", "message", "zh", {**users, "unit": "users"})
+    rate = text.finding("serving-target-not-met", "message", "zh", {**users, "unit": "requests"})
+    assert "serves 12.5 concurrent users within" in en
+    assert (
+        "可服务 12.5 个并发用户" in zh and "可服务 12.5 请求/秒" in rate
+    )  # the measure word comes with the noun
