@@ -68,7 +68,7 @@ class Band:
     group: str
     runs: int
     total_runs: int
-    note: str = ""
+    note: str = ""  # a message id of the text package (a caveat), or empty
 
     def as_dict(self) -> dict[str, Any]:
         return {
