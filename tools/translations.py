@@ -3,7 +3,8 @@
 vanished ones are dropped) and compile each .ts into the ``.qm`` the app loads (pyside6-lrelease).
 
     python tools/translations.py            # update the .ts files, then compile the .qm files
-    python tools/translations.py --check    # exit 1 when a string is missing, unfinished or a .qm is stale
+    python tools/translations.py --check    # exit 1 when a string is missing, unfinished or a .qm is stale,
+                                            # or a message of gpuplanner/text lacks Chinese
     python tools/translations.py --release  # only compile (after editing a .ts in Qt Linguist or by hand)
 
 The app loads ``gpuplanner_<lang>.qm`` where ``lang`` is the first part of the locale (``zh`` for zh_CN),
@@ -128,6 +129,23 @@ def problems(lang: str) -> list[str]:
     return out
 
 
+def text_problems() -> list[str]:
+    """What is wrong with the text package (``gpuplanner/text``: findings, report, engine messages): an id
+    without English or Chinese, or whose two languages name different placeholders."""
+    sys.path.insert(0, str(ROOT))
+    from gpuplanner import text
+
+    out = []
+    for msg_id, (en, zh) in text.MESSAGES.items():
+        if not en.strip() or not zh.strip():
+            out.append(f"text: {msg_id} has no {'Chinese' if en.strip() else 'English'}")
+        elif msg_id != "long_date" and text.fields(en) != text.fields(zh):  # the date: month name vs number
+            out.append(
+                f"text: placeholders differ in {msg_id}: {sorted(text.fields(en))} / {sorted(text.fields(zh))}"
+            )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="report missing/unfinished strings, change nothing")
@@ -135,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     if args.check:
-        found = [f"{lang}: {p}" for lang in LANGUAGES for p in problems(lang)]
+        found = [f"{lang}: {p}" for lang in LANGUAGES for p in problems(lang)] + text_problems()
         print("\n".join(found) or "translations complete and compiled")
         return 1 if found else 0
     for lang, target in LANGUAGES.items():

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from gpuplanner import text
 from gpuplanner.core.errors import PlannerError, ValidationError
 from gpuplanner.engine.checks_devices import unnetworked_findings
 from gpuplanner.engine.checks_electrical import (
@@ -94,12 +95,12 @@ def apply_scenario(project, name: str):
     if sc is None:
         names = ", ".join(s.name for s in project.tables["scenarios"].values()) or "none"
         raise ValidationError(
-            f"no scenario '{name}' (the project has: {names})", field="scenario", value=name
+            text.en("error.no_scenario", name=name, names=names), field="scenario", value=name
         )
     try:
         overrides = json.loads(sc.overrides_json or "{}")
     except json.JSONDecodeError as exc:
-        raise ValidationError(f"scenario '{sc.name}': overrides are not valid JSON ({exc})") from exc
+        raise ValidationError(text.en("error.scenario_json", name=sc.name, reason=exc)) from exc
     copy = Project(project.catalog)
     for t, rows in project.tables.items():
         copy.load_rows(t, list(rows.values())) if t not in ("project", "site") else copy.tables[t].update(
@@ -120,13 +121,15 @@ def apply_scenario(project, name: str):
                 for i, d in copy.tables["devices"].items()
             }
         else:
-            raise ValidationError(f"scenario '{sc.name}': cannot override '{key}'", field=key)
+            raise ValidationError(text.en("error.scenario_cannot_override", name=sc.name, key=key), field=key)
     return copy, sc.name
 
 
 def _replace(row, fname: str, value: Any, scenario: str):
     if fname not in {f.name for f in dataclasses.fields(row)}:
-        raise ValidationError(f"scenario '{scenario}': no field '{fname}'", field=fname, value=value)
+        raise ValidationError(
+            text.en("error.scenario_no_field", name=scenario, field=fname), field=fname, value=value
+        )
     return dataclasses.replace(row, **{fname: value})
 
 

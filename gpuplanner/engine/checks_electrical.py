@@ -8,71 +8,9 @@ import numpy as np
 
 from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.electrical import ElectricalResult
-from gpuplanner.engine.findings import Finding, register_templates
+from gpuplanner.engine.findings import Finding
 from gpuplanner.engine.power import load_assumptions
 from gpuplanner.engine.thermal import ThermalResult
-
-TEMPLATES: dict[str, dict[str, dict[str, str]]] = {
-    "rack-needs-several-circuits": {
-        "message": {
-            "en": "{count} rack(s), e.g. {rack}, draw up to {kw_max} kW: each side (A or B) carries {current_a} A, "
-            "which needs {circuits} feeds of {feed_a} A at 80 % continuous load; the racks have {pdus_per_side} "
-            "rack PDU(s) per side.",
-            "zh": "{count} 个机柜（如 {rack}）最大功耗 {kw_max} kW：每一路（A 或 B）电流 {current_a} A，"
-            "按 80% 持续负载需要 {circuits} 条 {feed_a} A 回路，而这些机柜每路只有 {pdus_per_side} 个机柜 PDU。",
-        },
-        "fix": {
-            "en": "Provide {circuits} circuits per side (with as many PDUs per side), or feed the rack from a "
-            "busway tap-off rated for it.",
-            "zh": "每一路配置 {circuits} 条回路（每路相应数量的 PDU），或从额定容量足够的母线槽插接箱取电。",
-        },
-    },
-    "row-busway-over-rating": {
-        "message": {
-            "en": "Row {row} draws up to {kw_max} kW: each side carries {current_a} A, more than the largest "
-            "busway ({busway_a} A) takes at 80 % continuous load.",
-            "zh": "第 {row} 列最大功耗 {kw_max} kW：每一路电流 {current_a} A，"
-            "超过最大规格母线槽（{busway_a} A）在 80% 持续负载下的能力。",
-        },
-        "fix": {
-            "en": "Run {count} busways per side over this row, or split its racks over more rows.",
-            "zh": "该列每一路敷设 {count} 条母线槽，或将机柜分到更多列。",
-        },
-    },
-    "switch-ports-unused": {
-        "message": {
-            "en": "{free} of the {ports} fabric switch ports ({pct} %) are unused on {switches} switches.",
-            "zh": "{switches} 台交换机的 {ports} 个网络端口中有 {free} 个（{pct}%）未使用。",
-        },
-        "fix": {
-            "en": "Use fewer or smaller switches (e.g. more rails per leaf), or keep the ports on purpose for "
-            "planned growth and say so in the proposal.",
-            "zh": "减少交换机数量或选用更小的交换机（例如每台叶交换机承载多个轨道）；若为规划中的扩容预留，请在方案中说明。",
-        },
-    },
-    "rack-budget-above-rating": {
-        "message": {
-            "en": "{count} rack(s), e.g. {rack}, have a power budget of {budget_kw} kW, above the {rated_kw} kW "
-            "the rack type {type} is rated for.",
-            "zh": "{count} 个机柜（如 {rack}）的功率预算为 {budget_kw} kW，高于机柜型号 {type} 的额定 {rated_kw} kW。",
-        },
-        "fix": {
-            "en": "Confirm the rack, its PDUs and the room can take the raised budget, or keep the rated one.",
-            "zh": "请确认机柜、PDU 和机房能承受提高后的预算，否则保持额定值。",
-        },
-    },
-    "rack-liquid-over-cdu": {
-        "message": {
-            "en": "Rack {rack} sends {liquid_kw} kW to liquid, more than one CDU ({cdu_kw} kW) removes.",
-            "zh": "机柜 {rack} 液冷散热 {liquid_kw} kW，超过单台 CDU 的能力（{cdu_kw} kW）。",
-        },
-        "fix": {
-            "en": "Feed the rack from two CDUs on a shared manifold, or choose a larger CDU.",
-            "zh": "通过共用分水器由两台 CDU 为该机柜供液，或选用更大容量的 CDU。",
-        },
-    },
-}
-register_templates(TEMPLATES)
 
 
 def _r(x: float) -> float:

@@ -11,32 +11,7 @@ import dataclasses
 
 import numpy as np
 
-from gpuplanner.engine.findings import Finding, register_templates
-
-register_templates(
-    {
-        "floor-unit-overloaded": {
-            "message": {
-                "en": "{name} ({kind}) carries {load} kW but is rated {capacity} kW.",
-                "zh": "{name}（{kind}）承载 {load} kW，而额定容量只有 {capacity} kW。",
-            },
-            "fix": {
-                "en": "Add a unit to the row, move racks to another row, or choose a larger unit.",
-                "zh": "为该列增加设备、把部分机柜移到其他列，或选用更大容量的设备。",
-            },
-        },
-        "outside-hall": {
-            "message": {
-                "en": "{n} racks or floor units stand outside the {width} × {depth} m hall (e.g. {name}).",
-                "zh": "有 {n} 个机柜或设备位于 {width} × {depth} m 的机房之外（例如 {name}）。",
-            },
-            "fix": {
-                "en": "Move them inside on the floor plan, or enter the hall's real size under Site and costs.",
-                "zh": "在机房平面图中把它们移入机房，或在“场地与成本”中填写机房的实际尺寸。",
-            },
-        },
-    }
-)
+from gpuplanner.engine.findings import Finding
 
 AIR = ("crah", "in-row")
 LIQUID = ("cdu", "rear-door", "immersion-tank")

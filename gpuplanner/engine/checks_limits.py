@@ -14,58 +14,8 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.findings import Finding, register_templates
+from gpuplanner.engine.findings import Finding
 from gpuplanner.model.site_limits import POSITION_COOLING, parse_positions
-
-register_templates(
-    {
-        "it-power-exceeded": {
-            "message": {
-                "en": "IT power: the plan needs {plan_kw} kW ({it_kw} kW at maximum + {margin_pct}% design margin); "
-                "the site offers {limit_kw} kW.",
-                "zh": "IT 功率：方案需要 {plan_kw} kW（最大 {it_kw} kW，另加 {margin_pct}% 设计余量），"
-                "而场地仅能提供 {limit_kw} kW。",
-            },
-            "fix": {
-                "en": "Remove servers or move them to a later phase, or lower the design margin if the site allows.",
-                "zh": "减少服务器或将其移至后续阶段；如场地条件允许，可降低设计余量。",
-            },
-        },
-        "rack-positions-exceeded": {
-            "message": {
-                "en": "Rack positions: {unplaced} of {racks} racks find no floor position able to take them "
-                "({positions}).",
-                "zh": "机柜位：{racks} 个机柜中有 {unplaced} 个找不到能承载其功率和散热方式的机位（现有机位：{positions}）。",
-            },
-            "fix": {
-                "en": "Spread the servers over more racks within the positions' kW, or add liquid-cooled positions.",
-                "zh": "在机位功率限制内把服务器分散到更多机柜，或增加液冷机位。",
-            },
-        },
-        "budget-exceeded": {
-            "message": {
-                "en": "{what}: {plan} {currency} against a budget of {limit} {currency} ({over_pct}% over).",
-                "zh": "{what_zh}：{plan} {currency}，超出预算 {limit} {currency}（超出 {over_pct}%）。",
-            },
-            "fix": {
-                "en": "Phase the build-out, choose less expensive parts, or raise the budget.",
-                "zh": "分期建设、选用更经济的设备，或提高预算。",
-            },
-        },
-        "part-not-available-in-region": {
-            "message": {
-                "en": "{part} ({classification}) may not be sold to {region} under the export rules "
-                "({source}, {as_of}); the plan uses {count}.",
-                "zh": "根据出口管制规定（{source}，{as_of}），{part}（{classification}）不得销售至 {region}；"
-                "方案中使用了 {count} 台。",
-            },
-            "fix": {
-                "en": "Compliant alternatives in the catalog: {alternatives}.",
-                "zh": "目录中的合规替代型号：{alternatives}。",
-            },
-        },
-    }
-)
 
 
 def _limit(name: str, limit: float, plan: float, **extra: Any) -> dict[str, Any]:
@@ -159,17 +109,17 @@ def limits_and_findings(
             params = {"unplaced": int(unplaced), "racks": len(c.racks.ids), "positions": shown}
             out.append(Finding("error", "rack-positions-exceeded", ("site",), params))
     cur = cost.currency
-    for name, budget, usd, zh in (
-        ("capex", site.budget_capex, cost.capex_usd, "投资（CAPEX）"),
-        ("tco", site.budget_tco, cost.tco_usd, f"{cost.tco_years} 年总拥有成本（TCO）"),
+    for name, budget, usd in (
+        ("capex", site.budget_capex, cost.capex_usd),
+        ("tco", site.budget_tco, cost.tco_usd),
     ):
         if budget > 0:
             plan = cost.local(usd)
             limits.append(_limit(f"budget_{name}", budget, plan, currency=cur))
             if not limits[-1]["within"]:
                 params = {
-                    "what": "Capex" if name == "capex" else f"{cost.tco_years}-year TCO",
-                    "what_zh": zh,
+                    "what": name,  # word.budget.*
+                    "years": cost.tco_years,
                     "plan": round(plan),
                     "limit": round(budget),
                     "currency": cur,

@@ -7,25 +7,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from gpuplanner import text
 from gpuplanner.engine.analysis import Results, analyze_project
 from gpuplanner.engine.checks_teams import advised_scheduler
-from gpuplanner.engine.findings import Finding, register_templates
+from gpuplanner.engine.findings import Finding
 from gpuplanner.engine.summary import results_json
-
-register_templates(
-    {
-        "phase-growth-needs-replacement": {
-            "message": {
-                "en": "Phase '{phase}' cannot grow from '{before}' without replacing equipment: {what}",
-                "zh": "阶段“{phase}”无法在不更换设备的前提下从“{before}”扩展：{what}",
-            },
-            "fix": {
-                "en": "Leave spare switch ports, rack power and feed capacity in the earlier phase, or plan the replacement.",
-                "zh": "在前一阶段预留交换机端口、机柜功率和供电容量，或将设备更换列入计划。",
-            },
-        }
-    }
-)
 
 _GROWTH_RULES = (
     "ports-over-subscribed",
@@ -138,7 +124,11 @@ def _growth_findings(before: PhaseResult, phase, sub, res: Results) -> list[Find
                     "warning",
                     "phase-growth-needs-replacement",
                     tuple(i for i in f.items if i in older),
-                    {"phase": phase.name, "before": before.phase.name, "what": f.message()},
+                    {
+                        "phase": phase.name,
+                        "before": before.phase.name,
+                        "what": text.finding_msg(f.rule, f.params),
+                    },
                 )
             )
     return out

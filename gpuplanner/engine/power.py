@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from gpuplanner import text
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
@@ -48,7 +49,10 @@ class Assumptions:
             return self.entries[name]["value"]
         except KeyError:
             raise CatalogError(
-                f"assumption {name!r} is missing", file=self.path, entry=name, hint="restore the entry"
+                text.en("error.assumption_missing", name=name),
+                file=self.path,
+                entry=name,
+                hint=text.en("error.assumption_missing.hint"),
             ) from None
 
     def number(self, name: str) -> float:
@@ -74,10 +78,10 @@ def _load(path: str) -> Assumptions:
         with open(path, encoding="utf-8") as fh:
             doc = yaml.safe_load(fh)
     except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(f"cannot read assumptions: {exc}", file=path) from exc
+        raise CatalogError(text.en("error.read_assumptions", reason=exc), file=path) from exc
     entries = (doc or {}).get("entries")
     if not isinstance(entries, dict):
-        raise CatalogError("no 'entries' map", file=path)
+        raise CatalogError(text.en("error.no_entries_map"), file=path)
     for name, e in entries.items():
         missing = [f for f in ("value", "source", "as_of") if not isinstance(e, dict) or f not in e]
         if missing:

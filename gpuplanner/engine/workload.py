@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gpuplanner import text
 from gpuplanner.catalog.loader import Catalog
 from gpuplanner.catalog.types import GpuType, ModelType, ServerType
 from gpuplanner.core.errors import PlannerError
@@ -82,7 +83,7 @@ def cluster_of(
         is_gpu &= mask
     if not is_gpu.any():
         raise PlannerError(
-            "the plan has no GPU servers" + (" in this partition" if servers is not None else "")
+            text.en("error.no_gpu_servers" if servers is None else "error.no_gpu_servers_in_partition")
         )
     types, counts = np.unique(np.array(c.devices.type_ids, dtype=object)[is_gpu], return_counts=True)
     srv: ServerType = catalog.get(str(types[np.argmax(counts)]))
@@ -131,7 +132,7 @@ def workload_settings(workload) -> dict:
     for k in ON_OFF:
         v = str(getattr(workload, k, "") or "").strip().lower()
         if v not in ("", "on", "off"):
-            raise PlannerError(f"workload '{workload.name}': {k} must be on, off or empty", field=k, value=v)
+            raise PlannerError(text.en("error.on_off", workload=workload.name, field=k), field=k, value=v)
         stated[k] = None if not v else v == "on"
     for k in ("attention", "grad_dtype"):
         stated[k] = getattr(workload, k, "") or None
@@ -269,7 +270,9 @@ def analyze_workload(
         )
         if not len(servers):
             raise PlannerError(
-                f"workload '{workload.name}': no servers in partition '{workload.partition}'",
+                text.en(
+                    "error.workload_partition_empty", workload=workload.name, partition=workload.partition
+                ),
                 field="partition",
                 value=workload.partition,
             )
@@ -278,8 +281,16 @@ def analyze_workload(
     used = cfg.tp * cfg.pp * cfg.dp * cfg.cp
     if used > n_gpus:
         raise PlannerError(
-            f"workload '{workload.name}' needs {used} GPUs (TP {cfg.tp} × PP {cfg.pp} × DP {cfg.dp} × CP {cfg.cp}); "
-            f"the plan has {n_gpus}",
+            text.en(
+                "error.workload_needs_gpus",
+                workload=workload.name,
+                used=used,
+                tp=cfg.tp,
+                pp=cfg.pp,
+                dp=cfg.dp,
+                cp=cfg.cp,
+                gpus=n_gpus,
+            ),
             field="dp",
         )
     flows = training_flows(shape, cfg, spec.gpus_per_node, workload.placement_order or "tp-cp-dp-pp")

@@ -11,42 +11,14 @@ from typing import Any
 
 import numpy as np
 
+from gpuplanner import text
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.findings import Finding, register_templates
+from gpuplanner.engine.findings import Finding
 from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload, cluster_of, shape_of
 
 TRAINING_KINDS = ("training", "fine-tuning")
-
-register_templates(
-    {
-        "workload-not-evaluated": {
-            "message": {
-                "en": "Workload '{workload}' ({kind}) could not be evaluated: {reason}",
-                "zh": "工作负载“{workload}”（{kind_zh}）无法评估：{reason}",
-            },
-            "fix": {
-                "en": "Check the workload's model, parallel layout and partition.",
-                "zh": "请检查该工作负载的模型、并行方式和分区。",
-            },
-        },
-        "serving-target-not-met": {
-            "message": {
-                "en": "Workload '{workload}': partition '{partition}' ({gpus} GPUs) serves {capacity} {unit} within "
-                "the targets, short of the {target} asked; {needed} GPUs would serve them.",
-                "zh": "工作负载“{workload}”：分区“{partition}”（{gpus} 块 GPU）在目标时延内可服务 {capacity} {unit_zh}，"
-                "低于要求的 {target}；需要 {needed} 块 GPU。",
-            },
-            "fix": {
-                "en": "Add {missing} GPUs to the partition, relax the TTFT/TPOT targets, or serve at FP8.",
-                "zh": "为该分区增加 {missing} 块 GPU，放宽首字/逐字时延目标，或采用 FP8 推理。",
-            },
-        },
-    }
-)
-
-KIND_ZH = {"training": "训练", "fine-tuning": "微调", "inference": "推理服务"}
 
 
 @dataclass
@@ -111,7 +83,9 @@ def _servers_of(project, partition: str) -> np.ndarray | None:
         return None
     rows = [i for i, d in enumerate(project.devices.values()) if d.partition == partition]
     if not rows:
-        raise PlannerError(f"no servers in partition '{partition}'", field="partition", value=partition)
+        raise PlannerError(
+            text.en("error.partition_empty", partition=partition), field="partition", value=partition
+        )
     return np.array(rows, dtype=np.int64)
 
 
@@ -194,7 +168,6 @@ def workload_entry_findings(entries: list[WorkloadEntry]) -> list[Finding]:
             params = {
                 "workload": e.name,
                 "kind": e.kind,
-                "kind_zh": KIND_ZH.get(e.kind, e.kind),
                 "reason": e.error,
             }
             out.append(Finding("error", "workload-not-evaluated", (e.id,), params))
@@ -208,8 +181,7 @@ def workload_entry_findings(entries: list[WorkloadEntry]) -> list[Finding]:
             "partition": e.partition or "—",
             "gpus": e.gpus,
             "capacity": round(cap.max_concurrent_users if users else cap.max_requests_per_s, 1),
-            "unit": "concurrent users" if users else "requests/s",
-            "unit_zh": "个并发用户" if users else "请求/秒",
+            "unit": "users" if users else "requests",  # word.serving_unit.*
             "target": users or e.extra.get("target_requests_per_s"),
             "needed": e.needed.gpus,
             "missing": max(e.needed.gpus - e.gpus, 0),

@@ -14,8 +14,8 @@ import math
 
 import xlsxwriter
 
+from gpuplanner import text
 from gpuplanner.exports.cables_csv import cable_rows
-from gpuplanner.exports.xlsx_text import T
 
 BOM_COLUMNS = 9  # reports.files.BOM_COLUMNS: category, category_name, item, catalog_id, quantity, unit,
 # unit_price, amount, currency
@@ -55,7 +55,7 @@ class _Book:
         self.over = self.wb.add_format({"num_format": "0.0", "bg_color": "#F8CBAD"})
 
     def t(self, key: str) -> str:
-        return T[key][1 if self.lang == "zh" else 0]
+        return text.render(f"xlsx.{key}", self.lang)
 
     def sheet(self, key: str, header_rows: int = 1):
         ws = self.wb.add_worksheet(self.t(key)[:31])

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuplanner.engine.analysis import Results
+from gpuplanner.text import finding as finding_text
 from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.estimate_text import no_estimate_text, refusal_text
@@ -294,11 +295,12 @@ class ResultsPanel(QWidget):
             "info": self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxInformation),
         }
         for f in res.findings:
-            item = QTreeWidgetItem([f.message(lang)])
+            message = finding_text(f.rule, "message", lang, f.params)  # the sentence: from the text package
+            item = QTreeWidgetItem([message])
             item.setIcon(0, icons.get(f.severity, icons["info"]))
             item.setData(0, ITEMS_ROLE, list(f.items))
-            fix = f.fix(lang)
-            tip = f"{f.message(lang)}\n{fix}" if fix else f.message(lang)
+            fix = finding_text(f.rule, "fix", lang, f.params)
+            tip = f"{message}\n{fix}" if fix else message
             item.setToolTip(0, self.tr("{text}\nrule: {rule}").format(text=tip, rule=f.rule))
             if fix:
                 child = QTreeWidgetItem([fix])

@@ -8,12 +8,13 @@ import pytest
 
 from gpuplanner.catalog.loader import load_catalog
 from gpuplanner.commands import AddRows, SetFields, UndoStack
-from gpuplanner.engine.checks_facility import TEMPLATES, facility_findings, u_space_problems
+from gpuplanner.engine.checks_facility import facility_findings, u_space_problems
 from gpuplanner.engine.compiled import compile_project
 from gpuplanner.engine.cost import compute_cost
 from gpuplanner.engine.power import compute_power
 from gpuplanner.engine.thermal import compute_thermal
 from gpuplanner.model import Device, Project, Rack
+from gpuplanner.text.findings_facility import FINDINGS_FACILITY
 
 DGX = "nvidia-dgx-h100"  # 8U, 10.2 kW max
 HD_RACK = "generic-48u-600x1200-hd"  # 48U, 40 kW budget, 2 × 43.6 kW PDUs
@@ -56,9 +57,8 @@ def findings(p: Project, bom=None, rule: str | None = None):
 
 
 def test_every_rule_has_en_and_zh():
-    for rule, parts in TEMPLATES.items():
-        for part in ("message", "fix"):
-            assert parts[part]["en"] and parts[part]["zh"], rule
+    for msg_id, (en, zh) in FINDINGS_FACILITY.items():
+        assert en and zh, msg_id
 
 
 def test_rack_over_power_budget():

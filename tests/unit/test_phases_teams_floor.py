@@ -114,7 +114,7 @@ def test_scheduler_advice_follows_cluster_size(servers, expected):
     p = Project()
     generate_into(p, GenerateOptions(template="leaf-spine", servers=servers, rails=False, rack_budget_kw=42))
     advice = [f for f in analyze_project(p).findings if f.rule == "scheduler-advice"]
-    assert advice and advice[0].params["scheduler"].startswith(expected)
+    assert advice and advice[0].message("en").startswith(f"Scheduler: {expected}")
     assert advice[0].message("zh") != advice[0].message("en")
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from gpuplanner import text
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
 
@@ -29,7 +30,10 @@ class Assumptions:
             return self.entries[name]["value"]
         except KeyError:
             raise CatalogError(
-                f"assumption {name!r} is missing", file=self.path, entry=name, hint="restore the entry"
+                text.en("error.assumption_missing", name=name),
+                file=self.path,
+                entry=name,
+                hint=text.en("error.assumption_missing.hint"),
             ) from None
 
     def number(self, name: str, gpu_name: str = "") -> float:
@@ -42,7 +46,7 @@ class Assumptions:
     def table(self, name: str) -> dict[str, float]:
         v = self.raw(name)
         if not isinstance(v, dict):
-            raise CatalogError("expected a map of values", file=self.path, entry=name)
+            raise CatalogError(text.en("error.expected_map"), file=self.path, entry=name)
         return {k: float(x) for k, x in v.items()}
 
     def sources(self) -> list[tuple[str, str, str, bool]]:
@@ -59,7 +63,7 @@ def _by_family(values: dict[str, Any], gpu_name: str, path: str, name: str) -> A
         if key in g:
             return values[key]
     if "default" not in values:
-        raise CatalogError(f"no value for GPU {gpu_name!r} and no default", file=path, entry=name)
+        raise CatalogError(text.en("error.no_gpu_value", gpu=gpu_name), file=path, entry=name)
     return values["default"]
 
 
@@ -75,14 +79,14 @@ def _load(path: str) -> Assumptions:
         with open(path, encoding="utf-8") as fh:
             doc = yaml.safe_load(fh)
     except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(f"cannot read assumptions: {exc}", file=path) from exc
+        raise CatalogError(text.en("error.read_assumptions", reason=exc), file=path) from exc
     entries = (doc or {}).get("entries")
     if not isinstance(entries, dict):
-        raise CatalogError("no 'entries' map", file=path)
+        raise CatalogError(text.en("error.no_entries_map"), file=path)
     for name, e in entries.items():
         missing = [f for f in REQUIRED_FIELDS if not isinstance(e, dict) or f not in e]
         if missing:
             raise CatalogError(f"missing {', '.join(missing)}", file=path, entry=name)
         if e.get("estimate") and not e.get("note"):
-            raise CatalogError("an estimate needs a note saying how it was derived", file=path, entry=name)
+            raise CatalogError(text.en("error.estimate_needs_note"), file=path, entry=name)
     return Assumptions(entries=entries, path=path)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from gpuplanner import text
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 
 
@@ -33,7 +34,10 @@ def goodput(n_gpus: int, checkpoint_gb_per_gpu: float, a: Assumptions | None = N
 
 
 def goodput_text(g: dict[str, float]) -> str:
-    return (
-        f"an interruption every {g['mtbi_h']:.1f} h, checkpoint every {g['checkpoint_interval_s'] / 60:.0f} min "
-        f"({g['checkpoint_write_s']:.0f} s to write), {g['restart_s'] / 60:.0f} min per restart"
+    return text.en(
+        "perf.goodput",
+        mtbi_h=g["mtbi_h"],
+        interval_min=g["checkpoint_interval_s"] / 60,
+        write_s=g["checkpoint_write_s"],
+        restart_min=g["restart_s"] / 60,
     )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpuplanner import text
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for
 from gpuplanner.engine.perf.flops import param_counts
@@ -108,8 +109,15 @@ def estimate_inference(
         ""
         if fits
         else (
-            f"needs {total / GB:.1f} GB per GPU but only {usable:.1f} GB is usable (weights {weights_gpu / GB:.1f} GB, "
-            f"KV cache {kv_full / GB:.1f} GB for {cfg.batch} × {cfg.prompt_len + cfg.output_len} tokens)"
+            text.en(
+                "perf.inference_refusal",
+                total_gb=total / GB,
+                usable_gb=usable,
+                weights_gb=weights_gpu / GB,
+                kv_gb=kv_full / GB,
+                batch=cfg.batch,
+                tokens=cfg.prompt_len + cfg.output_len,
+            )
         )
     )
     return InferenceEstimate(

@@ -14,6 +14,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpuplanner import text
 from gpuplanner.core.errors import PlannerError, ValidationError
 from gpuplanner.engine.perf.settings import SETTINGS, resolve
 from gpuplanner.engine.perf.shapes import RECOMPUTE, Calibration, ClusterSpec, ModelShape, TrainConfig
@@ -57,7 +58,7 @@ def shape_of(req: dict[str, Any], catalog) -> ModelShape:
     if req.get("model"):
         m = catalog.get(req["model"])
         if not isinstance(m, ModelType):
-            raise ValidationError(f"'{req['model']}' is a {m.kind}, not a model", field="--model")
+            raise ValidationError(text.en("error.not_a_model", id=req["model"], kind=m.kind), field="--model")
         shape = shape_from_entry(dict(m.raw))
         if req.get("seq"):
             overrides["seq_len"] = req["seq"]
@@ -65,7 +66,7 @@ def shape_of(req: dict[str, Any], catalog) -> ModelShape:
     missing = [n for n in ("layers", "hidden", "heads") if req.get(n) is None]
     if missing:
         raise ValidationError(
-            f"give --model ID or the shape (--{' --'.join(missing)} missing)", field=missing[0]
+            text.en("error.model_or_shape", missing="--" + " --".join(missing)), field=missing[0]
         )
     ffn = req.get("ffn") or 4 * req["hidden"]
     return ModelShape(
@@ -88,13 +89,13 @@ def cluster_of(req: dict[str, Any], catalog) -> ClusterSpec:
 
     server = catalog.get(req["server"]) if req.get("server") else None
     if server is not None and not isinstance(server, ServerType):
-        raise ValidationError(f"'{req['server']}' is not a server", field="--server")
+        raise ValidationError(text.en("error.not_a_server", id=req["server"]), field="--server")
     gpu_id = req.get("gpu") or (server.gpu if server else None)
     if not gpu_id:
-        raise ValidationError("give --gpu ID (or --server ID, or --fabric FILE)", field="--gpu")
+        raise ValidationError(text.en("error.give_gpu"), field="--gpu")
     gpu = catalog.get(gpu_id)
     if not isinstance(gpu, GpuType):
-        raise ValidationError(f"'{gpu_id}' is not a GPU", field="--gpu")
+        raise ValidationError(text.en("error.not_a_gpu", id=gpu_id), field="--gpu")
     per_node = req.get("gpus_per_node") or (server.scaleup_domain_gpus or server.gpu_count if server else 8)
     if req.get("nic_gbps"):
         nic_per_gpu = req["nic_gbps"] * (req.get("nics_per_node") or per_node) / per_node
@@ -104,7 +105,7 @@ def cluster_of(req: dict[str, Any], catalog) -> ClusterSpec:
         nic_per_gpu = 400.0 if gpu.bf16_dense_tflops > 500 else 200.0
     oversub = req.get("oversub") or 1.0
     if oversub < 1.0:
-        raise ValidationError("oversubscription must be at least 1", field="--oversub", value=oversub)
+        raise ValidationError(text.en("error.oversub_below_one"), field="--oversub", value=oversub)
     share = 1.0 / oversub
     calib = None
     if req.get("measured_mfu") or req.get("measured_busbw"):
@@ -136,60 +137,63 @@ def check_layout(
     for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch"):
         v = lay.get(name)
         if v is not None and v < 1:
-            raise ValidationError(f"{name} must be at least 1", field=f"--{name.replace('_', '-')}", value=v)
+            raise ValidationError(
+                text.en("error.at_least_one", name=name), field=f"--{name.replace('_', '-')}", value=v
+            )
     if tp is not None and shape.heads % tp:
-        raise ValidationError(
-            f"tp = {tp} does not divide the model's {shape.heads} attention heads", field="--tp", value=tp
-        )
+        raise ValidationError(text.en("error.tp_heads", tp=tp, heads=shape.heads), field="--tp", value=tp)
     # a true GQA model groups heads evenly; a kv_heads that does not divide the heads stands for a compressed
     # KV cache (DeepSeek's MLA in the catalog) and constrains nothing in training
     if tp is not None and shape.heads % shape.kv_heads == 0:
         kv = shape.kv_heads
         bad = (kv % tp) if mode == "training" else (kv % tp and tp % kv)
         if bad:
-            need = "divide" if mode == "training" else "divide or be a multiple of"
-            raise ValidationError(
-                f"tp = {tp} must {need} the model's {kv} key/value heads", field="--tp", value=tp
+            msg_id = (
+                "error.tp_kv_heads_divide" if mode == "training" else "error.tp_kv_heads_divide_or_multiple"
             )
+            raise ValidationError(text.en(msg_id, tp=tp, kv=kv), field="--tp", value=tp)
     if pp is not None and pp > shape.layers:
-        raise ValidationError(f"pp = {pp} exceeds the model's {shape.layers} layers", field="--pp", value=pp)
+        raise ValidationError(text.en("error.pp_layers", pp=pp, layers=shape.layers), field="--pp", value=pp)
     if vpp is not None and vpp > 1:
         if (pp or 1) < 2:
-            raise ValidationError(
-                "interleaving (vpp > 1) needs pipeline parallelism (pp ≥ 2)", field="--vpp", value=vpp
-            )
+            raise ValidationError(text.en("error.vpp_needs_pp"), field="--vpp", value=vpp)
         if (pp or 1) * vpp > shape.layers + (2 if lay.get("balanced") else 0):
             raise ValidationError(
-                f"pp × vpp = {pp} × {vpp} virtual stages exceed the model's {shape.layers} layers",
+                text.en("error.vpp_layers", pp=pp, vpp=vpp, layers=shape.layers),
                 field="--vpp",
                 value=vpp,
             )
     if ep is not None and ep > 1:
         if not shape.is_moe:
-            raise ValidationError("ep > 1 needs a mixture-of-experts model", field="--ep", value=ep)
+            raise ValidationError(text.en("error.ep_needs_moe"), field="--ep", value=ep)
         if shape.experts % ep:
             raise ValidationError(
-                f"ep = {ep} does not divide the model's {shape.experts} experts", field="--ep", value=ep
+                text.en("error.ep_experts", ep=ep, experts=shape.experts), field="--ep", value=ep
             )
     if n_gpus is None:
         return
     model_par = (tp or 1) * (pp or 1) * (cp or 1)
     if n_gpus % model_par:
         raise ValidationError(
-            f"{n_gpus} GPUs do not divide into TP × PP × CP = {tp or 1} × {pp or 1} × {cp or 1} = {model_par}",
+            text.en(
+                "error.gpus_model_parallel",
+                gpus=n_gpus,
+                tp=tp or 1,
+                pp=pp or 1,
+                cp=cp or 1,
+                model_par=model_par,
+            ),
             field="--gpus",
             value=n_gpus,
-            hint="choose a GPU count that is a multiple of tp × pp × cp",
+            hint=text.en("error.gpus_model_parallel.hint"),
         )
     if dp is not None and tp and pp and model_par * dp != n_gpus:
         raise ValidationError(
-            f"TP × PP × CP × DP = {model_par * dp} is not the {n_gpus} GPUs stated", field="--dp", value=dp
+            text.en("error.dp_gpus", product=model_par * dp, gpus=n_gpus), field="--dp", value=dp
         )
     dp_eff = dp or n_gpus // model_par
     if ep is not None and ep > 1 and (dp_eff * (cp or 1)) % ep:
-        raise ValidationError(
-            f"ep = {ep} does not divide DP × CP = {dp_eff} × {cp or 1}", field="--ep", value=ep
-        )
+        raise ValidationError(text.en("error.ep_dp_cp", ep=ep, dp=dp_eff, cp=cp or 1), field="--ep", value=ep)
 
 
 def stated_config(
@@ -239,7 +243,7 @@ def run(req: dict[str, Any], catalog=None) -> TrainResult:
     cluster = cluster_of(req, catalog)
     n = req.get("gpus")
     if not n:
-        raise ValidationError("give --gpus N (or --fabric FILE)", field="--gpus")
+        raise ValidationError(text.en("error.give_gpus"), field="--gpus")
     settings, from_stack = resolve(req.get("stack"), {k: req.get(k) for k in SETTINGS})
     lay = {k: req.get(k) for k in LAYOUT}
     check_layout(shape, n, {**lay, "balanced": settings["balanced_pipeline"]})
@@ -294,10 +298,10 @@ def run(req: dict[str, Any], catalog=None) -> TrainResult:
     )
     if not len(res):
         raise PlannerError(
-            f"no parallel layout of {n} GPUs fits this model in {cluster.mem_gb:g} GB per GPU",
+            text.en("error.no_layout_fits", gpus=n, mem_gb=cluster.mem_gb),
             field="--gpus",
             value=n,
-            hint="add GPUs, or allow recomputation / ZeRO",
+            hint=text.en("error.no_layout_fits.hint"),
         )
     return TrainResult(
         res.best(req.get("top") or 5), shape, cluster, settings, from_stack, req.get("stack"), searched=True

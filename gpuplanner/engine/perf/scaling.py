@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape, TrainConfig
@@ -40,7 +41,7 @@ def dp_scaling(
     sizes = scaling_sizes(n_max, unit)
     if sizes.size == 0:
         raise ValidationError(
-            f"{n_max} GPUs cannot hold one replica of {unit} GPUs", field="n_gpus", value=n_max
+            text.en("error.replica_too_large", gpus=n_max, unit=unit), field="n_gpus", value=n_max
         )
     per_replica = cfg.global_batch // cfg.dp
     dp = sizes // unit

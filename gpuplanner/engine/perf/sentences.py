@@ -1,62 +1,49 @@
-"""Sentences of a training estimate: which part of the step dominates, and why a layout does not fit."""
+"""Sentences of a training estimate — which part of the step dominates, why a layout does not fit — as
+message ids and values; the words and sentences themselves are in the text package (``perf.*`` and
+``word.step_part.*`` in ``gpuplanner.text``)."""
 
 from __future__ import annotations
 
-BOTTLENECK_LABELS = {
-    "en": {
-        "compute_s": "GEMM and attention compute",
-        "recompute_s": "Activation recomputation",
-        "tp_comm_s": ("TP all-reduce over NVLink", "TP all-reduce across nodes"),
-        "cp_comm_s": "CP ring-attention exchange",
-        "pp_comm_s": "Pipeline point-to-point sends",
-        "pp_bubble_s": "Pipeline bubble",
-        "dp_comm_s": ("DP gradient reduction over NVLink", "DP all-reduce over the inter-node fabric"),
-        "ep_comm_s": "Expert all-to-all",
-        "optimizer_s": "Optimizer step",
-    },
-    "zh": {
-        "compute_s": "GEMM 与注意力计算",
-        "recompute_s": "激活重计算",
-        "tp_comm_s": ("经 NVLink 的张量并行 all-reduce", "跨节点的张量并行 all-reduce"),
-        "cp_comm_s": "上下文并行环形注意力交换",
-        "pp_comm_s": "流水线点对点发送",
-        "pp_bubble_s": "流水线气泡",
-        "dp_comm_s": ("经 NVLink 的数据并行梯度归约", "跨节点网络上的数据并行 all-reduce"),
-        "ep_comm_s": "专家并行 all-to-all",
-        "optimizer_s": "优化器更新",
-    },
-}
-BOTTLENECK_SENTENCE = {
-    "en": ("{top}: {share:.0%} of step time", "; largest overhead: {next} ({next_share:.0%})"),
-    "zh": ("{top}：占单步时间的 {share:.0%}", "；最大开销：{next}（{next_share:.0%}）"),
-}
+from gpuplanner import text
+
+_BY_PLACE = ("tp_comm_s", "dp_comm_s")  # parts named by where they run: over NVLink or across nodes
+
+
+def step_part(key: str, tp_intra: bool, dp_intra: bool) -> str:
+    """The word id suffix of a step-time part (``tp_comm_s.intra`` for TP over NVLink)."""
+    if key not in _BY_PLACE:
+        return key
+    intra = tp_intra if key == "tp_comm_s" else dp_intra
+    return f"{key}.{'intra' if intra else 'inter'}"
+
+
+def bottleneck_msg(breakdown: dict[str, float], tp_intra: bool = True, dp_intra: bool = False) -> text.Msg:
+    """The largest part of the step and its share; when compute leads, the largest overhead too."""
+    total = sum(breakdown.values()) or 1.0
+    ranked = sorted(breakdown, key=lambda k: breakdown[k], reverse=True)
+    top = ranked[0]
+    params: dict[str, object] = {
+        "top": text.Msg("word.step_part." + step_part(top, tp_intra, dp_intra)),
+        "share": breakdown[top] / total,
+    }
+    if top == "compute_s" and len(ranked) > 1 and breakdown[ranked[1]] > 0:
+        nxt = ranked[1]
+        params["next"] = text.Msg("word.step_part." + step_part(nxt, tp_intra, dp_intra))
+        params["next_share"] = breakdown[nxt] / total
+        return text.Msg("perf.bottleneck_next", params)
+    return text.Msg("perf.bottleneck", params)
 
 
 def bottleneck_sentence(
     breakdown: dict[str, float], tp_intra: bool = True, dp_intra: bool = False, lang: str = "en"
 ) -> str:
-    table = BOTTLENECK_LABELS.get(lang, BOTTLENECK_LABELS["en"])
-    first, more = BOTTLENECK_SENTENCE.get(lang, BOTTLENECK_SENTENCE["en"])
+    return bottleneck_msg(breakdown, tp_intra, dp_intra).render(lang)
 
-    def label(key: str) -> str:
-        v = table[key]
-        if isinstance(v, tuple):
-            return v[0] if (tp_intra if key == "tp_comm_s" else dp_intra) else v[1]
-        return v
 
-    total = sum(breakdown.values()) or 1.0
-    ranked = sorted(breakdown, key=breakdown.get, reverse=True)
-    top = ranked[0]
-    text = first.format(top=label(top), share=breakdown[top] / total)
-    if top == "compute_s" and len(ranked) > 1 and breakdown[ranked[1]] > 0:
-        nxt = ranked[1]
-        text += more.format(next=label(nxt), next_share=breakdown[nxt] / total)
-    return text
+def refusal_msg(memory: dict[str, float]) -> text.Msg:
+    """Why a training layout does not fit: the memory per GPU against what is usable, part by part."""
+    return text.Msg("perf.training_refusal", memory)
 
 
 def refusal_sentence(memory: dict[str, float]) -> str:
-    return (
-        f"needs {memory['total_gb']:.1f} GB per GPU but only {memory['usable_gb']:.1f} GB is usable "
-        f"(weights {memory['weights_gb']:.1f} GB, gradients {memory['grads_gb']:.1f} GB, optimizer "
-        f"{memory['optimizer_gb']:.1f} GB, activations {memory['activations_gb']:.1f} GB)"
-    )
+    return refusal_msg(memory).render("en")

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.serving_steady import (
@@ -243,7 +244,9 @@ def plan_serving(
     layout). Otherwise: the capacity of `n_gpus` GPUs as drawn, with the layout that gives the most."""
     if mode not in MODES:
         raise ValidationError(
-            f"unknown serving mode {mode!r}", field="mode", hint="aggregated, disaggregated or best"
+            text.en("error.unknown_serving_mode", value=mode),
+            field="mode",
+            hint=text.en("error.unknown_serving_mode.hint"),
         )
     a = a or load_assumptions()
     sa = serving_assumptions()

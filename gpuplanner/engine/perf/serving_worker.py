@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for, p2p_s
@@ -49,19 +50,24 @@ class ServingSetup:
     def __post_init__(self) -> None:
         for name in ("prompt_len", "output_len"):
             if getattr(self, name) < 1:
-                raise ValidationError(f"{name} must be at least 1", field=name, value=getattr(self, name))
+                raise ValidationError(
+                    text.en("error.at_least_one", name=name), field=name, value=getattr(self, name)
+                )
         for name in ("precision", "kv_precision"):
             v = getattr(self, name)
             if v is not None and v not in PRECISION_BYTES:
                 raise ValidationError(
-                    f"unknown {name} {v!r}", field=name, value=v, hint="use bf16, fp16, fp8 or fp4"
+                    text.en("error.unknown_setting_value", name=name, value=v),
+                    field=name,
+                    value=v,
+                    hint=text.en("error.serving_precision.hint"),
                 )
         for name in ("ttft_s", "tpot_s"):
             v = getattr(self, name)
             if v is not None and not v > 0:
-                raise ValidationError(f"{name} must be positive", field=name, value=v)
+                raise ValidationError(text.en("error.positive", name=name), field=name, value=v)
         if self.think_time_s < 0:
-            raise ValidationError("think_time_s cannot be negative", field="think_time_s")
+            raise ValidationError(text.en("error.think_time_negative"), field="think_time_s")
 
     @property
     def weight_bytes(self) -> float:
@@ -156,10 +162,17 @@ def worker(
     fits = kv_capacity >= need
     refusal = ""
     if not fits:
-        refusal = (
-            f"TP{tp} PP{pp}: weights {weights / GB:.1f} GB + prefill workspace {act_gb:.1f} GB per GPU leave "
-            f"{max(free_gb, 0):.1f} GB of the {engine_gb:.1f} GB usable, less than one sequence of {need} "
-            f"tokens ({need * kv_tok / GB:.3f} GB of KV cache at {setup.kv_precision or setup.precision})"
+        refusal = text.en(
+            "perf.serving_refusal",
+            tp=tp,
+            pp=pp,
+            weights_gb=weights / GB,
+            workspace_gb=act_gb,
+            free_gb=max(free_gb, 0),
+            usable_gb=engine_gb,
+            tokens=need,
+            kv_gb=need * kv_tok / GB,
+            kv_precision=setup.kv_precision or setup.precision,
         )
 
     # all-reduce made linear in the step's tokens (latency + bytes / bus bandwidth), 2 per layer

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from gpuplanner import text
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError, ValidationError
 from gpuplanner.engine.perf.shapes import ATTENTION, OPTIMIZERS, PRECISIONS, RECOMPUTE
@@ -67,16 +68,16 @@ def _load(path: str) -> dict[str, dict[str, Any]]:
     try:
         doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(f"cannot read the software stacks: {exc}", file=path) from exc
+        raise CatalogError(text.en("error.read_stacks", reason=exc), file=path) from exc
     stacks = doc.get("stacks")
     if not isinstance(stacks, dict) or not stacks:
-        raise CatalogError("no 'stacks' map", file=path)
+        raise CatalogError(text.en("error.no_stacks_map"), file=path)
     for name, st in stacks.items():
         for req in ("name", "source", "as_of", "settings"):
             if not isinstance(st, dict) or req not in st:
                 raise CatalogError(f"missing {req}", file=path, entry=name)
         if st.get("estimate") and not st.get("note"):
-            raise CatalogError("an estimate needs a note saying how it was derived", file=path, entry=name)
+            raise CatalogError(text.en("error.estimate_needs_note"), file=path, entry=name)
         for k, v in st["settings"].items():
             _check(k, v, f"stack {name}", path)
     return stacks
@@ -89,7 +90,9 @@ def load_stacks(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
 def _check(key: str, value: Any, where: str, path: str | None = None) -> None:
     if key not in SETTINGS:
         raise ValidationError(
-            f"{where}: unknown setting {key!r}", field=key, hint=f"use one of {', '.join(SETTINGS)}"
+            text.en("error.unknown_setting", where=where, key=key),
+            field=key,
+            hint=text.en("error.use_one_of", options=", ".join(SETTINGS)),
         )
     allowed = SETTINGS[key]
     ok = isinstance(value, bool) if allowed is None else value in allowed
@@ -98,7 +101,12 @@ def _check(key: str, value: Any, where: str, path: str | None = None) -> None:
     if not ok:
         err = CatalogError if path else ValidationError
         kw = {"file": path, "entry": where} if path else {}
-        raise err(f"{where}: {key} = {value!r} is not one of {allowed or 'true/false'}", field=key, **kw)
+        options = ", ".join(map(str, allowed)) if allowed else "true/false"
+        raise err(
+            text.en("error.setting_not_allowed", where=where, key=key, value=value, options=options),
+            field=key,
+            **kw,
+        )
 
 
 def resolve(stack: str | None, stated: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -108,10 +116,10 @@ def resolve(stack: str | None, stated: dict[str, Any]) -> tuple[dict[str, Any], 
         stacks = load_stacks()
         if stack not in stacks:
             raise ValidationError(
-                f"unknown software stack {stack!r}",
+                text.en("error.unknown_stack", value=stack),
                 field="stack",
                 value=stack,
-                hint=f"use one of {', '.join(stacks)}",
+                hint=text.en("error.use_one_of", options=", ".join(stacks)),
             )
         from_stack = dict(stacks[stack]["settings"])
     out = dict(DEFAULTS)

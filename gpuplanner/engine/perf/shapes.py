@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
 
 ARCHITECTURES = ("dense", "moe", "vit", "dit")
@@ -43,23 +44,27 @@ class ModelShape:
     def __post_init__(self) -> None:
         if self.architecture not in ARCHITECTURES:
             raise ValidationError(
-                f"unknown architecture {self.architecture!r}",
+                text.en("error.unknown_architecture", value=self.architecture),
                 field="architecture",
                 value=self.architecture,
-                hint=f"use one of {', '.join(ARCHITECTURES)}",
+                hint=text.en("error.use_one_of", options=", ".join(ARCHITECTURES)),
             )
         for name in ("layers", "hidden", "heads", "kv_heads", "ffn_hidden", "seq_len", "experts", "top_k"):
             if getattr(self, name) < 1:
-                raise ValidationError(f"{name} must be at least 1", field=name, value=getattr(self, name))
+                raise ValidationError(
+                    text.en("error.at_least_one", name=name), field=name, value=getattr(self, name)
+                )
         if self.hidden % self.heads:
             raise ValidationError(
-                "hidden must be a multiple of heads", field="hidden", value=self.hidden, entry=self.name
+                text.en("error.hidden_heads"), field="hidden", value=self.hidden, entry=self.name
             )
         if self.top_k > self.experts:
-            raise ValidationError("top_k exceeds experts", field="top_k", value=self.top_k, entry=self.name)
+            raise ValidationError(
+                text.en("error.top_k_experts"), field="top_k", value=self.top_k, entry=self.name
+            )
         if self.dense_layers > self.layers:
             raise ValidationError(
-                "dense_layers exceeds layers", field="dense_layers", value=self.dense_layers
+                text.en("error.dense_layers"), field="dense_layers", value=self.dense_layers
             )
 
     @property
@@ -140,36 +145,45 @@ class TrainConfig:
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):
             if getattr(self, name) < 1:
-                raise ValidationError(f"{name} must be at least 1", field=name, value=getattr(self, name))
+                raise ValidationError(
+                    text.en("error.at_least_one", name=name), field=name, value=getattr(self, name)
+                )
         if self.precision not in PRECISIONS:
             raise ValidationError(
-                f"unknown precision {self.precision!r}", field="precision", hint="use bf16, fp16 or fp8"
+                text.en("error.unknown_precision", value=self.precision),
+                field="precision",
+                hint=text.en("error.unknown_precision.hint"),
             )
         if self.recompute not in RECOMPUTE:
             raise ValidationError(
-                f"unknown recompute {self.recompute!r}", field="recompute", hint="use none, selective or full"
+                text.en("error.unknown_recompute", value=self.recompute),
+                field="recompute",
+                hint=text.en("error.unknown_recompute.hint"),
             )
         if self.attention not in ATTENTION:
-            raise ValidationError(f"unknown attention {self.attention!r}", field="attention")
+            raise ValidationError(text.en("error.unknown_attention", value=self.attention), field="attention")
         if self.grad_dtype not in (None, "fp32", "bf16", "fp16"):
             raise ValidationError(
-                f"unknown gradient dtype {self.grad_dtype!r}",
+                text.en("error.unknown_grad_dtype", value=self.grad_dtype),
                 field="grad_dtype",
-                hint="use fp32, bf16 or fp16",
+                hint=text.en("error.unknown_grad_dtype.hint"),
             )
         if self.optimizer not in OPTIMIZERS:
             raise ValidationError(
-                f"unknown optimizer {self.optimizer!r}", field="optimizer", hint="use fused or unfused"
+                text.en("error.unknown_optimizer", value=self.optimizer),
+                field="optimizer",
+                hint=text.en("error.unknown_optimizer.hint"),
             )
         if not 0 <= self.zero_stage <= 3:
-            raise ValidationError("zero_stage must be 0–3", field="zero_stage", value=self.zero_stage)
+            raise ValidationError(text.en("error.zero_stage"), field="zero_stage", value=self.zero_stage)
         if self.global_batch % (self.dp * self.micro_batch):
             raise ValidationError(
-                f"global batch {self.global_batch} is not a multiple of dp × micro_batch "
-                f"= {self.dp} × {self.micro_batch}",
+                text.en(
+                    "error.global_batch", batch=self.global_batch, dp=self.dp, micro_batch=self.micro_batch
+                ),
                 field="global_batch",
                 value=self.global_batch,
-                hint="choose a global batch divisible by dp × micro_batch",
+                hint=text.en("error.global_batch.hint"),
             )
 
     @property
@@ -223,11 +237,13 @@ class ClusterSpec:
     def __post_init__(self) -> None:
         for name in ("peak_bf16_tflops", "mem_gb", "mem_bw_tbyte_per_s", "gpus_per_node", "nic_gbps_per_gpu"):
             if getattr(self, name) <= 0:
-                raise ValidationError(f"{name} must be positive", field=name, value=getattr(self, name))
+                raise ValidationError(
+                    text.en("error.positive", name=name), field=name, value=getattr(self, name)
+                )
         for kind, f in self.net_factor.items():
             if kind not in COLLECTIVE_KINDS or not 0 < f <= 1:
                 raise ValidationError(
-                    "net_factor needs a collective kind (tp, cp, dp, pp, ep) and a share in (0, 1]",
+                    text.en("error.net_factor"),
                     field="net_factor",
                     value={kind: f},
                 )
@@ -250,7 +266,9 @@ class InferenceConfig:
     def __post_init__(self) -> None:
         for name in ("batch", "prompt_len", "output_len", "tp"):
             if getattr(self, name) < 1:
-                raise ValidationError(f"{name} must be at least 1", field=name, value=getattr(self, name))
+                raise ValidationError(
+                    text.en("error.at_least_one", name=name), field=name, value=getattr(self, name)
+                )
 
 
 SHAPE_FIELDS = (

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.shapes import RECOMPUTE, ClusterSpec, ModelShape, TrainConfig
@@ -182,11 +183,16 @@ def sweep(
     valid = len(cols["tp"])
     if valid == 0:
         raise ValidationError(
-            f"no parallel layout of {n_gpus} GPUs divides global batch {global_batch} and the model's "
-            f"{shape.heads} heads / {shape.layers} layers",
+            text.en(
+                "error.no_layout_divides",
+                gpus=n_gpus,
+                batch=global_batch,
+                heads=shape.heads,
+                layers=shape.layers,
+            ),
             field="n_gpus",
             value=n_gpus,
-            hint="use a GPU count that is a multiple of 8 and a global batch divisible by the data-parallel size",
+            hint=text.en("error.no_layout_divides.hint"),
         )
     out = evaluate(shape, cluster, cols, opt, assumptions or load_assumptions())
     keep = np.asarray(out["mem_fits"], dtype=bool) if require_fit else np.ones(valid, dtype=bool)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.layer_time import ACT_BYTES
@@ -44,10 +45,10 @@ def parse_order(order: str) -> list[str]:
         parts.remove("ep")  # expert groups are carved out of the data-parallel dimension
     if sorted(parts) != sorted(AXES):
         raise ValidationError(
-            f"rank order {order!r} must name tp, cp, dp and pp once each",
+            text.en("error.rank_order", value=order),
             field="order",
             value=order,
-            hint='e.g. "tp-cp-dp-pp" (fastest first)',
+            hint=text.en("error.rank_order.hint"),
         )
     return parts
 

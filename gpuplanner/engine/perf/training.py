@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import (
@@ -26,7 +27,7 @@ from gpuplanner.engine.perf.collectives import (
 from gpuplanner.engine.perf.flops import hardware_flops_per_token, model_flops_per_token, param_counts
 from gpuplanner.engine.perf.layer_time import ACT_BYTES, gemm_s, hardware_for, layer_times
 from gpuplanner.engine.perf.memory import training_memory
-from gpuplanner.engine.perf.sentences import bottleneck_sentence, refusal_sentence
+from gpuplanner.engine.perf.sentences import bottleneck_sentence, refusal_msg, refusal_sentence
 from gpuplanner.engine.perf.shapes import RECOMPUTE, ClusterSpec, ModelShape, TrainConfig
 
 BREAKDOWN = (
@@ -371,25 +372,27 @@ def config_columns(cfg: TrainConfig) -> dict[str, np.ndarray]:
 def validate_config(shape: ModelShape, cfg: TrainConfig) -> None:
     if shape.heads % cfg.tp:
         raise ValidationError(
-            f"{shape.heads} attention heads cannot be split over tp = {cfg.tp}",
+            text.en("error.heads_over_tp", heads=shape.heads, tp=cfg.tp),
             field="tp",
             value=cfg.tp,
-            hint="choose tp dividing the head count",
+            hint=text.en("error.heads_over_tp.hint"),
         )
     # uneven splits are allowed (Megatron-Core --decoder-first/last-pipeline-num-layers; Llama 3 drops one
     # layer from the first and last stage): the slowest stage holds ceil(layers / pp) layers
     slots = shape.layers + (2 if cfg.balanced_pipeline else 0)  # embedding and loss take a slot each
     if cfg.vpp > 1 and slots < cfg.pp * cfg.vpp:
         raise ValidationError(
-            f"{shape.layers} layers cannot form pp × vpp = {cfg.pp} × {cfg.vpp} chunks",
+            text.en("error.layers_chunks", layers=shape.layers, pp=cfg.pp, vpp=cfg.vpp),
             field="vpp",
             value=cfg.vpp,
         )
     if cfg.pp > shape.layers:
-        raise ValidationError(f"pp = {cfg.pp} exceeds the {shape.layers} layers", field="pp", value=cfg.pp)
+        raise ValidationError(
+            text.en("error.pp_layers", pp=cfg.pp, layers=shape.layers), field="pp", value=cfg.pp
+        )
     if cfg.ep > 1 and (shape.experts % cfg.ep or (cfg.dp * cfg.cp) % cfg.ep):
         raise ValidationError(
-            f"ep = {cfg.ep} must divide the experts ({shape.experts}) and dp × cp", field="ep", value=cfg.ep
+            text.en("error.ep_experts_dp_cp", ep=cfg.ep, experts=shape.experts), field="ep", value=cfg.ep
         )
 
 
@@ -471,8 +474,8 @@ def require_fit(est: TrainEstimate) -> None:
     """Raise a ValidationError with the numbers when the configuration does not fit in GPU memory."""
     if not est.fits:
         raise ValidationError(
-            f"configuration does not fit in GPU memory: {est.refusal}",
+            text.en("error.does_not_fit", why=refusal_msg(est.memory)),
             field="memory",
             value=round(est.memory["total_gb"], 1),
-            hint="raise tp/pp, use ZeRO or recomputation, or lower the micro-batch",
+            hint=text.en("error.does_not_fit.hint"),
         )

@@ -17,16 +17,17 @@ from typing import Any
 import numpy as np
 import yaml
 
+from gpuplanner import text
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError, PlannerError
 from gpuplanner.engine.perf.request import REQUEST_KEYS
 
 METRICS = {
-    "hw_tflops_per_gpu": ("hardware TFLOP/s per GPU (recomputation counted)", False),
-    "tflops_per_gpu": ("model TFLOP/s per GPU", False),
-    "mfu": ("MFU (model FLOPs / BF16 peak)", False),
-    "step_time_s": ("step time, s", True),  # True: lower is faster
-    "tokens_per_s_per_gpu": ("tokens/s per GPU", False),  # free of any FLOP-counting convention
+    "hw_tflops_per_gpu": (text.en("word.metric.hw_tflops_per_gpu"), False),
+    "tflops_per_gpu": (text.en("word.metric.tflops_per_gpu"), False),
+    "mfu": (text.en("word.metric.mfu"), False),
+    "step_time_s": (text.en("word.metric.step_time_s"), True),  # True: lower is faster
+    "tokens_per_s_per_gpu": (text.en("word.metric.tokens_per_s_per_gpu"), False),  # free of any FLOP-counting convention
 }
 REQUIRED = ("id", "family", "source", "states", "request", "metric", "measured")
 
@@ -67,7 +68,7 @@ def _load(path: str) -> tuple[Run, ...]:
     try:
         doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(f"cannot read the published runs: {exc}", file=path) from exc
+        raise CatalogError(text.en("error.read_runs", reason=exc), file=path) from exc
     out = []
     for i, r in enumerate(doc.get("runs") or []):
         missing = [k for k in REQUIRED if not isinstance(r, dict) or k not in r]
@@ -78,7 +79,10 @@ def _load(path: str) -> tuple[Run, ...]:
         )
         if unknown:
             raise CatalogError(
-                f"unknown request field(s) {', '.join(unknown)}", file=path, entry=r["id"], field="request"
+                text.en("error.unknown_request_fields", fields=", ".join(unknown)),
+                file=path,
+                entry=r["id"],
+                field="request",
             )
         if r["metric"] not in METRICS:
             raise CatalogError(f"unknown metric {r['metric']!r}", file=path, entry=r["id"], field="metric")

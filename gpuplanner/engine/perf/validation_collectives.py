@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from gpuplanner import text
 from gpuplanner.catalog.loader import Catalog, bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
 from gpuplanner.engine.perf.assumptions import load_assumptions
@@ -58,7 +59,7 @@ def load_collective_runs(path: Path | None = None) -> list[dict[str, Any]]:
     try:
         doc = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(f"cannot read the published collective runs: {exc}", file=str(p)) from exc
+        raise CatalogError(text.en("error.read_collective_runs", reason=exc), file=str(p)) from exc
     rows = doc.get("runs") or []
     for i, r in enumerate(rows):
         missing = [k for k in FIELDS if not isinstance(r, dict) or k not in r]
@@ -77,7 +78,9 @@ def check_collectives(catalog: Catalog, path: Path | None = None) -> list[Collec
         gpu = catalog.get(str(r["gpu"]))
         if not isinstance(gpu, GpuType):
             raise CatalogError(
-                f"'{r['gpu']}' is not a GPU", file=str(path or collective_runs_path()), entry=r["id"]
+                text.en("error.not_a_gpu", id=r["gpu"]),
+                file=str(path or collective_runs_path()),
+                entry=r["id"],
             )
         per_node = int(r["ranks_per_node"])
         cluster = ClusterSpec(

@@ -11,6 +11,7 @@ from gpuplanner.engine.findings import Finding
 from gpuplanner.reports.context import MAX_TEXT, ReportContext
 from gpuplanner.reports.sections.common import section
 from gpuplanner.reports.styles import MARGIN, PAGE, SEVERITY
+from gpuplanner.text import finding as finding_text
 
 
 def _severity_cell(ctx: ReportContext, severity: str) -> Paragraph:
@@ -25,8 +26,8 @@ def findings_table(ctx: ReportContext, findings: Sequence[Finding]) -> Flowable:
     rows = [
         [
             _severity_cell(ctx, f.severity),
-            ctx.cell(f.message(ctx.lang), limit=MAX_TEXT),
-            ctx.cell(f.fix(ctx.lang) or "—", limit=MAX_TEXT),
+            ctx.cell(finding_text(f.rule, "message", ctx.lang, f.params), limit=MAX_TEXT),
+            ctx.cell(finding_text(f.rule, "fix", ctx.lang, f.params) or "—", limit=MAX_TEXT),
         ]
         for f in findings
     ]

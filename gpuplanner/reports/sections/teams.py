@@ -15,6 +15,7 @@ from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.sections.common import section, sub
 from gpuplanner.reports.sections.findings import findings_table
 from gpuplanner.reports.styles import MARGIN, PAGE
+from gpuplanner.text import finding as finding_text
 
 TEAM_RULES = (
     "quota-exceeds-cluster",
@@ -60,7 +61,10 @@ def scheduler_paragraphs(ctx: ReportContext) -> list[str]:
     advice = next((f for f in ctx.results.findings if f.rule == "scheduler-advice"), None)
     if advice is None:
         return []
-    out = [ctx.t("sched_advice", advice=advice.message(ctx.lang), why=advice.fix(ctx.lang))]
+    advice_text, why = (
+        finding_text(advice.rule, part, ctx.lang, advice.params) for part in ("message", "fix")
+    )
+    out = [ctx.t("sched_advice", advice=advice_text, why=why)]
     phases = ordered_phases(ctx.project)
     planned = phases[-1].scheduler if phases else ""
     gpus = int(ctx.data["gpus"])

@@ -38,8 +38,6 @@ BODY: dict[str, tuple[str, str]] = {
     "col_tier": ("Tier", "层级"),
     "col_cables": ("Cables", "线缆"),
     "col_medium": ("Medium", "介质"),
-    "col_switches": ("Switches", "交换机"),
-    "col_oversub": ("Oversubscription", "收敛比"),
     "t_bisection": ("Bisection bandwidth (Tb/s)", "对分带宽 (Tb/s)"),
     "t_max_hops": ("Longest path between GPUs (links)", "GPU 之间的最长路径（链路数）"),
     "t_transceivers": ("Transceivers", "光模块"),

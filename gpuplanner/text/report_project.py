@@ -4,7 +4,6 @@ Whole sentences with ``{name}`` placeholders, as in the other parts.
 """
 
 PROJECT: dict[str, tuple[str, str]] = {
-    "wl_heading": ("Workloads", "工作负载"),
     "wl_train": (
         "{kind} “{name}” runs on the {gpus} GPUs of partition “{partition}” (TP {tp}, PP {pp}, DP {dp}): "
         "{days} days to train at {mfu} MFU.",

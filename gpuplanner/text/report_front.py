@@ -147,7 +147,6 @@ FRONT: dict[str, tuple[str, str]] = {
     "col_qty": ("Qty", "数量"),
     "col_unit": ("Unit", "单位"),
     "col_unit_price": ("Unit price", "单价"),
-    "col_extended": ("Amount", "金额"),
     "unit_each": ("each", "个"),
     "unit_m": ("m", "米"),
     "unit_kw": ("kW", "kW"),

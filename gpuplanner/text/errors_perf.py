@@ -1,0 +1,266 @@
+"""Messages of errors the user sees from the performance estimates (bad model shapes, parallel layouts,
+settings). The engine raises them in English (``text.en``); the Chinese is for the UI and the report."""
+
+# id: (English, Chinese)
+ERRORS_PERF: dict[str, tuple[str, str]] = {
+    "error.not_a_model": (
+        "'{id}' is a {kind}, not a model",
+        "“{id}”是{kind}，不是模型",
+    ),
+    "error.model_or_shape": (
+        "give --model ID or the shape ({missing} missing)",
+        "请给出 --model ID 或模型形状（缺少 {missing}）",
+    ),
+    "error.not_a_server": (
+        "'{id}' is not a server",
+        "“{id}”不是服务器",
+    ),
+    "error.give_gpu": (
+        "give --gpu ID (or --server ID, or --fabric FILE)",
+        "请给出 --gpu ID（或 --server ID，或 --fabric FILE）",
+    ),
+    "error.not_a_gpu": (
+        "'{id}' is not a GPU",
+        "“{id}”不是 GPU",
+    ),
+    "error.oversub_below_one": (
+        "oversubscription must be at least 1",
+        "收敛比不能小于 1",
+    ),
+    "error.at_least_one": (
+        "{name} must be at least 1",
+        "{name} 不能小于 1",
+    ),
+    "error.tp_heads": (
+        "tp = {tp} does not divide the model's {heads} attention heads",
+        "tp = {tp} 不能整除模型的 {heads} 个注意力头",
+    ),
+    "error.tp_kv_heads_divide": (
+        "tp = {tp} must divide the model's {kv} key/value heads",
+        "tp = {tp} 必须整除模型的 {kv} 个键/值头",
+    ),
+    "error.tp_kv_heads_divide_or_multiple": (
+        "tp = {tp} must divide or be a multiple of the model's {kv} key/value heads",
+        "tp = {tp} 必须整除模型的 {kv} 个键/值头，或是其整数倍",
+    ),
+    "error.pp_layers": (
+        "pp = {pp} exceeds the model's {layers} layers",
+        "pp = {pp} 超过了模型的 {layers} 层",
+    ),
+    "error.vpp_needs_pp": (
+        "interleaving (vpp > 1) needs pipeline parallelism (pp ≥ 2)",
+        "交错流水线（vpp > 1）需要启用流水线并行（pp ≥ 2）",
+    ),
+    "error.vpp_layers": (
+        "pp × vpp = {pp} × {vpp} virtual stages exceed the model's {layers} layers",
+        "pp × vpp = {pp} × {vpp} 个虚拟流水段超过了模型的 {layers} 层",
+    ),
+    "error.ep_needs_moe": (
+        "ep > 1 needs a mixture-of-experts model",
+        "ep > 1 需要混合专家（MoE）模型",
+    ),
+    "error.ep_experts": (
+        "ep = {ep} does not divide the model's {experts} experts",
+        "ep = {ep} 不能整除模型的 {experts} 个专家",
+    ),
+    "error.gpus_model_parallel": (
+        "{gpus} GPUs do not divide into TP × PP × CP = {tp} × {pp} × {cp} = {model_par}",
+        "{gpus} 块 GPU 不能按 TP × PP × CP = {tp} × {pp} × {cp} = {model_par} 整除",
+    ),
+    "error.gpus_model_parallel.hint": (
+        "choose a GPU count that is a multiple of tp × pp × cp",
+        "请选择 tp × pp × cp 整数倍的 GPU 数量",
+    ),
+    "error.dp_gpus": (
+        "TP × PP × CP × DP = {product} is not the {gpus} GPUs stated",
+        "TP × PP × CP × DP = {product}，与给定的 {gpus} 块 GPU 不符",
+    ),
+    "error.ep_dp_cp": (
+        "ep = {ep} does not divide DP × CP = {dp} × {cp}",
+        "ep = {ep} 不能整除 DP × CP = {dp} × {cp}",
+    ),
+    "error.give_gpus": (
+        "give --gpus N (or --fabric FILE)",
+        "请给出 --gpus N（或 --fabric FILE）",
+    ),
+    "error.no_layout_fits": (
+        "no parallel layout of {gpus} GPUs fits this model in {mem_gb:g} GB per GPU",
+        "{gpus} 块 GPU 的任何并行方式都无法在每块 GPU {mem_gb:g} GB 显存内容纳该模型",
+    ),
+    "error.no_layout_fits.hint": (
+        "add GPUs, or allow recomputation / ZeRO",
+        "增加 GPU，或允许激活重计算 / ZeRO",
+    ),
+    "error.unknown_architecture": (
+        "unknown architecture {value!r}",
+        "未知的模型架构 {value!r}",
+    ),
+    "error.use_one_of": (
+        "use one of {options}",
+        "可选：{options}",
+    ),
+    "error.hidden_heads": (
+        "hidden must be a multiple of heads",
+        "hidden 必须是 heads 的整数倍",
+    ),
+    "error.top_k_experts": (
+        "top_k exceeds experts",
+        "top_k 超过了专家数 experts",
+    ),
+    "error.dense_layers": (
+        "dense_layers exceeds layers",
+        "dense_layers 超过了总层数 layers",
+    ),
+    "error.unknown_precision": (
+        "unknown precision {value!r}",
+        "未知的精度 {value!r}",
+    ),
+    "error.unknown_precision.hint": (
+        "use bf16, fp16 or fp8",
+        "可选 bf16、fp16 或 fp8",
+    ),
+    "error.unknown_recompute": (
+        "unknown recompute {value!r}",
+        "未知的重计算方式 {value!r}",
+    ),
+    "error.unknown_recompute.hint": (
+        "use none, selective or full",
+        "可选 none、selective 或 full",
+    ),
+    "error.unknown_attention": (
+        "unknown attention {value!r}",
+        "未知的注意力实现 {value!r}",
+    ),
+    "error.unknown_grad_dtype": (
+        "unknown gradient dtype {value!r}",
+        "未知的梯度数据类型 {value!r}",
+    ),
+    "error.unknown_grad_dtype.hint": (
+        "use fp32, bf16 or fp16",
+        "可选 fp32、bf16 或 fp16",
+    ),
+    "error.unknown_optimizer": (
+        "unknown optimizer {value!r}",
+        "未知的优化器实现 {value!r}",
+    ),
+    "error.unknown_optimizer.hint": (
+        "use fused or unfused",
+        "可选 fused 或 unfused",
+    ),
+    "error.zero_stage": (
+        "zero_stage must be 0–3",
+        "zero_stage 必须在 0–3 之间",
+    ),
+    "error.global_batch": (
+        "global batch {batch} is not a multiple of dp × micro_batch = {dp} × {micro_batch}",
+        "全局批大小 {batch} 不是 dp × micro_batch = {dp} × {micro_batch} 的整数倍",
+    ),
+    "error.global_batch.hint": (
+        "choose a global batch divisible by dp × micro_batch",
+        "请选择能被 dp × micro_batch 整除的全局批大小",
+    ),
+    "error.positive": (
+        "{name} must be positive",
+        "{name} 必须为正数",
+    ),
+    "error.net_factor": (
+        "net_factor needs a collective kind (tp, cp, dp, pp, ep) and a share in (0, 1]",
+        "net_factor 需要给出集合通信类型（tp、cp、dp、pp、ep）及 (0, 1] 之间的比例",
+    ),
+    "error.unknown_setting_value": (
+        "unknown {name} {value!r}",
+        "未知的 {name} 取值 {value!r}",
+    ),
+    "error.serving_precision.hint": (
+        "use bf16, fp16, fp8 or fp4",
+        "可选 bf16、fp16、fp8 或 fp4",
+    ),
+    "error.think_time_negative": (
+        "think_time_s cannot be negative",
+        "think_time_s 不能为负数",
+    ),
+    "error.unknown_serving_mode": (
+        "unknown serving mode {value!r}",
+        "未知的推理部署方式 {value!r}",
+    ),
+    "error.unknown_serving_mode.hint": (
+        "aggregated, disaggregated or best",
+        "可选 aggregated、disaggregated 或 best",
+    ),
+    "error.read_stacks": (
+        "cannot read the software stacks: {reason}",
+        "无法读取软件栈文件：{reason}",
+    ),
+    "error.no_stacks_map": (
+        "no 'stacks' map",
+        "缺少 “stacks” 映射",
+    ),
+    "error.estimate_needs_note": (
+        "an estimate needs a note saying how it was derived",
+        "估算值必须附注说明其推算方法",
+    ),
+    "error.unknown_setting": (
+        "{where}: unknown setting {key!r}",
+        "{where}：未知的设置项 {key!r}",
+    ),
+    "error.setting_not_allowed": (
+        "{where}: {key} = {value!r} is not one of {options}",
+        "{where}：{key} = {value!r} 不在可选值 {options} 之中",
+    ),
+    "error.unknown_stack": (
+        "unknown software stack {value!r}",
+        "未知的软件栈 {value!r}",
+    ),
+    "error.no_layout_divides": (
+        "no parallel layout of {gpus} GPUs divides global batch {batch} and the model's {heads} heads / {layers} layers",
+        "{gpus} 块 GPU 的任何并行方式都无法同时整除全局批大小 {batch} 和模型的 {heads} 个注意力头 / {layers} 层",
+    ),
+    "error.no_layout_divides.hint": (
+        "use a GPU count that is a multiple of 8 and a global batch divisible by the data-parallel size",
+        "请使用 8 的整数倍的 GPU 数量，以及能被数据并行规模整除的全局批大小",
+    ),
+    "error.rank_order": (
+        "rank order {value!r} must name tp, cp, dp and pp once each",
+        "进程排布顺序 {value!r} 必须恰好各包含一次 tp、cp、dp 和 pp",
+    ),
+    "error.rank_order.hint": (
+        'e.g. "tp-cp-dp-pp" (fastest first)',
+        "例如 “tp-cp-dp-pp”（最内层在前）",
+    ),
+    "error.heads_over_tp": (
+        "{heads} attention heads cannot be split over tp = {tp}",
+        "{heads} 个注意力头无法按 tp = {tp} 切分",
+    ),
+    "error.heads_over_tp.hint": (
+        "choose tp dividing the head count",
+        "请选择能整除注意力头数的 tp",
+    ),
+    "error.layers_chunks": (
+        "{layers} layers cannot form pp × vpp = {pp} × {vpp} chunks",
+        "{layers} 层无法分成 pp × vpp = {pp} × {vpp} 个模型块",
+    ),
+    "error.ep_experts_dp_cp": (
+        "ep = {ep} must divide the experts ({experts}) and dp × cp",
+        "ep = {ep} 必须同时整除专家数（{experts}）和 dp × cp",
+    ),
+    "error.does_not_fit": (
+        "configuration does not fit in GPU memory: {why}",
+        "该配置超出 GPU 显存：{why}",
+    ),
+    "error.does_not_fit.hint": (
+        "raise tp/pp, use ZeRO or recomputation, or lower the micro-batch",
+        "提高 tp/pp，启用 ZeRO 或激活重计算，或减小微批大小",
+    ),
+    "error.replica_too_large": (
+        "{gpus} GPUs cannot hold one replica of {unit} GPUs",
+        "{gpus} 块 GPU 容纳不下一个需要 {unit} 块 GPU 的模型副本",
+    ),
+    "error.read_bands": (
+        "cannot read the error bands: {reason}",
+        "无法读取误差区间文件：{reason}",
+    ),
+    "error.no_groups_map": (
+        "no 'groups' map with an 'all' group",
+        "缺少包含 “all” 组的 “groups” 映射",
+    ),
+}
