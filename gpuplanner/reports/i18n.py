@@ -12,11 +12,12 @@ from typing import Any
 
 from gpuplanner.reports.text_body import BODY
 from gpuplanner.reports.text_front import FRONT
+from gpuplanner.reports.text_layout import LAYOUT
 from gpuplanner.reports.text_plan import PLAN
 from gpuplanner.reports.text_project import PROJECT
 
 LANGS = ("en", "zh")
-TEXT: dict[str, tuple[str, str]] = {**FRONT, **BODY, **PLAN, **PROJECT}
+TEXT: dict[str, tuple[str, str]] = {**FRONT, **BODY, **PLAN, **PROJECT, **LAYOUT}
 MONTHS_EN = (
     "January", "February", "March", "April", "May", "June",
     "July", "August", "September", "October", "November", "December",

@@ -13,6 +13,7 @@ from gpuplanner.reports.sections import (
     contents,
     cost,
     cover,
+    electrical,
     findings,
     floor,
     network,
@@ -32,7 +33,10 @@ def make_story(ctx: ReportContext) -> list[Flowable]:
     numbered = [summary, findings, network, racks]
     if floor.wanted(ctx):
         numbered.append(floor)
-    numbered += [power, performance, cost]
+    numbered.append(power)
+    if electrical.wanted(ctx):
+        numbered.append(electrical)
+    numbered += [performance, cost]
     if len(ctx.phases) >= 2:
         numbered.append(phases)
     if ctx.project.tables["teams"]:
