@@ -92,8 +92,9 @@ LAYOUT: dict[str, tuple[str, str]] = {
         "橙色：输入上调。",
     ),
     "tornado_no_effect": ("no effect", "无影响"),
-    "tornado_low": ("lowered", "下调"),
-    "tornado_high": ("raised", "上调"),
+    "tornado_low": ("input lowered", "输入下调"),
+    "tornado_high": ("input raised", "输入上调"),
+    "tornado_bar": ("{input}: {range}", "{input}：{range}"),
     # BOM measure words (Chinese) and subtotals
     "bom_subtotal": ("Subtotal: {section}", "小计：{section}"),
     "qty_unit": ("{n}", "{n} {unit}"),
