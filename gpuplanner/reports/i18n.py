@@ -10,6 +10,7 @@ import datetime as dt
 import re
 from typing import Any
 
+from gpuplanner.reports.text_appendix import APPENDIX
 from gpuplanner.reports.text_body import BODY
 from gpuplanner.reports.text_front import FRONT
 from gpuplanner.reports.text_layout import LAYOUT
@@ -17,7 +18,7 @@ from gpuplanner.reports.text_plan import PLAN
 from gpuplanner.reports.text_project import PROJECT
 
 LANGS = ("en", "zh")
-TEXT: dict[str, tuple[str, str]] = {**FRONT, **BODY, **PLAN, **PROJECT, **LAYOUT}
+TEXT: dict[str, tuple[str, str]] = {**FRONT, **BODY, **PLAN, **PROJECT, **LAYOUT, **APPENDIX}
 MONTHS_EN = (
     "January", "February", "March", "April", "May", "June",
     "July", "August", "September", "October", "November", "December",
