@@ -95,7 +95,11 @@ LAYOUT: dict[str, tuple[str, str]] = {
     "tornado_low": ("input lowered", "输入下调"),
     "tornado_high": ("input raised", "输入上调"),
     "tornado_bar": ("{input}: {range}", "{input}：{range}"),
-    # BOM measure words (Chinese) and subtotals
-    "bom_subtotal": ("Subtotal: {section}", "小计：{section}"),
-    "qty_unit": ("{n}", "{n} {unit}"),
+    # BOM measure words (Chinese: the quantity carries its measure word, "8 台", "512 根")
+    "unit_device": ("each", "台"),
+    "unit_cable_piece": ("each", "根"),
+    "unit_piece": ("each", "个"),
+    "qty_with_unit": ("{n} {unit}", "{n} {unit}"),
+    # per-rack table: a subtotal per row
+    "power_row_subtotal": ("Subtotal row {row} ({n} {n|rack|racks})", "{row} 排小计（{n} 个机柜）"),
 }

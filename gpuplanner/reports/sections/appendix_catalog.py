@@ -11,11 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether
 
 from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
-from gpuplanner.reports.sections.common import sub
 from gpuplanner.reports.styles import MARGIN, PAGE
 
 WIDTH = PAGE[0] - 2 * MARGIN
@@ -203,8 +202,12 @@ def catalog_tables(ctx: ReportContext, ids: list[str]) -> list[Flowable]:
         if not of_kind:
             continue
         tables = kind_tables(ctx, kind, of_kind)
-        head = sub(ctx, f"kind_{kind}")
-        out += [*head[:1], KeepTogether([head[1], tables[0]]), *tables[1:]]
+        # not in the contents (ten kinds would push it onto a second page): a heading kept with its table
+        out += [
+            CondPageBreak(72),
+            KeepTogether([ctx.para(ctx.t(f"kind_{kind}"), "h2"), tables[0]]),
+            *tables[1:],
+        ]
     return out
 
 
