@@ -64,10 +64,9 @@ class ReportContext:
 
     def markup(self, text: Any, limit: int = MAX_TEXT) -> str:
         """Plain text → paragraph markup: clipped, escaped (<, &, quotes), non-Latin-1 runs in the CJK font."""
-        safe = escape(clip(text, limit), _ENTITIES)
-        if self.lang != "zh":  # Latin lines break at spaces: a no-break space keeps "1,024 kW" whole
-            safe = keep_units(safe)
-        return wrap_cjk_runs(safe, self.fonts)
+        # Latin lines (and column headers, even in Chinese) break at spaces: a no-break space keeps "1,024 kW"
+        # whole; Chinese running text is kept whole by the CJK wrap's rule (reports/layout.py)
+        return wrap_cjk_runs(keep_units(escape(clip(text, limit), _ENTITIES)), self.fonts)
 
     def para(self, text: Any, style: str = "body", limit: int = MAX_TEXT) -> Paragraph:
         return Paragraph(self.markup(text, limit), getattr(self.styles, style))

@@ -67,3 +67,52 @@ def keep_spans(
             rest_widths = [max_widths[-1]]
         return head + keep_spans(split, word[a:], widths[a:], rest_widths)
     return lines
+
+
+def _slice_frags(frags: Sequence[Any], start: int, end: int) -> list[Any]:
+    """The frags' text from character ``start`` to ``end``, each piece keeping its frag's style."""
+    out, pos = [], 0
+    for f in frags:
+        text = f.text
+        a, b = max(start - pos, 0), min(end - pos, len(text))
+        if a < b:
+            piece = f.clone()
+            piece.text = text[a:b]
+            out.append(piece)
+        pos += len(text)
+    return out
+
+
+def keep_frag_spans(split: Callable[..., Any], frags: Sequence[Any], max_widths: Any, *args: Any) -> Any:
+    """The same rule for paragraphs of several fragments (reportlab's ``cjkFragSplit``: a paragraph with an
+    entity such as ``&amp;`` or with mixed fonts). Left to reportlab when a fragment is not plain text."""
+    result = split(frags, max_widths, *args)
+    lines = result.lines
+    if len(lines) < 2 or any(
+        not isinstance(f.text, str) or not f.text or hasattr(f, "cbDefn") for f in frags
+    ):
+        return result
+    text = "".join(f.text for f in frags)
+    guarded = spans(text)
+    if not guarded:
+        return result
+    starts, pos = [], 0
+    for ln in lines:
+        starts.append(pos)
+        pos += sum(len(w.text) for w in ln.words)
+    if pos != len(text):
+        return result  # not one character per glyph: leave it
+    widths = list(max_widths) if isinstance(max_widths, list | tuple) else [max_widths]
+    for k in range(1, len(lines)):
+        s = starts[k]
+        inside = next(((a, b) for a, b in guarded if a < s < b), None)
+        if inside is None or inside[0] <= starts[k - 1]:
+            continue
+        a = inside[0]
+        line_w = widths[min(k - 1, len(widths) - 1)]
+        head = split(_slice_frags(frags, starts[k - 1], a), [line_w], *args).lines
+        rest_w = widths[k:] or [widths[-1]]
+        rest = keep_frag_spans(split, _slice_frags(frags, a, len(text)), rest_w, *args).lines
+        result.lines = [*lines[: k - 1], *head, *rest]
+        return result
+    return result
