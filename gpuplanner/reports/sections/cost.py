@@ -185,5 +185,6 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
         )
     )
     out += sensitivity_table(ctx)
-    out += electrical_rows(ctx)
+    if not ctx.data.get("rows"):  # else the electrical design section prints the chain with its diagram
+        out += electrical_rows(ctx)
     return out

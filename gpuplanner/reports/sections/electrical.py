@@ -13,6 +13,7 @@ from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.drawings.one_line import MAX_BRANCHES, one_line_drawing
 from gpuplanner.reports.sections.common import section, sub
+from gpuplanner.reports.sections.cost import electrical_rows
 from gpuplanner.reports.styles import MARGIN, PAGE
 
 WIDTH = PAGE[0] - 2 * MARGIN
@@ -113,4 +114,4 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
         ctx.para(ctx.t("el_rollup_intro", spare=spare), "small"),
         rollup_table(ctx),
     ]
-    return out
+    return [*out, *electrical_rows(ctx)]  # the chain's ratings as figures (with the battery and the PUE)
