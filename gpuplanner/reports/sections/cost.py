@@ -98,7 +98,7 @@ def sensitivity_table(ctx: ReportContext) -> list[Flowable]:
     return [*sub(ctx, "sensitivity"), table, *tornado_figures(ctx)]
 
 
-def electrical_rows(ctx: ReportContext) -> list[Flowable]:
+def electrical_rows(ctx: ReportContext, *, in_contents: bool = True) -> list[Flowable]:
     e = ctx.data.get("electrical")
     if not e:
         return []
@@ -127,8 +127,10 @@ def electrical_rows(ctx: ReportContext) -> list[Flowable]:
         ),
         (ctx.t("t_pue_electrical"), fmt.num(e["pue_with_electrical_losses"], 2)),
     ]
+    title = ctx.t("electrical_chain", red=e["redundancy"])
+    head = sub(ctx, "electrical_chain", red=e["redundancy"]) if in_contents else [ctx.para(title, "h2")]
     return [
-        *sub(ctx, "electrical_chain", red=e["redundancy"]),
+        *head,
         ctx.key_values(rows, (WIDTH * 0.72, WIDTH * 0.28)),
     ]
 

@@ -7,12 +7,12 @@ from collections import Counter
 from typing import Any
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether
 
 from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.drawings.one_line import MAX_BRANCHES, one_line_drawing
-from gpuplanner.reports.sections.common import section, sub
+from gpuplanner.reports.sections.common import section
 from gpuplanner.reports.sections.cost import electrical_rows
 from gpuplanner.reports.styles import MARGIN, PAGE
 
@@ -104,14 +104,20 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
         racks=fmt.integer(sum(int(r["racks"]) for r in rows)),
         more=more,
     )
-    out += sub(ctx, "el_one_line", need=380)
+    # the section's sub-headings stay out of the contents (which must fit one page)
+    out += [CondPageBreak(380), ctx.para(ctx.t("el_one_line"), "h2")]
     out.append(
         KeepTogether([one_line_drawing(ctx.data, WIDTH, ctx.fonts, ctx.lang), ctx.para(caption, "muted")])
     )
     spare = (ctx.data.get("cdus") or {}).get("spare_per_row", 0)
     out += [
-        *sub(ctx, "el_rollup"),
+        CondPageBreak(72),
+        ctx.para(ctx.t("el_rollup"), "h2"),
         ctx.para(ctx.t("el_rollup_intro", spare=spare), "small"),
         rollup_table(ctx),
     ]
-    return [*out, *electrical_rows(ctx)]  # the chain's ratings as figures (with the battery and the PUE)
+    return [
+        *out,
+        CondPageBreak(72),
+        *electrical_rows(ctx, in_contents=False),
+    ]  # the chain's ratings as figures (with the battery and the PUE)
