@@ -239,3 +239,18 @@ def test_new_drawings_embed_their_fonts(reports, key):
     rows = [ln.split() for ln in out.splitlines()[2:] if ln.strip()]
     assert rows and all(r[-5] == "yes" for r in rows), out
     assert not re.search(r"Helvetica|ZapfDingbats|Times-|Courier", out), out
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_per_rack_table_has_a_subtotal_per_row(reports, key):
+    """The long per-rack table reads row by row: one subtotal line per row of racks, their rack counts adding
+    up to every rack of analyze --json."""
+    _, pages, data = reports[key]
+    lang = key[1]
+    text = flat(section_text(pages, lang, "sec_power"))
+    en, zh = r"Subtotal row (\S+) \( ?(\d+) racks? ?\)", r"(\S+) 排小计 ?（ ?(\d+) 个机柜 ?）"
+    pattern = en if lang == "en" else zh
+    found = re.findall(pattern, text)
+    rows = {str(r["row"]) for r in data["racks"]}
+    assert {row for row, _ in found} == rows
+    assert sum(int(n) for _, n in found) == len(data["racks"])
