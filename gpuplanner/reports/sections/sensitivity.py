@@ -68,6 +68,7 @@ def tornado_figures(ctx: ReportContext) -> list[Flowable]:
         div, unit = fmt.money_scale_zh(float(base["tco"]), ctx.currency)
     else:
         div, unit = 1e6, ctx.t("axis_million", cur=ctx.cur_label)
+    digits = 2 if div >= 1e8 else 1  # 亿 is a large unit: 7.75, not 7.7
     tco = tornado_drawing(
         bars(ctx, "tco", div),
         float(base["tco"]) / div,
@@ -77,11 +78,11 @@ def tornado_figures(ctx: ReportContext) -> list[Flowable]:
             "tornado_title_tco",
             years=ctx.data.get("tco_years", ""),
             unit=unit,
-            base=fmt.num(base["tco"] / div, 1),
+            base=fmt.num(base["tco"] / div, digits),
         ),
         legend=legend,
         no_effect=ctx.t("tornado_no_effect"),
-        value_format=lambda v: fmt.num(v, 1),
+        value_format=lambda v: fmt.num(v, digits),
     )
     out.append(tco)
     return out
