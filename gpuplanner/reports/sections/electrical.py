@@ -116,8 +116,6 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
         ctx.para(ctx.t("el_rollup_intro", spare=spare), "small"),
         rollup_table(ctx),
     ]
-    return [
-        *out,
-        CondPageBreak(72),
-        *electrical_rows(ctx, in_contents=False),
-    ]  # the chain's ratings as figures (with the battery and the PUE)
+    # the chain's ratings as figures (with the battery and the PUE), its six lines kept together: the GB200
+    # plan left the last one alone on a page
+    return [*out, KeepTogether(electrical_rows(ctx, in_contents=False))]
