@@ -151,6 +151,7 @@ def cjk_line_rules() -> None:
         # a number keeps its unit or currency word (reports/layout.py), then marks hang in the margin
         return _hang_marks(word, widths, keep_spans(split, word, widths, maxWidths))
 
+    dumb_split.__wrapped__ = split  # type: ignore[attr-defined]  # reportlab's own, for tests
     textsplit.dumbSplit = dumb_split
     frag_split = paragraph.cjkFragSplit
 

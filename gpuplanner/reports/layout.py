@@ -19,7 +19,7 @@ _UNITS = (
     r"|USD|CNY|EUR|JPY|HKD|GBP|GPUs?|servers?|racks?|switches|switch|cables?|links?|rows?|points?"
 )
 # a span: the number, then (optionally) a space and a unit that is not the start of a longer word
-SPAN = re.compile(rf"(?<![A-Za-z0-9.,]){_NUMBER}(?:[ {NBSP}]?(?:{_UNITS})(?![A-Za-z]))?")
+SPAN = re.compile(rf"(?<![A-Za-z0-9.,\-–]){_NUMBER}(?:[ {NBSP}]?(?:{_UNITS})(?![A-Za-z]))?")
 _LATIN_GAP = re.compile(rf"(\d)\s(?=(?:{_UNITS})(?![A-Za-z]))")
 
 
