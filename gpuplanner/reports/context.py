@@ -14,6 +14,7 @@ from reportlab.platypus.flowables import Flowable
 
 from gpuplanner.reports import i18n
 from gpuplanner.reports.fonts import FontSet, has_non_latin1, wrap_cjk_runs
+from gpuplanner.reports.layout import keep_units
 from gpuplanner.reports.styles import Styles, table_style
 
 MAX_TEXT = 400  # longest user text printed in one cell or line (names of any length stay on the page)
@@ -65,7 +66,9 @@ class ReportContext:
 
     def markup(self, text: Any, limit: int = MAX_TEXT) -> str:
         """Plain text → paragraph markup: clipped, escaped (<, &, quotes), non-Latin-1 runs in the CJK font."""
-        return wrap_cjk_runs(escape(clip(text, limit), _ENTITIES), self.fonts)
+        # Latin lines (and column headers, even in Chinese) break at spaces: a no-break space keeps "1,024 kW"
+        # whole; Chinese running text is kept whole by the CJK wrap's rule (reports/layout.py)
+        return wrap_cjk_runs(keep_units(escape(clip(text, limit), _ENTITIES)), self.fonts)
 
     def para(self, text: Any, style: str = "body", limit: int = MAX_TEXT) -> Paragraph:
         return Paragraph(self.markup(text, limit), getattr(self.styles, style))

@@ -140,15 +140,25 @@ def cjk_line_rules() -> None:
     from reportlab.lib import textsplit
     from reportlab.platypus import paragraph
 
+    from gpuplanner.reports.layout import keep_frag_spans, keep_spans
+
     for module in (textsplit, paragraph):  # one-font paragraphs wrap in textsplit, mixed ones in paragraph
         missing = "".join(ch for ch in NO_LINE_START if ch not in module.ALL_CANNOT_START)
         module.ALL_CANNOT_START += missing
     split = textsplit.dumbSplit
 
     def dumb_split(word: str, widths: list[float], maxWidths: Any) -> list[list]:  # noqa: N803 (reportlab's)
-        return _hang_marks(word, widths, split(word, widths, maxWidths))
+        # a number keeps its unit or currency word (reports/layout.py), then marks hang in the margin
+        return _hang_marks(word, widths, keep_spans(split, word, widths, maxWidths))
 
+    dumb_split.__wrapped__ = split  # type: ignore[attr-defined]  # reportlab's own, for tests
     textsplit.dumbSplit = dumb_split
+    frag_split = paragraph.cjkFragSplit
+
+    def cjk_frag_split(frags: Any, maxWidths: Any, *args: Any) -> Any:  # noqa: N803 (reportlab's)
+        return keep_frag_spans(frag_split, frags, maxWidths, *args)
+
+    paragraph.cjkFragSplit = cjk_frag_split
 
 
 def fonts_for(lang: str) -> FontSet:

@@ -14,6 +14,7 @@ from gpuplanner.reports.sections import (
     contents,
     cost,
     cover,
+    electrical,
     exec_summary,
     findings,
     floor,
@@ -38,7 +39,10 @@ def make_story(ctx: ReportContext) -> list[Flowable]:
     numbered = [summary, exec_summary, findings, risks, network, racks]
     if floor.wanted(ctx):
         numbered.append(floor)
-    numbered += [power, performance, cost]
+    numbered.append(power)
+    if electrical.wanted(ctx):
+        numbered.append(electrical)
+    numbered += [performance, cost]
     if len(ctx.phases) >= 2:
         numbered.append(phases)
     numbered.append(schedule)

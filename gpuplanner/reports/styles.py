@@ -125,7 +125,7 @@ def make_styles(fonts: FontSet, lang: str) -> Styles:
         figure=ps("figure", 15, fonts.bold, textColor=ACCENT, leading=18),
         figure_label=ps("figure_label", 7.5, textColor=MUTED, leading=9.5),
         toc=(
-            ps("toc1", 10.5, fonts.bold, leftIndent=0, spaceBefore=4, alignment=TA_LEFT),
+            ps("toc1", 10.5, fonts.bold, leftIndent=0, spaceBefore=2, alignment=TA_LEFT),
             ps("toc2", 9, leftIndent=14, textColor=MUTED),
         ),
     )

@@ -19,8 +19,10 @@ from gpuplanner.text.export_xlsx import XLSX
 from gpuplanner.text.findings_facility import FINDINGS_FACILITY
 from gpuplanner.text.findings_network import FINDINGS_NETWORK
 from gpuplanner.text.perf import PERF
+from gpuplanner.text.report_appendix import APPENDIX
 from gpuplanner.text.report_body import BODY
 from gpuplanner.text.report_front import FRONT
+from gpuplanner.text.report_layout import LAYOUT
 from gpuplanner.text.report_options import OPTIONS
 from gpuplanner.text.report_plan import PLAN
 from gpuplanner.text.report_project import PROJECT
@@ -40,6 +42,8 @@ TABLES: dict[str, dict[str, tuple[str, str]]] = {
     "report_project": PROJECT,
     "report_options": OPTIONS,
     "report_proposal": PROPOSAL,
+    "report_layout": LAYOUT,
+    "report_appendix": APPENDIX,
     "export_xlsx": XLSX,
 }
 

@@ -289,7 +289,7 @@ BODY: dict[str, tuple[str, str]] = {
     "col_as_of": ("As of", "日期"),
     "same_source": ("as the entry", "同条目"),
     "project_input": ("project input", "项目输入"),
-    "price_value": ("{price} USD {unit}", "{price} USD {unit}"),
+    "price_value": ("{price} USD {unit}", "{unit} {price} 美元"),
     "price_each": ("each", "每个"),
     "price_per_m": ("per metre", "每米"),
     "price_per_kw": ("per kW", "每 kW"),

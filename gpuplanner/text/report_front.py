@@ -150,8 +150,8 @@ FRONT: dict[str, tuple[str, str]] = {
     "unit_each": ("each", "个"),
     "unit_m": ("m", "米"),
     "unit_kw": ("kW", "kW"),
-    "unit_gpu": ("GPU", "GPU"),
-    "unit_cable": ("cable", "条"),
+    "unit_gpu": ("GPU", "块 GPU"),
+    "unit_cable": ("cable", "根"),
     "bom_intro": (
         "Quantities and prices in {cur}. Unit prices are indicative catalog prices; the appendix gives their "
         "sources and dates. The total equals the capex of the cost analysis.",

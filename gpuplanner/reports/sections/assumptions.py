@@ -14,8 +14,9 @@ from gpuplanner.catalog import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
 from gpuplanner.reports import fmt
 from gpuplanner.reports.context import ReportContext
+from gpuplanner.reports.sections.appendix_catalog import catalog_tables, price_name
 from gpuplanner.reports.sections.common import section, sub
-from gpuplanner.reports.styles import ACCENT_LIGHT, MARGIN, PAGE
+from gpuplanner.reports.styles import MARGIN, PAGE
 
 WIDTH = PAGE[0] - 2 * MARGIN
 WIDTHS = [46 * mm, 40 * mm, WIDTH - 104 * mm, 18 * mm]
@@ -52,44 +53,9 @@ def _headers(ctx: ReportContext) -> list[str]:
     return [ctx.t(k) for k in ("col_entry", "col_value", "col_source", "col_as_of")]
 
 
-YEAR_FIELDS = frozenset({"released", "year"})
-
-
-def catalog_table(ctx: ReportContext, ids: list[str]) -> Flowable:
-    rows: list[list[Any]] = []
-    extra: list[tuple] = []
-    for eid in ids:
-        e = ctx.project.catalog.entries[eid]
-        r = len(rows) + 1
-        rows.append([f"{e.name} ({e.id})", "", e.source, _date(e.as_of, e.estimate)])
-        extra += [("BACKGROUND", (0, r), (-1, r), ACCENT_LIGHT), ("SPAN", (0, r), (1, r))]
-        for name, value in e.figures().items():
-            if value is None or value == "" or value == ():
-                continue
-            src, as_of, est = e.figure_source(name)
-            own = (src, as_of) != (e.source, str(e.as_of))
-            rows.append(
-                [
-                    name,
-                    str(value) if name in YEAR_FIELDS else fmt.value(value),  # 2022, not 2,022
-                    src if own else ctx.t("same_source"),
-                    _date(as_of, est) if own else "",
-                ]
-            )
-        for pg in getattr(e, "port_groups", ()) or ():
-            rows.append(
-                [
-                    f"port_groups.{pg.name}",
-                    f"{pg.count} × {pg.type} {fmt.value(pg.speed_gbps)}G",
-                    ctx.t("same_source"),
-                    "",
-                ]
-            )
-    return ctx.table(_headers(ctx), rows, WIDTHS, text_cols=(0, 1, 2), extra=extra, cell_limit=MAX_SOURCE)
-
-
 def price_table(ctx: ReportContext, ids: list[str]) -> Flowable | None:
     rows = []
+    name_of = price_name(ctx)
     for eid in ids:
         p = ctx.project.catalog.prices.get(eid)
         if p is None:
@@ -97,7 +63,7 @@ def price_table(ctx: ReportContext, ids: list[str]) -> Flowable | None:
         unit = ctx.t(f"price_{p.unit}") if p.unit in ("each", "per_m", "per_kw") else p.unit
         rows.append(
             [
-                eid,
+                name_of(eid),
                 ctx.t("price_value", price=fmt.unit_price(p.price_usd), unit=unit),
                 p.source,
                 _date(p.as_of, p.estimate),
@@ -134,7 +100,7 @@ def area_table(ctx: ReportContext, entries: dict[str, dict[str, Any]]) -> Flowab
 def build(ctx: ReportContext, n: int | str) -> list[Flowable]:
     out: list[Flowable] = [section(ctx, n, "sec_assumptions"), ctx.para(ctx.t("asm_intro"))]
     ids = used_ids(ctx)
-    out += [*sub(ctx, "asm_catalog"), catalog_table(ctx, ids)]
+    out += [*sub(ctx, "asm_catalog"), *catalog_tables(ctx, ids)]
     prices = price_table(ctx, ids)
     if prices is not None:
         out += [*sub(ctx, "asm_prices"), prices]

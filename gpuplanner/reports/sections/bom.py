@@ -47,7 +47,7 @@ def device_lines(ctx: ReportContext, kind: str) -> list[Line]:
     for (tid, p), n in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
         priced = not np.isnan(p)
         out.append(
-            Line(_name(ctx, tid), tid, n, ctx.t("unit_each"), p if priced else None, n * p if priced else 0)
+            Line(_name(ctx, tid), tid, n, ctx.t("unit_device"), p if priced else None, n * p if priced else 0)
         )
     return out
 
@@ -55,9 +55,11 @@ def device_lines(ctx: ReportContext, kind: str) -> list[Line]:
 def cable_lines(ctx: ReportContext) -> list[Line]:
     cat, plan = ctx.project.catalog, ctx.results.fabric.cables
     out = []
-    for item, qty in [*plan.bom_cables.items(), *plan.bom_transceivers.items()]:
+    cables = [(item, qty, ctx.t("unit_cable_piece")) for item, qty in plan.bom_cables.items()]
+    optics = [(item, qty, ctx.t("unit_piece")) for item, qty in plan.bom_transceivers.items()]
+    for item, qty, unit in [*cables, *optics]:
         p = cat.price_usd(item)
-        out.append(Line(_name(ctx, item), item, qty, ctx.t("unit_each"), p, qty * p if p is not None else 0))
+        out.append(Line(_name(ctx, item), item, qty, unit, p, qty * p if p is not None else 0))
     return out
 
 
@@ -70,13 +72,13 @@ def rack_lines(ctx: ReportContext) -> list[Line]:
     for tid, n in sorted(counts.items()):
         p = cat.price_usd(tid)
         price = p if p is not None else a.number("rack_usd_fallback")
-        out.append(Line(_name(ctx, tid), tid, n, ctx.t("unit_each"), price, n * price))
+        out.append(Line(_name(ctx, tid), tid, n, ctx.t("unit_piece"), price, n * price))
         entry = cat.entries.get(tid)
         pdu, per = getattr(entry, "pdu", None), int(getattr(entry, "pdu_count", 0) or 0)
         if pdu and per:
             pp = cat.price_usd(pdu)
             pprice = pp if pp is not None else a.number("pdu_usd_fallback")
-            out.append(Line(_name(ctx, pdu), pdu, n * per, ctx.t("unit_each"), pprice, n * per * pprice))
+            out.append(Line(_name(ctx, pdu), pdu, n * per, ctx.t("unit_piece"), pprice, n * per * pprice))
     return out
 
 
@@ -141,28 +143,44 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
         return [*out, ctx.para(ctx.t("bom_empty"))]
     rows: list[list[object]] = []
     extra: list[tuple] = []
+    words = ctx.lang == "zh"  # Chinese writes the measure word with the number, in one column
+    ncol = 5 if words else 6
     capex = ctx.data["capex_by_category"]
     for cat, lines in groups.items():
         r = len(rows) + 1
-        rows.append([ctx.para(ctx.t(f"cat_{cat}"), "cell_bold"), "", "", "", "", ""])
+        rows.append([ctx.para(ctx.t(f"cat_{cat}"), "cell_bold"), *[""] * (ncol - 1)])
         extra += [("SPAN", (0, r), (-1, r)), ("BACKGROUND", (0, r), (-1, r), ACCENT_LIGHT)]
         for ln in lines:
             qty = fmt.integer(ln.qty) if float(ln.qty).is_integer() else fmt.num(ln.qty, 1)
             price = fmt.unit_price(ln.unit_usd * rate) if ln.unit_usd is not None else fmt.DASH
-            rows.append([ln.name, ln.item_id, qty, ln.unit, price, fmt.money(ln.amount_usd * rate)])
+            if words:  # Chinese: the quantity with its measure word ("8 台", "512 根")
+                cells = [ctx.t("qty_with_unit", n=qty, unit=ln.unit) if ln.unit else qty]
+            else:
+                cells = [qty, ln.unit]
+            rows.append([ln.name, ln.item_id, *cells, price, fmt.money(ln.amount_usd * rate)])
         r = len(rows) + 1
         subtotal = ctx.para(ctx.t("bom_subtotal", category=ctx.t(f"cat_{cat}")), "cell_bold")
-        rows.append([subtotal, "", "", "", "", fmt.money(capex[cat])])
-        extra += [("SPAN", (0, r), (4, r)), ("FONTNAME", (0, r), (-1, r), ctx.fonts.bold)]
+        rows.append([subtotal, *[""] * (ncol - 2), fmt.money(capex[cat])])
+        extra += [("SPAN", (0, r), (ncol - 2, r)), ("FONTNAME", (0, r), (-1, r), ctx.fonts.bold)]
     rows.append(
-        [ctx.para(ctx.t("bom_total"), "cell_bold"), "", "", "", ctx.currency, fmt.money(ctx.data["capex"])]
+        [
+            ctx.para(ctx.t("bom_total"), "cell_bold"),
+            *[""] * (ncol - 3),
+            ctx.cur_label,
+            fmt.money(ctx.data["capex"]),
+        ]
     )
-    extra.append(("SPAN", (0, len(rows)), (3, len(rows))))
+    extra.append(("SPAN", (0, len(rows)), (ncol - 3, len(rows))))
     w = PAGE[0] - 2 * MARGIN
     # the item name gets the room: with a narrow name column most lines took two or three rows and the
     # 1,024-GPU bill ran onto a second page for its last line and the total
-    widths = [w - 107 * mm, 38 * mm, 14 * mm, 11 * mm, 20 * mm, 24 * mm]
-    headers = [ctx.t(k) for k in ("col_item", "col_catalog_id", "col_qty", "col_unit", "col_unit_price")]
+    if words:
+        widths = [w - 107 * mm, 38 * mm, 25 * mm, 20 * mm, 24 * mm]
+        keys: tuple[str, ...] = ("col_item", "col_catalog_id", "col_qty", "col_unit_price")
+    else:
+        widths = [w - 107 * mm, 38 * mm, 14 * mm, 11 * mm, 20 * mm, 24 * mm]
+        keys = ("col_item", "col_catalog_id", "col_qty", "col_unit", "col_unit_price")
+    headers = [ctx.t(k) for k in keys]
     headers.append(ctx.t("col_amount", cur=ctx.cur_label))
     out.append(ctx.table(headers, rows, widths, numeric_from=2, text_cols=(0, 1), total_rows=1, extra=extra))
     return out

@@ -10,6 +10,7 @@ from gpuplanner.reports import fmt
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.drawings.charts import line_chart
 from gpuplanner.reports.sections.common import section, sub
+from gpuplanner.reports.sections.sensitivity import range_label, tornado_figures
 from gpuplanner.reports.styles import MARGIN, PAGE
 
 WIDTH = PAGE[0] - 2 * MARGIN
@@ -81,16 +82,7 @@ def sensitivity_table(ctx: ReportContext) -> list[Flowable]:
         return []
     rows = []
     for s in sens["drivers"]:
-        r = s["range"]
-        rng = (
-            f"± {fmt.num(r * 100, 0)} %"
-            if s["driver"] in ("electricity_price", "gpu_price", "cloud_price")
-            else (
-                f"± {fmt.num(r, 2)}"
-                if s["driver"] != "discount_rate_pct"
-                else ctx.t("range_points", v=fmt.num(r, 1))
-            )
-        )
+        rng = range_label(ctx, s)
         lo, hi = s["low"]["cost_per_gpu_hour"], s["high"]["cost_per_gpu_hour"]
         rows.append(
             [
@@ -103,10 +95,10 @@ def sensitivity_table(ctx: ReportContext) -> list[Flowable]:
     cur = ctx.cur_label
     headers = [ctx.t("col_input"), ctx.t("col_range"), ctx.t("col_low", cur=cur), ctx.t("col_high", cur=cur)]
     table = ctx.table(headers, rows, [WIDTH * 0.4, WIDTH * 0.2, WIDTH * 0.2, WIDTH * 0.2], numeric_from=2)
-    return [*sub(ctx, "sensitivity"), table]
+    return [*sub(ctx, "sensitivity"), table, *tornado_figures(ctx)]
 
 
-def electrical_rows(ctx: ReportContext) -> list[Flowable]:
+def electrical_rows(ctx: ReportContext, *, in_contents: bool = True) -> list[Flowable]:
     e = ctx.data.get("electrical")
     if not e:
         return []
@@ -135,8 +127,10 @@ def electrical_rows(ctx: ReportContext) -> list[Flowable]:
         ),
         (ctx.t("t_pue_electrical"), fmt.num(e["pue_with_electrical_losses"], 2)),
     ]
+    title = ctx.t("electrical_chain", red=e["redundancy"])
+    head = sub(ctx, "electrical_chain", red=e["redundancy"]) if in_contents else [ctx.para(title, "h2")]
     return [
-        *sub(ctx, "electrical_chain", red=e["redundancy"]),
+        *head,
         ctx.key_values(rows, (WIDTH * 0.72, WIDTH * 0.28)),
     ]
 
@@ -193,5 +187,6 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
         )
     )
     out += sensitivity_table(ctx)
-    out += electrical_rows(ctx)
+    if not ctx.data.get("rows"):  # else the electrical design section prints the chain with its diagram
+        out += electrical_rows(ctx)
     return out

@@ -3,13 +3,15 @@ totals (IT kW, PUE, facility kW, annual MWh and energy cost, utility feed, heat 
 
 from __future__ import annotations
 
+from typing import Any
+
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
 from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.sections.common import section, sub
-from gpuplanner.reports.styles import MARGIN, PAGE
+from gpuplanner.reports.styles import ACCENT_LIGHT, MARGIN, PAGE
 
 COLUMNS = (
     "col_rack", "col_kw_load", "col_kw_typical", "col_kw_max", "col_budget", "col_cooling",
@@ -75,5 +77,47 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     num_w = 12 * mm
     widths = [20 * mm, *[num_w] * 4, 0.0, *[num_w] * 5, 9 * mm]
     widths[5] = width - sum(widths)
-    out.append(ctx.table([ctx.t(k) for k in COLUMNS], rows, widths, numeric_from=1, text_cols=(0, 5)))
+    rows, extra = with_row_subtotals(ctx, rows, len(COLUMNS))
+    out.append(
+        ctx.table([ctx.t(k) for k in COLUMNS], rows, widths, numeric_from=1, text_cols=(0, 5), extra=extra)
+    )
     return out
+
+
+SUMMED = {"kw_load": 1, "kw_typical": 2, "kw_max": 3, "liquid_kw": 6, "air_kw": 7}  # field → column
+
+
+def with_row_subtotals(
+    ctx: ReportContext, rows: list[list[str]], ncol: int
+) -> tuple[list[list[Any]], list[tuple]]:
+    """The per-rack lines grouped by row, with a bold subtotal line after each row of racks (when there are
+    several rows), so a long table reads row by row; the subtotals add up to the facility totals above."""
+    labels = [str(r.get("row") or "") for r in ctx.data["racks"]]
+    if len(set(labels)) < 2:
+        return list(rows), []
+    order = sorted(range(len(labels)), key=labels.__getitem__)  # stable: racks keep their order in a row
+    racks = [ctx.data["racks"][i] for i in order]
+    rows = [rows[i] for i in order]
+    labels = [labels[i] for i in order]
+    out: list[list[Any]] = []
+    extra: list[tuple] = []
+    start = 0
+    for k in range(1, len(racks) + 1):
+        if k < len(racks) and labels[k] == labels[start]:
+            continue
+        group = racks[start:k]
+        out += rows[start:k]
+        line: list[Any] = [""] * ncol
+        line[0] = ctx.para(
+            ctx.t("power_row_subtotal", row=labels[start], n=fmt.integer(len(group))), "cell_bold"
+        )
+        for field, col in SUMMED.items():
+            line[col] = fmt.kw(sum(float(r[field]) for r in group))
+        out.append(line)
+        r = len(out)  # the header is row 0
+        extra += [
+            ("FONTNAME", (0, r), (-1, r), ctx.fonts.bold),
+            ("BACKGROUND", (0, r), (-1, r), ACCENT_LIGHT),
+        ]
+        start = k
+    return out, extra
