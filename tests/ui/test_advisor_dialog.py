@@ -39,7 +39,7 @@ def test_search_shows_the_front_and_opens_a_design(window, qtbot):
     dlg._clicked(dlg.scatter, [last])  # noqa: SLF001 — pyqtgraph's sigClicked handler
     assert dlg.chosen() is res.front[int(last.data())]
     brushes = [p.brush().color().name() for p in dlg.scatter.points()]
-    assert brushes[-1] != brushes[0] and brushes.count(brushes[-1]) == 1  # the chosen point stands out
+    assert brushes[-1] == "#e6781e" and brushes.count("#e6781e") == 1  # the chosen point stands out
     chosen = dlg.chosen()
     assert dlg.open_chosen()
     p = window.doc.project
