@@ -59,7 +59,12 @@ def build(w: MainWindow) -> dict[str, QAction]:
     act("save_as", translate("MainWindow", "Save &as…"), w.save_as, SK.SaveAs)
     act("report", translate("MainWindow", "&Export report (PDF)…"), lambda: _export_report(w), "Ctrl+E")
     act("print_racks", translate("MainWindow", "&Print rack elevation…"), w.rack_view.print_dialog, SK.Print)
-    act("quit", translate("MainWindow", "&Quit"), w.close, SK.Quit)
+    quit_ = act("quit", translate("MainWindow", "&Quit"), w.close, SK.Quit)
+    # Some platform themes (the generic one, Windows) bind no key or only Key_Exit to Quit: Ctrl+Q everywhere.
+    quit_keys = [k for k in QKeySequence.keyBindings(SK.Quit) if not k.isEmpty()]
+    if QKeySequence("Ctrl+Q") not in quit_keys:
+        quit_keys.append(QKeySequence("Ctrl+Q"))
+    quit_.setShortcuts(quit_keys)
     undo = w.doc.create_undo_action(w, translate("MainWindow", "&Undo"))
     undo.setShortcut(QKeySequence(SK.Undo))
     redo = w.doc.create_redo_action(w, translate("MainWindow", "&Redo"))
