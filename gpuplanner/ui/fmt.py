@@ -112,11 +112,3 @@ def date(value: dt.date | dt.datetime | str) -> str:
     if isinstance(value, dt.datetime):
         return locale().toString(QDateTime(value), fmt)
     return locale().toString(QDate(value.year, value.month, value.day), fmt)
-
-
-def count(n: int, singular: str, plural: str, **values: object) -> str:
-    """A count in a sentence: ``singular`` for exactly one, else ``plural`` (both already through ``tr()``,
-    with an ``{n}`` placeholder), ``n`` with the locale's group separators ("1 rack", "36,864 links").
-    Chinese has one form: its translations of both templates are the same sentence. ``values`` fill the
-    templates' other placeholders."""
-    return (singular if n == 1 else plural).format(n=number(n), **values)

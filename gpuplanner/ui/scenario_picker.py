@@ -246,5 +246,5 @@ class CompareDialog(QDialog):
         self.table.resizeColumnsToContents()
         errors = [f"{n}: {d}" for n, d in ((self.left.currentText(), a), (self.right.currentText(), b))]
         errors = [e for e, d in zip(errors, (a, b), strict=True) if isinstance(d, str)]
-        note = self.tr("{n} of {total} figures are the same.").format(n=same, total=len(rows))
+        note = self.tr("{same} of %Ln figure(s) are the same.", None, len(rows)).format(same=fmt.number(same))
         self.note.setText("\n".join([note, *errors]))

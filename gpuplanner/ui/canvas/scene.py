@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from gpuplanner.engine.analysis import Results
 from gpuplanner.model import ChangeSet, Project
-from gpuplanner.ui import theme
+from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.canvas import annotations as notes
 from gpuplanner.ui.canvas import groups as grp
 from gpuplanner.ui.canvas import lod
@@ -332,7 +332,11 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         changed = 0
         for did, item in self.device_items.items():
             i = c.devices.row.get(did)
-            text = "" if i is None or load[i] <= 0 else self.tr("{kw} kW").format(kw=f"{load[i] / 1000:,.1f}")
+            text = (
+                ""
+                if i is None or load[i] <= 0
+                else self.tr("{kw} kW").format(kw=fmt.number(load[i] / 1000, 1))
+            )
             if item.set_annotation(text):
                 changed += 1
         return changed
