@@ -1234,8 +1234,8 @@ The current project is unchanged.</source>
 <context>
     <name>PlannerScene</name>
     <message>
-        <source>{name}: {n} × {speed} {type} — {used:g} in use; drag from here to another device&apos;s port group to link</source>
-        <translation>{name}：{n} × {speed} {type} — 已用 {used:g}；从此处拖到另一台设备的端口组即可连线</translation>
+        <source>{name}: {n} × {speed} {type} — {used} in use; drag from here to another device&apos;s port group to link</source>
+        <translation>{name}：{n} × {speed} {type} — 已用 {used}；从此处拖到另一台设备的端口组即可连线</translation>
     </message>
     <message>
         <source>{kw} kW</source>
