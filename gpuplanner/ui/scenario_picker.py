@@ -234,7 +234,7 @@ class CompareDialog(QDialog):
                     diff, same = self.tr("same"), same + 1
                 else:
                     sign = "+" if vb > va else "−"
-                    rel = f" ({sign}{abs(vb - va) / abs(va) * 100:.1f} %)" if va else ""
+                    rel = f" ({sign}{fmt.number(abs(vb - va) / abs(va) * 100, 1)} %)" if va else ""
                     diff = sign + show(abs(vb - va)) + rel
             for c, text in enumerate(
                 (label, show(va) if va is not None else "—", show(vb) if vb is not None else "—", diff)
