@@ -23,8 +23,17 @@ DASH = "–"
 M3H_PER_CFM = 1.6990108  # 1 ft³/min = 0.0283168 m³ × 60
 
 
+_LOCALES: dict[str, QLocale] = {}
+
+
 def locale() -> QLocale:
-    return i18n.ui_locale()
+    """The UI locale, made once per UI language (building a QLocale from the system's settings on every
+    call took 0.3 ms — 11 s for the 37,000 numbers of one edit's annotations at 131k GPUs)."""
+    lang = i18n.current_language()
+    loc = _LOCALES.get(lang)
+    if loc is None:
+        loc = _LOCALES[lang] = i18n.ui_locale()
+    return loc
 
 
 def number(value: float, decimals: int = 0) -> str:

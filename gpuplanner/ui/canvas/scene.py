@@ -357,13 +357,17 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         c = res.compiled
         load = res.power.device_load_w
         changed = 0
+        template = self.tr("{kw} kW")
+        texts: dict[float, str] = {}  # devices of one model at one load share their text
         for did, item in self.device_items.items():
             i = c.devices.row.get(did)
-            text = (
-                ""
-                if i is None or load[i] <= 0
-                else self.tr("{kw} kW").format(kw=fmt.number(load[i] / 1000, 1))
-            )
+            if i is None or load[i] <= 0:
+                text = ""
+            else:
+                kw = round(float(load[i]) / 1000, 1)
+                text = texts.get(kw)
+                if text is None:
+                    text = texts[kw] = template.format(kw=fmt.number(kw, 1))
             if item.set_annotation(text):
                 changed += 1
         return changed
