@@ -118,7 +118,7 @@ def open_and_paint(app: QApplication, path: Path, index: str) -> tuple[MainWindo
     t1 = time.perf_counter()
     w.view.viewport().repaint()
     t2 = time.perf_counter()
-    wait_for(app, annotated)
+    wait_for(app, annotated, 600)
     t3 = time.perf_counter()
     return w, {"open_s": t1 - t0, "first_paint_ms": (t2 - t1) * 1000, "first_annotation_s": t3 - t0}
 
@@ -185,7 +185,7 @@ def edits(app: QApplication, w: MainWindow, runs: int) -> dict[str, float]:
             conn = w.scene.annotationsUpdated.connect(done.append)
             t = time.perf_counter()
             w.doc.push(make(k))
-            wait_for(app, done)  # returns once every slot of resultsReady has run
+            wait_for(app, done, 600)  # returns once every slot of resultsReady has run (131k: minutes)
             w.view.viewport().repaint()  # and the canvas shows the new annotations
             times.append((time.perf_counter() - t) * 1000)
             engine.append(w.doc.last_analysis_ms)
