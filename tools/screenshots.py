@@ -252,6 +252,9 @@ SHOTS = {
 def main() -> None:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     register_fonts(app)  # type: ignore[arg-type]
+    from gpuplanner.ui import i18n
+
+    i18n.set_language("en")  # as the app does at start: the English .qm holds the plural forms
     OUT.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp())
     for name in sys.argv[1:] or list(SHOTS):

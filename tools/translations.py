@@ -27,8 +27,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "gpuplanner" / "ui"
 OUT = ROOT / "resources" / "translations"
-LANGUAGES = {"zh": "zh_CN"}  # file suffix → the .ts target language
-PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+LANGUAGES = {"zh": "zh_CN", "en": "en"}  # file suffix → the .ts target language
+# English is the source text: its .ts holds only the plural forms of the %n messages ("%Ln rack(s)" →
+# "1 rack" / "2 racks"), as Qt's lupdate -pluralonly makes it.
+PLURAL_ONLY = {"en"}
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|%L?n")
+NUMERUS_SEP = "\x1f"
 
 
 def tool(name: str) -> str:
@@ -54,6 +58,8 @@ def qm_path(lang: str) -> Path:
 
 def lupdate(ts: Path, target_language: str) -> None:
     cmd = [tool("pyside6-lupdate"), *map(str, sources()), "-no-obsolete", "-locations", "none"]
+    if target_language.split("_")[0] in PLURAL_ONLY:
+        cmd.append("-pluralonly")
     cmd += ["-target-language", target_language, "-ts", str(ts)]
     subprocess.run(cmd, check=True, capture_output=True, text=True)
 
@@ -77,11 +83,15 @@ def read_ts(ts: Path) -> list[Message]:
         name = ctx.findtext("name") or ""
         for m in ctx.iter("message"):
             t = m.find("translation")
+            text = (t.text or "") if t is not None else ""
+            forms = [f.text or "" for f in t.iter("numerusform")] if t is not None else []
+            if forms:  # a %n message: every plural form must be there (NUMERUS_SEP between them)
+                text = NUMERUS_SEP.join(forms) if all(f.strip() for f in forms) else ""
             out.append(
                 Message(
                     name,
                     m.findtext("source") or "",
-                    (t.text or "") if t is not None else "",
+                    text,
                     (t.get("type") or "") if t is not None else "unfinished",
                 )
             )
@@ -113,7 +123,7 @@ def problems(lang: str) -> list[str]:
             )
         elif m.kind or not m.translation.strip():
             out.append(f"not translated ({m.kind or 'empty'}): [{m.context}] {m.source!r}")
-        elif placeholders(m.translation) != placeholders(m.source):
+        elif any(placeholders(f) != placeholders(m.source) for f in m.translation.split(NUMERUS_SEP)):
             out.append(f"placeholders differ: [{m.context}] {m.source!r} → {m.translation!r}")
     qm = qm_path(lang)
     if not qm.exists():

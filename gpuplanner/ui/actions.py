@@ -6,16 +6,28 @@ import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMimeData
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.ui.canvas import interactions
+from gpuplanner.ui.edit_actions import copy, delete, paste, release_clipboard, select_all
 from gpuplanner.ui.i18n import translate
+from gpuplanner.ui.menus import build_menus, refresh_recent
 
 if TYPE_CHECKING:
     from gpuplanner.ui.main_window import MainWindow
+
+# re-exported: the window and the app call these through this module
+__all__ = [
+    "build",
+    "copy",
+    "delete",
+    "paste",
+    "refresh_recent",
+    "release_clipboard",
+    "select_all",
+    "set_large_text",
+]
 
 
 def build(w: MainWindow) -> dict[str, QAction]:
@@ -59,7 +71,12 @@ def build(w: MainWindow) -> dict[str, QAction]:
     act("save_as", translate("MainWindow", "Save &as…"), w.save_as, SK.SaveAs)
     act("report", translate("MainWindow", "&Export report (PDF)…"), lambda: _export_report(w), "Ctrl+E")
     act("print_racks", translate("MainWindow", "&Print rack elevation…"), w.rack_view.print_dialog, SK.Print)
-    act("quit", translate("MainWindow", "&Quit"), w.close, SK.Quit)
+    quit_ = act("quit", translate("MainWindow", "&Quit"), w.close, SK.Quit)
+    # Some platform themes (the generic one, Windows) bind no key or only Key_Exit to Quit: Ctrl+Q everywhere.
+    quit_keys = [k for k in QKeySequence.keyBindings(SK.Quit) if not k.isEmpty()]
+    if QKeySequence("Ctrl+Q") not in quit_keys:
+        quit_keys.append(QKeySequence("Ctrl+Q"))
+    quit_.setShortcuts(quit_keys)
     undo = w.doc.create_undo_action(w, translate("MainWindow", "&Undo"))
     undo.setShortcut(QKeySequence(SK.Undo))
     redo = w.doc.create_redo_action(w, translate("MainWindow", "&Redo"))
@@ -178,7 +195,7 @@ def build(w: MainWindow) -> dict[str, QAction]:
     )
     act("about", translate("MainWindow", "&About GPU Planner"), lambda: _about(w))
     _report_availability(w, a["report"])
-    _menus(w, a)
+    build_menus(w, a)
     return a
 
 
@@ -232,158 +249,11 @@ def _full_text_tooltip(action: QAction) -> None:
         pass
 
 
-def _menus(w: MainWindow, a: dict[str, QAction]) -> None:
-    mb = w.menuBar()
-    f = mb.addMenu(translate("MainWindow", "&File"))
-    for k in ("new", "template", "add_template", "open"):
-        f.addAction(a[k])
-    w.recent_menu = f.addMenu(translate("MainWindow", "Open &recent"))
-    f.addAction(a["welcome"])
-    for k in ("save", "save_as"):
-        f.addAction(a[k])
-    f.addSeparator()
-    f.addAction(a["report"])
-    f.addAction(a["print_racks"])
-    f.addSeparator()
-    f.addAction(a["quit"])
-    e = mb.addMenu(translate("MainWindow", "&Edit"))
-    edit_items = (
-        "undo",
-        "redo",
-        None,
-        "cut",
-        "copy",
-        "paste",
-        "delete",
-        None,
-        "select_all",
-        None,
-        "preferences",
-    )
-    for k in edit_items:
-        e.addSeparator() if k is None else e.addAction(a[k])
-    v = mb.addMenu(translate("MainWindow", "&View"))
-    for k in ("zoom_in", "zoom_out", "fit"):
-        v.addAction(a[k])
-    v.addSeparator()
-    for k in ("collapse_sus", "collapse_rows", "collapse_group", "expand_all", "minimap"):
-        v.addAction(a[k])
-    v.addSeparator()
-    v.addAction(a["large_text"])
-    v.addSeparator()
-    for dock in w.docks.values():
-        v.addAction(dock.toggleViewAction())
-    p = mb.addMenu(translate("MainWindow", "&Plan"))
-    for k in ("workload", "serving", "site", "phases", "goal", "advisor", "link_tool", "arrange"):
-        p.addAction(a[k])
-    h = mb.addMenu(translate("MainWindow", "&Help"))
-    h.addAction(a["about"])
-    tb = w.addToolBar(translate("MainWindow", "Main"))
-    tb.setObjectName("toolbar-main")
-    for k in (
-        "new",
-        "open",
-        "save",
-        None,
-        "undo",
-        "redo",
-        None,
-        "delete",
-        "link_tool",
-        None,
-        "fit",
-        None,
-        "workload",
-        "site",
-        "report",
-    ):
-        tb.addSeparator() if k is None else tb.addAction(a[k])
-    refresh_recent(w)
-
-
-def refresh_recent(w: MainWindow) -> None:
-    menu = getattr(w, "recent_menu", None)
-    if menu is None:
-        return
-    menu.clear()
-    files = w.recent_files()
-    for path in files:
-        action = menu.addAction(Path(path).name)
-        action.setToolTip(path)
-        action.triggered.connect(lambda _c=False, p=path: w.open_file(p))
-    menu.setEnabled(bool(files))
-
-
-def select_all(w: MainWindow) -> None:
-    """Devices and racks, at every zoom (the overview keeps them as a pending selection); their links go
-    with them on delete, so selecting tens of thousands of links as well would only slow the canvas."""
-    p = w.doc.project
-    w.scene.select_ids(list(p.devices) + list(p.racks))
-
-
-ASK_BEFORE_DELETING = 20  # more selected items than this: the user confirms first
-
-
 def _about(w: MainWindow) -> None:
     text = translate(
         "MainWindow", "GPU Planner — plan GPU clusters offline: fabric, performance, power, cooling and cost."
     )
     QMessageBox.about(w, translate("MainWindow", "About GPU Planner"), text)
-
-
-# -- edit -----------------------------------------------------------------------------------------------
-def delete(w: MainWindow) -> None:
-    if w.tabs.currentWidget() is w.floor:  # on the floor plan, Delete removes the selected floor units
-        w.floor.delete_selected_units()
-        return
-    ids = w.scene.selected_ids()
-    n = len(ids)  # a named count: lupdate misses a translate() whose arguments hold a call
-    if n > ASK_BEFORE_DELETING:
-        answer = QMessageBox.question(
-            w,
-            translate("MainWindow", "Delete"),
-            translate("MainWindow", "Delete %n selected item(s) and their links?", None, n),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
-        )
-        if answer != QMessageBox.StandardButton.Yes:
-            return
-    cmd = interactions.delete_command(w.doc.project, ids)
-    w.view.push(cmd)
-
-
-def copy(w: MainWindow) -> None:
-    ids = w.scene.selected_ids()
-    if not ids:
-        return
-    mime = QMimeData()
-    text = interactions.copy_text(w.doc.project, ids)
-    mime.setData(interactions.CLIPBOARD_MIME, text.encode("utf-8"))
-    QGuiApplication.clipboard().setMimeData(mime)
-
-
-def release_clipboard() -> None:
-    """Drop our items from the clipboard before Qt goes away (an offscreen QClipboard holding Python-made
-    mime data crashes at exit)."""
-    clip = QGuiApplication.clipboard()
-    mime = clip.mimeData() if clip is not None else None
-    if mime is not None and mime.hasFormat(interactions.CLIPBOARD_MIME):
-        clip.clear()
-
-
-def paste(w: MainWindow) -> None:
-    mime = QGuiApplication.clipboard().mimeData()
-    if mime is None or not mime.hasFormat(interactions.CLIPBOARD_MIME):
-        w.statusBar().showMessage(
-            translate("MainWindow", "Nothing to paste: copy racks, devices or links first"), 5000
-        )
-        return
-    text = bytes(mime.data(interactions.CLIPBOARD_MIME).data()).decode("utf-8")
-    cmd, new_ids = interactions.paste_command(w.doc.project, text)
-    if w.view.push(
-        cmd, "" if cmd else translate("MainWindow", "The clipboard does not hold GPU Planner items")
-    ):
-        w.scene.select_ids(new_ids)
 
 
 def _preferences(w: MainWindow) -> None:

@@ -8,6 +8,7 @@ from gpuplanner.engine.analysis import Results, active_workload
 from gpuplanner.model import Project
 from gpuplanner.ui import fmt
 from gpuplanner.ui.i18n import current_language, translate
+from gpuplanner.ui.plurals import counts
 
 
 def no_estimate_text(project: Project, res: Results) -> str:
@@ -57,9 +58,9 @@ def summary_text(res: Results) -> str:
     """ "16,384 GPUs: step 1.99 s, MFU 25.0 %, 8,429,424 tokens/s, time to train 33.0 h. Bottleneck: …"."""
     e = res.workload.estimate
     text = translate(
-        "estimate", "{n} GPUs: step {step}, MFU {mfu}, {tps} tokens/s, time to train {ttt}. Bottleneck: {b}."
+        "estimate", "{gpus} step {step}, MFU {mfu}, {tps} tokens/s, time to train {ttt}. Bottleneck: {b}."
     ).format(
-        n=fmt.number(e.n_gpus),
+        gpus=counts().estimate_head(int(e.n_gpus)),
         step=fmt.duration(e.step_time_s),
         mfu=fmt.percent(e.mfu, 1),
         tps=fmt.number(e.tokens_per_s),

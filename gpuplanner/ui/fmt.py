@@ -23,8 +23,17 @@ DASH = "–"
 M3H_PER_CFM = 1.6990108  # 1 ft³/min = 0.0283168 m³ × 60
 
 
+_LOCALES: dict[str, QLocale] = {}
+
+
 def locale() -> QLocale:
-    return i18n.ui_locale()
+    """The UI locale, made once per UI language (building a QLocale from the system's settings on every
+    call took 0.3 ms — 11 s for the 37,000 numbers of one edit's annotations at 131k GPUs)."""
+    lang = i18n.current_language()
+    loc = _LOCALES.get(lang)
+    if loc is None:
+        loc = _LOCALES[lang] = i18n.ui_locale()
+    return loc
 
 
 def number(value: float, decimals: int = 0) -> str:
@@ -112,11 +121,3 @@ def date(value: dt.date | dt.datetime | str) -> str:
     if isinstance(value, dt.datetime):
         return locale().toString(QDateTime(value), fmt)
     return locale().toString(QDate(value.year, value.month, value.day), fmt)
-
-
-def count(n: int, singular: str, plural: str, **values: object) -> str:
-    """A count in a sentence: ``singular`` for exactly one, else ``plural`` (both already through ``tr()``,
-    with an ``{n}`` placeholder), ``n`` with the locale's group separators ("1 rack", "36,864 links").
-    Chinese has one form: its translations of both templates are the same sentence. ``values`` fill the
-    templates' other placeholders."""
-    return (singular if n == 1 else plural).format(n=number(n), **values)

@@ -94,7 +94,8 @@ def set_language(lang: str) -> QTranslator | None:
         _state[key] = None
     lang = normalise(lang) or "en"
     translator: QTranslator | None = None
-    if lang != "en" and app is not None and qm_path(lang).exists():
+    # English has a translator too: its .qm holds only the plural forms of the %n messages ("1 rack").
+    if app is not None and qm_path(lang).exists():
         translator = QTranslator(app)
         if translator.load(str(qm_path(lang))):
             app.installTranslator(translator)
@@ -102,7 +103,7 @@ def set_language(lang: str) -> QTranslator | None:
             translator = None
     _state["language"] = lang if (translator is not None or lang == "en") else "en"
     _state["translator"] = translator
-    if translator is not None and app is not None:
+    if translator is not None and app is not None and lang != "en":
         _state["qt_translator"] = _qt_translator(app, lang)
     QLocale.setDefault(ui_locale())
     return translator

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.commands import SetFields
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import ChangeSet
-from gpuplanner.ui import fields
+from gpuplanner.ui import fields, fmt
 from gpuplanner.ui.canvas import annotations as notes
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.inspector_multi import MultiEdit
@@ -229,13 +229,13 @@ class Inspector(QWidget):
         if remapped:
             moves = Counter((r.old_group, r.new_group) for r in remapped)
             parts = [
-                self.tr("{n} × {old} → {new}").format(n=n, old=old, new=new)
+                self.tr("{n} × {old} → {new}").format(n=fmt.number(n), old=old, new=new)
                 for (old, new), n in sorted(moves.items())
             ]
             lines.append(
-                self.tr("{n} link ends moved to the new model's port groups: {moves}.").format(
-                    n=len(remapped), moves="; ".join(parts)
-                )
+                self.tr(
+                    "%Ln link end(s) moved to the new model's port groups: {moves}.", None, len(remapped)
+                ).format(moves="; ".join(parts))
             )
         if overfull:
             parts = [

@@ -19,6 +19,7 @@ from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import field_specs, kinds_for_role
 from gpuplanner.ui import fields
 from gpuplanner.ui.i18n import translate
+from gpuplanner.ui.plurals import counts
 
 
 class Inspector(Protocol):
@@ -74,23 +75,14 @@ class MultiEdit:
         self.editors.clear()
 
     def _title(self, table: str, n: int) -> str:
-        text = {
-            "racks": translate("Inspector", "<b>{n} racks selected</b> — an edit applies to all of them"),
-            "devices": translate("Inspector", "<b>{n} devices selected</b> — an edit applies to all of them"),
-            "links": translate("Inspector", "<b>{n} links selected</b> — an edit applies to all of them"),
-        }[table]
-        return text.format(n=n)
+        return counts().selected_of_table(table, n)
 
     def show(self, rows: list[tuple[str, str]]) -> None:
         """Build the shared form for ``rows`` ((table, id) pairs); of several tables: say so, no form."""
         ins = self.ins
         tables = {t for t, _ in rows}
         if len(tables) != 1:
-            ins.title.setText(
-                translate(
-                    "Inspector", "<b>{n} items selected</b> — select items of one kind to edit them together"
-                ).format(n=len(rows))
-            )
+            ins.title.setText(counts().items_of_several_kinds(len(rows)))
             return
         self.table, self.ids = rows[0][0], [i for _, i in rows]
         ins.title.setText(self._title(self.table, len(self.ids)))
@@ -191,7 +183,7 @@ class MultiEdit:
         if not changed:
             return False
         label = fields.label_of(name)
-        text = translate("Inspector", "Set {field} of {n} items").format(field=label, n=len(changed))
+        text = counts().set_field_of(len(changed)).format(field=label)
         try:
             cmd = edit_rows(p, self.table, changed, text=text)  # a device's links follow a new model
             self.ins.doc.push(cmd)

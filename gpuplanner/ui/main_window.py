@@ -148,7 +148,7 @@ class MainWindow(QMainWindow):
         self.phase_picker.phaseChosen.connect(self.scene.set_phase)
         self.phase_picker.phaseChosen.connect(self.doc.set_phase)  # the figures follow the phase shown
         self.view.scaleChanged.connect(
-            lambda s: self.status_zoom.setText(self.tr("zoom {p:.0f} %").format(p=s * 100))
+            lambda s: self.status_zoom.setText(self.tr("zoom {p} %").format(p=fmt.number(s * 100)))
         )
         self.palette.activated.connect(self.add_at_centre)
         self.results_panel.selectItems.connect(self.select_and_show)
@@ -178,17 +178,17 @@ class MainWindow(QMainWindow):
         phase, res = self.doc.analysed_phase(), self.doc.results
         if phase is not None and res is not None:
             self.status_gpus.setText(
-                self.tr("{n} GPUs at the end of phase “{phase}”").format(
-                    n=fmt.number(res.fabric.gpus), phase=phase.name
+                self.tr("%Ln GPU(s) at the end of phase “{phase}”", None, int(res.fabric.gpus)).format(
+                    phase=phase.name
                 )
             )
         else:
-            self.status_gpus.setText(
-                fmt.count(self.doc.project.gpu_count(), self.tr("{n} GPU"), self.tr("{n} GPUs"))
-            )
+            self.status_gpus.setText(self.tr("%Ln GPU(s)", None, self.doc.project.gpu_count()))
 
     def _on_results(self, _res: object) -> None:
-        self.status_analysis.setText(self.tr("analysis {ms:.0f} ms").format(ms=self.doc.last_analysis_ms))
+        self.status_analysis.setText(
+            self.tr("analysis {ms} ms").format(ms=fmt.number(self.doc.last_analysis_ms))
+        )
         self._gpu_status()
 
     def _on_replaced(self) -> None:

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayo
 
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import CatalogEntry, GpuType, RackType, ServerType, StorageType, SwitchType
+from gpuplanner.ui import fmt
 from gpuplanner.ui.canvas.interactions import CATALOG_MIME
 from gpuplanner.ui.i18n import current_language
 
@@ -97,7 +98,9 @@ class Palette(QWidget):
             )
             lines.append(self.tr("dropping a GPU adds a server that carries it"))
         elif hasattr(e, "power_max_w"):
-            lines.append(self.tr("{ru}U, up to {w:,.0f} W").format(ru=getattr(e, "ru", 1), w=e.power_max_w))
+            lines.append(
+                self.tr("{ru}U, up to {w} W").format(ru=getattr(e, "ru", 1), w=fmt.number(e.power_max_w))
+            )
             for pg in getattr(e, "port_groups", ()):
                 lines.append(f"  {pg.name}: {pg.count} × {pg.speed_gbps:g}G {pg.type}")
         if e.estimate:

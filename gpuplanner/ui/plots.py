@@ -176,11 +176,12 @@ class PlotsPanel(QWidget):
         self.scaling.addItem(here)
         self.scaling_note.setText(
             self.tr(
-                "{n} GPUs today: {tps} tokens/s, MFU {mfu:.1f} % (red line). Layout tp={tp} pp={pp} cp={cp}."
+                "%Ln GPU(s) today: {tps} tokens/s, MFU {mfu} % (red line). Layout tp={tp} pp={pp} cp={cp}.",
+                None,
+                int(w.estimate.n_gpus),
             ).format(
-                n=fmt.number(w.estimate.n_gpus),
                 tps=fmt.number(w.estimate.tokens_per_s),
-                mfu=w.estimate.mfu * 100,
+                mfu=fmt.number(w.estimate.mfu * 100, 1),
                 tp=w.config.tp,
                 pp=w.config.pp,
                 cp=w.config.cp,

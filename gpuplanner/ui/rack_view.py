@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuplanner.model import Device, Project, Rack
-from gpuplanner.ui import fmt, theme
+from gpuplanner.ui import theme
 from gpuplanner.ui.canvas.annotations import fmt_kw, rack_notes
 from gpuplanner.ui.canvas.geometry import device_ru, rack_ru
 from gpuplanner.ui.document import Document
@@ -191,9 +191,7 @@ class RackElevation(QWidget):
         self.rows.clear()
         for lab in labels:
             n = sum(1 for r in self.project.racks.values() if r.row == lab)
-            self.rows.addItem(
-                fmt.count(n, self.tr("{row} ({n} rack)"), self.tr("{row} ({n} racks)"), row=lab), lab
-            )
+            self.rows.addItem(self.tr("{row} (%Ln rack(s))", None, n).format(row=lab), lab)
         self.rows.setCurrentIndex(labels.index(self.row_label) if self.row_label in labels else -1)
         self.rows.blockSignals(False)
         self.refresh()

@@ -152,7 +152,7 @@ class ResultsPanel(QWidget):
         v["ttt"].setText(duration(est.time_to_train_s) if est and est.fits else "–")
         v["it_kw"].setText(f"{fmt.number(pw.it_kw_load, 1)} / {fmt.number(pw.it_kw_max, 1)}")
         v["fac_kw"].setText(f"{fmt.number(th.facility_kw, 1)} / {fmt.number(th.facility_kw_max, 1)}")
-        v["pue"].setText(f"{th.pue:.2f}")
+        v["pue"].setText(fmt.number(th.pue, 2))
         self._feed(th)
         self._racks(res)
         self.cooling.setText(self._cooling_text(th))

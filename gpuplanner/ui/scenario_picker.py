@@ -234,7 +234,7 @@ class CompareDialog(QDialog):
                     diff, same = self.tr("same"), same + 1
                 else:
                     sign = "+" if vb > va else "−"
-                    rel = f" ({sign}{abs(vb - va) / abs(va) * 100:.1f} %)" if va else ""
+                    rel = f" ({sign}{fmt.number(abs(vb - va) / abs(va) * 100, 1)} %)" if va else ""
                     diff = sign + show(abs(vb - va)) + rel
             for c, text in enumerate(
                 (label, show(va) if va is not None else "—", show(vb) if vb is not None else "—", diff)
@@ -246,5 +246,5 @@ class CompareDialog(QDialog):
         self.table.resizeColumnsToContents()
         errors = [f"{n}: {d}" for n, d in ((self.left.currentText(), a), (self.right.currentText(), b))]
         errors = [e for e, d in zip(errors, (a, b), strict=True) if isinstance(d, str)]
-        note = self.tr("{n} of {total} figures are the same.").format(n=same, total=len(rows))
+        note = self.tr("{same} of %Ln figure(s) are the same.", None, len(rows)).format(same=fmt.number(same))
         self.note.setText("\n".join([note, *errors]))

@@ -199,9 +199,11 @@
         <source>Binding limit</source>
         <translation>起决定作用的约束</translation>
     </message>
-    <message>
-        <source>{n} designs on the front; {cands} candidates, {pruned} pruned by bounds, {ev} planned and analysed in {s:.1f} s.</source>
-        <translation>帕累托前沿上有 {n} 个设计；共 {cands} 个候选，{pruned} 个被上下界剪除，{ev} 个完整规划并分析，用时 {s:.1f} 秒。</translation>
+    <message numerus="yes">
+        <source>%Ln design(s) on the front; {cands} candidates, {pruned} pruned by bounds, {ev} planned and analysed in {s} s.</source>
+        <translation>
+            <numerusform>帕累托前沿上有 %Ln 个设计；共 {cands} 个候选，{pruned} 个被上下界剪除，{ev} 个完整规划并分析，用时 {s} 秒。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Cancelled: the front holds what was analysed so far.</source>
@@ -278,9 +280,74 @@
         <source>same</source>
         <translation>相同</translation>
     </message>
-    <message>
-        <source>{n} of {total} figures are the same.</source>
-        <translation>{total} 项指标中有 {n} 项相同。</translation>
+    <message numerus="yes">
+        <source>{same} of %Ln figure(s) are the same.</source>
+        <translation>
+            <numerusform>%Ln 项指标中有 {same} 项相同。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Counts</name>
+    <message numerus="yes">
+        <source>%Ln GPU(s)</source>
+        <translation>
+            <numerusform>%Ln 块 GPU</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln rack(s)</source>
+        <translation>
+            <numerusform>%Ln 个机柜</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln finding(s)</source>
+        <translation>
+            <numerusform>%Ln 条检查发现</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %Ln selected item(s) and their links?</source>
+        <translation>
+            <numerusform>删除所选的 %Ln 项及其链路？</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln GPU(s):</source>
+        <translation>
+            <numerusform>%Ln 块 GPU：</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Set {field} of %Ln item(s)</source>
+        <translation>
+            <numerusform>设置 %Ln 项的{field}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%Ln rack(s) selected&lt;/b&gt; — an edit applies to all of them</source>
+        <translation>
+            <numerusform>&lt;b&gt;已选择 %Ln 个机柜&lt;/b&gt; — 修改将应用于全部所选机柜</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%Ln device(s) selected&lt;/b&gt; — an edit applies to all of them</source>
+        <translation>
+            <numerusform>&lt;b&gt;已选择 %Ln 台设备&lt;/b&gt; — 修改将应用于全部所选设备</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%Ln link(s) selected&lt;/b&gt; — an edit applies to all of them</source>
+        <translation>
+            <numerusform>&lt;b&gt;已选择 %Ln 条链路&lt;/b&gt; — 修改将应用于全部所选链路</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%Ln item(s) selected&lt;/b&gt; — select items of one kind to edit them together</source>
+        <translation>
+            <numerusform>&lt;b&gt;已选择 %Ln 项&lt;/b&gt; — 请只选择同一类对象以便批量编辑</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -384,56 +451,8 @@
         <translation>设备未标定容量</translation>
     </message>
     <message>
-        <source>{rack}: cables now {after} (were {before}); longest run {m} m</source>
-        <translation>{rack}：线缆现为 {after}（原为 {before}）；最长走线 {m} m</translation>
-    </message>
-    <message>
-        <source>{rack}: longest run {b} → {a} m, same media</source>
-        <translation>{rack}：最长走线 {b} → {a} m，介质不变</translation>
-    </message>
-    <message>
-        <source>{rack}: {n} runs are too long for any medium</source>
-        <translation>{rack}：{n} 条走线过长，没有任何介质可以覆盖</translation>
-    </message>
-    <message>
-        <source>{n} rack</source>
-        <translation>{n} 个机柜</translation>
-    </message>
-    <message>
-        <source>{n} racks</source>
-        <translation>{n} 个机柜</translation>
-    </message>
-    <message>
-        <source>{n} row</source>
-        <translation>{n} 列</translation>
-    </message>
-    <message>
-        <source>{n} rows</source>
-        <translation>{n} 列</translation>
-    </message>
-    <message>
-        <source>{n} unit on the floor</source>
-        <translation>机房内 {n} 台设备</translation>
-    </message>
-    <message>
-        <source>{n} units on the floor</source>
-        <translation>机房内 {n} 台设备</translation>
-    </message>
-    <message>
-        <source>{n} over their rating</source>
-        <translation>{n} 台超出额定容量</translation>
-    </message>
-    <message>
-        <source>Move {n} items on the floor</source>
-        <translation>在平面图上移动 {n} 项</translation>
-    </message>
-    <message>
         <source>Placed a new {kind}: enter its rated capacity on the right.</source>
         <translation>已放置新的{kind}：请在右侧填写其额定容量。</translation>
-    </message>
-    <message>
-        <source>Delete {n} floor units</source>
-        <translation>删除 {n} 台机房设备</translation>
     </message>
     <message>
         <source>Rename unit</source>
@@ -448,14 +467,6 @@
         <translation>{unit} 服务于其他机柜列</translation>
     </message>
     <message>
-        <source>{n} items selected</source>
-        <translation>已选择 {n} 项</translation>
-    </message>
-    <message>
-        <source>{n} item selected</source>
-        <translation>已选择 {n} 项</translation>
-    </message>
-    <message>
         <source>Drag racks along and between rows; drag cooling and power units next to the racks they serve. Select a rack to see its cable runs, a unit to edit its rating.</source>
         <translation>沿机柜列或在列间拖动机柜；把制冷和配电设备拖到所服务的机柜旁。选中机柜可查看其线缆走线，选中设备可编辑其额定容量。</translation>
     </message>
@@ -467,6 +478,9 @@
         <source>row {row}</source>
         <translation>第 {row} 列</translation>
     </message>
+</context>
+<context>
+    <name>FloorWords</name>
     <message>
         <source>row {row}, slot {slot}</source>
         <translation>第 {row} 列 {slot} 号位</translation>
@@ -475,21 +489,77 @@
         <source>{kw} kW at maximum</source>
         <translation>最大 {kw} kW</translation>
     </message>
-    <message>
-        <source>{n} cable run leaves the rack: {media}</source>
-        <translation>{n} 条线缆走线引出机柜：{media}</translation>
-    </message>
-    <message>
-        <source>{n} cable runs leave the rack: {media}</source>
-        <translation>{n} 条线缆走线引出机柜：{media}</translation>
+    <message numerus="yes">
+        <source>%Ln cable run(s) leave the rack: {media}</source>
+        <translation>
+            <numerusform>%Ln 条线缆走线引出机柜：{media}</numerusform>
+        </translation>
     </message>
     <message>
         <source>longest run {longest} m; {total} m of cable in all</source>
         <translation>最长走线 {longest} m；线缆总长 {total} m</translation>
     </message>
+    <message numerus="yes">
+        <source>%Ln run(s) too long for any medium the ports take</source>
+        <translation>
+            <numerusform>%Ln 条走线过长，端口支持的任何介质都无法覆盖</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>{n} runs are too long for any medium the ports take</source>
-        <translation>{n} 条走线过长，端口支持的任何介质都无法覆盖</translation>
+        <source>{rack}: cables now {after} (were {before}); longest run {m} m</source>
+        <translation>{rack}：线缆现为 {after}（原为 {before}）；最长走线 {m} m</translation>
+    </message>
+    <message>
+        <source>{rack}: longest run {b} → {a} m, same media</source>
+        <translation>{rack}：最长走线 {b} → {a} m，介质不变</translation>
+    </message>
+    <message numerus="yes">
+        <source>{rack}: %Ln run(s) too long for any medium</source>
+        <translation>
+            <numerusform>{rack}：%Ln 条走线过长，没有任何介质可以覆盖</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln rack(s)</source>
+        <translation>
+            <numerusform>%Ln 个机柜</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln row(s)</source>
+        <translation>
+            <numerusform>%Ln 列</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln unit(s) on the floor</source>
+        <translation>
+            <numerusform>机房内 %Ln 台设备</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln over their rating</source>
+        <translation>
+            <numerusform>%Ln 台超出额定容量</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln item(s) selected</source>
+        <translation>
+            <numerusform>已选择 %Ln 项</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Move %Ln item(s) on the floor</source>
+        <translation>
+            <numerusform>在平面图上移动 %Ln 项</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %Ln floor unit(s)</source>
+        <translation>
+            <numerusform>删除 %Ln 台机房设备</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -737,9 +807,11 @@
         <source>{n} × {old} → {new}</source>
         <translation>{n} × {old} → {new}</translation>
     </message>
-    <message>
-        <source>{n} link ends moved to the new model&apos;s port groups: {moves}.</source>
-        <translation>{n} 个链路端口已改接到新型号的端口组：{moves}。</translation>
+    <message numerus="yes">
+        <source>%Ln link end(s) moved to the new model&apos;s port groups: {moves}.</source>
+        <translation>
+            <numerusform>%Ln 个链路端口已改接到新型号的端口组：{moves}。</numerusform>
+        </translation>
     </message>
     <message>
         <source>{device} {group}: {cables} cables on {ports} ports</source>
@@ -750,28 +822,8 @@
         <translation>线缆多于端口：{list}。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;{n} racks selected&lt;/b&gt; — an edit applies to all of them</source>
-        <translation>&lt;b&gt;已选择 {n} 个机柜&lt;/b&gt; — 修改将应用于全部所选机柜</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;{n} devices selected&lt;/b&gt; — an edit applies to all of them</source>
-        <translation>&lt;b&gt;已选择 {n} 台设备&lt;/b&gt; — 修改将应用于全部所选设备</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;{n} links selected&lt;/b&gt; — an edit applies to all of them</source>
-        <translation>&lt;b&gt;已选择 {n} 条链路&lt;/b&gt; — 修改将应用于全部所选链路</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;{n} items selected&lt;/b&gt; — select items of one kind to edit them together</source>
-        <translation>&lt;b&gt;已选择 {n} 项&lt;/b&gt; — 请只选择同一类对象以便批量编辑</translation>
-    </message>
-    <message>
         <source>(mixed)</source>
         <translation>（多个值）</translation>
-    </message>
-    <message>
-        <source>Set {field} of {n} items</source>
-        <translation>设置 {n} 项的{field}</translation>
     </message>
 </context>
 <context>
@@ -1044,10 +1096,6 @@
         <translation>删除</translation>
     </message>
     <message>
-        <source>Delete %n selected item(s) and their links?</source>
-        <translation>删除所选的 %n 项及其链路？</translation>
-    </message>
-    <message>
         <source>Nothing to paste: copy racks, devices or links first</source>
         <translation>没有可粘贴的内容：请先复制机柜、设备或链路</translation>
     </message>
@@ -1104,10 +1152,6 @@
         <translation>分析失败：{m}</translation>
     </message>
     <message>
-        <source>zoom {p:.0f} %</source>
-        <translation>缩放 {p:.0f} %</translation>
-    </message>
-    <message>
         <source>Restore unsaved work?</source>
         <translation>恢复未保存的工作？</translation>
     </message>
@@ -1148,20 +1192,24 @@
         <translation>已保存</translation>
     </message>
     <message>
-        <source>{n} GPUs at the end of phase “{phase}”</source>
-        <translation>阶段“{phase}”结束时共 {n} 块 GPU</translation>
+        <source>zoom {p} %</source>
+        <translation>缩放 {p} %</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln GPU(s) at the end of phase “{phase}”</source>
+        <translation>
+            <numerusform>阶段“{phase}”结束时共 %Ln 块 GPU</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln GPU(s)</source>
+        <translation>
+            <numerusform>%Ln 块 GPU</numerusform>
+        </translation>
     </message>
     <message>
-        <source>{n} GPUs</source>
-        <translation>{n} 块 GPU</translation>
-    </message>
-    <message>
-        <source>{n} GPU</source>
-        <translation>{n} 块 GPU</translation>
-    </message>
-    <message>
-        <source>analysis {ms:.0f} ms</source>
-        <translation>分析耗时 {ms:.0f} ms</translation>
+        <source>analysis {ms} ms</source>
+        <translation>分析耗时 {ms} ms</translation>
     </message>
     <message>
         <source>Unsaved changes</source>
@@ -1278,8 +1326,8 @@ The current project is unchanged.</source>
         <translation>拖入 GPU 会添加一台搭载该 GPU 的服务器</translation>
     </message>
     <message>
-        <source>{ru}U, up to {w:,.0f} W</source>
-        <translation>{ru}U，最大 {w:,.0f} W</translation>
+        <source>{ru}U, up to {w} W</source>
+        <translation>{ru}U，最大 {w} W</translation>
     </message>
     <message>
         <source>figures marked as estimates</source>
@@ -1327,9 +1375,11 @@ The current project is unchanged.</source>
         <source>Scheduler</source>
         <translation>调度系统</translation>
     </message>
-    <message>
-        <source>Put the {n} selected items (racks with their devices, and their links) in phase:</source>
-        <translation>将所选的 {n} 项（机柜及其中设备、相关链路）归入阶段：</translation>
+    <message numerus="yes">
+        <source>Put the %Ln selected item(s) (racks with their devices, and their links) in phase:</source>
+        <translation>
+            <numerusform>将所选的 %Ln 项（机柜及其中设备、相关链路）归入阶段：</numerusform>
+        </translation>
     </message>
     <message>
         <source>(leave as they are)</source>
@@ -1411,8 +1461,8 @@ The current project is unchanged.</source>
 <context>
     <name>PlannerScene</name>
     <message>
-        <source>{name}: {n} × {speed} {type} — {used:g} in use; drag from here to another device&apos;s port group to link</source>
-        <translation>{name}：{n} × {speed} {type} — 已用 {used:g}；从此处拖到另一台设备的端口组即可连线</translation>
+        <source>{name}: {n} × {speed} {type} — {used} in use; drag from here to another device&apos;s port group to link</source>
+        <translation>{name}：{n} × {speed} {type} — 已用 {used}；从此处拖到另一台设备的端口组即可连线</translation>
     </message>
     <message>
         <source>{kw} kW</source>
@@ -1501,9 +1551,11 @@ The current project is unchanged.</source>
         <source>Throughput, thousand tokens/s</source>
         <translation>吞吐量（千 tokens/s）</translation>
     </message>
-    <message>
-        <source>{n} GPUs today: {tps} tokens/s, MFU {mfu:.1f} % (red line). Layout tp={tp} pp={pp} cp={cp}.</source>
-        <translation>当前 {n} 块 GPU：{tps} tokens/s，算力利用率 MFU {mfu:.1f} %（红线）。并行布局 tp={tp} pp={pp} cp={cp}。</translation>
+    <message numerus="yes">
+        <source>%Ln GPU(s) today: {tps} tokens/s, MFU {mfu} % (red line). Layout tp={tp} pp={pp} cp={cp}.</source>
+        <translation>
+            <numerusform>当前 %Ln 块 GPU：{tps} tokens/s，算力利用率 MFU {mfu} %（红线）。并行布局 tp={tp} pp={pp} cp={cp}。</numerusform>
+        </translation>
     </message>
     <message>
         <source>(click a bar to select those links)</source>
@@ -1627,13 +1679,11 @@ The current project is unchanged.</source>
         <source>Row:</source>
         <translation>机柜列：</translation>
     </message>
-    <message>
-        <source>{row} ({n} racks)</source>
-        <translation>{row}（{n} 个机柜）</translation>
-    </message>
-    <message>
-        <source>{row} ({n} rack)</source>
-        <translation>{row}（{n} 个机柜）</translation>
+    <message numerus="yes">
+        <source>{row} (%Ln rack(s))</source>
+        <translation>
+            <numerusform>{row}（%Ln 个机柜）</numerusform>
+        </translation>
     </message>
     <message>
         <source>No racks yet: drop a rack from the catalog onto the canvas.</source>
@@ -2226,21 +2276,27 @@ rule: {rule}</source>
         <source>Cannot generate: {why}</source>
         <translation>无法生成：{why}</translation>
     </message>
-    <message>
-        <source>Generate {t} with {n} servers</source>
-        <translation>生成 {t}（{n} 台服务器）</translation>
+    <message numerus="yes">
+        <source>Generate {t} with %Ln server(s)</source>
+        <translation>
+            <numerusform>生成 {t}（%Ln 台服务器）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Workload “{w}”: DP {dp} was left as it was; TP × PP × CP = {m} does not fit %Ln GPU(s).</source>
+        <translation>
+            <numerusform>工作负载“{w}”：DP {dp} 保持不变；TP × PP × CP = {m} 无法放入 %Ln 块 GPU。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Workload “{w}”: DP {old} → {new} for %Ln GPU(s).</source>
+        <translation>
+            <numerusform>工作负载“{w}”：DP {old} → {new}，对应 %Ln 块 GPU。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Workload “{w}”: partition “{p}” is not in the new cluster; it now runs on all GPUs.</source>
         <translation>工作负载“{w}”：新集群中没有分区“{p}”，现改为在全部 GPU 上运行。</translation>
-    </message>
-    <message>
-        <source>Workload “{w}”: DP {dp} was left as it was; TP × PP × CP = {m} does not fit {n} GPUs.</source>
-        <translation>工作负载“{w}”：DP {dp} 保持不变；TP × PP × CP = {m} 无法放入 {n} 块 GPU。</translation>
-    </message>
-    <message>
-        <source>Workload “{w}”: DP {old} → {new} for {n} GPUs.</source>
-        <translation>工作负载“{w}”：DP {old} → {new}，对应 {n} 块 GPU。</translation>
     </message>
 </context>
 <context>
@@ -2440,13 +2496,17 @@ The current project is unchanged.</source>
         <source>Edit workload</source>
         <translation>编辑工作负载</translation>
     </message>
-    <message>
-        <source>{n} GPUs: up to {users} concurrent users ({rate} requests/s), first token {ttft} s, {tpot} ms per token.</source>
-        <translation>{n} 块 GPU：最多 {users} 个并发用户（每秒 {rate} 个请求），首字时延 {ttft} 秒，每 token {tpot} 毫秒。</translation>
+    <message numerus="yes">
+        <source>%Ln GPU(s): up to {users} concurrent users ({rate} requests/s), first token {ttft} s, {tpot} ms per token.</source>
+        <translation>
+            <numerusform>%Ln 块 GPU：最多 {users} 个并发用户（每秒 {rate} 个请求），首字时延 {ttft} 秒，每 token {tpot} 毫秒。</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>The load asked for needs {n} GPUs.</source>
-        <translation>所要求的负载需要 {n} 块 GPU。</translation>
+    <message numerus="yes">
+        <source>The load asked for needs %Ln GPU(s).</source>
+        <translation>
+            <numerusform>所要求的负载需要 %Ln 块 GPU。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Not evaluated yet (apply to see the estimate).</source>
@@ -2538,14 +2598,6 @@ The current project is unchanged.</source>
     <message>
         <source>rack {rack}, U{u}</source>
         <translation>机柜 {rack}，U{u}</translation>
-    </message>
-    <message>
-        <source>{n} GPUs</source>
-        <translation>{n} 块 GPU</translation>
-    </message>
-    <message>
-        <source>{n} GPU</source>
-        <translation>{n} 块 GPU</translation>
     </message>
     <message>
         <source>power {load} W at the predicted load (max {peak} W)</source>
@@ -2810,8 +2862,8 @@ The current project is unchanged.</source>
         <translation>显存放不下：每块 GPU 需要 {total} GB，但可用只有 {usable} GB（权重 {weights} GB，梯度 {grads} GB，优化器状态 {optimizer} GB，激活 {activations} GB）。</translation>
     </message>
     <message>
-        <source>{n} GPUs: step {step}, MFU {mfu}, {tps} tokens/s, time to train {ttt}. Bottleneck: {b}.</source>
-        <translation>{n} 块 GPU：单步 {step}，MFU {mfu}，{tps} tokens/秒，训练时长 {ttt}。瓶颈：{b}。</translation>
+        <source>{gpus} step {step}, MFU {mfu}, {tps} tokens/s, time to train {ttt}. Bottleneck: {b}.</source>
+        <translation>{gpus}单步 {step}，MFU {mfu}，{tps} tokens/秒，训练时长 {ttt}。瓶颈：{b}。</translation>
     </message>
 </context>
 <context>
@@ -3520,16 +3572,16 @@ The current project is unchanged.</source>
         <translation>第 {row} 列：机柜正面朝向开放的{aisle}</translation>
     </message>
     <message>
-        <source>≤ {a:.0f} kW</source>
-        <translation>≤ {a:.0f} kW</translation>
+        <source>≤ {a} kW</source>
+        <translation>≤ {a} kW</translation>
     </message>
     <message>
-        <source>{a:.0f}–{b:.0f} kW</source>
-        <translation>{a:.0f}–{b:.0f} kW</translation>
+        <source>{a}–{b} kW</source>
+        <translation>{a}–{b} kW</translation>
     </message>
     <message>
-        <source>&gt; {a:.0f} kW</source>
-        <translation>&gt; {a:.0f} kW</translation>
+        <source>&gt; {a} kW</source>
+        <translation>&gt; {a} kW</translation>
     </message>
     <message>
         <source>{load} kW / not rated</source>
@@ -3567,6 +3619,10 @@ The current project is unchanged.</source>
         <source>Row {row} · {aisle}</source>
         <translation>第 {row} 列 · {aisle}</translation>
     </message>
+    <message>
+        <source>{m} m · × {n}</source>
+        <translation>{m} m · × {n}</translation>
+    </message>
 </context>
 <context>
     <name>fmt</name>
@@ -3602,36 +3658,12 @@ The current project is unchanged.</source>
         <translation>第 {name} 列</translation>
     </message>
     <message>
-        <source>{n} rack</source>
-        <translation>{n} 个机柜</translation>
-    </message>
-    <message>
-        <source>{n} racks</source>
-        <translation>{n} 个机柜</translation>
-    </message>
-    <message>
-        <source>{n} GPU</source>
-        <translation>{n} 块 GPU</translation>
-    </message>
-    <message>
-        <source>{n} GPUs</source>
-        <translation>{n} 块 GPU</translation>
-    </message>
-    <message>
         <source>{kw} kW at load</source>
         <translation>负载功率 {kw} kW</translation>
     </message>
     <message>
         <source>busiest uplink {p}</source>
         <translation>最忙上行链路 {p}</translation>
-    </message>
-    <message>
-        <source>{n} finding</source>
-        <translation>{n} 条检查发现</translation>
-    </message>
-    <message>
-        <source>{n} findings</source>
-        <translation>{n} 条检查发现</translation>
     </message>
 </context>
 <context>

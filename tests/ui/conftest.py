@@ -16,6 +16,7 @@ from gpuplanner.commands import AddRows
 from gpuplanner.model import Project, Workload
 from gpuplanner.topology.generators import generate
 from gpuplanner.topology.options import GenerateOptions
+from gpuplanner.ui import i18n
 from gpuplanner.ui.actions import release_clipboard
 from gpuplanner.ui.canvas.interactions import CATALOG_MIME
 from gpuplanner.ui.document import Document
@@ -39,6 +40,13 @@ def small_project(servers: int = 6) -> Project:
     AddRows("workloads", [wl]).apply(p)
     p.tables["project"]["project"] = dataclasses.replace(p.info, name="UI test cluster")
     return p
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _english_plurals(qapp):
+    """The app installs the English translator at start (its .qm holds the %n plural forms: "1 rack")."""
+    i18n.set_language("en")
+    assert i18n.current_language() == "en"
 
 
 @pytest.fixture(autouse=True)

@@ -51,3 +51,25 @@ def test_compare_dialog_shows_the_difference(window, qtbot):
     assert rows["Operating cost per year"][2].startswith("−")
     assert rows["Total cost of ownership"][2].startswith("−")
     assert "figures are the same" in dlg.note.text()
+
+
+def test_scenario_switch_by_keyboard_on_the_picker(window, qtbot):
+    """Real input: the picker takes the focus with a click and the arrow keys step through the scenarios."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    w = window
+    _add_scenario(w, "Cheap power", {"site.electricity_usd_per_kwh": 0.02})
+    combo = w.scenario_picker.combo
+    base_energy = w.doc.results.thermal.energy_usd_per_year
+    w.activateWindow()
+    combo.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is combo, timeout=2000)
+    QTest.keyClick(combo, Qt.Key.Key_Down)
+    QApplication.processEvents()
+    assert combo.currentData() == "Cheap power" and w.doc.scenario == "Cheap power"
+    want = analyze_project(w.doc.project, scenario="Cheap power").thermal.energy_usd_per_year
+    assert w.doc.results.thermal.energy_usd_per_year == want != base_energy
+    QTest.keyClick(combo, Qt.Key.Key_Up)
+    QApplication.processEvents()
+    assert w.doc.scenario is None and w.doc.results.thermal.energy_usd_per_year == base_energy

@@ -57,8 +57,24 @@ def chinese():
 
 # -- (a) and (b): the .ts is complete and the .qm compiled from it ---------------------------------------
 def test_ts_complete_and_qm_current():
-    problems = tool.problems("zh")
+    problems = tool.problems("zh") + tool.problems("en")
     assert not problems, "\n".join(problems[:40]) + f"\n({len(problems)} problems)"
+
+
+def test_counts_take_the_plural_form_and_locale_separators():
+    """Qt %n plurals: English "1 rack" / "36,864 racks" from the plural-only English .qm; Chinese has one
+    form with the count grouped the same way."""
+    from gpuplanner.ui.plurals import counts
+
+    i18n.set_language("en")
+    assert (counts().racks(1), counts().racks(2)) == ("1 rack", "2 racks")
+    assert counts().gpus(16384) == "16,384 GPUs"
+    assert counts().delete_question(1) == "Delete 1 selected item and their links?"
+    i18n.set_language("zh")
+    try:
+        assert counts().racks(36864) == "36,864 个机柜"
+    finally:
+        i18n.set_language("en")
 
 
 def test_placeholders_checked():

@@ -14,6 +14,7 @@ from gpuplanner.model import Project
 from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.canvas.ports import speed_label
 from gpuplanner.ui.i18n import translate
+from gpuplanner.ui.plurals import counts
 
 KIND_NAMES = {
     "tp": QT_TRANSLATE_NOOP("annotations", "tensor-parallel (TP)"),
@@ -211,14 +212,12 @@ def device_tooltip(project: Project, res: Results | None, device_id: str) -> str
         )
     gpus = getattr(entry, "gpu_count", 0) or 0
     if gpus:
-        lines.append(
-            fmt.count(gpus, translate("annotations", "{n} GPU"), translate("annotations", "{n} GPUs"))
-        )
+        lines.append(counts().gpus(int(gpus)))
     if res is not None and device_id in res.compiled.devices.row:
         i = res.compiled.devices.row[device_id]
         lines.append(
             translate("annotations", "power {load} W at the predicted load (max {peak} W)").format(
-                load=f"{res.power.device_load_w[i]:,.0f}", peak=f"{res.power.device_max_w[i]:,.0f}"
+                load=fmt.number(res.power.device_load_w[i]), peak=fmt.number(res.power.device_max_w[i])
             )
         )
     return "\n".join(lines)

@@ -21,7 +21,6 @@ from gpuplanner.ui.canvas.painting import draw_lines
 class Pad:
     name: str
     text: str  # e.g. "8×400G"
-    tooltip: str
 
 
 class DeviceItem(QGraphicsItem):

@@ -115,6 +115,7 @@ class DeviceGeometry:
     h: np.ndarray
     role: list[str]
     groups: list[tuple[str, ...]]
+    version: int = 0  # bumped by ``update`` (the overview caches role codes per geometry and version)
 
     @classmethod
     def build(cls, project: Project) -> DeviceGeometry:
@@ -149,6 +150,7 @@ class DeviceGeometry:
             self.x[row], self.y[row] = d.x, d.y
             self.w[row], self.h[row] = device_size(project, d)
             self.role[row] = d.role
+        self.version += 1
 
     def pad_fraction(self, row: int, group: str) -> float:
         """Where along the device's width the port group's pad sits (0..1, its centre)."""

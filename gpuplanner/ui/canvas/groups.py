@@ -21,6 +21,7 @@ from gpuplanner.model import Project
 from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.canvas.geometry import RACK_HEADER_H, DeviceGeometry, rack_frame
 from gpuplanner.ui.i18n import translate
+from gpuplanner.ui.plurals import counts
 
 BLOCK_PAD = 12.0
 
@@ -162,8 +163,8 @@ def block_lines(group: Group, f: BlockFigures) -> list[str]:
     n_racks = len(group.rack_ids)
     lines = [title]
     if group.kind == "row":
-        lines.append(fmt.count(n_racks, translate("groups", "{n} rack"), translate("groups", "{n} racks")))
-    lines.append(fmt.count(f.gpus, translate("groups", "{n} GPU"), translate("groups", "{n} GPUs")))
+        lines.append(counts().racks(n_racks))
+    lines.append(counts().gpus(int(f.gpus)))
     if np.isfinite(f.kw):
         lines.append(translate("groups", "{kw} kW at load").format(kw=fmt.number(f.kw, 1)))
     if np.isfinite(f.uplink_util):
@@ -172,9 +173,7 @@ def block_lines(group: Group, f: BlockFigures) -> list[str]:
                 p=fmt.percent(f.uplink_util, 1 if f.uplink_util < 0.1 else 0)
             )
         )
-    lines.append(
-        fmt.count(f.findings, translate("groups", "{n} finding"), translate("groups", "{n} findings"))
-    )
+    lines.append(counts().findings(int(f.findings)))
     return lines
 
 

@@ -74,13 +74,23 @@ class LinkLayer(QGraphicsItem):
         n = len(links)
         self.ids = [lk.id for lk in links]
         self.index = {i: k for k, i in enumerate(self.ids)}
-        row = geom.index
-        self.a = np.fromiter((row[lk.a_device] for lk in links), dtype=np.int64, count=n)
-        self.b = np.fromiter((row[lk.b_device] for lk in links), dtype=np.int64, count=n)
-        self.fa = np.fromiter((geom.pad_fraction(row[lk.a_device], lk.a_group) for lk in links), float, n)
-        self.fb = np.fromiter((geom.pad_fraction(row[lk.b_device], lk.b_group) for lk in links), float, n)
-        self.speed = np.fromiter((lk.speed_gbps for lk in links), float, n)
-        self.mult = np.fromiter((lk.multiplicity for lk in links), dtype=np.int64, count=n)
+        row, groups = geom.index, geom.groups
+        ra = [row[lk.a_device] for lk in links]
+        rb = [row[lk.b_device] for lk in links]
+        self.a = np.array(ra, dtype=np.int64).reshape(n)
+        self.b = np.array(rb, dtype=np.int64).reshape(n)
+        # Pad fractions depend on the device model's port groups and the group only: a few distinct pairs
+        # (the groups tuple is shared by every device of a model), looked up by list comprehension.
+        ka = [(id(groups[r]), lk.a_group) for r, lk in zip(ra, links, strict=True)]
+        kb = [(id(groups[r]), lk.b_group) for r, lk in zip(rb, links, strict=True)]
+        where = {}
+        for r, k in zip(ra + rb, ka + kb, strict=True):
+            where.setdefault(k, r)
+        frac = {k: geom.pad_fraction(r, k[1]) for k, r in where.items()}
+        self.fa = np.array([frac[k] for k in ka], dtype=float).reshape(n)
+        self.fb = np.array([frac[k] for k in kb], dtype=float).reshape(n)
+        self.speed = np.array([lk.speed_gbps for lk in links], dtype=float).reshape(n)
+        self.mult = np.array([lk.multiplicity for lk in links], dtype=np.int64).reshape(n)
         old = dict(zip(self.ids, self.util, strict=False)) if len(self.util) == n else {}
         self.util = np.array([old.get(i, 0.0) for i in self.ids]) if old else np.zeros(n)
         self.bucket = theme.util_buckets(self.util)

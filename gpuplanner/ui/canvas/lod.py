@@ -29,6 +29,10 @@ class OverviewData:
         self.rack_xywh = np.zeros((0, 4))
         self.rack_status = np.zeros(0, dtype=np.int8)
         self.geom: DeviceGeometry | None = None
+        self._role_geom: DeviceGeometry | None = None
+        self._role_version = -1
+        self._role_names: list[str] = []
+        self._role_code = np.zeros(0, dtype=np.int32)
         # Racks and devices outside the phase the canvas shows (drawn neither as items nor in the overview).
         self.rack_off = np.zeros(0, dtype=bool)
         self.device_off = np.zeros(0, dtype=bool)
@@ -80,10 +84,12 @@ class OverviewData:
             color = theme.RACK_STATUS_COLORS[int(status)]
             p.setPen(QPen(color, 0))
             p.setBrush(QBrush(theme.RACK_FILL))
-            p.drawRects([QRectF(*r[i]) for i in rows])
+            x, y, w, h = (r[rows, k].tolist() for k in range(4))  # floats, not numpy scalars: 5× faster
+            p.drawRects([QRectF(*v) for v in zip(x, y, w, h, strict=True)])
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QBrush(color))
-            p.drawRects([QRectF(r[i, 0], top[i], r[i, 2], RACK_HEADER_H * 0.6) for i in rows])
+            hh = RACK_HEADER_H * 0.6
+            p.drawRects([QRectF(a, t, b, hh) for a, t, b in zip(x, top[rows].tolist(), w, strict=True)])
 
     def paint_devices(self, p: QPainter, rect: QRectF, scale: float) -> None:
         g = self.geom
@@ -102,12 +108,18 @@ class OverviewData:
         rows = np.flatnonzero(mask)
         if not len(rows):
             return
-        by_role: dict[str, list[int]] = {}
-        for i in rows:
-            by_role.setdefault(g.role[i], []).append(int(i))
+        if self._role_geom is not g or self._role_version != g.version:  # role codes, once per geometry
+            names = sorted(set(g.role))
+            code = {r: k for k, r in enumerate(names)}
+            self._role_names = names
+            self._role_code = np.array([code[r] for r in g.role], dtype=np.int32)
+            self._role_geom, self._role_version = g, g.version
+        codes = self._role_code[rows]
         outline = QPen(theme.ROLE_BORDER, 0) if scale * 40 >= 4 else Qt.PenStyle.NoPen
-        for role, idx in by_role.items():
-            color = QColor(theme.role_color(role)).darker(115)
+        for k in np.unique(codes):
+            idx = rows[codes == k]
+            color = QColor(theme.role_color(self._role_names[int(k)])).darker(115)
             p.setPen(outline)
             p.setBrush(QBrush(color))
-            p.drawRects([QRectF(g.x[i], g.y[i], g.w[i], g.h[i]) for i in idx])
+            cols = (g.x[idx].tolist(), g.y[idx].tolist(), g.w[idx].tolist(), g.h[idx].tolist())
+            p.drawRects([QRectF(*v) for v in zip(*cols, strict=True)])

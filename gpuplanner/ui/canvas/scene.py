@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from gpuplanner.engine.analysis import Results
 from gpuplanner.model import ChangeSet, Project
-from gpuplanner.ui import theme
+from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.canvas import annotations as notes
 from gpuplanner.ui.canvas import groups as grp
 from gpuplanner.ui.canvas import lod
@@ -57,6 +57,7 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         # Devices and racks selected while the overview disables their items (Qt cannot select a disabled
         # item): kept here, reported by selected_ids, and handed to the items when they are enabled again.
         self.pending_selected: set[str] = set()
+        self._pad_cache: dict[str, tuple[Pad, ...]] = {}
         self.phase_id: str | None = None  # None = all phases
         self.collapsed: list[str] = []  # keys of the collapsed groups (groups.build_groups)
         self.blocks: dict[str, grp.GroupBlock] = {}
@@ -74,6 +75,7 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
 
     # -- building ---------------------------------------------------------------------------------------
     def rebuild(self) -> None:
+        self._pad_cache.clear()  # (a new project may carry other catalog types under the same ids)
         for item in list(self.device_items.values()) + list(self.rack_items.values()):
             self.removeItem(item)
         self.device_items.clear()
@@ -136,9 +138,24 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         """What zoom to fit shows: the links' extent and every visible rack and device item (a rack dropped
         away from the fabric counts too)."""
         r = self.layer.fit_rect()
-        for item in list(self.rack_items.values()) + list(self.device_items.values()):
-            if item.isVisible():
-                r = r.united(item.sceneBoundingRect())
+        hidden = self._group_hidden
+        ov, g = self.overview, self.geom
+        boxes = []
+        if len(ov.rack_xywh) == len(ov.rack_ids) and len(ov.rack_ids):
+            shown = ~ov.rack_off if len(ov.rack_off) == len(ov.rack_ids) else np.ones(len(ov.rack_ids), bool)
+            if hidden:
+                shown &= np.array([i not in hidden for i in ov.rack_ids], dtype=bool)
+            boxes.append(ov.rack_xywh[shown])
+        if len(g.ids):
+            shown = ~ov.device_off if len(ov.device_off) == len(g.ids) else np.ones(len(g.ids), bool)
+            if hidden:
+                shown &= np.array([i not in hidden for i in g.ids], dtype=bool)
+            boxes.append(np.column_stack([g.x, g.y, g.w, g.h])[shown])
+        xywh = np.concatenate(boxes) if boxes else np.zeros((0, 4))
+        if len(xywh):  # (arrays, not 30,000 sceneBoundingRect calls; 2 px for the items' pens)
+            x0, y0 = xywh[:, 0].min() - 2, xywh[:, 1].min() - 2
+            x1, y1 = (xywh[:, 0] + xywh[:, 2]).max() + 2, (xywh[:, 1] + xywh[:, 3]).max() + 2
+            r = r.united(QRectF(x0, y0, x1 - x0, y1 - y0))
         return r
 
     def _fit_scene_rect(self) -> None:
@@ -182,14 +199,33 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         item.setPos(dev.x, dev.y)
 
     def _pads(self, device_id: str, type_id: str) -> tuple[Pad, ...]:
-        out = []
-        for pg in port_groups(self.project, type_id):
-            used = ports_used(self.project, device_id, pg.name, pg)
-            tip = self.tr(
-                "{name}: {n} × {speed} {type} — {used:g} in use; drag from here to another device's port group to link"
-            ).format(name=pg.name, n=pg.count, speed=speed_label(pg.speed_gbps), type=pg.type, used=used)
-            out.append(Pad(pg.name, pg.name, tip))
-        return tuple(out)
+        """The port-group pads of a device model (the same for every device of it: cached per model; what is
+        in use goes into the tooltip, built on hover by ``pad_tooltip``)."""
+        pads = self._pad_cache.get(type_id)
+        if pads is None:
+            pads = tuple(Pad(pg.name, pg.name) for pg in port_groups(self.project, type_id))
+            self._pad_cache[type_id] = pads
+        return pads
+
+    def pad_tooltip(self, device_id: str, group: str) -> str:
+        dev = self.project.devices.get(device_id)
+        pg = (
+            next((g for g in port_groups(self.project, dev.type_id) if g.name == group), None)
+            if dev
+            else None
+        )
+        if pg is None:
+            return ""
+        used = ports_used(self.project, device_id, pg.name, pg)
+        return self.tr(
+            "{name}: {n} × {speed} {type} — {used} in use; drag from here to another device's port group to link"
+        ).format(
+            name=pg.name,
+            n=fmt.number(pg.count),
+            speed=speed_label(pg.speed_gbps),
+            type=pg.type,
+            used=fmt.number(used, 0 if float(used).is_integer() else 1),
+        )
 
     # -- model changes ----------------------------------------------------------------------------------
     def apply_changes(self, cs: ChangeSet) -> None:
@@ -210,15 +246,6 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
                 self._sync_device(did)
         if links and not links.is_empty():
             structural = True
-            touched = set()
-            for lid in links.added | links.removed | set(links.updated):
-                lk = self.project.links.get(lid)
-                if lk is not None:
-                    touched |= {lk.a_device, lk.b_device}
-            for did in touched:
-                if did in self.device_items:
-                    dev = self.project.devices[did]
-                    self.device_items[did].pads = self._pads(did, dev.type_id)
         if structural:
             self._rebuild_arrays()
         elif devs and devs.updated:
@@ -330,9 +357,17 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         c = res.compiled
         load = res.power.device_load_w
         changed = 0
+        template = self.tr("{kw} kW")
+        texts: dict[float, str] = {}  # devices of one model at one load share their text
         for did, item in self.device_items.items():
             i = c.devices.row.get(did)
-            text = "" if i is None or load[i] <= 0 else self.tr("{kw} kW").format(kw=f"{load[i] / 1000:,.1f}")
+            if i is None or load[i] <= 0:
+                text = ""
+            else:
+                kw = round(float(load[i]) / 1000, 1)
+                text = texts.get(kw)
+                if text is None:
+                    text = texts[kw] = template.format(kw=fmt.number(kw, 1))
             if item.set_annotation(text):
                 changed += 1
         return changed

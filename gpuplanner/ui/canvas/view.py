@@ -372,7 +372,7 @@ class PlannerView(QGraphicsView):
                     if isinstance(item, DeviceItem)
                     else None
                 )
-                text = next((p.tooltip for p in item.pads if p.name == pad), "") if pad else ""
+                text = self.planner.pad_tooltip(item.device_id, pad) if pad else ""
                 text = text or self.planner.item_tooltip(item)
             else:
                 hit = self.planner.layer.hit(self.mapToScene(pos), HIT_PX / self.scale_now())

@@ -373,8 +373,16 @@ class AdvisorDialog(QDialog):
         self.table.resizeColumnsToContents()
         pruned = sum(res.pruned.values())
         text = self.tr(
-            "{n} designs on the front; {cands} candidates, {pruned} pruned by bounds, {ev} planned and analysed in {s:.1f} s."
-        ).format(n=len(res.front), cands=res.candidates, pruned=pruned, ev=res.evaluated, s=res.seconds)
+            "%Ln design(s) on the front; {cands} candidates, {pruned} pruned by bounds, {ev} planned and "
+            "analysed in {s} s.",
+            None,
+            len(res.front),
+        ).format(
+            cands=fmt.number(res.candidates),
+            pruned=fmt.number(pruned),
+            ev=fmt.number(res.evaluated),
+            s=fmt.number(res.seconds, 1),
+        )
         if res.cancelled:
             text += " " + self.tr("Cancelled: the front holds what was analysed so far.")
         if not res.front:

@@ -63,8 +63,10 @@ class PhasesTeamsDialog(QDialog):
         self.assign_combo = QComboBox()
         self.assign_label = QLabel(
             self.tr(
-                "Put the {n} selected items (racks with their devices, and their links) in phase:"
-            ).format(n=len(self.selected_ids))
+                "Put the %Ln selected item(s) (racks with their devices, and their links) in phase:",
+                None,
+                len(self.selected_ids),
+            )
         )
         assign.addWidget(self.assign_label)
         assign.addWidget(self.assign_combo, 1)

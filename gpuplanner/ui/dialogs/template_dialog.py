@@ -299,7 +299,9 @@ class TemplateDialog(QDialog):
         """The generated topology (and the project name, and what "keep" keeps) as one undoable edit of
         ``target``."""
         assert self.opts is not None
-        text = self.tr("Generate {t} with {n} servers").format(t=self.opts.template, n=self.opts.servers)
+        text = self.tr("Generate {t} with %Ln server(s)", None, int(self.opts.servers)).format(
+            t=self.opts.template
+        )
         if self.into is not None:  # a pod added beside what is there: only the generated rows
             return self.plan.to_command(text)
         children: list[Command] = []
@@ -361,13 +363,15 @@ class TemplateDialog(QDialog):
         if dp <= 0:
             self.notes.append(
                 self.tr(
-                    "Workload “{w}”: DP {dp} was left as it was; TP × PP × CP = {m} does not fit {n} GPUs."
-                ).format(w=w.name, dp=w.dp, m=model_par, n=new_gpus)
+                    "Workload “{w}”: DP {dp} was left as it was; TP × PP × CP = {m} does not fit %Ln GPU(s).",
+                    None,
+                    int(new_gpus),
+                ).format(w=w.name, dp=w.dp, m=model_par)
             )
             return w
         self.notes.append(
-            self.tr("Workload “{w}”: DP {old} → {new} for {n} GPUs.").format(
-                w=w.name, old=w.dp, new=dp, n=new_gpus
+            self.tr("Workload “{w}”: DP {old} → {new} for %Ln GPU(s).", None, int(new_gpus)).format(
+                w=w.name, old=w.dp, new=dp
             )
         )
         return dataclasses.replace(w, dp=dp)

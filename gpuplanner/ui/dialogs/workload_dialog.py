@@ -96,19 +96,18 @@ class WorkloadDialog(RowDialog):
                 self.status.setText(d["error"])
                 return
             text = self.tr(
-                "{n} GPUs: up to {users} concurrent users ({rate} requests/s), first token {ttft} s, "
-                "{tpot} ms per token."
+                "%Ln GPU(s): up to {users} concurrent users ({rate} requests/s), first token {ttft} s, "
+                "{tpot} ms per token.",
+                None,
+                int(mine.gpus),
             ).format(
-                n=fmt.number(mine.gpus),
                 users=fmt.number(d.get("max_concurrent_users") or 0),
                 rate=fmt.number(d.get("max_requests_per_s") or 0, 1),
                 ttft=fmt.number(d["ttft_s"], 2) if d.get("ttft_s") else "–",
                 tpot=fmt.number(d["tpot_s"] * 1000, 1) if d.get("tpot_s") else "–",
             )
             if d.get("gpus_needed") is not None:
-                text += " " + self.tr("The load asked for needs {n} GPUs.").format(
-                    n=fmt.number(d["gpus_needed"])
-                )
+                text += " " + self.tr("The load asked for needs %Ln GPU(s).", None, int(d["gpus_needed"]))
             self.status.setText(text)
             return
         w = res.workload

@@ -6,11 +6,12 @@ mouse and dropped through ``layout.move_rack`` / ``layout.move_unit`` (one undo 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QTransform
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsRectItem,
@@ -23,9 +24,10 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.engine.analysis import Results
 from gpuplanner.model import FloorItem, Project
-from gpuplanner.ui import theme
+from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.canvas.annotations import rack_status, rack_tooltip
 from gpuplanner.ui.floor import layout as fl
+from gpuplanner.ui.floor.cable_runs import CableRunsItem, rack_runs, run_label
 from gpuplanner.ui.i18n import translate
 
 PX_PER_M = 50.0
@@ -46,13 +48,13 @@ OVERLOAD = QColor(210, 30, 30)
 
 
 def density_labels() -> list[str]:
-    e = DENSITY_EDGES_KW
+    e, n = DENSITY_EDGES_KW, fmt.number
     return [
-        translate("floor", "≤ {a:.0f} kW").format(a=e[0]),
-        translate("floor", "{a:.0f}–{b:.0f} kW").format(a=e[0], b=e[1]),
-        translate("floor", "{a:.0f}–{b:.0f} kW").format(a=e[1], b=e[2]),
-        translate("floor", "{a:.0f}–{b:.0f} kW").format(a=e[2], b=e[3]),
-        translate("floor", "> {a:.0f} kW").format(a=e[3]),
+        translate("floor", "≤ {a} kW").format(a=n(e[0])),
+        translate("floor", "{a}–{b} kW").format(a=n(e[0]), b=n(e[1])),
+        translate("floor", "{a}–{b} kW").format(a=n(e[1]), b=n(e[2])),
+        translate("floor", "{a}–{b} kW").format(a=n(e[2]), b=n(e[3])),
+        translate("floor", "> {a} kW").format(a=n(e[3])),
     ]
 
 
@@ -90,14 +92,45 @@ class _Draggable(QGraphicsRectItem):
         return (self.pos() - self.home).manhattanLength() > 0.5
 
 
+def short_rack_name(name: str, row: str) -> str:
+    """What a rack tile shows when its full name does not fit: the part after the row's name ("R03-07" in
+    row R03: "07"), else the trailing number, else the name."""
+    if row and name.startswith(row) and name[len(row) :].strip("-_ ./"):
+        return name[len(row) :].strip("-_ ./")
+    m = re.search(r"(\d+)$", name)
+    return m.group(1) if m else name
+
+
+LABEL_PX = 10  # rack label height on screen when zoomed out (larger when zoomed in)
+
+
 class RackTile(_Draggable):
-    def __init__(self, rack_id: str, name: str, rect: QRectF) -> None:
+    def __init__(self, rack_id: str, name: str, rect: QRectF, row: str = "") -> None:
         super().__init__(rack_id, rect)
         self.name = name
+        self.short = short_rack_name(name, row)
         self.kw_max = float("nan")
         self.status = theme.RACK_OK
         self.cooling = ""
         self.setZValue(2)
+
+    def label_lines(self, lod: float) -> list[str]:
+        """The label that fits the tile at ``lod`` (screen px per scene px): name and kW, the name, the
+        short name, or nothing. Racks are narrow and deep: text runs along the depth."""
+        font = _font(max(LABEL_PX / lod, LABEL_PX))
+        fm = QFontMetricsF(font)
+        r = self.rect()
+        across, along = r.width() - 2, r.height() - 4
+        if self.cooling:
+            along -= 12
+        kw = f"{fmt.number(self.kw_max)} kW" if math.isfinite(self.kw_max) else ""
+        width = fm.horizontalAdvance
+        if kw and across >= 2 * fm.height() and max(width(self.name), width(kw)) <= along:
+            return [self.name, kw]
+        for text in (self.name, self.short):
+            if across >= fm.height() * 0.95 and width(text) <= along:
+                return [text]
+        return []
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         r = self.rect()
@@ -105,25 +138,28 @@ class RackTile(_Draggable):
         border = theme.SELECTION if self.isSelected() else theme.RACK_STATUS_COLORS[self.status]
         p.setPen(QPen(border, 3 if self.isSelected() or self.status else 1))
         p.drawRect(r)
-        lod = option.levelOfDetailFromTransform(p.worldTransform())
-        if lod * r.width() < 26:  # too small to read: colour only
-            return
-        p.setPen(QColor(20, 24, 30))
-        p.setFont(_font(10))
-        kw = f"{self.kw_max:.0f} kW" if math.isfinite(self.kw_max) else ""
-        p.save()
-        p.translate(r.center())
-        p.rotate(-90)  # racks are narrow and deep: write along the depth
-        text_rect = QRectF(-r.height() / 2 + 2, -r.width() / 2, r.height() - 4, r.width())
-        p.drawText(text_rect, Qt.AlignmentFlag.AlignCenter, f"{self.name}\n{kw}")
-        p.restore()
-        if self.cooling:
+        lod = max(option.levelOfDetailFromTransform(p.worldTransform()), 1e-6)
+        if self.cooling:  # the cooling's colour strip; its word only where it can be read (≥ 7 px)
             badge = theme.cooling_badge(self.cooling)
-            p.setFont(_font(8, bold=True))
             box = QRectF(r.left() + 1, r.top() + 1, r.width() - 2, 11)
             p.fillRect(box, badge.color)
-            p.setPen(QColor("white"))
-            p.drawText(box, Qt.AlignmentFlag.AlignCenter, badge.text)
+            p.setFont(_font(8, bold=True))
+            if lod * 8 >= 7 and QFontMetricsF(p.font()).horizontalAdvance(badge.text) <= box.width():
+                p.setPen(QColor("white"))
+                p.drawText(box, Qt.AlignmentFlag.AlignCenter, badge.text)
+        lines = self.label_lines(lod)
+        if not lines:
+            return
+        p.setPen(QColor(20, 24, 30))
+        p.setFont(_font(max(LABEL_PX / lod, LABEL_PX)))
+        top = 12 if self.cooling else 0
+        p.save()
+        p.translate(QPointF(r.center().x(), r.center().y() + top / 2))
+        p.rotate(-90)  # racks are narrow and deep: write along the depth
+        along = r.height() - top
+        text_rect = QRectF(-along / 2 + 2, -r.width() / 2, along - 4, r.width())
+        p.drawText(text_rect, Qt.AlignmentFlag.AlignCenter, "\n".join(lines))
+        p.restore()
 
 
 class _BoxedText(QGraphicsSimpleTextItem):
@@ -164,10 +200,10 @@ class UnitTile(_Draggable):
 
     def load_text(self) -> str:
         cap = self.unit.capacity_kw
-        load = f"{self.load_kw:,.0f}" if math.isfinite(self.load_kw) else "–"
+        load = fmt.number(self.load_kw) if math.isfinite(self.load_kw) else "–"
         if cap <= 0:
             return translate("floor", "{load} kW / not rated").format(load=load)
-        return translate("floor", "{load} / {cap} kW").format(load=load, cap=f"{cap:,.0f}")
+        return translate("floor", "{load} / {cap} kW").format(load=load, cap=fmt.number(cap))
 
     def tooltip(self) -> str:
         u = self.unit
@@ -214,6 +250,8 @@ class FloorScene(QGraphicsScene):
         self.row_labels: dict[str, QGraphicsSimpleTextItem] = {}
         self.layout: fl.FloorLayout | None = None
         self.project: Project | None = None
+        self.runs = CableRunsItem()
+        self.addItem(self.runs)
         self.setBackgroundBrush(QColor(250, 250, 251))
 
     # -- building ---------------------------------------------------------------------------------------
@@ -231,7 +269,8 @@ class FloorScene(QGraphicsScene):
             rack = project.racks[rid]
             if allowed_phases is not None and rack.phase_id not in allowed_phases:
                 continue
-            tile = RackTile(rid, rack.name, QRectF(px(box.x_m), px(box.y_m), px(box.w_m), px(box.d_m)))
+            rect = QRectF(px(box.x_m), px(box.y_m), px(box.w_m), px(box.d_m))
+            tile = RackTile(rid, rack.name, rect, rack.row)
             self.addItem(tile)
             self.racks[rid] = tile
         for unit in project.tables["floor_items"].values():
@@ -241,6 +280,9 @@ class FloorScene(QGraphicsScene):
             tile = UnitTile(unit, rect)
             self.addItem(tile)
             self.units[unit.id] = tile
+        self.runs = CableRunsItem()
+        self.runs.hide()
+        self.addItem(self.runs)
 
     def apply_results(self, res: Results | None) -> None:
         if res is None:
@@ -264,6 +306,21 @@ class FloorScene(QGraphicsScene):
             tile.setToolTip(tile.tooltip())
             tile.refresh_label()
             tile.update()
+
+    def show_runs(self, rack_id: str | None, res: Results | None) -> None:
+        """Draw the cable runs of ``rack_id`` to the racks on the plan it connects to (None: hide them)."""
+        tile = self.racks.get(rack_id) if rack_id else None
+        if tile is None or res is None:
+            self.runs.set_runs(QPointF(), [])
+            return
+        ends = []
+        for run in rack_runs(res, tile.item_id):
+            far = self.racks.get(run.rack_id)
+            if far is not None:  # (a rack outside the phase shown is not drawn)
+                r = far.sceneBoundingRect()
+                ends.append((QPointF(r.center().x(), r.top()), run_label(run), run.too_long > 0))
+        r = tile.sceneBoundingRect()
+        self.runs.set_runs(QPointF(r.center().x(), r.top()), ends)
 
     # -- background: hall, rows, aisles, grid -----------------------------------------------------------
     def drawBackground(self, p: QPainter, rect: QRectF) -> None:  # noqa: N802 (Qt API)

@@ -31,11 +31,10 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import ChangeSet
 from gpuplanner.ui import (
     fields,  # noqa: E402
-    fmt,
 )
-from gpuplanner.ui.canvas.annotations import rack_tooltip
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.floor import layout as fl
+from gpuplanner.ui.floor.details import FloorWords
 from gpuplanner.ui.floor.scene import (
     AISLE_COLORS,
     DENSITY_COLORS,
@@ -65,6 +64,7 @@ class FloorPlanPanel(QWidget):
         self._dirty = True
         self._fit_pending = True
         self._pending_cables: dict[str, dict] = {}
+        self.words = FloorWords(self)
         self.last_cable_note = ""
         self._rebuild_timer = QTimer(self)
         self._rebuild_timer.setSingleShot(True)
@@ -193,32 +193,7 @@ class FloorPlanPanel(QWidget):
     def _report_cable_changes(self) -> None:
         """After a rack moved: say how its cable runs changed (media and longest run), from the new results."""
         pending, self._pending_cables = self._pending_cables, {}
-        notes = []
-        for rid, before in pending.items():
-            after = self.rack_cables(rid)
-            rack = self.doc.project.racks.get(rid)
-            if not after or rack is None or after == before:
-                continue
-            media_b = ", ".join(f"{m} × {n}" for m, n in sorted(before.get("media", {}).items()))
-            media_a = ", ".join(f"{m} × {n}" for m, n in sorted(after["media"].items()))
-            if media_a != media_b:
-                notes.append(
-                    self.tr("{rack}: cables now {after} (were {before}); longest run {m} m").format(
-                        rack=rack.name, after=media_a, before=media_b or "–", m=f"{after['longest_m']:.1f}"
-                    )
-                )
-            else:
-                notes.append(
-                    self.tr("{rack}: longest run {b} → {a} m, same media").format(
-                        rack=rack.name, b=f"{before.get('longest_m', 0):.1f}", a=f"{after['longest_m']:.1f}"
-                    )
-                )
-            if after["too_long"]:
-                notes.append(
-                    self.tr("{rack}: {n} runs are too long for any medium").format(
-                        rack=rack.name, n=after["too_long"]
-                    )
-                )
+        notes = self.words.cable_changes(self.doc.project, self.doc.results, pending)
         if notes:
             self.last_cable_note = "; ".join(notes)
             self.message.emit(self.last_cable_note)
@@ -249,19 +224,10 @@ class FloorPlanPanel(QWidget):
         lay = self.scene.layout
         if lay is None:
             return
-        units = self.scene.units.values()
-        over = sum(1 for u in units if u.overloaded)
-        parts = [
-            fmt.count(len(self.scene.racks), self.tr("{n} rack"), self.tr("{n} racks")),
-            fmt.count(len(lay.rows), self.tr("{n} row"), self.tr("{n} rows")),
-            fmt.count(
-                len(self.scene.units), self.tr("{n} unit on the floor"), self.tr("{n} units on the floor")
-            ),
-        ]
-        text = " · ".join(parts)
-        if over:
-            text += " · " + self.tr("{n} over their rating").format(n=over)
-        self.summary.setText(text)
+        over = sum(1 for u in self.scene.units.values() if u.overloaded)
+        self.summary.setText(
+            self.words.summary(len(self.scene.racks), len(lay.rows), len(self.scene.units), over)
+        )
 
     # -- phases -----------------------------------------------------------------------------------------
     def set_phase(self, phase_id: str | None) -> None:
@@ -301,7 +267,7 @@ class FloorPlanPanel(QWidget):
     def _apply_drop(self, todo: list, refused: list[str]) -> None:
         self.last_cable_note = ""
         if len(todo) > 1:
-            self.doc.undo_stack.beginMacro(self.tr("Move {n} items on the floor").format(n=len(todo)))
+            self.doc.undo_stack.beginMacro(self.words.move_items(len(todo)))
         done = [p for p in todo if self._push(p.command)]
         if len(todo) > 1:
             self.doc.undo_stack.endMacro()
@@ -334,9 +300,7 @@ class FloorPlanPanel(QWidget):
     def delete_selected_units(self) -> None:
         ids = [i for i in self.scene.selected_ids() if i in self.scene.units]
         if ids:
-            self._push(
-                RemoveRows("floor_items", ids, text=self.tr("Delete {n} floor units").format(n=len(ids)))
-            )
+            self._push(RemoveRows("floor_items", ids, text=self.words.delete_units(len(ids))))
 
     def _selected_unit(self):
         ids = [i for i in self.scene.selected_ids() if i in self.scene.units]
@@ -430,15 +394,14 @@ class FloorPlanPanel(QWidget):
             self.details.setText(self.scene.units[unit.id].tooltip().replace("\n", "<br>"))
             return
         racks = [i for i in ids if i in self.scene.racks]
+        self.scene.show_runs(racks[0] if len(racks) == 1 else None, self.doc.results)
         if racks:  # the inspector and the rack elevation follow the plan's selection
             self.racksSelected.emit(racks)
         if len(racks) == 1:
             self.details.setText(self.rack_details(racks[0]))
             self._fill_row_pick(self.doc.project.racks[racks[0]].row)
         elif ids:
-            self.details.setText(
-                fmt.count(len(ids), self.tr("{n} item selected"), self.tr("{n} items selected"))
-            )
+            self.details.setText(self.words.selected(len(ids)))
         else:
             self.details.setText(
                 self.tr(
@@ -465,42 +428,6 @@ class FloorPlanPanel(QWidget):
         return fl.rack_cables(self.doc.results, rack_id)
 
     def rack_details(self, rack_id: str) -> str:
-        project = self.doc.project
-        rack = project.racks.get(rack_id)
-        if rack is None:
-            return ""
-        lines = [
-            f"<b>{rack.name}</b>",
-            self.tr("row {row}, slot {slot}").format(row=rack.row, slot=rack.position),
-        ]
-        res = self.doc.results
-        tip = rack_tooltip(res, rack_id) if res is not None else ""
-        if tip:  # power against budget, the cooling and whether it takes the rack, airflow and coolant
-            lines += tip.split("\n")[1:]
-        else:
-            tile = self.scene.racks.get(rack_id)
-            if tile is not None and math.isfinite(tile.kw_max):
-                lines.append(self.tr("{kw} kW at maximum").format(kw=f"{tile.kw_max:,.1f}"))
-        cab = self.rack_cables(rack_id)
-        if cab:
-            media = ", ".join(f"{m} × {n}" for m, n in sorted(cab["media"].items()))
-            lines.append(
-                fmt.count(
-                    cab["links"],
-                    self.tr("{n} cable run leaves the rack: {media}"),
-                    self.tr("{n} cable runs leave the rack: {media}"),
-                    media=media or "–",
-                )
-            )
-            lines.append(
-                self.tr("longest run {longest} m; {total} m of cable in all").format(
-                    longest=f"{cab['longest_m']:.1f}", total=f"{cab['total_m']:,.0f}"
-                )
-            )
-            if cab["too_long"]:
-                lines.append(
-                    "<span style='color:#c00'>"
-                    + self.tr("{n} runs are too long for any medium the ports take").format(n=cab["too_long"])
-                    + "</span>"
-                )
-        return "<br>".join(lines)
+        tile = self.scene.racks.get(rack_id)
+        kw = tile.kw_max if tile is not None else math.nan
+        return self.words.rack_details(self.doc.project, self.doc.results, rack_id, kw)
