@@ -51,11 +51,13 @@ class Project:
     # -- reading ----------------------------------------------------------------------------------------
     @property
     def info(self) -> ProjectInfo:
-        return self.tables["project"]["project"]
+        info: ProjectInfo = self.tables["project"]["project"]
+        return info
 
     @property
     def site(self) -> Site:
-        return self.tables["site"]["site"]
+        site: Site = self.tables["site"]["site"]
+        return site
 
     @property
     def racks(self) -> dict[str, Rack]:

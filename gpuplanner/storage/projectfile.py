@@ -119,9 +119,7 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if app_id != APPLICATION_ID:
-        raise ProjectFileError(
-            "not a GPU Planner project (a database of another program)", file=str(path)
-        )
+        raise ProjectFileError("not a GPU Planner project (a database of another program)", file=str(path))
     if version > FORMAT_VERSION:
         raise ProjectFileError(
             f"made by a newer GPU Planner (file format {version}; this version reads up to {FORMAT_VERSION})",

@@ -128,6 +128,8 @@ def _set_x(plan: Plan, devices: list[Device], xs: list[float]) -> None:
 
 def _technology(port_type: str) -> str:
     return "infiniband" if port_type.startswith("infiniband") else "ethernet"
+
+
 # A storage fabric is never drawn without storage: when none is named, the storage of NVIDIA's DGX SuperPOD
 # reference architecture (DDN AI400X2), and the CLI says which it used.
 DEFAULT_STORAGE_SYSTEM = "ddn-ai400x2"
@@ -176,7 +178,8 @@ def add_storage_fabric(
         leaf = plan.catalog.entries.get(opts.leaf_switch)
         pick = leaf if getattr(leaf, "technology", "") == tech else None
         pick = pick or next(
-            (e for e in sorted(plan.catalog.of_kind("switch"), key=lambda e: e.id) if e.technology == tech), None
+            (e for e in sorted(plan.catalog.of_kind("switch"), key=lambda e: e.id) if e.technology == tech),
+            None,
         )
         if pick is not None:
             sw = switch_entry(plan.catalog, pick.id)
