@@ -85,9 +85,9 @@ def rack_needs(c: Compiled, power) -> tuple[np.ndarray, np.ndarray]:
     n = len(c.racks.ids)
     need = np.zeros(n, dtype=np.int64)
     inside = c.devices.rack >= 0
-    liquid = inside & (np.asarray(c.devices.liquid_share, dtype=float) > 0)
+    liquid = inside & (np.asarray(c.devices.liquid_share, dtype=np.float64) > 0)
     need[c.devices.rack[liquid]] = POSITION_COOLING.index("liquid")
-    return need, np.asarray(power.rack_kw_max, dtype=float)
+    return need, np.asarray(power.rack_kw_max, dtype=np.float64)
 
 
 def assign_positions(groups: list[dict], need: np.ndarray, kw: np.ndarray) -> tuple[np.ndarray, int]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-BOTTLENECK_LABELS = {
+BOTTLENECK_LABELS: dict[str, dict[str, str | tuple[str, str]]] = {
     "en": {
         "compute_s": "GEMM and attention compute",
         "recompute_s": "Activation recomputation",
@@ -45,7 +45,7 @@ def bottleneck_sentence(
         return v
 
     total = sum(breakdown.values()) or 1.0
-    ranked = sorted(breakdown, key=breakdown.get, reverse=True)
+    ranked = sorted(breakdown, key=lambda k: breakdown[k], reverse=True)
     top = ranked[0]
     text = first.format(top=label(top), share=breakdown[top] / total)
     if top == "compute_s" and len(ranked) > 1 and breakdown[ranked[1]] > 0:

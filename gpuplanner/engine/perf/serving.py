@@ -30,11 +30,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.engine.arrays import FloatArray, Num
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for, p2p_s
 from gpuplanner.engine.perf.flops import param_counts
@@ -121,10 +124,10 @@ class Worker:
     def gpus(self) -> int:
         return self.tp * self.pp
 
-    def step_s(self, decode_tokens, prefill_tokens) -> np.ndarray:
+    def step_s(self, decode_tokens: Num, prefill_tokens: Num) -> FloatArray:
         """One engine step (= one output token per running sequence), vectorised over its arguments."""
-        b = np.asarray(decode_tokens, dtype=float)
-        t = b + np.asarray(prefill_tokens, dtype=float)
+        b = np.asarray(decode_tokens, dtype=np.float64)
+        t = b + np.asarray(prefill_tokens, dtype=np.float64)
         mem = self.mem0_s + np.minimum(self.moe_all_s, self.moe_tok_s * t) + self.mem_b_s * b
         cmp = self.cmp_b_s * b + self.cmp_c_s * (t - b)
         return mem + cmp + self.k0_s + self.k_tok_s * t
@@ -217,7 +220,7 @@ def worker(
     )
 
 
-def _fixed_point(alpha, beta) -> np.ndarray:
+def _fixed_point(alpha: Num, beta: Num) -> FloatArray:
     """Least T with T ≥ α + β·T: α / (1 − β), infinite when β ≥ 1 (the rate exceeds the capacity)."""
     alpha, beta = np.broadcast_arrays(np.asarray(alpha, float), np.asarray(beta, float))
     ok = beta < 1.0
@@ -239,9 +242,11 @@ class Operating:
     latency_s: np.ndarray  # TTFT + (O − 1) · TPOT
 
 
-def steady_state(w: Worker, setup: ServingSetup, rate_per_s, prefill: bool = True) -> Operating:
+def steady_state(
+    w: Worker, setup: ServingSetup, rate_per_s: Num | Sequence[float], prefill: bool = True
+) -> Operating:
     """Aggregated (prefill=True: chunked prefill mixed into decode steps) or decode-only worker at λ."""
-    lam = np.atleast_1d(np.asarray(rate_per_s, dtype=float))
+    lam = np.atleast_1d(np.asarray(rate_per_s, dtype=np.float64))
     isl, osl = float(setup.prompt_len), float(setup.output_len)
     isl_c = isl if prefill else 0.0
     toks = osl + isl_c
@@ -381,7 +386,7 @@ class ServingPlan:
     fits: bool = True
     refusal: str = ""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in out.items()}
 
@@ -482,7 +487,9 @@ def _disaggregated(p: Worker, d: Worker, setup: ServingSetup, n_p: int, n_d: int
     )
 
 
-def _workers(shape, cluster, setup, a, sa) -> list[Worker]:
+def _workers(
+    shape: ModelShape, cluster: ClusterSpec, setup: ServingSetup, a: Assumptions, sa: Assumptions
+) -> list[Worker]:
     """Every layout worth trying: each TP in the node; PP across nodes only when the largest TP does not fit."""
     ws = [worker(shape, cluster, setup, t, 1, a, sa) for t in tp_candidates(shape, cluster)]
     if not any(w.fits for w in ws):
@@ -547,6 +554,7 @@ def plan_serving(
             if sizing:
                 per = one.max_requests_per_s if rate_per_s is not None else one.max_concurrent_users
                 want = rate_per_s if rate_per_s is not None else users
+                assert want is not None  # sizing: a rate or a user count is given
                 plans.append(_aggregated(w, setup, max(1, math.ceil(want / per - 1e-9))))
             elif n_gpus:
                 plans.append(_aggregated(w, setup, n_gpus // w.gpus))
@@ -561,6 +569,7 @@ def plan_serving(
                 if sizing:
                     want = rate_per_s
                     if want is None:  # users → rate at the latency of a balanced pair at its capacity
+                        assert users is not None  # sizing without a rate: users are given
                         pair = _disaggregated(
                             p, d, setup, max(1, round(lam_d / lam_p)), max(1, round(lam_p / lam_d))
                         )

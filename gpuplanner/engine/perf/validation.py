@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError, PlannerError
 from gpuplanner.engine.perf.request import REQUEST_KEYS
@@ -81,8 +82,19 @@ def _load(path: str) -> tuple[Run, ...]:
             )
         if r["metric"] not in METRICS:
             raise CatalogError(f"unknown metric {r['metric']!r}", file=path, entry=r["id"], field="metric")
-        extra = {k: str(r.get(k) or "") for k in ("excluded", "cite")}
-        out.append(Run(**{k: r[k] for k in REQUIRED}, **extra))
+        out.append(
+            Run(
+                id=r["id"],
+                family=r["family"],
+                source=r["source"],
+                states=r["states"],
+                request=r["request"],
+                metric=r["metric"],
+                measured=r["measured"],
+                excluded=str(r.get("excluded") or ""),
+                cite=str(r.get("cite") or ""),
+            )
+        )
     if not out:
         raise CatalogError("no runs", file=path)
     return tuple(out)
@@ -92,7 +104,7 @@ def load_runs(path: str | Path | None = None) -> tuple[Run, ...]:
     return _load(str(path or runs_path()))
 
 
-def check(run: Run, catalog=None) -> Checked:
+def check(run: Run, catalog: Catalog | None = None) -> Checked:
     from gpuplanner.engine.perf.request import run as run_request
 
     req = dict(run.request)
