@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from gpuplanner.catalog import cache as disk_cache
 from gpuplanner.catalog.rules import check_entry, check_references
@@ -24,6 +24,8 @@ from gpuplanner.catalog.schema_lite import supported, valid
 from gpuplanner.catalog.types import KIND_DIRS, KIND_TYPES, CatalogEntry, Price, ServerType
 from gpuplanner.core.errors import CatalogError
 from gpuplanner.core.safeio import read_regular
+
+E = TypeVar("E", bound=CatalogEntry)
 
 if TYPE_CHECKING:
     import jsonschema
@@ -396,6 +398,16 @@ class Catalog:
             raise CatalogError(
                 f"no catalog entry '{entry_id}'", entry=entry_id, hint="see `gpuplanner catalog list`"
             ) from None
+
+    def get_typed(self, entry_id: str, cls: type[E]) -> E:
+        """``get`` for a caller that knows the kind it needs: an entry of another kind is a CatalogError
+        naming it, not an AttributeError further on."""
+        entry = self.get(entry_id)
+        if not isinstance(entry, cls):
+            raise CatalogError(
+                f"catalog entry '{entry_id}' is a {entry.kind}, not a {cls.kind_name}", entry=entry_id
+            )
+        return entry
 
     def __contains__(self, entry_id: object) -> bool:
         return entry_id in self.entries

@@ -143,6 +143,9 @@ class _Powered(CatalogEntry):
         return next((pg for pg in self.port_groups if pg.name == name), None)
 
 
+PoweredType = _Powered  # the public name: a device model with power figures, PSUs and port groups
+
+
 @dataclass(frozen=True, kw_only=True)
 class ServerType(_Powered):
     kind_name: ClassVar[str] = "server"

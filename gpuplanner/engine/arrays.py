@@ -18,3 +18,5 @@ Num: TypeAlias = float | NumArray
 Flag: TypeAlias = bool | BoolArray | NumArray
 # a scalar or a float array inside a formula
 Real: TypeAlias = float | FloatArray
+# integer rows of any width (indices, codes)
+IndexArray: TypeAlias = npt.NDArray[np.integer[Any]]

@@ -9,6 +9,7 @@ import numpy as np
 
 from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.findings import Finding, register_templates
+from gpuplanner.model import Project
 
 register_templates(
     {
@@ -86,7 +87,7 @@ SCHEDULER_TEXT = {
 }
 
 
-def partition_gpus(project, c: Compiled) -> dict[str, int]:
+def partition_gpus(project: Project, c: Compiled) -> dict[str, int]:
     """GPUs per partition ("" = the whole cluster)."""
     by: dict[str, int] = defaultdict(int)
     devices = list(project.devices.values())
@@ -99,7 +100,7 @@ def partition_gpus(project, c: Compiled) -> dict[str, int]:
     return out
 
 
-def team_findings(project, c: Compiled, island_gpus: int | None = None) -> list[Finding]:
+def team_findings(project: Project, c: Compiled, island_gpus: int | None = None) -> list[Finding]:
     teams = list(project.tables["teams"].values())
     out: list[Finding] = []
     if not teams:
@@ -167,7 +168,7 @@ def team_findings(project, c: Compiled, island_gpus: int | None = None) -> list[
     return out
 
 
-def scheduler_finding(project, c: Compiled, scheduler: str | None = None) -> Finding | None:
+def scheduler_finding(project: Project, c: Compiled, scheduler: str | None = None) -> Finding | None:
     gpus = int(c.devices.gpu_count.sum())
     if not gpus:
         return None
@@ -215,7 +216,7 @@ def island_gpus(c: Compiled) -> int | None:
     return int(gpus_per_leaf.max())
 
 
-def advised_scheduler(gpus: int, project) -> str:
+def advised_scheduler(gpus: int, project: Project) -> str:
     """The domain article's advice (000, §5 and §7): Kubernetes + GPU Operator for small and inference clusters,
     Slurm + Kubernetes for mid-size, Slurm for large training clusters."""
     wls = list(project.tables["workloads"].values())

@@ -44,7 +44,7 @@ def register_templates(templates: dict[str, dict[str, dict[str, str]]]) -> None:
     TEMPLATES.update(templates)
 
 
-class _Safe(dict):
+class _Safe(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 

@@ -29,6 +29,7 @@ import yaml
 
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
+from gpuplanner.engine.arrays import BoolArray
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
 
 SERVER = KIND_CODES["server"]
@@ -167,8 +168,9 @@ class PowerResult:
         return ~(self.rack_kw_max > self.rack_feed_kw + _EPS_KW)
 
     @property
-    def rack_feed_known(self) -> np.ndarray:
-        return ~np.isnan(self.rack_feed_kw)
+    def rack_feed_known(self) -> BoolArray:
+        known: BoolArray = ~np.isnan(self.rack_feed_kw)
+        return known
 
 
 _QUANTITIES = ("idle", "load", "typical", "max")

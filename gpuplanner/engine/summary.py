@@ -10,8 +10,11 @@ import numpy as np
 
 from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.climate import climate_json
+from gpuplanner.engine.perf.training import TrainEstimate
 from gpuplanner.engine.power import load_assumptions
 from gpuplanner.engine.sensitivity import sensitivity_json
+from gpuplanner.engine.workload import WorkloadResult
+from gpuplanner.model import Project
 
 
 def _num(x: Any) -> Any:
@@ -60,7 +63,7 @@ def performance_json(results: Results, lang: str = "en") -> dict[str, Any] | Non
     }
 
 
-def _perf_ranges(e, w) -> dict[str, Any]:
+def _perf_ranges(e: TrainEstimate, w: WorkloadResult) -> dict[str, Any]:
     """Error ranges from the bundled published runs (engine/perf/bands.py) and time to train with
     interruptions (engine/perf/goodput.py)."""
     from gpuplanner.engine.perf.bands import ranges
@@ -118,7 +121,7 @@ def racks_json(results: Results) -> list[dict[str, Any]]:
     return out
 
 
-def results_json(project, results: Results, lang: str = "en") -> dict[str, Any]:
+def results_json(project: Project, results: Results, lang: str = "en") -> dict[str, Any]:
     """The documented output of ``gpuplanner analyze FILE --json``."""
     p, t, cost = results.power, results.thermal, results.cost
     info = project.info
