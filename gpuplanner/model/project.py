@@ -7,7 +7,7 @@ every edit undoable. Readers use the tables and the query helpers.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -17,6 +17,7 @@ from gpuplanner.core.errors import ValidationError
 from gpuplanner.core.events import Emitter
 from gpuplanner.core.ids import IdAllocator
 from gpuplanner.model.changes import ChangeSet
+from gpuplanner.model.refs import ForeignKey, keys_to, referring_ids
 from gpuplanner.model.rows import (
     DEVICE_ROLES,
     FABRIC_KINDS,
@@ -210,17 +211,26 @@ class Project:
             cs.note_removed(table, row_id)
         return old
 
+    def referrers(self, fk: ForeignKey, ids: Iterable[str]) -> list[str]:
+        """Ids of the rows of ``fk.table`` whose ``fk.column`` names one of ``ids``: in table order, or
+        sorted when the link index answers (a device's links, without a scan of every link)."""
+        wanted = set(ids)
+        if fk.table == "links" and fk.column in ("a_device", "b_device"):
+            found = {
+                lid
+                for d in wanted
+                for lid in self._links_by_device.get(d, ())
+                if fk.value(self.links[lid]) in wanted
+            }
+            return sorted(found)
+        return referring_ids(fk, self.tables[fk.table].values(), wanted)
+
     def _check_unreferenced(self, table: str, row_id: str) -> None:
-        """A row others refer to cannot go first (commands remove or re-point the referrers in the same
-        step): a dangling reference would make the project fail to reopen."""
+        """A row others refer to (model/refs.py) cannot go first (commands remove or re-point the referrers
+        in the same step): a dangling reference would make the project fail to reopen."""
         who: list[str] = []
-        if table == "devices":
-            who = sorted(self._links_by_device.get(row_id, ()))
-        elif table == "racks":
-            who = [d.id for d in self.devices.values() if d.rack_id == row_id]
-        elif table == "phases":
-            for t in ("racks", "devices", "links", "floor_items"):
-                who += [r.id for r in self.tables[t].values() if r.phase_id == row_id]
+        for fk in keys_to(table):
+            who += [i for i in self.referrers(fk, (row_id,)) if i not in who]
         if who:
             shown = ", ".join(who[:5]) + (f" and {len(who) - 5} more" if len(who) > 5 else "")
             raise ValidationError(
