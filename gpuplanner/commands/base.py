@@ -207,7 +207,6 @@ class UndoStack:
         self.project = project
         self.done: list[Command] = []
         self.undone: list[Command] = []
-        self.clean_index = 0
 
     def push(self, command: Command) -> None:
         with self.project.batch():  # all-or-nothing: a command that fails leaves the project as it was
@@ -238,9 +237,3 @@ class UndoStack:
         self.undone.pop()
         self.done.append(c)
         return True
-
-    def is_clean(self) -> bool:
-        return len(self.done) == self.clean_index and not self.undone
-
-    def set_clean(self) -> None:
-        self.clean_index = len(self.done)

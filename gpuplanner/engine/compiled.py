@@ -32,13 +32,6 @@ ROLE_CODES = {
 # every value connector_of returns, so links carry a small integer code (LinkArrays.connector_code)
 CONNECTORS = ("", "osfp", "qsfp112", "qsfp56", "qsfp28", "qsfpdd", "sfp28", "sfp56", "sfpp", "rj45")
 TECHNOLOGIES = ("ethernet", "infiniband")  # LinkArrays.infiniband as an index
-TIER_OF_ROLE = {
-    "leaf": "leaf",
-    "spine": "spine",
-    "core": "core",
-    "storage-switch": "storage",
-    "management": "management",
-}
 
 
 @dataclass(frozen=True)

@@ -38,20 +38,6 @@ from gpuplanner.engine.tco import TcoFigures, TcoInputs, figures
 from gpuplanner.engine.thermal import ThermalResult
 from gpuplanner.model.rows import ProjectInfo, Site
 
-CAPEX_CATEGORIES = (
-    "servers",
-    "switches",
-    "nics",
-    "storage",
-    "other_devices",
-    "cables_optics",
-    "cabling_labour",
-    "racks_pdus",
-    "cooling",
-    "software",
-    "facility_build",
-)
-OPEX_CATEGORIES = ("energy", "facility", "maintenance", "staff", "licences", "insurance")
 FACILITY_MODELS = ("colocation", "build", "none")
 
 

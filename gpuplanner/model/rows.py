@@ -276,9 +276,5 @@ ID_PREFIX = {
 FLOOR_ITEM_KINDS = ("crah", "in-row", "rear-door", "cdu", "immersion-tank", "pdu", "busway", "utility-feed")
 
 
-def field_names(table: str) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(ROW_TYPES[table]))
-
-
 def row_to_dict(row: Any) -> dict[str, Any]:
     return {f.name: getattr(row, f.name) for f in dataclasses.fields(row)}

@@ -35,11 +35,6 @@ class Flows:
     kind: np.ndarray  # int8, KIND_CODES
     intra_node: np.ndarray  # bool: both ends in one node
 
-    def total_bytes(self, kind: str | None = None) -> float:
-        if kind is None:
-            return float(self.bytes_per_step.sum())
-        return float(self.bytes_per_step[self.kind == KIND_CODES[kind]].sum())
-
 
 def parse_order(order: str) -> list[str]:
     parts = [p.strip().lower() for p in order.replace(",", "-").split("-") if p.strip()]
