@@ -3,15 +3,11 @@ GPUs without network bandwidth, and slow storage), plus wiring problems on the d
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
-
 import numpy as np
-import yaml
 
 from gpuplanner.catalog import Catalog
-from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.catalog.types import GpuType, ServerType, StorageType
+from gpuplanner.engine.assumptions import load_assumptions
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
 from gpuplanner.engine.findings import Finding, register_templates
 from gpuplanner.engine.network import FabricResult
@@ -154,16 +150,8 @@ register_templates(
 )
 
 
-@cache
-def assumptions() -> dict[str, dict[str, Any]]:
-    doc: dict[str, dict[str, Any]] = yaml.safe_load(
-        (bundled_catalog_dir() / "assumptions" / "network.yaml").read_text(encoding="utf-8")
-    )
-    return doc
-
-
 def _v(name: str) -> float:
-    return float(assumptions()[name]["value"])
+    return load_assumptions("network").number(name)
 
 
 def network_findings(
