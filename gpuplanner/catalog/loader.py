@@ -61,7 +61,8 @@ def user_catalog_dir() -> Path:
 @cache
 def _schema(kind: str) -> dict[str, Any]:
     path = bundled_catalog_dir() / "schema" / f"{kind}.json"
-    return json.loads(path.read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return schema
 
 
 @cache
@@ -236,11 +237,11 @@ def _read_dir(
     return entries, prices
 
 
-def _error_to_plain(e: CatalogError) -> tuple:
+def _error_to_plain(e: CatalogError) -> tuple[Any, ...]:
     return (e.message, e.file, e.entry, e.field, e.value, e.hint)
 
 
-def _error_from_plain(t: tuple) -> CatalogError:
+def _error_from_plain(t: tuple[Any, ...]) -> CatalogError:
     message, file, entry, field, value, hint = t
     if not all(isinstance(x, str | None) for x in (message, file, entry, field, hint)):
         raise ValueError("cached problem of a wrong type")
@@ -367,7 +368,8 @@ class Catalog:
                 break
             self.errors.extend(ref_errors)
             for e in ref_errors:
-                self.entries.pop(e.entry, None)
+                if e.entry is not None:
+                    self.entries.pop(e.entry, None)
         self._inherit_export_control()
         return self
 

@@ -309,7 +309,7 @@ def _export_control(value: Any) -> dict[str, Any] | None:
 def restricted_in(entry: CatalogEntry, region: str) -> bool:
     """True when ``entry`` carries an export rule naming ``region`` (ISO 3166 alpha-2, e.g. 'CN')."""
     ec = getattr(entry, "export_control", None)
-    return bool(ec) and region.upper() in ec.get("restricted_regions", ())
+    return bool(ec) and region.upper() in (ec or {}).get("restricted_regions", ())
 
 
 @dataclass(frozen=True, slots=True)
