@@ -143,7 +143,7 @@ def _replace(row: RowT, fname: str, value: Any, scenario: str) -> RowT:
 def active_workload(project: Project) -> Workload | None:
     """The workload the fabric, power and cost stages follow: the first active training or fine-tuning one
     (else the first active one). Every active workload is evaluated in `Results.workloads`."""
-    wls: list[Workload] = [w for w in project.tables["workloads"].values() if w.active]
+    wls = [w for w in project.rows_of(Workload).values() if w.active]
     train = [w for w in wls if w.kind in TRAINING_KINDS]
     chosen = train or wls
     return chosen[0] if chosen else None

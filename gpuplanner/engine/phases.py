@@ -38,8 +38,7 @@ _GROWTH_RULES = (
 
 
 def ordered_phases(project: Project) -> list[Phase]:
-    phases: list[Phase] = list(project.tables["phases"].values())
-    return sorted(phases, key=lambda p: (p.order, p.id))
+    return sorted(project.rows_of(Phase).values(), key=lambda p: (p.order, p.id))
 
 
 def phase_subset(project: Project, phase: Phase) -> Project:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from gpuplanner.catalog import Catalog, CatalogEntry
 from gpuplanner.catalog.loader import default_catalog
@@ -24,6 +24,7 @@ from gpuplanner.model.rows import (
     ID_PREFIX,
     ROW_TYPES,
     SINGLETON_TABLES,
+    TABLE_OF,
     Device,
     Link,
     ProjectInfo,
@@ -31,6 +32,8 @@ from gpuplanner.model.rows import (
     Site,
 )
 from gpuplanner.model.validate import check_rack_contents, validate_row
+
+R = TypeVar("R")  # a row class of ROW_TYPES
 
 _ABSENT = object()  # journal marker: the row did not exist before
 
@@ -71,6 +74,11 @@ class Project:
     @property
     def links(self) -> dict[str, Link]:
         return self.tables["links"]
+
+    def rows_of(self, cls: type[R]) -> dict[str, R]:
+        """The table of ``cls`` rows, typed: ``project.rows_of(Workload)`` is ``tables["workloads"]``."""
+        rows: dict[str, R] = self.tables[TABLE_OF[cls]]
+        return rows
 
     def row(self, table: str, row_id: str) -> Any:
         try:
@@ -126,11 +134,13 @@ class Project:
         if self._depth == 0:
             self._pending = ChangeSet()
             self._journal = []
+        pending = self._pending
+        assert pending is not None  # the outermost batch made it
         mark = len(self._journal)
         self._depth += 1
         failed = False
         try:
-            yield self._pending  # type: ignore[misc]
+            yield pending
         except BaseException:
             failed = True
             self._rollback(mark)

@@ -261,6 +261,7 @@ ROW_TYPES: dict[str, type] = {
     "aisle_rows": AisleRow,
     "floor_items": FloorItem,
 }
+TABLE_OF: dict[type, str] = {cls: table for table, cls in ROW_TYPES.items()}  # row class → its table
 SINGLETON_TABLES = ("project", "site")
 ID_PREFIX = {
     "racks": "r",
