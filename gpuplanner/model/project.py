@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from gpuplanner.catalog import Catalog, CatalogEntry
@@ -226,21 +227,23 @@ class Project:
         sorted when the link index answers (a device's links, without a scan of every link)."""
         wanted = set(ids)
         if fk.table == "links" and fk.column in ("a_device", "b_device"):
-            found = {
-                lid
-                for d in wanted
-                for lid in self._links_by_device.get(d, ())
-                if fk.value(self.links[lid]) in wanted
-            }
-            return sorted(found)
+            index = self._links_by_device
+            if not any(d in index for d in wanted):
+                return []
+            links, end = self.links, attrgetter(fk.column)
+            return sorted({lid for d in wanted for lid in index.get(d, ()) if end(links[lid]) in wanted})
         return referring_ids(fk, self.tables[fk.table].values(), wanted)
 
     def _check_unreferenced(self, table: str, row_id: str) -> None:
         """A row others refer to (model/refs.py) cannot go first (commands remove or re-point the referrers
         in the same step): a dangling reference would make the project fail to reopen."""
-        who: list[str] = []
-        for fk in keys_to(table):
-            who += [i for i in self.referrers(fk, (row_id,)) if i not in who]
+        fks = keys_to(table)
+        if not fks:  # nothing names rows of this table (links: every RemoveRows of a device ends here)
+            return
+        referring: dict[str, None] = {}  # ordered, each id once (a link names a device at both ends)
+        for fk in fks:
+            referring.update(dict.fromkeys(self.referrers(fk, (row_id,))))
+        who = list(referring)
         if who:
             shown = ", ".join(who[:5]) + (f" and {len(who) - 5} more" if len(who) > 5 else "")
             raise ValidationError(

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
+from operator import attrgetter
 from typing import Any, Literal
 
 OnDelete = Literal["cascade", "set_null", "restrict"]
@@ -60,11 +62,13 @@ NOUNS = {
 }
 
 
+@cache
 def keys_of(table: str) -> tuple[ForeignKey, ...]:
     """The foreign keys of ``table``'s own columns."""
     return tuple(fk for fk in FOREIGN_KEYS if fk.table == table)
 
 
+@cache
 def keys_to(table: str) -> tuple[ForeignKey, ...]:
     """The foreign keys that name rows of ``table``."""
     return tuple(fk for fk in FOREIGN_KEYS if fk.target == table)
@@ -85,4 +89,5 @@ def missing_message(fk: ForeignKey, row: Any) -> str:
 
 def referring_ids(fk: ForeignKey, rows: Iterable[Any], ids: set[str]) -> list[str]:
     """Ids of ``rows`` (of ``fk.table``, in their order) whose ``fk.column`` names one of ``ids``."""
-    return [r.id for r in rows if fk.refers(r) and fk.value(r) in ids]
+    get, empty = attrgetter(fk.column), fk.empty  # one C call per row: this scans whole tables
+    return [r.id for r in rows if (v := get(r)) != empty and v in ids]
