@@ -62,7 +62,7 @@ def _stat(path: Path | str) -> tuple[str, int, int, int] | tuple[str, None]:
     return (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def _code_stamp() -> tuple:
+def _code_stamp() -> tuple[Any, ...]:
     from gpuplanner import __version__
 
     here = Path(__file__).resolve().parent
@@ -76,7 +76,7 @@ def _code_stamp() -> tuple:
     return tuple(stamp)
 
 
-def cache_key(root: Path, files: Iterable[Path]) -> tuple:
+def cache_key(root: Path, files: Iterable[Path]) -> tuple[Any, ...]:
     """Everything the result of loading ``root`` depends on; ``files`` are all the files it reads."""
     return (_code_stamp(), str(root.resolve()), tuple(_stat(p) for p in files))
 
@@ -127,7 +127,7 @@ def _file(slot: str) -> Path | None:
     return None if folder is None else folder / f"catalog-{slot}.json"
 
 
-def read(slot: str, key: tuple) -> Any | None:
+def read(slot: str, key: tuple[Any, ...]) -> Any | None:
     """The stored payload of ``slot`` if it was stored under ``key``; None on any problem. The payload is
     plain JSON data; the caller rebuilds (and re-checks) its entries from it."""
     path = _file(slot)
@@ -142,7 +142,7 @@ def read(slot: str, key: tuple) -> Any | None:
     return stored.get("payload")
 
 
-def write(slot: str, key: tuple, payload: Any) -> None:
+def write(slot: str, key: tuple[Any, ...], payload: Any) -> None:
     """Stores ``payload`` atomically (temp file + rename); a cache that cannot be written is no error."""
     path = _file(slot)
     if path is None:

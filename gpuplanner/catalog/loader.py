@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from gpuplanner.catalog import cache as disk_cache
 from gpuplanner.catalog.rules import check_entry, check_references
@@ -24,6 +24,8 @@ from gpuplanner.catalog.schema_lite import supported, valid
 from gpuplanner.catalog.types import KIND_DIRS, KIND_TYPES, CatalogEntry, Price, ServerType
 from gpuplanner.core.errors import CatalogError
 from gpuplanner.core.safeio import read_regular
+
+E = TypeVar("E", bound=CatalogEntry)
 
 if TYPE_CHECKING:
     import jsonschema
@@ -59,7 +61,8 @@ def user_catalog_dir() -> Path:
 @cache
 def _schema(kind: str) -> dict[str, Any]:
     path = bundled_catalog_dir() / "schema" / f"{kind}.json"
-    return json.loads(path.read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return schema
 
 
 @cache
@@ -234,11 +237,11 @@ def _read_dir(
     return entries, prices
 
 
-def _error_to_plain(e: CatalogError) -> tuple:
+def _error_to_plain(e: CatalogError) -> tuple[Any, ...]:
     return (e.message, e.file, e.entry, e.field, e.value, e.hint)
 
 
-def _error_from_plain(t: tuple) -> CatalogError:
+def _error_from_plain(t: tuple[Any, ...]) -> CatalogError:
     message, file, entry, field, value, hint = t
     if not all(isinstance(x, str | None) for x in (message, file, entry, field, hint)):
         raise ValueError("cached problem of a wrong type")
@@ -365,7 +368,8 @@ class Catalog:
                 break
             self.errors.extend(ref_errors)
             for e in ref_errors:
-                self.entries.pop(e.entry, None)
+                if e.entry is not None:
+                    self.entries.pop(e.entry, None)
         self._inherit_export_control()
         return self
 
@@ -396,6 +400,16 @@ class Catalog:
             raise CatalogError(
                 f"no catalog entry '{entry_id}'", entry=entry_id, hint="see `gpuplanner catalog list`"
             ) from None
+
+    def get_typed(self, entry_id: str, cls: type[E]) -> E:
+        """``get`` for a caller that knows the kind it needs: an entry of another kind is a CatalogError
+        naming it, not an AttributeError further on."""
+        entry = self.get(entry_id)
+        if not isinstance(entry, cls):
+            raise CatalogError(
+                f"catalog entry '{entry_id}' is a {entry.kind}, not a {cls.kind_name}", entry=entry_id
+            )
+        return entry
 
     def __contains__(self, entry_id: object) -> bool:
         return entry_id in self.entries

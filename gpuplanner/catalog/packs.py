@@ -28,6 +28,7 @@ from gpuplanner.catalog.loader import PACKS_SUBDIR, Catalog, load_catalog
 from gpuplanner.catalog.rules import check_references
 from gpuplanner.catalog.types import KIND_DIRS
 from gpuplanner.core.errors import CatalogError
+from gpuplanner.core.safeio import current_umask
 
 PACK_FORMAT = 1
 MANIFEST = "manifest.json"
@@ -166,18 +167,12 @@ def build_pack(
             zf.writestr(MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
             for rel, data in contents.items():
                 zf.writestr(rel, data)
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~current_umask())
         os.replace(tmp, out)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return _info(manifest, out)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _info(manifest: dict[str, Any], path: Path | None) -> PackInfo:

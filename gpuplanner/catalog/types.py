@@ -143,6 +143,9 @@ class _Powered(CatalogEntry):
         return next((pg for pg in self.port_groups if pg.name == name), None)
 
 
+PoweredType = _Powered  # the public name: a device model with power figures, PSUs and port groups
+
+
 @dataclass(frozen=True, kw_only=True)
 class ServerType(_Powered):
     kind_name: ClassVar[str] = "server"
@@ -306,7 +309,7 @@ def _export_control(value: Any) -> dict[str, Any] | None:
 def restricted_in(entry: CatalogEntry, region: str) -> bool:
     """True when ``entry`` carries an export rule naming ``region`` (ISO 3166 alpha-2, e.g. 'CN')."""
     ec = getattr(entry, "export_control", None)
-    return bool(ec) and region.upper() in ec.get("restricted_regions", ())
+    return bool(ec) and region.upper() in (ec or {}).get("restricted_regions", ())
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from typing import Any
 
 from gpuplanner.cli.common import print_json, print_table
 from gpuplanner.core.errors import PlannerError, ValidationError
+from gpuplanner.core.safeio import atomic_write
 
 # goal field ← option (the option's dest is the field name)
 _FLOAT = {
@@ -255,9 +256,7 @@ def write_designs(res, summary: dict[str, Any], out_dir: Path) -> None:
         p = build_project(res.goal, cand, d["layout"])
         p.tables["project"]["project"] = dataclasses.replace(p.info, name=_name(res.goal, row))
         save_project(p, out_dir / row["file"])
-    tmp = out_dir / ".designs.json.tmp"
-    tmp.write_text(json.dumps(_finite(summary), indent=2, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, out_dir / "designs.json")
+    atomic_write(out_dir / "designs.json", json.dumps(_finite(summary), indent=2, ensure_ascii=False))
 
 
 def _name(goal, row: dict[str, Any]) -> str:

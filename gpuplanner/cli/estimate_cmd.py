@@ -421,11 +421,3 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     add_arguments(p)
     p.set_defaults(func=_cmd_estimate)
-
-
-def parser_for_requests() -> argparse.ArgumentParser:
-    """A parser with `estimate`'s options alone, for published runs stated as command lines."""
-    root = argparse.ArgumentParser(prog="gpuplanner", add_help=False)
-    sub = root.add_subparsers(dest="command")
-    register(sub)
-    return root

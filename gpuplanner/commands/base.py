@@ -12,6 +12,7 @@ from typing import Any
 
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.model import Project
+from gpuplanner.model.refs import keys_to
 
 
 class Command:
@@ -122,7 +123,8 @@ def MoveDevices(
 
 
 class RemoveRows(Command):
-    """Remove rows, with cascades: a device's links go with it; a rack's devices are taken out of it."""
+    """Remove rows, with the cascades model/refs.py declares: a device's links go with it (and theirs with
+    them), a rack's devices are taken out of it; a phase still named is refused by the model."""
 
     def __init__(self, table: str, ids: Iterable[str], text: str = "") -> None:
         self.table = table
@@ -132,20 +134,31 @@ class RemoveRows(Command):
         self.children: list[Command] = []
 
     def _cascade(self, project: Project) -> list[Command]:
-        if self.table == "devices":
-            link_ids: set[str] = set()
-            for d in self.ids:
-                link_ids |= project.links_of(d)
-            return [RemoveRows("links", sorted(link_ids))] if link_ids else []
-        if self.table == "racks":
-            ids = set(self.ids)
-            moved = [
-                dataclasses.replace(d, rack_id=None, u_position=None)
-                for d in project.devices.values()
-                if d.rack_id in ids
-            ]
-            return [ReplaceRows("devices", moved)] if moved else []
-        return []
+        """One child command per referring table: a RemoveRows of the rows whose keys cascade, else a
+        ReplaceRows of the rows whose keys are set to None ("restrict" keys: Project.delete refuses)."""
+        removed: dict[str, set[str]] = {}
+        cleared: dict[str, dict[str, dict[str, Any]]] = {}  # table → row id → fields set to None
+        for fk in keys_to(self.table):
+            if fk.on_delete == "restrict":
+                continue
+            ids = project.referrers(fk, self.ids)
+            if fk.on_delete == "cascade":
+                removed.setdefault(fk.table, set()).update(ids)
+            else:
+                for i in ids:
+                    fields = cleared.setdefault(fk.table, {}).setdefault(i, {})
+                    fields.update(dict.fromkeys((fk.column, *fk.also_clear)))
+        out: list[Command] = []
+        for table, row_fields in cleared.items():
+            gone = removed.get(table, set())
+            rows = project.tables[table]
+            # in table order, the rows that stay (a row both removed and cleared is only removed)
+            moved = [dataclasses.replace(r, **row_fields[i]) for i, r in rows.items() if i in row_fields]
+            moved = [r for r in moved if r.id not in gone]
+            if moved:
+                out.append(ReplaceRows(table, moved))
+        out += [RemoveRows(table, sorted(ids)) for table, ids in removed.items() if ids]
+        return out
 
     def apply(self, project: Project) -> None:
         for i in self.ids:
@@ -194,7 +207,6 @@ class UndoStack:
         self.project = project
         self.done: list[Command] = []
         self.undone: list[Command] = []
-        self.clean_index = 0
 
     def push(self, command: Command) -> None:
         with self.project.batch():  # all-or-nothing: a command that fails leaves the project as it was
@@ -225,9 +237,3 @@ class UndoStack:
         self.undone.pop()
         self.done.append(c)
         return True
-
-    def is_clean(self) -> bool:
-        return len(self.done) == self.clean_index and not self.undone
-
-    def set_clean(self) -> None:
-        self.clean_index = len(self.done)

@@ -98,7 +98,11 @@ class EditDevices(Command):
                 new_entry = cat.entries.get(changed[dev_id].type_id)
                 if new_entry is None:
                     continue  # the device check refuses an unknown model with its own message
-                old_pg = old_entry.port_group(name) if hasattr(old_entry, "port_group") else None
+                old_pg = (
+                    old_entry.port_group(name)
+                    if old_entry is not None and hasattr(old_entry, "port_group")
+                    else None
+                )
                 pg = pick_group(old_pg, name, getattr(new_entry, "port_groups", ()))
                 if pg is None:
                     model = new_entry.name
@@ -131,7 +135,7 @@ class EditDevices(Command):
                         g = getattr(lk, f"{side}_group")
                         cables[g] = cables.get(g, 0) + lk.multiplicity
             for g, n in sorted(cables.items()):
-                pg = entry.port_group(g) if hasattr(entry, "port_group") else None
+                pg = entry.port_group(g) if entry is not None and hasattr(entry, "port_group") else None
                 if pg is not None and n > pg.count:
                     self.overfull.append(Overfull(dev.name, g, n, pg.count))
 

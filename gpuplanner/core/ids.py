@@ -1,23 +1,6 @@
-"""Typed ids. Ids are short strings, unique within their table, stable across save/load."""
+"""Row ids: short strings (``d17``), unique within their table, stable across save/load."""
 
 from __future__ import annotations
-
-import itertools
-import re
-from typing import NewType
-
-RackId = NewType("RackId", str)
-DeviceId = NewType("DeviceId", str)
-LinkId = NewType("LinkId", str)
-FabricId = NewType("FabricId", str)
-WorkloadId = NewType("WorkloadId", str)
-ScenarioId = NewType("ScenarioId", str)
-
-_SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
-
-
-def is_slug(text: str) -> bool:
-    return bool(_SLUG.match(text))
 
 
 class IdAllocator:
@@ -25,7 +8,6 @@ class IdAllocator:
 
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
-        self._counter = itertools.count(1)
         self._high = 0
 
     def observe(self, existing: str) -> None:

@@ -12,48 +12,29 @@ import csv
 import io
 import os
 import re
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
 from gpuplanner.core.errors import PlannerError
+from gpuplanner.core.safeio import atomic_write
 
 
 class ExportError(PlannerError):
     """An export cannot be written (folder missing, no permission, disk full)."""
 
 
-def _umask_mode() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, encoding: str = "utf-8") -> Path:
-    """Writes ``data`` (text in ``encoding``, or bytes) to ``path`` atomically with the umask's mode."""
+    """Writes ``data`` (text in ``encoding``, or bytes) to ``path`` atomically with the umask's mode
+    (``core.safeio.atomic_write``), naming a missing folder or a failed write as an ExportError."""
     out = Path(path)
     if out.is_dir():
         raise ExportError("is a folder; give a file name", file=str(out))
     if not out.parent.is_dir():
         raise ExportError("the folder does not exist", file=str(out.parent))
-    raw = data.encode(encoding) if isinstance(data, str) else data
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=str(out.parent))
+        return atomic_write(out, data, encoding=encoding)
     except OSError as exc:
         raise ExportError(f"cannot write: {exc.strerror or exc}", file=str(out)) from exc
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, _umask_mode())
-        os.replace(tmp, out)
-    except OSError as exc:
-        raise ExportError(f"cannot write: {exc.strerror or exc}", file=str(out)) from exc
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return out
 
 
 # OWASP "CSV Injection": a cell that begins with = + - @ (or tab / carriage return) is read as a formula by

@@ -49,14 +49,6 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def check_regular(path: str | os.PathLike[str]) -> os.stat_result:
-    """stat() the path (following links) and raise NotRegularFileError unless it is a regular file."""
-    st = os.stat(path)
-    if not stat.S_ISREG(st.st_mode):
-        raise NotRegularFileError(path, _kind(st.st_mode))
-    return st
-
-
 @contextlib.contextmanager
 def open_regular(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     """Opens ``path`` for reading in binary mode; raises NotRegularFileError (without blocking) for a FIFO,

@@ -12,12 +12,13 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from gpuplanner import text
 from gpuplanner.core.errors import PlannerError, ValidationError
+from gpuplanner.engine.arrays import FloatArray
 from gpuplanner.engine.checks_devices import unnetworked_findings
 from gpuplanner.engine.checks_electrical import (
     budget_raised_findings,
@@ -43,8 +44,14 @@ from gpuplanner.engine.workloads import (
     evaluate_workloads,
     workload_entry_findings,
 )
+from gpuplanner.model import Project
+from gpuplanner.model.rows import Workload
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 GIGA = 1e9
+RowT = TypeVar("RowT", bound="DataclassInstance")  # a row of any project table (a frozen dataclass)
 
 
 class AnalysisCancelled(Exception):
@@ -77,9 +84,10 @@ class Results:
     steady_findings: list[Finding] = field(default_factory=list)
 
     @property
-    def link_util(self) -> np.ndarray:
+    def link_util(self) -> FloatArray:
         """The busier direction of each link."""
-        return np.maximum(self.link_util_ab, self.link_util_ba)
+        busier: FloatArray = np.maximum(self.link_util_ab, self.link_util_ba)
+        return busier
 
 
 # -- scenarios ------------------------------------------------------------------------------------------
@@ -87,9 +95,8 @@ class Results:
 OVERRIDABLE = {"site", "project"}
 
 
-def apply_scenario(project, name: str):
+def apply_scenario(project: Project, name: str) -> tuple[Project, str]:
     """A copy of the project as the named scenario sees it (overrides are data: table.field → value)."""
-    from gpuplanner.model import Project
 
     sc = next((s for s in project.tables["scenarios"].values() if s.name == name or s.id == name), None)
     if sc is None:
@@ -125,7 +132,7 @@ def apply_scenario(project, name: str):
     return copy, sc.name
 
 
-def _replace(row, fname: str, value: Any, scenario: str):
+def _replace(row: RowT, fname: str, value: Any, scenario: str) -> RowT:
     if fname not in {f.name for f in dataclasses.fields(row)}:
         raise ValidationError(
             text.en("error.scenario_no_field", name=scenario, field=fname), field=fname, value=value
@@ -136,16 +143,17 @@ def _replace(row, fname: str, value: Any, scenario: str):
 # -- the pipeline ---------------------------------------------------------------------------------------
 
 
-def active_workload(project):
+def active_workload(project: Project) -> Workload | None:
     """The workload the fabric, power and cost stages follow: the first active training or fine-tuning one
     (else the first active one). Every active workload is evaluated in `Results.workloads`."""
-    wls = [w for w in project.tables["workloads"].values() if w.active]
+    wls = [w for w in project.rows_of(Workload).values() if w.active]
     train = [w for w in wls if w.kind in TRAINING_KINDS]
-    return (train or wls or [None])[0]
+    chosen = train or wls
+    return chosen[0] if chosen else None
 
 
 def analyze_project(
-    project, *, scenario: str | None = None, cancel: Callable[[], bool] | None = None
+    project: Project, *, scenario: str | None = None, cancel: Callable[[], bool] | None = None
 ) -> Results:
     """Every stage in order. ``cancel`` is asked between stages; when it returns True the solve stops with
     AnalysisCancelled (a runner passes its "a newer request is waiting" check)."""
@@ -192,7 +200,9 @@ def analyze_project(
     return _from_thermal(project, c, fabric, wl, wres, werr, util_ab, util_ba, gpu_util, power, name, ms, lap)
 
 
-def reanalyze_money(project, prev: Results, *, scenario: str | None = None, cancel=None) -> Results:
+def reanalyze_money(
+    project: Project, prev: Results, *, scenario: str | None = None, cancel: Callable[[], bool] | None = None
+) -> Results:
     """Thermal, cost, electrical and checks again on ``prev``'s compiled arrays, fabric, workload and power:
     for edits that change only site/project money fields (the electricity price feeds the thermal stage's
     energy cost, so it is redone too; it is cheap). ``prev`` must be of the same project otherwise."""
@@ -229,7 +239,20 @@ def reanalyze_money(project, prev: Results, *, scenario: str | None = None, canc
 
 
 def _from_thermal(
-    project, c, fabric, wl, wres, werr, util_ab, util_ba, gpu_util, power, name, ms, lap, reuse=None
+    project: Project,
+    c: Compiled,
+    fabric: FabricResult,
+    wl: Workload | None,
+    wres: WorkloadResult | None,
+    werr: str,
+    util_ab: FloatArray,
+    util_ba: FloatArray,
+    gpu_util: float,
+    power: PowerResult,
+    name: str,
+    ms: dict[str, float],
+    lap: Callable[[str], None],
+    reuse: Results | None = None,
 ) -> Results:
     thermal = compute_thermal(c, power, site_with_utility_feed(project), project.catalog)
     lap("thermal")

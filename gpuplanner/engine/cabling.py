@@ -18,7 +18,7 @@ import numpy as np
 
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import CableType, TransceiverType
-from gpuplanner.engine.compiled import CONNECTORS, KIND_CODES, TECHNOLOGIES, Compiled, codes_of
+from gpuplanner.engine.compiled import CONNECTORS, KIND_CODES, TECHNOLOGIES, Compiled, LinkArrays, codes_of
 
 DIRECT_ORDER = {"utp": 0, "dac": 0, "acc": 1, "aec": 1, "aoc": 2}
 MEDIA = ("dac", "acc", "aec", "aoc", "utp", "fiber-mmf", "fiber-smf", "none")
@@ -82,7 +82,7 @@ class _Choices:
         return self.medium_names.index(medium)
 
 
-def _link_groups(lk) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
+def _link_groups(lk: LinkArrays) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
     """Code of each link's (speed, technology, connector) group, groups numbered in order of first
     appearance, from the compiled integer codes (no per-link tuples)."""
     n = len(lk.ids)
@@ -105,7 +105,7 @@ def _link_groups(lk) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
     return rank[inv.ravel()], keys
 
 
-def _twin_port_keys(lk, catalog: Catalog) -> np.ndarray:
+def _twin_port_keys(lk: LinkArrays, catalog: Catalog) -> np.ndarray:
     """Per port key (device type, port group): True when its cages are twin-port (ports_per_cage ≥ 2)."""
     out = np.zeros(max(len(lk.port_keys), 1), dtype=bool)
     for k, (type_id, group) in enumerate(lk.port_keys):
@@ -115,7 +115,9 @@ def _twin_port_keys(lk, catalog: Catalog) -> np.ndarray:
     return out
 
 
-def _modules_per_cage(lk, ch: _Choices, n_tr_a: np.ndarray, n_tr_b: np.ndarray, n_ids: int) -> np.ndarray:
+def _modules_per_cage(
+    lk: LinkArrays, ch: _Choices, n_tr_a: np.ndarray, n_tr_b: np.ndarray, n_ids: int
+) -> np.ndarray:
     """Modules per catalog code: Σ over (device, port key, module) of ceil(links' module shares) — whole
     modules per device port group, never a half module shared between two devices."""
     if not len(n_tr_a):

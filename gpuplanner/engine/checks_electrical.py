@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpuplanner.catalog import Catalog
 from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.electrical import ElectricalResult
 from gpuplanner.engine.findings import Finding
+from gpuplanner.engine.network import PortUse
 from gpuplanner.engine.power import load_assumptions
 from gpuplanner.engine.thermal import ThermalResult
 
@@ -26,8 +28,10 @@ def electrical_findings(c: Compiled, e: ElectricalResult, thermal: ThermalResult
         load_assumptions("facility").number("feeds_per_rack")
     )
     bad = np.flatnonzero((e.rack_circuits_per_side > 1) & (e.rack_circuits_per_side > pdus_per_side))
-    groups: dict[tuple, list[int]] = {}  # one finding per (current, circuits, PDUs): a row of equal racks
-    for i in bad:
+    groups: dict[
+        tuple[float, int, int], list[int]
+    ] = {}  # one finding per (current, circuits, PDUs): a row of equal racks
+    for i in bad.tolist():
         key = (_r(e.rack_side_current_a[i]), int(e.rack_circuits_per_side[i]), int(pdus_per_side[i]))
         groups.setdefault(key, []).append(int(i))
     pf = a.number("it_power_factor")
@@ -60,7 +64,7 @@ def electrical_findings(c: Compiled, e: ElectricalResult, thermal: ThermalResult
             out.append(Finding("warning", "row-busway-over-rating", racks, params))
     cdu_kw = a.number("cdu_capacity_kw")
     liquid = thermal.rack_liquid_kw_max + thermal.rack_loop_kw_max
-    for i in np.flatnonzero(liquid > cdu_kw + 1e-9):
+    for i in np.flatnonzero(liquid > cdu_kw + 1e-9).tolist():
         params = {"rack": c.racks.names[i], "liquid_kw": _r(liquid[i]), "cdu_kw": _r(cdu_kw)}
         out.append(Finding("warning", "rack-liquid-over-cdu", (c.racks.ids[i],), params))
     return out
@@ -69,7 +73,7 @@ def electrical_findings(c: Compiled, e: ElectricalResult, thermal: ThermalResult
 UNUSED_PORTS_SHARE = 0.25  # a quarter of the fabric ports idle is worth a sentence in the proposal
 
 
-def unused_port_findings(c: Compiled, port_use: list) -> list[Finding]:
+def unused_port_findings(c: Compiled, port_use: list[PortUse]) -> list[Finding]:
     """Free ports on compute/storage fabric switches (management switches excluded: their spare ports are
     normal). ``port_use``: engine.network.PortUse rows."""
     from gpuplanner.engine.compiled import KIND_CODES, ROLE_CODES
@@ -91,7 +95,7 @@ def unused_port_findings(c: Compiled, port_use: list) -> list[Finding]:
     return [Finding("warning", "switch-ports-unused", tuple(c.devices.ids[i] for i in devs[:50]), params)]
 
 
-def budget_raised_findings(c: Compiled, catalog) -> list[Finding]:
+def budget_raised_findings(c: Compiled, catalog: Catalog) -> list[Finding]:
     """Racks whose budget was set above their rack type's rating: said once per (type, budget)."""
     groups: dict[tuple[str, float, float], list[int]] = {}
     for i, t in enumerate(c.racks.type_ids):

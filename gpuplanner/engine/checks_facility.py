@@ -6,6 +6,8 @@ The arrays are scanned with numpy; Python only loops over the racks or device ty
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from gpuplanner.engine.compiled import Compiled
@@ -109,7 +111,7 @@ def _cooling(c: Compiled, p: PowerResult, t: ThermalResult) -> list[Finding]:
 def _psu(c: Compiled, p: PowerResult) -> list[Finding]:
     bad = np.flatnonzero(~p.psu_ok)
     groups: dict[str, list[int]] = {}
-    for j in bad:  # one finding per device type
+    for j in bad.tolist():  # one finding per device type
         groups.setdefault(c.devices.type_ids[j], []).append(int(j))
     out = []
     for type_id, rows in groups.items():
@@ -143,6 +145,7 @@ def _feeds(c: Compiled, p: PowerResult) -> list[Finding]:
 
 
 def _site(t: ThermalResult, cost: CostResult | None, site: Site) -> list[Finding]:
+    params: dict[str, Any]
     out = []
     if not t.feed_ok:
         params = {

@@ -11,14 +11,21 @@ import dataclasses
 
 import numpy as np
 
+from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.findings import Finding
+from gpuplanner.engine.power import PowerResult
+from gpuplanner.engine.thermal import ThermalResult
+from gpuplanner.model import Project
+from gpuplanner.model.rows import Site
 
 AIR = ("crah", "in-row")
 LIQUID = ("cdu", "rear-door", "immersion-tank")
 ELECTRIC = ("pdu", "busway")
 
 
-def floor_loads(project, c, power, thermal) -> dict[str, tuple[float, float]]:
+def floor_loads(
+    project: Project, c: Compiled, power: PowerResult, thermal: ThermalResult
+) -> dict[str, tuple[float, float]]:
     """item id → (load kW, capacity kW)."""
     labels = np.array(c.racks.row_label, dtype=object)
     out: dict[str, tuple[float, float]] = {}
@@ -36,7 +43,7 @@ def floor_loads(project, c, power, thermal) -> dict[str, tuple[float, float]]:
     return out
 
 
-def floor_findings(project, loads: dict[str, tuple[float, float]]) -> list[Finding]:
+def floor_findings(project: Project, loads: dict[str, tuple[float, float]]) -> list[Finding]:
     items = project.tables["floor_items"]
     return [
         Finding(
@@ -50,7 +57,7 @@ def floor_findings(project, loads: dict[str, tuple[float, float]]) -> list[Findi
     ]
 
 
-def hall_findings(project, c) -> list[Finding]:
+def hall_findings(project: Project, c: Compiled) -> list[Finding]:
     """Racks (at the engine's floor positions) and floor units outside the hall the site gives (if any)."""
     site = project.site
     w, d = float(site.hall_width_m or 0), float(site.hall_depth_m or 0)
@@ -77,7 +84,7 @@ def hall_findings(project, c) -> list[Finding]:
     ]
 
 
-def site_with_utility_feed(project):
+def site_with_utility_feed(project: Project) -> Site:
     """The site, with the utility feed the floor plan places when Site ▸ utility is not stated (0): the sum of
     the utility-feed units' capacities. The stated figure wins when both are given."""
     site = project.site

@@ -12,9 +12,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
+from gpuplanner.catalog import Catalog, CatalogEntry
+from gpuplanner.engine.arrays import FloatArray, IntArray
 from gpuplanner.engine.compiled import Compiled
+from gpuplanner.engine.cost import CostResult
 from gpuplanner.engine.findings import Finding
+from gpuplanner.engine.power import PowerResult
+from gpuplanner.engine.thermal import ThermalResult
+from gpuplanner.model import Project
 from gpuplanner.model.site_limits import POSITION_COOLING, parse_positions
 
 
@@ -28,19 +35,21 @@ def _limit(name: str, limit: float, plan: float, **extra: Any) -> dict[str, Any]
     }
 
 
-def rack_needs(c: Compiled, power) -> tuple[np.ndarray, np.ndarray]:
+def rack_needs(c: Compiled, power: PowerResult) -> tuple[IntArray, FloatArray]:
     """(capability rank needed, kW at maximum) per compiled rack. A position states the cooling it provides
     up to its kW, so an air-cooled server fits any position by its kW; a rack holding servers that reject
     part of their heat to liquid (catalog `liquid_share` > 0, e.g. GB200 NVL72) needs a liquid position."""
     n = len(c.racks.ids)
     need = np.zeros(n, dtype=np.int64)
     inside = c.devices.rack >= 0
-    liquid = inside & (np.asarray(c.devices.liquid_share, dtype=float) > 0)
+    liquid = inside & (np.asarray(c.devices.liquid_share, dtype=np.float64) > 0)
     need[c.devices.rack[liquid]] = POSITION_COOLING.index("liquid")
-    return need, np.asarray(power.rack_kw_max, dtype=float)
+    return need, np.asarray(power.rack_kw_max, dtype=np.float64)
 
 
-def assign_positions(groups: list[dict], need: np.ndarray, kw: np.ndarray) -> tuple[np.ndarray, int]:
+def assign_positions(
+    groups: list[dict[str, Any]], need: IntArray, kw: FloatArray
+) -> tuple[npt.NDArray[np.int64], int]:
     """Racks into floor positions, as many as can be placed (a maximum bipartite matching: a rack fits a
     position of at least its cooling capability and kW), preferring the least capable positions that fit.
     Returns (racks placed per group, racks left without a position)."""
@@ -64,7 +73,7 @@ def assign_positions(groups: list[dict], need: np.ndarray, kw: np.ndarray) -> tu
 
 
 def limits_and_findings(
-    project, c: Compiled, power, thermal, cost
+    project: Project, c: Compiled, power: PowerResult, thermal: ThermalResult, cost: CostResult
 ) -> tuple[list[dict[str, Any]], list[Finding]]:
     site = project.site
     limits: list[dict[str, Any]] = []
@@ -76,7 +85,7 @@ def limits_and_findings(
             _limit("it_power_kw", site.it_kw_available, plan, it_kw_max=power.it_kw_max, margin=margin)
         )
         if not limits[-1]["within"]:
-            params = {
+            params: dict[str, Any] = {
                 "plan_kw": round(plan),
                 "it_kw": round(power.it_kw_max),
                 "margin_pct": round(margin * 100),
@@ -130,7 +139,7 @@ def limits_and_findings(
     return limits, out
 
 
-def export_control_of(catalog, entry) -> dict | None:
+def export_control_of(catalog: Catalog, entry: CatalogEntry) -> dict[str, Any] | None:
     """The entry's export control, or its GPU's for a server that states none."""
     ec = getattr(entry, "export_control", None)
     if ec:
@@ -142,28 +151,24 @@ def export_control_of(catalog, entry) -> dict | None:
     return None
 
 
-def restricted_in(catalog, entry, region: str) -> dict | None:
+def restricted_in(catalog: Catalog, entry: CatalogEntry, region: str) -> dict[str, Any] | None:
     ec = export_control_of(catalog, entry)
     if ec and region in [str(r).upper() for r in ec.get("restricted_regions") or ()]:
         return ec
     return None
 
 
-def export_findings(project, c: Compiled) -> list[Finding]:
+def export_findings(project: Project, c: Compiled) -> list[Finding]:
     region = (getattr(project.site, "region", "") or "").upper()
     if not region:
         return []
     catalog = project.catalog
-    ids, counts = (
-        np.unique(np.array(c.devices.type_ids, dtype=object), return_counts=True)
-        if len(c.devices.type_ids)
-        else ([], [])
-    )
+    ids, counts = np.unique(np.array(c.devices.type_ids, dtype=object), return_counts=True)
     out = []
-    for tid, n in zip(ids, counts, strict=True):
+    for tid, n in zip(ids.tolist(), counts.tolist(), strict=True):
         entry = catalog.entries.get(str(tid))
         ec = restricted_in(catalog, entry, region) if entry is not None else None
-        if ec is None:
+        if entry is None or ec is None:
             continue
         same_kind = [
             e
@@ -189,7 +194,7 @@ def export_findings(project, c: Compiled) -> list[Finding]:
     return out
 
 
-def _compute(catalog, e) -> float:
+def _compute(catalog: Catalog, e: CatalogEntry) -> float:
     """Dense BF16 TFLOP/s of a GPU or of a server's GPUs (to list the strongest alternatives first)."""
     gpu = catalog.entries.get(getattr(e, "gpu", "") or "") if e.kind == "server" else e
     per = getattr(gpu, "bf16_dense_tflops", 0.0) or 0.0

@@ -3,31 +3,26 @@ GPUs without network bandwidth, and slow storage), plus wiring problems on the d
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
-import yaml
 
-from gpuplanner.catalog.loader import bundled_catalog_dir
-from gpuplanner.catalog.types import StorageType
+from gpuplanner.catalog import Catalog
+from gpuplanner.catalog.types import GpuType, ServerType, StorageType
+from gpuplanner.engine.assumptions import load_assumptions
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
 from gpuplanner.engine.findings import Finding
 from gpuplanner.engine.network import FabricResult
 from gpuplanner.engine.perf.sentences import bottleneck_msg, refusal_msg
-
-
-@cache
-def assumptions() -> dict:
-    return yaml.safe_load(
-        (bundled_catalog_dir() / "assumptions" / "network.yaml").read_text(encoding="utf-8")
-    )
+from gpuplanner.engine.workload import WorkloadResult
+from gpuplanner.model.rows import Workload
 
 
 def _v(name: str) -> float:
-    return float(assumptions()[name]["value"])
+    return load_assumptions("network").number(name)
 
 
-def network_findings(c: Compiled, fabric: FabricResult, catalog, workload=None) -> list[Finding]:
+def network_findings(
+    c: Compiled, fabric: FabricResult, catalog: Catalog, workload: Workload | None = None
+) -> list[Finding]:
     out: list[Finding] = []
     lk = c.links
     # Wiring
@@ -83,7 +78,7 @@ def network_findings(c: Compiled, fabric: FabricResult, catalog, workload=None) 
     if len(gpu_servers):
         gpu = c.gpu_types.get(next(iter(c.gpu_types))) if c.gpu_types else None
         if gpu is not None:
-            srv = catalog.get(c.devices.type_ids[gpu_servers[0]])
+            srv = catalog.get_typed(c.devices.type_ids[gpu_servers[0]], ServerType)  # a GPU server
             have = sum(pg.count * pg.speed_gbps for pg in srv.ports("compute")) / max(srv.gpu_count, 1)
             ref = reference_nic_gbps_per_gpu(catalog, srv, gpu)
             if have < _v("nic_warn_fraction") * ref and len(gpu_servers) > 1:
@@ -112,7 +107,7 @@ def network_findings(c: Compiled, fabric: FabricResult, catalog, workload=None) 
     return out
 
 
-def reference_nic_gbps_per_gpu(catalog, srv, gpu) -> float:
+def reference_nic_gbps_per_gpu(catalog: Catalog, srv: ServerType, gpu: GpuType) -> float:
     """The compute-network bandwidth per GPU of the platform's reference design: the server's own sourced
     `ref_nic_gbps_per_gpu` when the catalog gives it; else the best-connected server of the catalog with the
     same GPU (the vendor's reference system, e.g. DGX B200: 8 × 400G for 8 GPUs); else the rule of thumb
@@ -120,7 +115,7 @@ def reference_nic_gbps_per_gpu(catalog, srv, gpu) -> float:
     own = getattr(srv, "ref_nic_gbps_per_gpu", None)
     if own:
         return float(own)
-    same = [e for e in catalog.entries.values() if e.kind == "server" and getattr(e, "gpu", None) == gpu.id]
+    same = [e for e in catalog.entries.values() if isinstance(e, ServerType) and e.gpu == gpu.id]
     refs = [float(r) for e in same if (r := getattr(e, "ref_nic_gbps_per_gpu", None))]
     if refs:
         return max(refs)
@@ -130,7 +125,7 @@ def reference_nic_gbps_per_gpu(catalog, srv, gpu) -> float:
     return _v("nic_gbps_per_bf16_tflops") * gpu.bf16_dense_tflops
 
 
-def _storage_findings(c: Compiled, catalog, training: bool, n_servers: int) -> list[Finding]:
+def _storage_findings(c: Compiled, catalog: Catalog, training: bool, n_servers: int) -> list[Finding]:
     if not training or n_servers < 2:
         return []
     gpus = int(c.devices.gpu_count.sum())
@@ -153,7 +148,7 @@ def _storage_findings(c: Compiled, catalog, training: bool, n_servers: int) -> l
     return out
 
 
-def workload_findings(c: Compiled, wl_result, catalog) -> list[Finding]:
+def workload_findings(c: Compiled, wl_result: WorkloadResult | None, catalog: Catalog) -> list[Finding]:
     """Findings from the performance estimate of the active workload."""
     if wl_result is None:
         return []

@@ -9,9 +9,10 @@ import numpy as np
 
 from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.findings import Finding
+from gpuplanner.model import Project
 
 
-def partition_gpus(project, c: Compiled) -> dict[str, int]:
+def partition_gpus(project: Project, c: Compiled) -> dict[str, int]:
     """GPUs per partition ("" = the whole cluster)."""
     by: dict[str, int] = defaultdict(int)
     devices = list(project.devices.values())
@@ -24,7 +25,7 @@ def partition_gpus(project, c: Compiled) -> dict[str, int]:
     return out
 
 
-def team_findings(project, c: Compiled, island_gpus: int | None = None) -> list[Finding]:
+def team_findings(project: Project, c: Compiled, island_gpus: int | None = None) -> list[Finding]:
     teams = list(project.tables["teams"].values())
     out: list[Finding] = []
     if not teams:
@@ -92,7 +93,7 @@ def team_findings(project, c: Compiled, island_gpus: int | None = None) -> list[
     return out
 
 
-def scheduler_finding(project, c: Compiled, scheduler: str | None = None) -> Finding | None:
+def scheduler_finding(project: Project, c: Compiled, scheduler: str | None = None) -> Finding | None:
     gpus = int(c.devices.gpu_count.sum())
     if not gpus:
         return None
@@ -123,7 +124,7 @@ def island_gpus(c: Compiled) -> int | None:
     return int(gpus_per_leaf.max())
 
 
-def advised_scheduler(gpus: int, project) -> str:
+def advised_scheduler(gpus: int, project: Project) -> str:
     """The domain article's advice (000, §5 and §7): Kubernetes + GPU Operator for small and inference clusters,
     Slurm + Kubernetes for mid-size, Slurm for large training clusters."""
     wls = list(project.tables["workloads"].values())

@@ -11,6 +11,7 @@ labels' factors are ``climate_overhead_factor``. Simple and stated, not a bin-by
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from gpuplanner.engine.power import Assumptions
 from gpuplanner.model.rows import Site
@@ -33,7 +34,7 @@ def climate_factor(site: Site, a: Assumptions) -> float:
     return (1.0 - s * f) / (1.0 - s * f_ref)
 
 
-def climate_json(site: Site, a: Assumptions) -> dict:
+def climate_json(site: Site, a: Assumptions) -> dict[str, Any]:
     fc = a.value("free_cooling")
     f = free_cooling_share(site.ambient_temp_c, float(fc["economiser_c"]), float(fc["sigma_k"]))
     return {

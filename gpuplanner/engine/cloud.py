@@ -10,6 +10,7 @@ currency (a CNY project also uses the CNY offers of Chinese clouds); otherwise t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +33,7 @@ class CloudPrice:
     as_of: str = ""
 
 
-def _offer_usd(offer: dict, term: str, currency: str, usd_rate: float) -> float | None:
+def _offer_usd(offer: dict[str, Any], term: str, currency: str, usd_rate: float) -> float | None:
     price = offer.get(term)
     if price is None:
         return None

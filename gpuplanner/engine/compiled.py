@@ -10,11 +10,17 @@ from __future__ import annotations
 import dataclasses
 import threading
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
-from gpuplanner.catalog.types import GpuType, ServerType, StorageType, SwitchType
+from gpuplanner.catalog.types import GpuType, PoweredType, ServerType, StorageType, SwitchType
+from gpuplanner.engine.arrays import FloatArray
 from gpuplanner.model import Project
+from gpuplanner.model.rows import Link, Rack, Site
+
+T = TypeVar("T")
 
 KIND_CODES = {"server": 0, "switch": 1, "storage": 2, "other": 3}
 ROLE_CODES = {
@@ -26,13 +32,6 @@ ROLE_CODES = {
 # every value connector_of returns, so links carry a small integer code (LinkArrays.connector_code)
 CONNECTORS = ("", "osfp", "qsfp112", "qsfp56", "qsfp28", "qsfpdd", "sfp28", "sfp56", "sfpp", "rj45")
 TECHNOLOGIES = ("ethernet", "infiniband")  # LinkArrays.infiniband as an index
-TIER_OF_ROLE = {
-    "leaf": "leaf",
-    "spine": "spine",
-    "core": "core",
-    "storage-switch": "storage",
-    "management": "management",
-}
 
 
 @dataclass(frozen=True)
@@ -115,7 +114,7 @@ class Compiled:
     gpu_types: dict[str, GpuType] = field(default_factory=dict)
 
 
-def _rack_floor_positions(project: Project, racks: list) -> tuple[np.ndarray, np.ndarray]:
+def _rack_floor_positions(project: Project, racks: list[Rack]) -> tuple[FloatArray, FloatArray]:
     """Floor position of each rack (m): its own when the floor plan placed it, else from row and position."""
     site = project.site
     labels = [r.row for r in racks]
@@ -180,9 +179,9 @@ def compile_project(project: Project) -> Compiled:
     types = [cat.entries.get(t) for t in t_names]
     gpu_types: dict[str, GpuType] = {}
 
-    def num(attr: str, default: float = 0.0) -> np.ndarray:
-        per_type = [float(getattr(t, attr, default) or default) for t in types]
-        return np.array(per_type, dtype=np.float64)[t_code]
+    def num(attr: str, default: float = 0.0) -> FloatArray:
+        per_type = np.array([float(getattr(t, attr, default) or default) for t in types], dtype=np.float64)
+        return per_type[t_code]
 
     kind = np.array(
         [
@@ -207,7 +206,7 @@ def compile_project(project: Project) -> Compiled:
                 gpu_tdp[i] = g.tdp_w
                 gpu_idle[i] = g.idle_w()
     psu_needed = np.array(
-        [t.psu_n_m()[0] if hasattr(t, "psu_n_m") and getattr(t, "psu_count", 0) else 0 for t in types],
+        [t.psu_n_m()[0] if isinstance(t, PoweredType) and t.psu_count else 0 for t in types],
         dtype=np.int16,
     )
     role_code, role_names = codes_of([d.role for d in devs])
@@ -248,7 +247,7 @@ def compile_project(project: Project) -> Compiled:
     )
 
 
-def codes_of(values: list) -> tuple[np.ndarray, list]:
+def codes_of(values: list[T]) -> tuple[npt.NDArray[np.int32], list[T]]:
     """Integer code of each value (int32) and the distinct values in order of first appearance: one dict
     look-up per value in C (``map``), no per-value Python frame."""
     n = len(values)
@@ -277,13 +276,12 @@ class _LinkRows:
     cable_ids: list[str]
 
     def copy(self) -> _LinkRows:
-        return _LinkRows(
-            **{
-                f.name: (dict(v) if isinstance(v, dict) else v.copy())
-                for f in dataclasses.fields(self)
-                for v in (getattr(self, f.name),)
-            }
-        )
+        fields: dict[str, Any] = {
+            f.name: (dict(v) if isinstance(v, dict) else v.copy())
+            for f in dataclasses.fields(self)
+            for v in (getattr(self, f.name),)
+        }
+        return _LinkRows(**fields)
 
 
 class _LinkRowCache:
@@ -294,9 +292,9 @@ class _LinkRowCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._last: tuple[list, list[str], _LinkRows] | None = None
+        self._last: tuple[list[Link], list[str], _LinkRows] | None = None
 
-    def get(self, links: list, dev_ids: list[str]) -> _LinkRows | None:
+    def get(self, links: list[Link], dev_ids: list[str]) -> _LinkRows | None:
         with self._lock:
             last = self._last
         # list == list compares element identity first: a C loop over pointers when nothing changed
@@ -304,7 +302,7 @@ class _LinkRowCache:
             return last[2].copy()
         return None
 
-    def put(self, links: list, dev_ids: list[str], rows: _LinkRows) -> None:
+    def put(self, links: list[Link], dev_ids: list[str], rows: _LinkRows) -> None:
         with self._lock:
             self._last = (links, list(dev_ids), rows.copy())
 
@@ -321,7 +319,7 @@ def clear_cache() -> None:
     _LINK_ROWS.clear()
 
 
-def _read_link_rows(links: list, dev_ids: list[str], d_row: dict[str, int]) -> _LinkRows:
+def _read_link_rows(links: list[Link], dev_ids: list[str], d_row: dict[str, int]) -> _LinkRows:
     """Row fields are read with one list comprehension each (the fastest way to read slotted rows); every
     lookup after that is a C-level ``map`` over a dict or an array operation."""
     cached = _LINK_ROWS.get(links, dev_ids)
@@ -355,7 +353,9 @@ def _read_link_rows(links: list, dev_ids: list[str], d_row: dict[str, int]) -> _
     return rows
 
 
-def _compile_links(project, d_row, devs: DeviceArrays, racks: RackArrays) -> LinkArrays:
+def _compile_links(
+    project: Project, d_row: dict[str, int], devs: DeviceArrays, racks: RackArrays
+) -> LinkArrays:
     """Per-link figures; port-group facts are looked up once per distinct (device type, group) pair."""
     rows = _read_link_rows(list(project.links.values()), devs.ids, d_row)
     site = project.site
@@ -442,7 +442,13 @@ U_HEIGHT_M = 0.04445
 RACK_TOP_M = 2.0  # a 42U rack is about 2 m tall; the tray runs above it
 
 
-def cable_lengths_m(a: np.ndarray, b: np.ndarray, devs: DeviceArrays, racks: RackArrays, site) -> np.ndarray:
+def cable_lengths_m(
+    a: npt.NDArray[np.integer[Any]],
+    b: npt.NDArray[np.integer[Any]],
+    devs: DeviceArrays,
+    racks: RackArrays,
+    site: Site,
+) -> FloatArray:
     """Route length between the two ends: within a rack along the U slots; between racks up into the tray,
     along rows (Manhattan), down again; plus slack. Unplaced devices get a nominal 5 m run (flagged)."""
     ra, rb = devs.rack[a], devs.rack[b]

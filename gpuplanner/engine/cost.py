@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -37,20 +38,6 @@ from gpuplanner.engine.tco import TcoFigures, TcoInputs, figures
 from gpuplanner.engine.thermal import ThermalResult
 from gpuplanner.model.rows import ProjectInfo, Site
 
-CAPEX_CATEGORIES = (
-    "servers",
-    "switches",
-    "nics",
-    "storage",
-    "other_devices",
-    "cables_optics",
-    "cabling_labour",
-    "racks_pdus",
-    "cooling",
-    "software",
-    "facility_build",
-)
-OPEX_CATEGORIES = ("energy", "facility", "maintenance", "staff", "licences", "insurance")
 FACILITY_MODELS = ("colocation", "build", "none")
 
 
@@ -85,7 +72,9 @@ class CostResult:
     facility_model: str = "none"
     facility_kw_contracted: float = 0.0
     cloud_usd_per_gpu_hour: float = float("nan")  # the GPU-weighted price the plan is compared with
-    cloud_by_gpu: list[dict] = field(default_factory=list)  # per GPU type: price, offers, break-even
+    cloud_by_gpu: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # per GPU type: price, offers, break-even
     cloud_price_missing: list[str] = field(
         default_factory=list
     )  # GPU types with no list price (site price used)
@@ -339,12 +328,7 @@ def compute_cost(
     per_gpu_hour = money.usd_per_gpu_hour
     cloud_year = money.cloud_usd_per_year
     network = capex["switches"] + nic_usd + cables_optics
-    run = cloud_run = None
-    if time_to_train_s is not None:
-        gpu_hours = gpus * time_to_train_s / SECONDS_PER_HOUR
-        run = gpu_hours * per_gpu_hour if np.isfinite(per_gpu_hour) else float("nan")
-        cloud_run = gpu_hours * cloud_rate
-    totals = {
+    totals: dict[str, float] = {
         "capex": capex_usd,
         "opex_per_year": opex_usd,
         "tco": tco,
@@ -354,8 +338,14 @@ def compute_cost(
         "cloud_per_year": cloud_year,
         "cloud_tco": cloud_year * years,
     }
-    if run is not None:
-        totals |= {"run": run, "cloud_run": cloud_run}
+    run: float | None = None
+    cloud_run: float | None = None
+    if time_to_train_s is not None:
+        gpu_hours = gpus * time_to_train_s / SECONDS_PER_HOUR
+        run_usd = gpu_hours * per_gpu_hour if np.isfinite(per_gpu_hour) else float("nan")
+        cloud_run_usd = gpu_hours * cloud_rate
+        totals |= {"run": run_usd, "cloud_run": cloud_run_usd}
+        run, cloud_run = run_usd, cloud_run_usd
     rate = float(info.usd_exchange_rate)
     return CostResult(
         capex_usd_by_category=capex,
@@ -393,7 +383,7 @@ def compute_cost(
 
 def _per_gpu_break_even(
     inputs: TcoInputs, prices: dict[str, CloudPrice], per_gpu: dict[str, tuple[int, float]], site: Site
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Per GPU type: its share of the plan (by GPU server capex, else by GPU count) against its own cloud
     price. For a plan with one GPU type this is the whole plan."""
     total_usd = sum(v for _, v in per_gpu.values())

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from gpuplanner.engine.arrays import FloatArray, IntArray, Num
 from gpuplanner.engine.power import Assumptions, PowerResult, load_assumptions
 from gpuplanner.engine.thermal import ThermalResult
 from gpuplanner.model.rows import Site
@@ -37,16 +39,16 @@ class ElectricalResult:
     rack_side_current_a: np.ndarray  # per rack: current one side (A or B) carries at kW max
     rack_circuits_per_side: np.ndarray  # int: feeds of ≤ rack_feed_max_a needed per side
     rack_breaker_a: np.ndarray  # per circuit
-    rows: list[dict] = field(default_factory=list)
-    ups: dict = field(default_factory=dict)
-    transformer: dict = field(default_factory=dict)
-    generator: dict = field(default_factory=dict)
-    utility: dict = field(default_factory=dict)
-    cdus: dict = field(default_factory=dict)
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    ups: dict[str, Any] = field(default_factory=dict)
+    transformer: dict[str, Any] = field(default_factory=dict)
+    generator: dict[str, Any] = field(default_factory=dict)
+    utility: dict[str, Any] = field(default_factory=dict)
+    cdus: dict[str, Any] = field(default_factory=dict)
     losses_kw: float = 0.0  # UPS + transformer at the predicted load
     pue: float = float("nan")  # thermal PUE with the designed electrical losses in place of the typical share
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "redundancy": self.redundancy,
             "voltage_v": self.voltage_v,
@@ -60,11 +62,11 @@ class ElectricalResult:
         }
 
 
-def current_a(kw: np.ndarray | float, voltage_v: float, pf: float) -> np.ndarray:
+def current_a(kw: Num, voltage_v: float, pf: float) -> FloatArray:
     return np.asarray(kw, dtype=np.float64) * 1000.0 / (SQRT3 * voltage_v * pf)
 
 
-def standard_rating(required: np.ndarray | float, ratings: list[float]) -> tuple[np.ndarray, np.ndarray]:
+def standard_rating(required: Num, ratings: list[float]) -> tuple[FloatArray, IntArray]:
     """(rating, count): the smallest standard rating ≥ required, or the largest one in parallel as often as
     needed. ``required`` already includes the continuous-load derating."""
     r = np.asarray(sorted(ratings), dtype=np.float64)
@@ -85,13 +87,16 @@ def units(load: float, unit: float, redundancy: str) -> tuple[int, int]:
 
 def _rows(
     power: PowerResult, thermal: ThermalResult, a: Assumptions, v: float, pf: float, k: float
-) -> tuple[list[dict], dict]:
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     nrows = len(power.row_labels)
     rr = power.rack_row.astype(np.intp)
     racks = np.bincount(rr, minlength=nrows) if len(rr) else np.zeros(nrows, dtype=np.int64)
     liquid = np.bincount(rr, weights=thermal.rack_liquid_kw_max + thermal.rack_loop_kw_max, minlength=nrows)
     side_a = current_a(power.row_kw_max, v, pf)
-    busway, per_side = standard_rating(side_a / k, a.value("busway_ratings_a")) if nrows else ([], [])
+    busway: FloatArray | list[float] = []
+    per_side: IntArray | list[int] = []
+    if nrows:
+        busway, per_side = standard_rating(side_a / k, a.value("busway_ratings_a"))
     cdu_kw = a.number("cdu_capacity_kw")
     spare = int(a.number("cdu_redundancy_extra"))
     cdus = np.where(liquid > 1e-9, np.ceil(liquid / cdu_kw - 1e-9) + spare, 0).astype(np.int64)

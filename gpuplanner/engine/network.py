@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from gpuplanner.catalog import Catalog
+from gpuplanner.catalog.types import SwitchType
 from gpuplanner.engine import compiled
+from gpuplanner.engine.arrays import FloatArray, IntArray
 from gpuplanner.engine.cabling import MEDIUM_NAMES, CablePlan, plan_cables
 from gpuplanner.engine.compiled import KIND_CODES, ROLE_CODES, Compiled, codes_of
 from gpuplanner.engine.fabric_graph import FabricGraph, build_fabric_graph
@@ -63,7 +68,7 @@ class FabricResult:
     def network_share_of_gpu_cost(self) -> float | None:
         return self.network_capex_usd / self.gpu_capex_usd if self.gpu_capex_usd else None
 
-    def to_json(self, c: Compiled) -> dict:
+    def to_json(self, c: Compiled) -> dict[str, Any]:
         over_ports = [
             {
                 "device": c.devices.ids[p.device_row],
@@ -103,7 +108,7 @@ def _tier_name(role: str) -> str:
     return {"compute": "node", "storage": "storage", "storage-switch": "storage-switch"}.get(role, role)
 
 
-def _tier_table() -> np.ndarray:
+def _tier_table() -> npt.NDArray[np.object_]:
     """role × role → tier pair name ("node-leaf", …), ordered by tier rank."""
     n_roles = len(ROLE_NAMES)
     names = np.empty((n_roles, n_roles), dtype=object)
@@ -118,18 +123,22 @@ TIER_NAMES = _tier_table()  # index: role of a × len(ROLE_NAMES) + role of b
 TIER_CODES = {t: [i for i, n in enumerate(TIER_NAMES) if n == t] for t in dict.fromkeys(TIER_NAMES)}
 
 
-def link_tier_codes(c: Compiled) -> np.ndarray:
+def link_tier_codes(c: Compiled) -> IntArray:
     """Index of each link's tier pair into TIER_NAMES (int64)."""
-    role = c.devices.role.astype(np.int64)
-    return role[c.links.a] * len(ROLE_NAMES) + role[c.links.b]
+    role: IntArray = c.devices.role.astype(np.int64)
+    codes: IntArray = role[c.links.a] * len(ROLE_NAMES) + role[c.links.b]
+    return codes
 
 
 def link_tiers(c: Compiled) -> list[str]:
     """Tier pair of each link ("node-leaf", "leaf-spine", …), vectorised through a role × role name table."""
-    return TIER_NAMES[link_tier_codes(c)].tolist()
+    names: list[str] = TIER_NAMES[link_tier_codes(c)].tolist()
+    return names
 
 
-def _count_by_name(codes: np.ndarray, names, weights: np.ndarray) -> dict[str, int]:
+def _count_by_name(
+    codes: IntArray, names: Sequence[str] | npt.NDArray[np.object_], weights: FloatArray
+) -> dict[str, int]:
     """Σ weights per name of the codes present (several codes may share a name), sorted by name."""
     present = np.flatnonzero(np.bincount(codes, minlength=len(names)))
     sums = np.bincount(codes, weights=weights, minlength=len(names))
@@ -150,7 +159,7 @@ def _switch_port_use(
         return []
     t_code, t_names = codes_of([c.devices.type_ids[d] for d in sw.tolist()])
     key_of = {k: i for i, k in enumerate(lk.port_keys)}
-    groups = [catalog.entries[t].port_groups for t in t_names]
+    groups = [catalog.get_typed(t, SwitchType).port_groups for t in t_names]  # kind "switch": a SwitchType
     n_groups = np.array([len(g) for g in groups], dtype=np.int64)
     flat = [(t, pg) for t, gs in zip(t_names, groups, strict=True) for pg in gs]
     g_key = np.array([key_of.get((t, pg.name), -1) for t, pg in flat] or [-1], dtype=np.int64)
@@ -195,7 +204,7 @@ def port_use(c: Compiled, catalog: Catalog) -> list[PortUse]:
         used = np.bincount(inv, weights=w, minlength=len(combo))
     out = _switch_port_use(c, catalog, combo, used, nk)
     counts = lk.port_key_count[combo % nk] if len(combo) else np.zeros(0)
-    over = (
+    over: npt.NDArray[np.intp] | list[int] = (
         np.flatnonzero((used > counts + 1e-9) & (c.devices.kind[combo // nk] != KIND_CODES["switch"]))
         if len(combo)
         else []
@@ -256,8 +265,9 @@ def _capex(c: Compiled, catalog: Catalog, cables: CablePlan) -> tuple[float, flo
     net = float(np.cumsum(p[is_switch])[-1]) if is_switch.any() else 0.0
     gpu = float(np.cumsum(p[is_gpu])[-1]) if is_gpu.any() else 0.0
     for k, v in cables.bom_cables.items():
-        p = catalog.prices.get(k)
-        net += price(k) * (cables.bom_cable_m.get(k, 0.0) if p is not None and p.unit == "per_m" else v)
+        listed = catalog.prices.get(k)
+        per_m = listed is not None and listed.unit == "per_m"
+        net += price(k) * (cables.bom_cable_m.get(k, 0.0) if per_m else v)
     net += sum(price(k) * v for k, v in cables.bom_transceivers.items())
     return net, gpu
 
@@ -293,7 +303,7 @@ class _TopologyCache:
         self._lock = threading.Lock()
         self._entries: OrderedDict[str, tuple[Router, dict[str, tuple[dict[int, int], int]]]] = OrderedDict()
 
-    def _entry(self, key: str, g: FabricGraph):
+    def _entry(self, key: str, g: FabricGraph) -> tuple[Router, dict[str, tuple[dict[int, int], int]]]:
         with self._lock:
             e = self._entries.get(key)
             if e is None:

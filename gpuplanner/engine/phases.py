@@ -12,6 +12,8 @@ from gpuplanner.engine.analysis import Results, analyze_project
 from gpuplanner.engine.checks_teams import advised_scheduler
 from gpuplanner.engine.findings import Finding
 from gpuplanner.engine.summary import results_json
+from gpuplanner.model import Project
+from gpuplanner.model.rows import Phase
 
 _GROWTH_RULES = (
     "ports-over-subscribed",
@@ -21,19 +23,18 @@ _GROWTH_RULES = (
 )
 
 
-def ordered_phases(project) -> list:
-    return sorted(project.tables["phases"].values(), key=lambda p: (p.order, p.id))
+def ordered_phases(project: Project) -> list[Phase]:
+    return sorted(project.rows_of(Phase).values(), key=lambda p: (p.order, p.id))
 
 
-def phase_subset(project, phase):
+def phase_subset(project: Project, phase: Phase) -> Project:
     """The project as it stands at the end of ``phase`` (rows of that phase and the ones before)."""
-    from gpuplanner.model import Project
 
     phases = ordered_phases(project)
     first = phases[0].id if phases else ""
     allowed = {"", first} | {p.id for p in phases if p.order <= phase.order}
     sub = Project(project.catalog)
-    kept: dict[str, list] = {}
+    kept: dict[str, list[Any]] = {}
     for table, rows in project.tables.items():
         if table in ("project", "site"):
             sub.tables[table] = dict(rows)
@@ -50,21 +51,21 @@ def phase_subset(project, phase):
     ]
     devices = {d.id for d in kept["devices"]}
     kept["links"] = [lk for lk in kept.get("links", []) if lk.a_device in devices and lk.b_device in devices]
-    for table, rows in kept.items():
-        sub.load_rows(table, rows)
+    for table, kept_rows in kept.items():
+        sub.load_rows(table, kept_rows)
     return sub
 
 
 @dataclass
 class PhaseResult:
-    phase: Any
-    project: Any
+    phase: Phase
+    project: Project
     results: Results
     summary: dict[str, Any]
 
 
 def analyze_phases(
-    project, *, scenario: str | None = None, lang: str = "en"
+    project: Project, *, scenario: str | None = None, lang: str = "en"
 ) -> tuple[list[PhaseResult], list[Finding]]:
     phases = ordered_phases(project)
     out: list[PhaseResult] = []
@@ -113,7 +114,7 @@ def analyze_phases(
     return out, findings
 
 
-def _growth_findings(before: PhaseResult, phase, sub, res: Results) -> list[Finding]:
+def _growth_findings(before: PhaseResult, phase: Phase, sub: Project, res: Results) -> list[Finding]:
     """Problems of this phase that sit on equipment bought in an earlier phase."""
     older = set(before.project.devices) | set(before.project.racks)
     out = []

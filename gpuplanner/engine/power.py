@@ -20,73 +20,19 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
-from gpuplanner import text
-from gpuplanner.catalog.loader import bundled_catalog_dir
-from gpuplanner.core.errors import CatalogError
+from gpuplanner.engine.arrays import BoolArray
+
+# the stages import these from here (engine/assumptions.py is the one loader)
+from gpuplanner.engine.assumptions import Assumptions as Assumptions
+from gpuplanner.engine.assumptions import load_assumptions as load_assumptions
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
 
 SERVER = KIND_CODES["server"]
 _EPS_KW = 1e-9
-
-
-# -- assumptions ------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Assumptions:
-    """One ``catalogs/assumptions/<area>.yaml``: name → {value, source, as_of, estimate, note}."""
-
-    entries: dict[str, dict[str, Any]]
-    path: str
-
-    def value(self, name: str) -> Any:
-        try:
-            return self.entries[name]["value"]
-        except KeyError:
-            raise CatalogError(
-                text.en("error.assumption_missing", name=name),
-                file=self.path,
-                entry=name,
-                hint=text.en("error.assumption_missing.hint"),
-            ) from None
-
-    def number(self, name: str) -> float:
-        return float(self.value(name))
-
-    def sources(self) -> list[tuple[str, Any, str, str, bool]]:
-        """(name, value, source, as_of, estimate) rows for the report's assumptions appendix."""
-        return [
-            (k, e["value"], str(e["source"]), str(e["as_of"]), bool(e.get("estimate", False)))
-            for k, e in self.entries.items()
-        ]
-
-
-def load_assumptions(area: str, path: str | Path | None = None) -> Assumptions:
-    """Loads ``<bundled catalog>/assumptions/<area>.yaml`` (or ``path``), once per process."""
-    p = Path(path) if path else bundled_catalog_dir() / "assumptions" / f"{area}.yaml"
-    return _load(str(p))
-
-
-@lru_cache(maxsize=16)
-def _load(path: str) -> Assumptions:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            doc = yaml.safe_load(fh)
-    except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(text.en("error.read_assumptions", reason=exc), file=path) from exc
-    entries = (doc or {}).get("entries")
-    if not isinstance(entries, dict):
-        raise CatalogError(text.en("error.no_entries_map"), file=path)
-    for name, e in entries.items():
-        missing = [f for f in ("value", "source", "as_of") if not isinstance(e, dict) or f not in e]
-        if missing:
-            raise CatalogError(f"assumption lacks {', '.join(missing)}", file=path, entry=name)
-    return Assumptions(entries=entries, path=path)
 
 
 # -- device draw --------------------------------------------------------------------------------------------
@@ -171,8 +117,9 @@ class PowerResult:
         return ~(self.rack_kw_max > self.rack_feed_kw + _EPS_KW)
 
     @property
-    def rack_feed_known(self) -> np.ndarray:
-        return ~np.isnan(self.rack_feed_kw)
+    def rack_feed_known(self) -> BoolArray:
+        known: BoolArray = ~np.isnan(self.rack_feed_kw)
+        return known
 
 
 _QUANTITIES = ("idle", "load", "typical", "max")

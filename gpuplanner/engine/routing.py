@@ -17,10 +17,13 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
+from gpuplanner.engine.arrays import BoolArray, FloatArray, IndexArray, IntArray
 from gpuplanner.engine.routing_fields import Arrivals, BlockFields, compute_block, push
 from gpuplanner.engine.routing_graph import BLOCK_FIELDS, Graph, build_graph
 
@@ -102,7 +105,9 @@ class Router:
         return out
 
     # ---- per-flow plan ----------------------------------------------------------------------------
-    def _direct(self, src: np.ndarray, dst: np.ndarray, same: np.ndarray):
+    def _direct(
+        self, src: IndexArray, dst: IndexArray, same: BoolArray
+    ) -> tuple[BoolArray, IndexArray, IndexArray, FloatArray]:
         """Rows joined by direct cables: (mask, row of each cable used, its arc, share of the row)."""
         g = self._g
         if g.direct_key.size:
@@ -116,7 +121,9 @@ class Router:
         flow = np.repeat(rows, n_direct[rows])
         return direct, flow, g.direct_arc[_ranges(lo[rows], n_direct[rows])], 1.0 / n_direct[flow]
 
-    def _first_hops(self, src: np.ndarray, rows: np.ndarray):
+    def _first_hops(
+        self, src: IndexArray, rows: IndexArray
+    ) -> tuple[IndexArray, IndexArray, IndexArray, IndexArray]:
         """Where traffic of `rows` enters the switches: the source itself if it is a switch, else each of
         its switches. Returns (candidates per row, row, switch, arc or -1), candidates of a row adjacent."""
         g = self._g
@@ -139,7 +146,7 @@ class Router:
         arc[~via] = g.up_arc[up]
         return n_cand, np.repeat(rows, n_cand), node, arc
 
-    def _plan(self, src, dst) -> _Plan:
+    def _plan(self, src: npt.ArrayLike, dst: npt.ArrayLike) -> _Plan:
         g = self._g
         src = np.asarray(src, dtype=np.int64).ravel()
         dst = np.asarray(dst, dtype=np.int64).ravel()
@@ -183,11 +190,11 @@ class Router:
         )
 
     # ---- public API -------------------------------------------------------------------------------
-    def hop_counts(self, src, dst) -> np.ndarray:
+    def hop_counts(self, src: npt.ArrayLike, dst: npt.ArrayLike) -> npt.NDArray[np.int32]:
         """Links traversed by each demand row (int32[F]); 0 when src == dst, -1 when unroutable."""
         return self._plan(src, dst).hops
 
-    def link_loads(self, src, dst, volume) -> LinkLoads:
+    def link_loads(self, src: npt.ArrayLike, dst: npt.ArrayLike, volume: npt.ArrayLike) -> LinkLoads:
         """Bytes per link and direction for demand rows src[i] → dst[i] of volume[i] bytes.
 
         src, dst: node indices (normally endpoints; a switch may also send or receive); rows with
@@ -325,7 +332,7 @@ def digest(*arrays: np.ndarray) -> str:
     return h.hexdigest()
 
 
-def _by_block(blocks: np.ndarray, n_blocks: int):
+def _by_block(blocks: IndexArray, n_blocks: int) -> Iterator[tuple[int, slice | IndexArray]]:
     """(block, rows of that block) for each block present; all rows at once when there is one."""
     present = np.flatnonzero(np.bincount(blocks, minlength=n_blocks))
     if present.size == 1:
@@ -335,14 +342,21 @@ def _by_block(blocks: np.ndarray, n_blocks: int):
         yield int(b), np.flatnonzero(blocks == b)
 
 
-def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+def _ranges(starts: npt.ArrayLike, counts: npt.ArrayLike) -> IntArray:
     """Concatenation of arange(starts[i], starts[i] + counts[i])."""
     counts = np.asarray(counts, np.int64)
     total = int(counts.sum())
     return np.repeat(np.asarray(starts, np.int64) - np.cumsum(counts) + counts, counts) + np.arange(total)
 
 
-def build_router(n_nodes: int, link_a, link_b, transit, *, block_size: int = BLOCK_FIELDS) -> Router:
+def build_router(
+    n_nodes: int,
+    link_a: npt.ArrayLike,
+    link_b: npt.ArrayLike,
+    transit: npt.ArrayLike,
+    *,
+    block_size: int = BLOCK_FIELDS,
+) -> Router:
     """Precompute what every demand on this topology reuses (arcs, switch adjacency, destination fields).
 
     n_nodes: nodes 0..N-1; link_a, link_b: int[L] ends of each full-duplex link; transit: bool[N], True
@@ -350,7 +364,9 @@ def build_router(n_nodes: int, link_a, link_b, transit, *, block_size: int = BLO
     return Router(build_graph(n_nodes, link_a, link_b, transit, block_size))
 
 
-def utilization(loads: LinkLoads, capacity_gbps, window_s: float) -> tuple[np.ndarray, np.ndarray]:
+def utilization(
+    loads: LinkLoads, capacity_gbps: npt.ArrayLike, window_s: float
+) -> tuple[FloatArray, FloatArray]:
     """Per-direction utilisation (fraction of capacity) when the loads are carried in `window_s` seconds.
     A link with zero capacity and a positive load is np.inf."""
     cap_bps = np.asarray(capacity_gbps, dtype=np.float64) * GIGA * float(window_s)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.sparse import csr_matrix
 
+from gpuplanner.engine.arrays import FloatArray, IntArray
 from gpuplanner.engine.routing_graph import SubGraph
 
 _ONE = np.uint64(1)
@@ -51,7 +52,7 @@ def compute_block(sub: SubGraph, init_rows: np.ndarray, init_cols: np.ndarray, n
     # loop over BFS levels (hop distances), each level vectorised over all arcs and all columns
     while True:
         done = (visited == every).all(axis=0)
-        sel = np.flatnonzero(front.any(axis=0)[sub.head] & ~done[sub.tail])  # pull from the frontier
+        sel = np.flatnonzero(np.any(front, axis=0)[sub.head] & ~done[sub.tail])  # pull from the frontier
         if sel.size == 0:
             break
         tails = sub.tail[sel]  # sorted, so each tail's arcs are one run
@@ -70,7 +71,7 @@ def compute_block(sub: SubGraph, init_rows: np.ndarray, init_cols: np.ndarray, n
         visited[:, rows] |= new
         levels.append(front.T.copy())
 
-    level_any = tuple(lv.any(axis=1) for lv in levels)
+    level_any = tuple(np.any(lv, axis=1) for lv in levels)
     dtype = np.uint8 if len(levels) < 255 else np.uint16 if len(levels) < 65535 else np.int32
     unreached = int(np.iinfo(dtype).max)
     dist = np.full((n_sub, n_cols), unreached, dtype)
@@ -137,7 +138,7 @@ def push(
     mark = np.zeros(n_keys, bool)
     slot = np.zeros(n_keys, np.int64)
 
-    def injected(d, rows_of_keys):
+    def injected(d: int, rows_of_keys: IntArray) -> tuple[IntArray, FloatArray]:
         take = by_dist[cut[d] : cut[d + 1]]
         key = inj_row[take] * width + (inj_col[take] >> 6)
         keys = _word_rows(mark, slot, np.concatenate([rows_of_keys, key]))

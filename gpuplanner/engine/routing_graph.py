@@ -14,8 +14,12 @@ fabric (a pod's leaves) share words of bits.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
+import numpy.typing as npt
+
+from gpuplanner.engine.arrays import BoolArray, IntArray
 
 BLOCK_FIELDS = 512
 
@@ -67,7 +71,9 @@ class Graph:
         return np.arange(b * self.block_size, min((b + 1) * self.block_size, self.n_fields))
 
 
-def _validate(n_nodes: int, link_a, link_b, transit) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _validate(
+    n_nodes: int, link_a: npt.ArrayLike, link_b: npt.ArrayLike, transit: npt.ArrayLike
+) -> tuple[IntArray, IntArray, BoolArray]:
     a = np.asarray(link_a, dtype=np.int64).ravel()
     b = np.asarray(link_b, dtype=np.int64).ravel()
     t = np.asarray(transit, dtype=bool).ravel()
@@ -102,7 +108,13 @@ def _switch_graph(n: int, transit: np.ndarray, tail: np.ndarray, head: np.ndarra
     return SubGraph(nodes=nodes, g2l=g2l, indptr=indptr, tail=lt[order], head=lh[order], arc=arcs[order])
 
 
-def build_graph(n_nodes: int, link_a, link_b, transit, block_size: int = BLOCK_FIELDS) -> Graph:
+def build_graph(
+    n_nodes: int,
+    link_a: npt.ArrayLike,
+    link_b: npt.ArrayLike,
+    transit: npt.ArrayLike,
+    block_size: int = BLOCK_FIELDS,
+) -> Graph:
     a, b, t = _validate(n_nodes, link_a, link_b, transit)
     n = int(n_nodes)
     tail = np.empty(2 * a.size, np.int64)
@@ -144,7 +156,25 @@ def build_graph(n_nodes: int, link_a, link_b, transit, block_size: int = BLOCK_F
     )
 
 
-def _fields(n, transit, g2l, ep_of_pair, sw_of_pair, distinct) -> dict:
+class _Fields(TypedDict):
+    """The destination-field arrays of a Graph (see Graph)."""
+
+    field_of_node: IntArray
+    field_ptr: IntArray
+    field_init: IntArray
+    field_endpoint: IntArray
+    multi_homed: BoolArray
+    field_dests: IntArray
+
+
+def _fields(
+    n: int,
+    transit: BoolArray,
+    g2l: IntArray,
+    ep_of_pair: IntArray,
+    sw_of_pair: IntArray,
+    distinct: IntArray,
+) -> _Fields:
     """Fields: one per switch (those with single-homed endpoints first), then one per multi-homed
     endpoint. (ep_of_pair, sw_of_pair) lists each endpoint's distinct switches, sorted by endpoint."""
     switches = np.flatnonzero(transit)
@@ -168,7 +198,7 @@ def _fields(n, transit, g2l, ep_of_pair, sw_of_pair, distinct) -> dict:
     field_init = g2l[np.concatenate([sw_order, sw_of_pair[~single_pair]])]
     field_endpoint = np.full(n_f, -1, np.int64)
     field_endpoint[n_sw:] = multi_ep
-    return dict(
+    return _Fields(
         field_of_node=field_of_node,
         field_ptr=field_ptr,
         field_init=field_init,

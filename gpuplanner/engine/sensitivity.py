@@ -16,6 +16,7 @@ Drivers are sorted by the swing of the cost per GPU-hour, then of the NPV.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from gpuplanner.engine.power import Assumptions, load_assumptions
 from gpuplanner.engine.tco import TcoFigures, TcoInputs, figures
@@ -74,11 +75,11 @@ def tornado(t: TcoInputs, assumptions: Assumptions | None = None) -> list[Swing]
     return sorted(out, key=key)
 
 
-def sensitivity_json(t: TcoInputs, rate: float) -> dict:
+def sensitivity_json(t: TcoInputs, rate: float) -> dict[str, Any]:
     """Amounts × ``rate`` (the project's currency per USD)."""
     base = figures(t)
 
-    def fig(f: TcoFigures) -> dict:
+    def fig(f: TcoFigures) -> dict[str, Any]:
         return {
             "tco": f.tco_usd * rate,
             "npv": f.npv_usd * rate,

@@ -10,8 +10,11 @@ import numpy as np
 
 from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.climate import climate_json
+from gpuplanner.engine.perf.training import TrainEstimate
 from gpuplanner.engine.power import load_assumptions
 from gpuplanner.engine.sensitivity import sensitivity_json
+from gpuplanner.engine.workload import WorkloadResult
+from gpuplanner.model import Project
 
 
 def _num(x: Any) -> Any:
@@ -60,7 +63,7 @@ def performance_json(results: Results, lang: str = "en") -> dict[str, Any] | Non
     }
 
 
-def _perf_ranges(e, w) -> dict[str, Any]:
+def _perf_ranges(e: TrainEstimate, w: WorkloadResult) -> dict[str, Any]:
     """Error ranges from the bundled published runs (engine/perf/bands.py) and time to train with
     interruptions (engine/perf/goodput.py)."""
     from gpuplanner.engine.perf.bands import ranges
@@ -70,6 +73,8 @@ def _perf_ranges(e, w) -> dict[str, Any]:
     out["time_to_train_with_failures_days"] = _num(ttt_f / 86400.0) if ttt_f else None
     out["goodput"] = _num(e.extra.get("goodput"))
     return out
+
+
 def workloads_json(results: Results) -> list[dict[str, Any]]:
     """`analyze --json` `workloads`: one entry per active workload, each on its partition's GPUs."""
     return [_clean(e.to_json()) for e in results.workloads]
@@ -116,7 +121,7 @@ def racks_json(results: Results) -> list[dict[str, Any]]:
     return out
 
 
-def results_json(project, results: Results, lang: str = "en") -> dict[str, Any]:
+def results_json(project: Project, results: Results, lang: str = "en") -> dict[str, Any]:
     """The documented output of ``gpuplanner analyze FILE --json``."""
     p, t, cost = results.power, results.thermal, results.cost
     info = project.info
@@ -165,8 +170,8 @@ def results_json(project, results: Results, lang: str = "en") -> dict[str, Any]:
             "missing_prices": cost.missing_prices,
             "performance": performance_json(results, lang),
             "workload_error": results.workload_error or None,
-        "workloads": workloads_json(results),
-        "limits": limits_json(results),
+            "workloads": workloads_json(results),
+            "limits": limits_json(results),
             "fabric": fabric,
             "link_utilization": {
                 "max": _num(float(results.link_util.max())) if len(results.link_util) else 0.0,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -47,7 +48,7 @@ class TcoInputs:
     cloud_usd_per_gpu_hour: float
     tokens_per_s: float | None = None
 
-    def scaled(self, **changes: float) -> TcoInputs:
+    def scaled(self, **changes: Any) -> TcoInputs:  # replace() checks the names and this the types
         return dataclasses.replace(self, **changes)
 
 

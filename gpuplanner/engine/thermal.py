@@ -23,6 +23,7 @@ Unracked devices count as cooled by the simplest method.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -63,7 +64,7 @@ def cooling_table(
 ) -> CoolingTable:
     a = assumptions or load_assumptions("facility")
     order = list(a.value("cooling_order"))
-    rows: list[tuple] = []
+    rows: list[tuple[Any, ...]] = []
     entries = [
         e for e in (catalog.of_kind("cooling") if catalog is not None else []) if isinstance(e, CoolingType)
     ]
@@ -97,7 +98,7 @@ def cooling_table(
                 )
             )
 
-    def key(r: tuple) -> tuple:
+    def key(r: tuple[Any, ...]) -> tuple[Any, ...]:
         rank = order.index(r[1]) if r[1] in order else len(order)
         return (rank, r[6] if r[6] == r[6] else np.inf, r[2], r[0])
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from gpuplanner import text
-from gpuplanner.catalog.loader import Catalog
+from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import GpuType, ModelType, ServerType
 from gpuplanner.core.errors import PlannerError
+from gpuplanner.engine.arrays import FloatArray
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
 from gpuplanner.engine.fabric_graph import FabricGraph
 from gpuplanner.engine.perf.shapes import (
@@ -31,6 +34,8 @@ from gpuplanner.engine.perf.traffic import KIND_CODES as FLOW_KINDS
 from gpuplanner.engine.perf.traffic import Flows, training_flows
 from gpuplanner.engine.perf.training import TrainEstimate, estimate
 from gpuplanner.engine.routing import Router
+from gpuplanner.model import Project
+from gpuplanner.model.rows import Workload
 
 GIGA = 1e9
 
@@ -50,7 +55,7 @@ class WorkloadResult:
     error: str = ""
 
 
-def shape_of(workload, catalog) -> ModelShape:
+def shape_of(workload: Workload, catalog: Catalog) -> ModelShape:
     m = catalog.entries.get(workload.model_id) if workload.model_id else None
     if isinstance(m, ModelType):  # the catalog model, read as the performance package reads it
         shape = shape_from_entry(dict(m.raw))
@@ -71,7 +76,7 @@ def shape_of(workload, catalog) -> ModelShape:
 
 
 def cluster_of(
-    c: Compiled, catalog, fg: FabricGraph, servers: np.ndarray | None = None
+    c: Compiled, catalog: Catalog, fg: FabricGraph, servers: npt.NDArray[np.integer[Any]] | None = None
 ) -> tuple[ClusterSpec, int]:
     """The GPU servers (all, or the given device rows) as the performance model sees them: the most common
     server type; NIC bandwidth per GPU from the compute links actually drawn (a 400G NIC cabled at 25G counts
@@ -86,8 +91,8 @@ def cluster_of(
             text.en("error.no_gpu_servers" if servers is None else "error.no_gpu_servers_in_partition")
         )
     types, counts = np.unique(np.array(c.devices.type_ids, dtype=object)[is_gpu], return_counts=True)
-    srv: ServerType = catalog.get(str(types[np.argmax(counts)]))
-    gpu: GpuType = catalog.get(srv.gpu)
+    srv = catalog.get_typed(str(types[np.argmax(counts)]), ServerType)
+    gpu = catalog.get_typed(str(srv.gpu), GpuType)  # a server without a GPU: "no catalog entry 'None'"
     n_gpus = int(c.devices.gpu_count[is_gpu].sum())
     ep = fg.endpoint_link[fg.endpoint_link >= 0]
     ep_dev = fg.node_device[fg.endpoint_link >= 0]
@@ -122,9 +127,9 @@ ON_OFF = (
 )
 
 
-def workload_settings(workload) -> dict:
+def workload_settings(workload: Workload) -> dict[str, Any]:
     """The run settings the workload row states (None = not stated), for settings.resolve."""
-    stated: dict = {}
+    stated: dict[str, Any] = {}
     stack = getattr(workload, "stack", "") or ""
     for k, default in ROW_DEFAULTS.items():
         v = getattr(workload, k)
@@ -139,7 +144,7 @@ def workload_settings(workload) -> dict:
     return stated
 
 
-def train_config(workload, n_gpus: int, settings: dict | None = None) -> TrainConfig:
+def train_config(workload: Workload, n_gpus: int, settings: dict[str, Any] | None = None) -> TrainConfig:
     """The workload's training configuration; `settings`: run settings resolved already (the CLI's)."""
     from gpuplanner.engine.perf.settings import resolve
 
@@ -162,7 +167,13 @@ def train_config(workload, n_gpus: int, settings: dict | None = None) -> TrainCo
     )
 
 
-def route_flows(c: Compiled, fg: FabricGraph, router: Router, flows, n_gpus_placed: int):
+# per collective kind: (bytes a→b per link, bytes b→a per link, sending endpoints, bytes they send)
+KindLoads = dict[str, tuple[FloatArray, FloatArray, npt.NDArray[np.integer[Any]], FloatArray]]
+
+
+def route_flows(
+    c: Compiled, fg: FabricGraph, router: Router, flows: Flows, n_gpus_placed: int
+) -> tuple[FloatArray, FloatArray, KindLoads]:
     """Per-link bytes (both directions) of the inter-node flows, per collective kind."""
     L = len(c.links.ids)
     inter = (
@@ -173,7 +184,7 @@ def route_flows(c: Compiled, fg: FabricGraph, router: Router, flows, n_gpus_plac
     vol = flows.bytes_per_step[inter]
     kinds = flows.kind[inter]
     ok = (src >= 0) & (dst >= 0) & (src != dst)
-    per_kind: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+    per_kind: KindLoads = {}
     ab = np.zeros(L)
     ba = np.zeros(L)
     for name, code in FLOW_KINDS.items():
@@ -231,7 +242,7 @@ def switch_latency_ns(c: Compiled, catalog: Catalog) -> float | None:
 
 
 def net_factors(
-    c: Compiled, fg: FabricGraph, per_kind, nic_gbps_per_gpu: float
+    c: Compiled, fg: FabricGraph, per_kind: KindLoads, nic_gbps_per_gpu: float
 ) -> tuple[dict[str, float], dict[str, int]]:
     cap = c.links.capacity_gbps * GIGA / 8  # bytes/s per direction
     factors: dict[str, float] = {}
@@ -258,7 +269,12 @@ def net_factors(
 
 
 def analyze_workload(
-    project, c: Compiled, fg: FabricGraph, router: Router, workload, settings: dict | None = None
+    project: Project,
+    c: Compiled,
+    fg: FabricGraph,
+    router: Router,
+    workload: Workload,
+    settings: dict[str, Any] | None = None,
 ) -> WorkloadResult:
     catalog = project.catalog
     shape = shape_of(workload, catalog)

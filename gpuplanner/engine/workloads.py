@@ -7,16 +7,23 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gpuplanner import text
 from gpuplanner.core.errors import PlannerError
+from gpuplanner.engine.arrays import IntArray
 from gpuplanner.engine.compiled import Compiled
+from gpuplanner.engine.fabric_graph import FabricGraph
 from gpuplanner.engine.findings import Finding
 from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload, cluster_of, shape_of
+from gpuplanner.model import Project
+from gpuplanner.model.rows import Workload
+
+if TYPE_CHECKING:  # for the hint only: the analysis hands the fabric result over
+    from gpuplanner.engine.network import FabricResult
 
 TRAINING_KINDS = ("training", "fine-tuning")
 
@@ -48,7 +55,7 @@ class WorkloadEntry:
         if self.kind in TRAINING_KINDS:
             e = self.train.estimate if self.train is not None else None
             ok = e is not None and e.fits and e.time_to_train_s
-            out["time_to_train_days"] = e.time_to_train_s / 86400.0 if ok else None
+            out["time_to_train_days"] = e.time_to_train_s / 86400.0 if e is not None and ok else None
             band = getattr(e, "time_to_train_days_range", None) if e is not None else None
             out["time_to_train_days_range"] = list(band) if band else None
             out["mfu"] = e.mfu if e is not None and e.fits else None
@@ -60,15 +67,15 @@ class WorkloadEntry:
             )
         else:
             s = self.serving
-            fin = s is not None and s.max_requests_per_s > 0
+            fin = s if s is not None and s.max_requests_per_s > 0 else None  # a plan that serves anything
             out.update(
                 {
-                    "ttft_s": s.ttft_s if fin else None,
-                    "tpot_s": s.tpot_s if fin else None,
+                    "ttft_s": fin.ttft_s if fin is not None else None,
+                    "tpot_s": fin.tpot_s if fin is not None else None,
                     "max_requests_per_s": s.max_requests_per_s if s is not None else None,
                     "max_concurrent_users": s.max_concurrent_users if s is not None else None,
-                    "per_user_tokens_per_s": s.per_user_tokens_per_s if fin else None,
-                    "output_tokens_per_s": s.output_tokens_per_s if fin else None,
+                    "per_user_tokens_per_s": fin.per_user_tokens_per_s if fin is not None else None,
+                    "output_tokens_per_s": fin.output_tokens_per_s if fin is not None else None,
                     "serving": s.to_json() if s is not None else None,
                     "gpus_needed": self.needed.gpus if self.needed is not None else None,
                     "needed": self.needed.to_json() if self.needed is not None else None,
@@ -78,7 +85,7 @@ class WorkloadEntry:
         return out
 
 
-def _servers_of(project, partition: str) -> np.ndarray | None:
+def _servers_of(project: Project, partition: str) -> IntArray | None:
     if not partition:
         return None
     rows = [i for i, d in enumerate(project.devices.values()) if d.partition == partition]
@@ -89,7 +96,7 @@ def _servers_of(project, partition: str) -> np.ndarray | None:
     return np.array(rows, dtype=np.int64)
 
 
-def serving_setup(w) -> ServingSetup:
+def serving_setup(w: Workload) -> ServingSetup:
     return ServingSetup(
         prompt_len=w.prompt_len,
         output_len=w.output_len,
@@ -101,7 +108,7 @@ def serving_setup(w) -> ServingSetup:
     )
 
 
-def _serve(project, c: Compiled, fg, w) -> WorkloadEntry:
+def _serve(project: Project, c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
     spec, n_gpus = cluster_of(c, project.catalog, fg, _servers_of(project, w.partition))
     shape = shape_of(w, project.catalog)
     setup = serving_setup(w)
@@ -135,7 +142,9 @@ def _serve(project, c: Compiled, fg, w) -> WorkloadEntry:
     return entry
 
 
-def evaluate_workloads(project, c: Compiled, fabric, primary: WorkloadResult | None) -> list[WorkloadEntry]:
+def evaluate_workloads(
+    project: Project, c: Compiled, fabric: FabricResult, primary: WorkloadResult | None
+) -> list[WorkloadEntry]:
     """All active workloads in table order. `primary` is the training result the pipeline already has."""
     out: list[WorkloadEntry] = []
     for w in project.tables["workloads"].values():
@@ -163,6 +172,7 @@ def evaluate_workloads(project, c: Compiled, fabric, primary: WorkloadResult | N
 
 def workload_entry_findings(entries: list[WorkloadEntry]) -> list[Finding]:
     out = []
+    params: dict[str, Any]
     for e in entries:
         if e.error:
             params = {
@@ -176,6 +186,7 @@ def workload_entry_findings(entries: list[WorkloadEntry]) -> list[Finding]:
             continue
         users = e.extra.get("target_users")
         cap = e.serving
+        assert cap is not None  # a workload with a stated load (`needed`) has its capacity as drawn
         params = {
             "workload": e.name,
             "partition": e.partition or "—",

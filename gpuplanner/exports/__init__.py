@@ -29,10 +29,6 @@ NO_ANALYSIS = ("slurm-partitions", "k8s-quotas")  # made from the project alone
 __all__ = ["FORMATS", "ExportError", "analysis_json", "export", "write_atomic"]
 
 
-def _sibling(path: Path, name: str) -> Path:
-    return path.with_name(name)
-
-
 def export(
     project: Any,
     fmt: str,

@@ -7,9 +7,10 @@ every edit undoable. Readers use the tables and the query helpers.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from operator import attrgetter
+from typing import Any, TypeVar
 
 from gpuplanner.catalog import Catalog, CatalogEntry
 from gpuplanner.catalog.loader import default_catalog
@@ -17,12 +18,14 @@ from gpuplanner.core.errors import ValidationError
 from gpuplanner.core.events import Emitter
 from gpuplanner.core.ids import IdAllocator
 from gpuplanner.model.changes import ChangeSet
+from gpuplanner.model.refs import ForeignKey, keys_to, referring_ids
 from gpuplanner.model.rows import (
     DEVICE_ROLES,
     FABRIC_KINDS,
     ID_PREFIX,
     ROW_TYPES,
     SINGLETON_TABLES,
+    TABLE_OF,
     DesignGoal,
     Device,
     Link,
@@ -31,6 +34,8 @@ from gpuplanner.model.rows import (
     Site,
 )
 from gpuplanner.model.validate import check_rack_contents, validate_row
+
+R = TypeVar("R")  # a row class of ROW_TYPES
 
 _ABSENT = object()  # journal marker: the row did not exist before
 
@@ -53,16 +58,19 @@ class Project:
     # -- reading ----------------------------------------------------------------------------------------
     @property
     def info(self) -> ProjectInfo:
-        return self.tables["project"]["project"]
+        info: ProjectInfo = self.tables["project"]["project"]
+        return info
 
     @property
     def site(self) -> Site:
-        return self.tables["site"]["site"]
+        site: Site = self.tables["site"]["site"]
+        return site
 
     @property
     def goal(self) -> DesignGoal:
         """The design goal (``kind`` "" while none is set)."""
-        return self.tables["goal"]["goal"]
+        goal: DesignGoal = self.tables["goal"]["goal"]
+        return goal
 
     @property
     def racks(self) -> dict[str, Rack]:
@@ -75,6 +83,11 @@ class Project:
     @property
     def links(self) -> dict[str, Link]:
         return self.tables["links"]
+
+    def rows_of(self, cls: type[R]) -> dict[str, R]:
+        """The table of ``cls`` rows, typed: ``project.rows_of(Workload)`` is ``tables["workloads"]``."""
+        rows: dict[str, R] = self.tables[TABLE_OF[cls]]
+        return rows
 
     def row(self, table: str, row_id: str) -> Any:
         try:
@@ -132,11 +145,13 @@ class Project:
         if self._depth == 0:
             self._pending = ChangeSet()
             self._journal = []
+        pending = self._pending
+        assert pending is not None  # the outermost batch made it
         mark = len(self._journal)
         self._depth += 1
         failed = False
         try:
-            yield self._pending  # type: ignore[misc]
+            yield pending
         except BaseException:
             failed = True
             self._rollback(mark)
@@ -217,17 +232,28 @@ class Project:
             cs.note_removed(table, row_id)
         return old
 
+    def referrers(self, fk: ForeignKey, ids: Iterable[str]) -> list[str]:
+        """Ids of the rows of ``fk.table`` whose ``fk.column`` names one of ``ids``: in table order, or
+        sorted when the link index answers (a device's links, without a scan of every link)."""
+        wanted = set(ids)
+        if fk.table == "links" and fk.column in ("a_device", "b_device"):
+            index = self._links_by_device
+            if not any(d in index for d in wanted):
+                return []
+            links, end = self.links, attrgetter(fk.column)
+            return sorted({lid for d in wanted for lid in index.get(d, ()) if end(links[lid]) in wanted})
+        return referring_ids(fk, self.tables[fk.table].values(), wanted)
+
     def _check_unreferenced(self, table: str, row_id: str) -> None:
-        """A row others refer to cannot go first (commands remove or re-point the referrers in the same
-        step): a dangling reference would make the project fail to reopen."""
-        who: list[str] = []
-        if table == "devices":
-            who = sorted(self._links_by_device.get(row_id, ()))
-        elif table == "racks":
-            who = [d.id for d in self.devices.values() if d.rack_id == row_id]
-        elif table == "phases":
-            for t in ("racks", "devices", "links", "floor_items"):
-                who += [r.id for r in self.tables[t].values() if r.phase_id == row_id]
+        """A row others refer to (model/refs.py) cannot go first (commands remove or re-point the referrers
+        in the same step): a dangling reference would make the project fail to reopen."""
+        fks = keys_to(table)
+        if not fks:  # nothing names rows of this table (links: every RemoveRows of a device ends here)
+            return
+        referring: dict[str, None] = {}  # ordered, each id once (a link names a device at both ends)
+        for fk in fks:
+            referring.update(dict.fromkeys(self.referrers(fk, (row_id,))))
+        who = list(referring)
         if who:
             shown = ", ".join(who[:5]) + (f" and {len(who) - 5} more" if len(who) > 5 else "")
             raise ValidationError(

@@ -299,6 +299,7 @@ ROW_TYPES: dict[str, type] = {
     "floor_items": FloorItem,
     "goal": DesignGoal,
 }
+TABLE_OF: dict[type, str] = {cls: table for table, cls in ROW_TYPES.items()}  # row class → its table
 SINGLETON_TABLES = ("project", "site", "goal")
 ID_PREFIX = {
     "racks": "r",
@@ -312,10 +313,6 @@ ID_PREFIX = {
     "floor_items": "fi",
 }
 FLOOR_ITEM_KINDS = ("crah", "in-row", "rear-door", "cdu", "immersion-tank", "pdu", "busway", "utility-feed")
-
-
-def field_names(table: str) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(ROW_TYPES[table]))
 
 
 def row_to_dict(row: Any) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from gpuplanner.core.errors import ProjectFileError, ValidationError
 from gpuplanner.model.bounds import bounds, format_bound
+from gpuplanner.model.refs import REFERRING_TABLES, dangling_key, missing_message
 
 _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("devices", "role"): (
@@ -204,16 +205,14 @@ def _group_names(entry: Any) -> frozenset[str]:
 def check_references(table: str, row: Any, project: Any, *, device_links: bool = True) -> None:
     """A row against the rows and catalog entries it names. ``device_links=False`` skips checking a device's
     links from the device's side (when every link is checked anyway, as on opening a file)."""
+    fk = dangling_key(table, row, project.tables)  # the rows it names (model/refs.py)
+    if fk is not None:
+        raise ValidationError(missing_message(fk, row), field=fk.column, value=fk.value(row))
     if table == "devices":
         _check_device(row, project, device_links)
     elif table == "links":
         for side in ("a", "b"):
-            dev_id = getattr(row, f"{side}_device")
-            dev = project.devices.get(dev_id)
-            if dev is None:
-                raise ValidationError(
-                    f"link '{row.id}' refers to a missing device", field=f"{side}_device", value=dev_id
-                )
+            dev = project.devices[getattr(row, f"{side}_device")]  # there: the foreign key check above
             entry = project.catalog.entries.get(dev.type_id)
             group = getattr(row, f"{side}_group")
             if entry is not None and hasattr(entry, "port_group") and group not in _group_names(entry):
@@ -226,14 +225,6 @@ def check_references(table: str, row: Any, project: Any, *, device_links: bool =
             raise ValidationError(
                 f"link '{row.id}' joins a device to itself", field="b_device", value=row.b_device
             )
-    if (
-        table in ("racks", "devices", "links", "floor_items")
-        and row.phase_id
-        and row.phase_id not in project.tables["phases"]
-    ):
-        raise ValidationError(
-            f"{table} row '{row.id}' names a missing phase", field="phase_id", value=row.phase_id
-        )
     if (
         table == "goal"
         and row.kind
@@ -267,13 +258,7 @@ def check_device_kind(row: Any, entry: Any) -> None:
 def _check_device(row: Any, project: Any, links: bool = True) -> None:
     """A device against what it refers to: its rack (and U slot in it), its catalog entry and the port
     groups its links use."""
-    rack = None
-    if row.rack_id is not None:
-        rack = project.racks.get(row.rack_id)
-        if rack is None:
-            raise ValidationError(
-                f"device '{row.name}' refers to a missing rack", field="rack_id", value=row.rack_id
-            )
+    rack = project.racks[row.rack_id] if row.rack_id is not None else None  # checked: a foreign key
     entry = project.catalog.entries.get(row.type_id)
     if entry is None:
         raise ValidationError(
@@ -349,7 +334,7 @@ def validate_project(project: Any) -> None:
                 raise ValidationError(f"{table}: row stored under '{rid}' has id {row.id!r}", entry=rid)
             try:
                 validate_row(table, row)
-                if table in ("racks", "devices", "links", "floor_items"):
+                if table in REFERRING_TABLES:
                     check_references(table, row, project, device_links=False)
             except ValidationError as exc:
                 if exc.entry is None:

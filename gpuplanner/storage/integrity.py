@@ -12,10 +12,11 @@ import math
 from typing import Any
 
 from gpuplanner.core.errors import PlannerError, ProjectFileError
+from gpuplanner.model.refs import REFERRING_TABLES
 from gpuplanner.model.validate import check_references, validate_row
 
-# Tables whose rows refer to other rows or to catalog entries, checked after every row has loaded.
-REFERENCE_TABLES = ("racks", "devices", "links")
+# Tables whose rows refer to other rows (model/refs.py), checked after every row has loaded.
+REFERENCE_TABLES = REFERRING_TABLES
 SINGLE_ROW_TABLES = ("project", "site", "goal")
 # No list price in the catalog comes near this; a larger one is a typo or a damaged file.
 MAX_PRICE_USD = 1e12

@@ -61,7 +61,7 @@ def _column_types(cls: type) -> dict[str, type]:
 def _write(db: sqlite_utils.Database, project: Project) -> None:
     for table in TABLE_ORDER:
         cls = ROW_TYPES[table]
-        db[table].create(_column_types(cls), pk="id")
+        db.table(table).create(_column_types(cls), pk="id")
         names = [f.name for f in dataclasses.fields(cls)]
         # executemany on tuples: sqlite-utils' insert_all inspects every dict (3× slower at 40k rows).
         rows = [tuple(getattr(r, n) for n in names) for r in project.tables[table].values()]
@@ -69,16 +69,16 @@ def _write(db: sqlite_utils.Database, project: Project) -> None:
             cols = ", ".join(f"[{n}]" for n in names)
             marks = ", ".join("?" for _ in names)
             db.conn.executemany(f"INSERT INTO [{table}] ({cols}) VALUES ({marks})", rows)
-    db["meta"].create({"key": str, "value": str}, pk="key")
-    db["meta"].insert_all(
+    db.table("meta").create({"key": str, "value": str}, pk="key")
+    db.table("meta").insert_all(
         [
             {"key": "format_version", "value": str(FORMAT_VERSION)},
             {"key": "app_version", "value": __version__},
             {"key": "saved", "value": datetime.now(UTC).isoformat(timespec="seconds")},
         ]
     )
-    db["catalog_entries"].create({"id": str, "kind": str, "json": str}, pk="id")
-    db["catalog_prices"].create({"id": str, "json": str}, pk="id")
+    db.table("catalog_entries").create({"id": str, "kind": str, "json": str}, pk="id")
+    db.table("catalog_prices").create({"id": str, "json": str}, pk="id")
     used = sorted(project.used_type_ids())
     entries, prices = [], []
     for tid in used:
@@ -92,9 +92,9 @@ def _write(db: sqlite_utils.Database, project: Project) -> None:
             pd.pop("origin", None)
             prices.append({"id": tid, "json": json.dumps(pd, ensure_ascii=False, allow_nan=False)})
     if entries:
-        db["catalog_entries"].insert_all(entries)
+        db.table("catalog_entries").insert_all(entries)
     if prices:
-        db["catalog_prices"].insert_all(prices)
+        db.table("catalog_prices").insert_all(prices)
 
 
 def _fsync_dir(folder: Path) -> None:

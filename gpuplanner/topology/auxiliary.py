@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from gpuplanner.catalog import PortGroup
-from gpuplanner.catalog.types import ServerType
+from gpuplanner.catalog.types import ServerType, StorageType, SwitchType
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device
 from gpuplanner.topology.fattree import Y_TIER, _spread_x
@@ -128,6 +128,8 @@ def _set_x(plan: Plan, devices: list[Device], xs: list[float]) -> None:
 
 def _technology(port_type: str) -> str:
     return "infiniband" if port_type.startswith("infiniband") else "ethernet"
+
+
 # A storage fabric is never drawn without storage: when none is named, the storage of NVIDIA's DGX SuperPOD
 # reference architecture (DDN AI400X2), and the CLI says which it used.
 DEFAULT_STORAGE_SYSTEM = "ddn-ai400x2"
@@ -136,10 +138,10 @@ DEFAULT_STORAGE_SYSTEM = "ddn-ai400x2"
 def default_storage_system(plan: Plan, technology: str = "infiniband") -> str:
     """The reference storage (DDN AI400X2) in the variant whose data ports speak the fabric's technology."""
 
-    def speaks(e) -> bool:
+    def speaks(e: StorageType) -> bool:
         return any(pg.role != "management" and _technology(pg.type) == technology for pg in e.port_groups)
 
-    storages = [e for e in plan.catalog.entries.values() if e.kind == "storage"]
+    storages = [e for e in plan.catalog.entries.values() if isinstance(e, StorageType)]  # kind "storage"
     fit = {e.id for e in storages if speaks(e)}
     for name in (DEFAULT_STORAGE_SYSTEM, DEFAULT_STORAGE_SYSTEM + "-eth"):
         if name in fit:
@@ -176,7 +178,12 @@ def add_storage_fabric(
         leaf = plan.catalog.entries.get(opts.leaf_switch)
         pick = leaf if getattr(leaf, "technology", "") == tech else None
         pick = pick or next(
-            (e for e in sorted(plan.catalog.of_kind("switch"), key=lambda e: e.id) if e.technology == tech), None
+            (
+                e
+                for e in sorted(plan.catalog.of_kind("switch"), key=lambda e: e.id)
+                if isinstance(e, SwitchType) and e.technology == tech
+            ),
+            None,
         )
         if pick is not None:
             sw = switch_entry(plan.catalog, pick.id)

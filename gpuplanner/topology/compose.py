@@ -47,7 +47,7 @@ def free_positions_kw(project: Project) -> tuple[float, ...]:
         (g["kw"] for g in parse_positions(project.site.positions_json) for _ in range(g["count"])),
         reverse=True,
     )
-    drawn = {}
+    drawn: dict[str, float] = {}
     for d in project.devices.values():
         e = project.catalog.entries.get(d.type_id)
         if d.rack_id and e is not None:

@@ -15,7 +15,7 @@ from gpuplanner.catalog import PortGroup
 from gpuplanner.catalog.types import ServerType, SwitchType
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device
-from gpuplanner.topology.plan import Plan, fabric_group, ports_at
+from gpuplanner.topology.plan import Plan, fabric_group, ports_at, switch_entry
 
 X_SERVER = 150.0  # canvas spacing of rack columns
 Y_TIER = {"core": 0.0, "spine": 220.0, "leaf": 440.0, "racks": 660.0}
@@ -94,7 +94,7 @@ def two_tier_spines(
     x_width: float,
     label: str = "",
 ) -> list[Device]:
-    spine_sw: SwitchType = plan.catalog.get(spine_id)  # type: ignore[assignment]
+    spine_sw = switch_entry(plan.catalog, spine_id)
     k_spine = ports_at(spine_sw, speed)
     total_up = len(leaves) * up
     n_spines = _divisor_at_least(up, math.ceil(total_up / k_spine))
@@ -140,8 +140,8 @@ def three_tier(
 ) -> tuple[list[Device], list[Device]]:
     """Pods of ``leaves_per_pod`` leaves; each leaf one link to each of its pod's ``up`` spines; spine j of every
     pod to core group j."""
-    spine_sw: SwitchType = plan.catalog.get(spine_id)  # type: ignore[assignment]
-    core_sw: SwitchType = plan.catalog.get(core_id)  # type: ignore[assignment]
+    spine_sw = switch_entry(plan.catalog, spine_id)
+    core_sw = switch_entry(plan.catalog, core_id)
     k_spine = ports_at(spine_sw, speed)
     k_core = ports_at(core_sw, speed)
     if 2 * leaves_per_pod > k_spine:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from gpuplanner.catalog import PortGroup
 from gpuplanner.catalog.types import ServerType, StorageType
 from gpuplanner.commands import Compound
 from gpuplanner.core.errors import GenerationError
@@ -89,7 +90,7 @@ def generate_into(project: Project, opts: GenerateOptions) -> Compound:
     return apply_plan(project, generate(project, opts), f"Generate {opts.template}")
 
 
-def server_port_group(srv: ServerType, opts: GenerateOptions):
+def server_port_group(srv: ServerType, opts: GenerateOptions) -> PortGroup:
     """The server port group the fabric connects: the one named, else compute, frontend or storage ports."""
     if opts.server_ports:
         pg = srv.port_group(opts.server_ports)
@@ -187,7 +188,8 @@ def _leaf_spine(
                             fabric_id=fabric_id,
                         )
             leaves_per_pod = max(
-                groups_pp, (ports_at(plan.catalog.get(spine_id), speed) // 2) // groups_pp * groups_pp
+                groups_pp,
+                (ports_at(switch_entry(plan.catalog, spine_id), speed) // 2) // groups_pp * groups_pp,
             )
         else:
             max_down = math.floor(k * opts.oversub / (opts.oversub + 1))
@@ -218,7 +220,7 @@ def _leaf_spine(
                         speed_gbps=speed,
                         fabric_id=fabric_id,
                     )
-            leaves_per_pod = ports_at(plan.catalog.get(spine_id), speed) // 2
+            leaves_per_pod = ports_at(switch_entry(plan.catalog, spine_id), speed) // 2
         if len(leaves) == 1 and not three:
             continue  # one leaf: no spine tier needed
         if three:

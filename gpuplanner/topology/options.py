@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
+from typing import Any
 
 TEMPLATES = {
     "single-switch": "one switch for a pilot of a few servers (25/100 GbE or one IB switch)",
@@ -50,7 +51,7 @@ class GenerateOptions:
     # the list use rack_budget_kw / the rack type's budget. () = every rack alike.
     rack_budgets_kw: tuple[float, ...] = ()
 
-    def with_(self, **kw) -> GenerateOptions:
+    def with_(self, **kw: Any) -> GenerateOptions:
         return dataclasses.replace(self, **kw)
 
     def to_json(self) -> str:

@@ -132,7 +132,7 @@ def place_network(plan: Plan, opts: GenerateOptions) -> None:
     for d in plan.devices:
         if d.id in placed:
             continue
-        row = rows_of_su.get(d.group) if d.role == "leaf" and d.group in rows_of_su else middle
+        row = rows_of_su[d.group] if d.role == "leaf" and d.group in rows_of_su else middle
         bins.setdefault(row, []).append(d)
     x0 = max((r.x for r in plan.racks), default=0.0) + 2 * X_SERVER
     updates: dict[str, Device] = {}

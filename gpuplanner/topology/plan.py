@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TypeVar
 
-from gpuplanner.catalog import Catalog, PortGroup
+from gpuplanner.catalog import Catalog, CatalogEntry, PortGroup
 from gpuplanner.catalog.types import ServerType, StorageType, SwitchType
 from gpuplanner.commands import AddRows, Compound
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device, Fabric, Link, Project, Rack
+
+E = TypeVar("E", bound=CatalogEntry)
 
 
 def max_breakout(pg: PortGroup) -> int:
@@ -55,7 +58,7 @@ class Plan:
     port_use: dict[tuple[str, str], float] = field(default_factory=dict)
     prefix: str = ""
     phase_id: str = ""
-    _entry_of: dict[str, object] = field(default_factory=dict)
+    _entry_of: dict[str, CatalogEntry] = field(default_factory=dict)
 
     @property
     def catalog(self) -> Catalog:
@@ -104,7 +107,7 @@ class Plan:
         self._entry_of[d.id] = self.catalog.get(type_id)
         return d
 
-    def entry(self, device_id: str):
+    def entry(self, device_id: str) -> CatalogEntry:
         e = self._entry_of.get(device_id)
         if e is None:
             e = self.catalog.get(self.project.devices[device_id].type_id)
@@ -165,7 +168,7 @@ class Plan:
         return Compound(text, children)
 
 
-def require(catalog: Catalog, type_id: str, cls: type, what: str):
+def require(catalog: Catalog, type_id: str, cls: type[E], what: str) -> E:
     e = catalog.get(type_id)
     if not isinstance(e, cls):
         raise GenerationError(f"'{type_id}' is a {e.kind}, not a {what}", entry=type_id)

@@ -132,12 +132,3 @@ def ui_locale() -> QLocale:
     if system.language() == QLocale.Language.English:
         return system
     return QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
-
-
-def apply_settings(settings: QSettings | None = None) -> str:
-    """Install the translator and number style the settings (or environment, or system) ask for."""
-    s = settings if settings is not None else default_settings()
-    set_number_style(str(s.value(SETTINGS_NUMBERS, "auto") or "auto"))
-    lang = chosen_language(s)
-    set_language(lang)
-    return current_language()

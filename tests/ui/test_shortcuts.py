@@ -128,7 +128,9 @@ def test_zoom_to_fit_takes_in_a_rack_placed_far_away(window, qtbot):
     w = window
     p = w.doc.project
     some = p.racks[sorted(p.racks)[0]]
-    far = Rack(id=p.new_id("racks"), name="Far", type_id=some.type_id, row="Z", x=some.x + 20000, y=some.y + 9000)
+    far = Rack(
+        id=p.new_id("racks"), name="Far", type_id=some.type_id, row="Z", x=some.x + 20000, y=some.y + 9000
+    )
     w.doc.push(AddRows("racks", [far]))
     _focus(w, qtbot)
     _press(w, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)

@@ -40,10 +40,14 @@ def test_no_nvls_without_an_nvswitch_or_across_nodes():
     size = 4e9
     for c in (cluster("NVIDIA A100 SXM4 80GB"), cluster("NVIDIA H100 PCIe", per_node=8)):
         links = links_for(c, A)
-        assert group_all_reduce_s(size, 8, 8, links, "tp", nvls=True) == group_all_reduce_s(size, 8, 8, links, "tp")
+        assert group_all_reduce_s(size, 8, 8, links, "tp", nvls=True) == group_all_reduce_s(
+            size, 8, 8, links, "tp"
+        )
     links = links_for(cluster("NVIDIA H100 SXM 80GB"), A)
     # 64 ranks over 8 nodes: the inter-node part bounds it, no in-switch gain
-    assert group_all_reduce_s(size, 64, 8, links, "dp", nvls=True) == group_all_reduce_s(size, 64, 8, links, "dp")
+    assert group_all_reduce_s(size, 64, 8, links, "dp", nvls=True) == group_all_reduce_s(
+        size, 64, 8, links, "dp"
+    )
 
 
 def test_tp_without_sequence_parallelism_gets_the_gain_and_with_it_does_not():
@@ -51,7 +55,9 @@ def test_tp_without_sequence_parallelism_gets_the_gain_and_with_it_does_not():
     kw = dict(tp=8, pp=1, dp=8, micro_batch=1, global_batch=64, seq_len=4096, recompute="full")
     h100, a100 = cluster("NVIDIA H100 SXM 80GB"), cluster("NVIDIA A100 SXM4 80GB")
     plain = estimate(shape, TrainConfig(**kw, sequence_parallel=False), h100).breakdown["tp_comm_s"]
-    same_links_no_nvls = estimate(shape, TrainConfig(**kw, sequence_parallel=False), a100).breakdown["tp_comm_s"]
+    same_links_no_nvls = estimate(shape, TrainConfig(**kw, sequence_parallel=False), a100).breakdown[
+        "tp_comm_s"
+    ]
     assert plain < 0.85 * same_links_no_nvls  # a100 here differs only in its name: no NVLS
     sp_h = estimate(shape, TrainConfig(**kw, sequence_parallel=True), h100).breakdown["tp_comm_s"]
     sp_a = estimate(shape, TrainConfig(**kw, sequence_parallel=True), a100).breakdown["tp_comm_s"]

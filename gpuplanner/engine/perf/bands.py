@@ -17,10 +17,11 @@ its measured value (reported as `loo_coverage`).
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import yaml
@@ -28,6 +29,11 @@ import yaml
 from gpuplanner import text
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
+
+if TYPE_CHECKING:  # validation imports the estimate modules; this module is imported by them
+    from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
+    from gpuplanner.engine.perf.training import TrainEstimate
+    from gpuplanner.engine.perf.validation import Checked
 
 MIN_RUNS = 14
 SCALE_SPLIT_GPUS = 256
@@ -92,10 +98,10 @@ class Band:
         )
 
 
-def compute(checked) -> dict[str, Any]:
+def compute(checked: Iterable[Checked]) -> dict[str, Any]:
     """Bands per group, and their leave-one-out coverage, from validation.check_all()."""
     rows = [c for c in checked if c.error is not None and not c.run.excluded]
-    ratio = np.array([1.0 / (1.0 + c.error) for c in rows])
+    ratio = np.array([1.0 / (1.0 + (c.error or 0.0)) for c in rows])  # rows all have an error
     keys = [group_keys(c.moe, c.gpu, c.n_gpus) for c in rows]
     members: dict[str, list[int]] = {}
     for i, ks in enumerate(keys):
@@ -144,7 +150,7 @@ def stored_bands(path: str | Path | None = None) -> dict[str, Any]:
     return _stored(str(path or bands_path()))
 
 
-def band_for(shape, cluster, n_gpus: int, precision: str = "bf16") -> Band:
+def band_for(shape: ModelShape, cluster: ClusterSpec, n_gpus: int, precision: str = "bf16") -> Band:
     """The band of a prediction: its finest group holding at least MIN_RUNS published runs."""
     doc = stored_bands()
     groups = doc["groups"]
@@ -176,7 +182,7 @@ if __name__ == "__main__":  # python -m gpuplanner.engine.perf.bands
     )
 
 
-def ranges(est, shape, cluster) -> dict[str, Any]:
+def ranges(est: TrainEstimate, shape: ModelShape, cluster: ClusterSpec) -> dict[str, Any]:
     """The error ranges of one estimate: step time, tokens/s, MFU and time to train (with interruptions).
 
     Without a readable bands file (a catalog folder without validation/) the ranges are None and the band

@@ -157,7 +157,7 @@ def ring_all_reduce_s(size_byte: Num, n: Num, busbw: Num, alpha_s: Num) -> Float
 
 def tree_all_reduce_s(size_byte: Num, n: Num, busbw: Num, alpha_s: Num) -> Floats:
     """Double binary tree: ~2·S over the bus (reduce up, broadcast down), 2·log2(n) latency steps."""
-    n = np.asarray(n, dtype=float)
+    n = np.asarray(n, dtype=np.float64)
     t = 2.0 * size_byte / busbw + 2.0 * np.ceil(np.log2(np.maximum(n, 2.0))) * alpha_s
     return _zero_if_single(n, t)
 
@@ -171,7 +171,7 @@ def all_reduce_s(size_byte: Num, n: Num, busbw: Num, alpha_s: Num) -> Floats:
 
 def reduce_scatter_s(size_byte: Num, n: Num, busbw: Num, alpha_s: Num) -> Floats:
     """`size_byte` is the full (unsharded) buffer; each rank ends with size/n."""
-    n = np.asarray(n, dtype=float)
+    n = np.asarray(n, dtype=np.float64)
     return _zero_if_single(n, (n - 1.0) / n * size_byte / busbw + (n - 1.0) * alpha_s)
 
 
@@ -182,8 +182,8 @@ def all_gather_s(size_byte: Num, n: Num, busbw: Num, alpha_s: Num) -> Floats:
 
 def all_to_all_s(size_byte: Num, n: Num, g: Num, links: Links, kind: str = "ep") -> Floats:
     """Each rank sends size/n to every other member: the intra-node share over NVLink, the rest over NICs."""
-    n = np.asarray(n, dtype=float)
-    g = np.minimum(np.asarray(g, dtype=float), n)
+    n = np.asarray(n, dtype=np.float64)
+    g = np.minimum(np.asarray(g, dtype=np.float64), n)
     per_peer = size_byte / n
     intra = per_peer * (g - 1.0) / (links.nvl_busbw_byte_per_s)
     nic = links.nic_busbw_byte_per_s * links.factor.get(kind, 1.0)
@@ -206,7 +206,7 @@ def p2p_s(size_byte: Num, intra_node: Num, links: Links, kind: str = "pp") -> Fl
 
 def nvls_factor(n: Num, g: Num, links: Links) -> Floats:
     """Bus-bandwidth gain of NVLink SHARP for an all-reduce of n ranks (1 outside a node or without it)."""
-    n = np.asarray(n, dtype=float)
+    n = np.asarray(n, dtype=np.float64)
     if not links.nvls_gain:
         return np.ones_like(n)
     top = max(links.nvls_gain)
@@ -214,7 +214,7 @@ def nvls_factor(n: Num, g: Num, links: Links) -> Floats:
     table = np.ones(top + 1)
     for ranks, gain in links.nvls_gain.items():
         table[ranks] = gain
-    return np.where(n <= np.asarray(g, dtype=float), table[k], 1.0)
+    return np.where(n <= np.asarray(g, dtype=np.float64), table[k], 1.0)
 
 
 def group_all_reduce_s(size_byte: Num, n: Num, g: Num, links: Links, kind: str, nvls: bool = False) -> Floats:

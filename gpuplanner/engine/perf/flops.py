@@ -74,10 +74,6 @@ def params_total(shape: ModelShape) -> float:
     return param_counts(shape)["total"]
 
 
-def params_active(shape: ModelShape) -> float:
-    return param_counts(shape)["active"]
-
-
 def layer_forward_flops_per_token(shape: ModelShape, seq_len: int) -> tuple[float, float]:
     """(matrix FLOPs, attention-score FLOPs) of one average layer's forward pass, per token."""
     c = param_counts(shape)
@@ -108,11 +104,6 @@ def hardware_flops_per_token(shape: ModelShape, seq_len: int | None, recompute: 
     gemm, scores = layer_forward_flops_per_token(shape, s)
     again = {"none": 0.0, "selective": scores, "full": gemm + scores}[recompute]
     return model_flops_per_token(shape, s) + shape.layers * again
-
-
-def model_flops_per_iteration(shape: ModelShape, global_batch: int, seq_len: int | None = None) -> float:
-    s = seq_len or shape.seq_len
-    return model_flops_per_token(shape, s) * global_batch * s
 
 
 def megatron_eq3_flops(batch: int, seq_len: int, layers: int, hidden: int, vocab: int) -> float:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpuplanner.engine.arrays import Flag, Num, Real
 from gpuplanner.engine.perf.assumptions import Assumptions
 from gpuplanner.engine.perf.collectives import Links, all_to_all_s, group_all_reduce_s, links_for
 from gpuplanner.engine.perf.flops import mlp_matrices
@@ -69,14 +70,14 @@ def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardwa
     )
 
 
-def gemm_s(m, n, k, hw: Hardware):
+def gemm_s(m: Real, n: Real, k: Real, hw: Hardware) -> Real:
     """Additive roofline of one GEMM (M×K)·(K×N); the same holds for its two backward GEMMs."""
     flops = 2.0 * m * n * k
     traffic = hw.operand_bytes * (m * k + k * n + m * n)
     return flops / hw.gemm_flop_per_s + traffic / hw.gemm_byte_per_s
 
 
-def _mlp_gemms_s(tokens, h, width, mats, tp, hw):
+def _mlp_gemms_s(tokens: Real, h: float, width: float, mats: int, tp: Real, hw: Hardware) -> Real:
     """Up (and gate) projection and down projection of an MLP of `width` split over tp."""
     return gemm_s(tokens, (mats - 1) * width / tp, h, hw) + gemm_s(tokens, h, width / tp, hw)
 
@@ -96,7 +97,16 @@ class LayerTimes:
 
 
 def layer_times(
-    shape: ModelShape, hw: Hardware, a: Assumptions, *, tp, cp, ep, mb, sp, flash: bool
+    shape: ModelShape,
+    hw: Hardware,
+    a: Assumptions,
+    *,
+    tp: Num,
+    cp: Num,
+    ep: Num,
+    mb: Num,
+    sp: Flag,
+    flash: bool,
 ) -> LayerTimes:
     """Times of the average layer (MoE layers weighted by their share of the model).
 
@@ -104,19 +114,20 @@ def layer_times(
     EP group has min(ep, gpus_per_node / (tp·cp)) members per node.
     """
     h, hd, s = float(shape.hidden), float(shape.head_dim), float(shape.seq_len)
-    tp = np.asarray(tp, dtype=float)
-    cp = np.asarray(cp, dtype=float)
-    tokens = np.asarray(mb, dtype=float) * s / cp  # rows of every GEMM on this GPU
+    tp = np.asarray(tp, dtype=np.float64)
+    cp = np.asarray(cp, dtype=np.float64)
+    tokens = np.asarray(mb, dtype=np.float64) * s / cp  # rows of every GEMM on this GPU
     mats = mlp_matrices(shape)
     q_width = shape.heads * hd
     kv_width = shape.kv_heads * hd
     attn_gemm = gemm_s(tokens, (q_width + 2 * kv_width) / tp, h, hw) + gemm_s(tokens, h, q_width / tp, hw)
     dense_mlp = _mlp_gemms_s(tokens, h, float(shape.ffn_hidden), mats, tp, hw)
     moe_share = shape.moe_layers / shape.layers
+    mlp: Real
     if shape.is_moe:
         # tokens are spread over experts; an expert's GEMM sees tokens·top_k/experts rows on average
         fe = float(shape.expert_ffn)
-        ep_arr = np.asarray(ep, dtype=float)
+        ep_arr = np.asarray(ep, dtype=np.float64)
         local_experts = shape.experts / ep_arr
         rows = tokens * shape.top_k / local_experts  # EP brings the ep ranks' tokens to the local experts
         routed = local_experts * _mlp_gemms_s(rows, h, fe, mats, tp, hw)
@@ -132,7 +143,7 @@ def layer_times(
     gemm_fwd = attn_gemm + mlp
 
     heads_gpu = shape.heads / tp
-    score_elems = np.asarray(mb, dtype=float) * heads_gpu * (s / cp) * s
+    score_elems = np.asarray(mb, dtype=np.float64) * heads_gpu * (s / cp) * s
     score_flops = 4.0 * score_elems * hd
     if flash:
         useful = 0.5 if shape.causal else 1.0  # FlashAttention skips fully masked blocks
@@ -154,18 +165,19 @@ def layer_times(
     act_f = hw.ew["mlp_act_fwd"] * (1.5 if gated else 1.0)
     act_b = hw.ew["mlp_act_bwd"] * (10.0 / 6.0 if gated else 1.0)
     act_elems = tokens * act_width / tp
-    routed = (moe_share * shape.top_k * tokens * h) if shape.is_moe else 0.0  # token copies sent to experts
+    # token copies sent to experts
+    routed_elems: Real = (moe_share * shape.top_k * tokens * h) if shape.is_moe else 0.0
     ew_fwd = (
         hw.ew["norm_residual_fwd"] * replicated
         + hw.ew["attn_io_fwd"] * tokens * h / tp
         + act_f * act_elems
-        + hw.ew["moe_permute_fwd"] * routed
+        + hw.ew["moe_permute_fwd"] * routed_elems
     ) / hw.ew_byte_per_s
     ew_bwd = (
         hw.ew["norm_residual_bwd"] * replicated
         + hw.ew["attn_io_bwd"] * tokens * h / tp
         + act_b * act_elems
-        + hw.ew["moe_permute_bwd"] * routed
+        + hw.ew["moe_permute_bwd"] * routed_elems
     ) / hw.ew_byte_per_s
 
     links = hw.links
@@ -189,7 +201,7 @@ def layer_times(
 
     if shape.is_moe:
         dispatch = tokens * shape.top_k * h * ACT_BYTES
-        ep = np.asarray(ep, dtype=float)
+        ep = np.asarray(ep, dtype=np.float64)
         g_ep = np.clip(links.gpus_per_node / (tp * cp), 1.0, ep)
         ep_fwd = moe_share * 2.0 * all_to_all_s(dispatch, ep, g_ep, links, "ep")
         ep_fwd = ep_fwd * (1.0 - a.number("ep_overlap_fraction"))

@@ -25,8 +25,11 @@ allocator (CUDA context, NCCL) and the allocator's fragmentation. All functions 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from gpuplanner.engine.arrays import Flag, FloatArray, Num, Real
 from gpuplanner.engine.perf.assumptions import Assumptions
 from gpuplanner.engine.perf.flops import param_counts
 from gpuplanner.engine.perf.shapes import ModelShape
@@ -63,8 +66,17 @@ def activation_coefficients(shape: ModelShape) -> tuple[float, float, float]:
 
 
 def activation_bytes_per_layer(
-    shape: ModelShape, *, seq_len, micro_batch, tp, cp, sp, recompute, flash, precision: str = "bf16"
-):
+    shape: ModelShape,
+    *,
+    seq_len: Num,
+    micro_batch: Num,
+    tp: Num,
+    cp: Num,
+    sp: Flag,
+    recompute: Num,
+    flash: bool,
+    precision: str = "bf16",
+) -> FloatArray:
     """Bytes one layer keeps for the backward pass of one micro-batch on one GPU.
 
     `recompute` is an array of codes 0 none, 1 selective, 2 full (or a scalar). With FP8, Transformer Engine
@@ -72,11 +84,12 @@ def activation_bytes_per_layer(
     FlashAttention then keeps its own bf16 output for its backward besides the projection's FP8 copy, unless
     the attention core is recomputed (selective).
     """
-    s = np.asarray(seq_len, dtype=float) / np.asarray(cp, dtype=float)
-    b = np.asarray(micro_batch, dtype=float)
-    t = np.asarray(tp, dtype=float)
+    s = np.asarray(seq_len, dtype=np.float64) / np.asarray(cp, dtype=np.float64)
+    b = np.asarray(micro_batch, dtype=np.float64)
+    t = np.asarray(tp, dtype=np.float64)
     h = float(shape.hidden)
     sbh = s * b * h
+    total: Num
     total, replicated, gemm_inputs = activation_coefficients(shape)
     rc = np.asarray(recompute)
     if precision == "fp8":
@@ -86,43 +99,45 @@ def activation_bytes_per_layer(
             total = total + np.where(rc == 0, 2.0, 0.0)
     linear = np.where(sp, total / t, replicated + (total - replicated) / t)
     score_bytes = 5.0 if shape.dropout else 2.0  # softmax output 2, dropout mask 1 and output 2
-    scores = 0.0 if flash else score_bytes * shape.heads * np.asarray(seq_len, dtype=float) / h / t
+    scores = 0.0 if flash else score_bytes * shape.heads * np.asarray(seq_len, dtype=np.float64) / h / t
     per_layer = np.where(rc == 0, linear + scores, linear)
     per_layer = np.where(rc == 2, np.where(sp, 2.0 / t, 2.0), per_layer)
     return sbh * per_layer
 
 
-def chunks_in_flight(pp, vpp, micro_batches):
+def chunks_in_flight(pp: Num, vpp: Num, micro_batches: Num) -> FloatArray:
     """Forward passes of model chunks the first pipeline rank holds at its peak (Megatron-Core schedules.py).
 
     1F1B: min(p, m). Interleaved: the warm-up runs 2(p-1) + (v-1)·p chunk forwards (micro-batch groups of
     p per chunk) and the steady state one more before the first backward: p·v + p - 1, at most m·v.
     """
-    p = np.asarray(pp, dtype=float)
-    v = np.asarray(vpp, dtype=float)
-    m = np.asarray(micro_batches, dtype=float)
+    p = np.asarray(pp, dtype=np.float64)
+    v = np.asarray(vpp, dtype=np.float64)
+    m = np.asarray(micro_batches, dtype=np.float64)
     interleaved = np.minimum(2.0 * (p - 1.0) + (v - 1.0) * p + 1.0, m * v)
     return np.where(v > 1, interleaved, np.minimum(p, m))
 
 
-def layers_in_flight(pp, vpp, micro_batches):
+def layers_in_flight(pp: Num, vpp: Num, micro_batches: Num) -> FloatArray:
     """Micro-batch·layers of activations the first pipeline stage holds, in units of its own layers.
 
     p·(1 + (p-1)/(p·v)) = p + (p-1)/v with v interleaved chunks (Narayanan et al. SC'21; Korthikanti et al.
     2022, Section 4.2.3), which is Megatron's warm-up count; fewer when the step has fewer micro-batches.
     """
-    return chunks_in_flight(pp, vpp, micro_batches) / np.asarray(vpp, dtype=float)
+    return chunks_in_flight(pp, vpp, micro_batches) / np.asarray(vpp, dtype=np.float64)
 
 
-def first_stage_layer_microbatches(shape: ModelShape, *, pp, vpp, micro_batches, balanced: bool):
+def first_stage_layer_microbatches(
+    shape: ModelShape, *, pp: Num, vpp: Num, micro_batches: Num, balanced: bool
+) -> FloatArray:
     """Layer·micro-batches of activations on the first pipeline rank at its peak.
 
     With `balanced` the embedding takes one layer's slot (Llama 3 §3.3.2: 'the first model chunk on the first
     stage has only the embedding'), so the rank's first chunk holds one layer fewer and the forwards of that
     chunk in flight keep one layer fewer each.
     """
-    p = np.asarray(pp, dtype=float)
-    v = np.asarray(vpp, dtype=float)
+    p = np.asarray(pp, dtype=np.float64)
+    v = np.asarray(vpp, dtype=np.float64)
     n = chunks_in_flight(pp, vpp, micro_batches)
     if not balanced:
         return n / v * np.ceil(shape.layers / p)
@@ -136,16 +151,16 @@ def model_state_bytes(
     shape: ModelShape,
     a: Assumptions,
     *,
-    tp,
-    pp,
-    dp,
-    cp,
-    ep,
+    tp: Num,
+    pp: Num,
+    dp: Num,
+    cp: Num,
+    ep: Num,
     zero_stage: int,
     precision: str,
     grad_dtype: str | None = None,
     balanced: bool = False,
-):
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """(weights, gradients, optimizer) bytes on the GPU holding the most parameters (first/last stage).
 
     FP8 training with bf16 weights also keeps each GEMM weight's FP8 copy and its FP8 transpose, cast on the
@@ -153,30 +168,32 @@ def model_state_bytes(
     Megatron-Core passes is_first_microbatch): counted in the weights.
     """
     c = param_counts(shape)
-    p = np.asarray(pp, dtype=float)
+    p = np.asarray(pp, dtype=np.float64)
     layers_per_stage = np.ceil(shape.layers / p)
     if balanced:  # the first and last stages give a layer's slot to the embedding / the output layer
         layers_per_stage = np.where(p > 1, np.ceil((shape.layers + 2.0) / p) - 1.0, layers_per_stage)
     expert_per_layer = c["experts_total"] / max(shape.moe_layers, 1)
     dense_per_layer = (c["layers_total"] - c["experts_total"]) / shape.layers
     moe_share = shape.moe_layers / shape.layers
-    t = np.asarray(tp, dtype=float)
-    emb_stage = shape.vocab * shape.hidden / t  # input embedding on the first stage, output layer on the last
+    t = np.asarray(tp, dtype=np.float64)
+    emb_stage: Real = (
+        shape.vocab * shape.hidden / t
+    )  # input embedding on the first stage, output layer on the last
     emb_stage = (
         emb_stage * np.where(np.asarray(pp) == 1, 2.0 - shape.tied_embeddings, 1.0) if shape.vocab else 0.0
     )
     gemm_dense = layers_per_stage * dense_per_layer / t
     dense = gemm_dense + emb_stage
-    experts = layers_per_stage * moe_share * expert_per_layer / (t * np.asarray(ep, dtype=float))
+    experts = layers_per_stage * moe_share * expert_per_layer / (t * np.asarray(ep, dtype=np.float64))
     table = a.table("adam_bytes_per_param")
     grad_key = {"fp32": "grads_fp32", "bf16": "grads_bf16", "fp16": "grads_fp16"}[
         grad_dtype or ("fp16" if precision == "fp16" else "fp32")
     ]
     grad_b = table[grad_key]
-    shard_dense = np.asarray(dp, dtype=float) * np.asarray(cp, dtype=float)
-    shard_expert = np.maximum(shard_dense / np.asarray(ep, dtype=float), 1.0)
+    shard_dense = np.asarray(dp, dtype=np.float64) * np.asarray(cp, dtype=np.float64)
+    shard_expert = np.maximum(shard_dense / np.asarray(ep, dtype=np.float64), 1.0)
 
-    def held(stage_min: int, dense_part=dense):
+    def held(stage_min: int, dense_part: FloatArray = dense) -> FloatArray:
         if zero_stage >= stage_min:
             return dense_part / shard_dense + experts / shard_expert
         return dense_part + experts
@@ -206,24 +223,24 @@ def training_memory(
     a: Assumptions,
     *,
     mem_gb: float,
-    seq_len,
-    micro_batch,
-    micro_batches,
-    tp,
-    pp,
-    dp,
-    cp,
-    ep,
-    vpp,
-    sp,
-    recompute,
+    seq_len: Num,
+    micro_batch: Num,
+    micro_batches: Num,
+    tp: Num,
+    pp: Num,
+    dp: Num,
+    cp: Num,
+    ep: Num,
+    vpp: Num,
+    sp: Flag,
+    recompute: Num,
     flash: bool,
     zero_stage: int,
     precision: str,
     gpu_name: str = "",
     grad_dtype: str | None = None,
     balanced: bool = False,
-) -> dict:
+) -> dict[str, Any]:
     """Per-GPU breakdown in GB (arrays over configurations) and `fits` against the usable share of mem_gb."""
     w, g, o, _ = model_state_bytes(
         shape,
@@ -238,21 +255,36 @@ def training_memory(
         grad_dtype=grad_dtype,
         balanced=balanced,
     )
-    act = dict(
-        seq_len=seq_len, micro_batch=micro_batch, tp=tp, cp=cp, sp=sp, flash=flash, precision=precision
-    )
-    per_layer = activation_bytes_per_layer(shape, recompute=recompute, **act)
+
+    def act(rc: Num) -> FloatArray:
+        return activation_bytes_per_layer(
+            shape,
+            seq_len=seq_len,
+            micro_batch=micro_batch,
+            tp=tp,
+            cp=cp,
+            sp=sp,
+            recompute=rc,
+            flash=flash,
+            precision=precision,
+        )
+
+    per_layer = act(recompute)
     stored = per_layer * first_stage_layer_microbatches(
         shape, pp=pp, vpp=vpp, micro_batches=micro_batches, balanced=balanced
     )
     # the layer being recomputed / back-propagated holds its full activations for a moment
-    working = activation_bytes_per_layer(shape, recompute=0, **act)
+    working = act(0)
     rc = np.asarray(recompute)
     working = np.where(rc == 0, 0.0, working)
     tokens = (
-        np.asarray(micro_batch, dtype=float) * np.asarray(seq_len, dtype=float) / np.asarray(cp, dtype=float)
+        np.asarray(micro_batch, dtype=np.float64)
+        * np.asarray(seq_len, dtype=np.float64)
+        / np.asarray(cp, dtype=np.float64)
     )
-    logits = 6.0 * tokens * shape.vocab / np.asarray(tp, dtype=float)  # fp16 logits + fp32 copy, last stage
+    logits = (
+        6.0 * tokens * shape.vocab / np.asarray(tp, dtype=np.float64)
+    )  # fp16 logits + fp32 copy, last stage
     acts = stored + working + logits
     total = w + g + o + acts
     capacity, usable = usable_memory_gb(mem_gb, gpu_name, a)
@@ -269,19 +301,21 @@ def training_memory(
     }
 
 
-def kv_cache_bytes(shape: ModelShape, *, batch, context_len, tp, kv_precision_bytes: float):
+def kv_cache_bytes(
+    shape: ModelShape, *, batch: Num, context_len: Num, tp: Num, kv_precision_bytes: float
+) -> FloatArray:
     """K and V of every layer for `batch` sequences of `context_len` tokens, per GPU of a tp group.
 
     KV heads are split over tp; when there are fewer KV heads than tp ranks each rank keeps one (replicated).
     """
-    kv_per_gpu = np.maximum(shape.kv_heads / np.asarray(tp, dtype=float), 1.0)
+    kv_per_gpu = np.maximum(shape.kv_heads / np.asarray(tp, dtype=np.float64), 1.0)
     return (
         2.0
         * shape.layers
         * kv_per_gpu
         * shape.head_dim
-        * np.asarray(context_len, dtype=float)
-        * np.asarray(batch, dtype=float)
+        * np.asarray(context_len, dtype=np.float64)
+        * np.asarray(batch, dtype=np.float64)
         * kv_precision_bytes
     )
 

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuplanner import text
 from gpuplanner.core.errors import PlannerError, ValidationError
 from gpuplanner.engine.perf.settings import SETTINGS, resolve
 from gpuplanner.engine.perf.shapes import RECOMPUTE, Calibration, ClusterSpec, ModelShape, TrainConfig
+
+if TYPE_CHECKING:  # training imports this module's callers; the hint needs no import at run time
+    from gpuplanner.catalog import Catalog
+    from gpuplanner.engine.perf.training import TrainEstimate
 
 LAYOUT = ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch")
 # every name a request may carry (the estimate command's option names); anything else is a typo
@@ -33,7 +37,7 @@ REQUEST_KEYS = frozenset(
 
 @dataclass
 class TrainResult:
-    rows: list  # [(TrainConfig, TrainEstimate)], best first
+    rows: list[tuple[TrainConfig, TrainEstimate]]  # best first
     shape: ModelShape
     cluster: ClusterSpec
     settings: dict[str, Any]
@@ -42,7 +46,7 @@ class TrainResult:
     searched: bool = False
 
 
-def shape_of(req: dict[str, Any], catalog) -> ModelShape:
+def shape_of(req: dict[str, Any], catalog: Catalog) -> ModelShape:
     from gpuplanner.catalog.types import ModelType
     from gpuplanner.engine.perf.shapes import shape_from_entry
 
@@ -69,6 +73,7 @@ def shape_of(req: dict[str, Any], catalog) -> ModelShape:
             text.en("error.model_or_shape", missing="--" + " --".join(missing)), field=missing[0]
         )
     ffn = req.get("ffn") or 4 * req["hidden"]
+    vocab: int | None = req.get("vocab")
     return ModelShape(
         architecture="dense",
         layers=req["layers"],
@@ -76,7 +81,7 @@ def shape_of(req: dict[str, Any], catalog) -> ModelShape:
         heads=req["heads"],
         kv_heads=req.get("kv_heads") or req["heads"],
         ffn_hidden=ffn,
-        vocab=req.get("vocab") if req.get("vocab") is not None else 51200,
+        vocab=vocab if vocab is not None else 51200,
         seq_len=req.get("seq") or 2048,
         gated_mlp=overrides.get("gated_mlp", ffn != 4 * req["hidden"]),
         tied_embeddings=overrides.get("tied_embeddings", False),
@@ -84,7 +89,7 @@ def shape_of(req: dict[str, Any], catalog) -> ModelShape:
     )
 
 
-def cluster_of(req: dict[str, Any], catalog) -> ClusterSpec:
+def cluster_of(req: dict[str, Any], catalog: Catalog) -> ClusterSpec:
     from gpuplanner.catalog.types import GpuType, ServerType
 
     server = catalog.get(req["server"]) if req.get("server") else None
@@ -216,7 +221,7 @@ def stated_config(
     )
 
 
-def build(req: dict[str, Any], catalog=None) -> tuple[ModelShape, ClusterSpec, TrainConfig]:
+def build(req: dict[str, Any], catalog: Catalog | None = None) -> tuple[ModelShape, ClusterSpec, TrainConfig]:
     """Shape, cluster and configuration of a request that states its layout (for tests and tools)."""
     if catalog is None:
         from gpuplanner.catalog.loader import default_catalog
@@ -230,7 +235,7 @@ def build(req: dict[str, Any], catalog=None) -> tuple[ModelShape, ClusterSpec, T
     return shape, cluster, stated_config(req, shape, req["gpus"], settings)
 
 
-def run(req: dict[str, Any], catalog=None) -> TrainResult:
+def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
     """The training estimate of a request: one stated layout, or the best layouts of a search."""
     from gpuplanner.engine.perf.sweep import sweep
     from gpuplanner.engine.perf.training import estimate

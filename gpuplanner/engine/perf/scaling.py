@@ -10,6 +10,8 @@ Two curves, both computed with `training.evaluate` on all sizes at once:
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from gpuplanner import text
@@ -69,7 +71,7 @@ def best_scaling(
     global_batch: int,
     *,
     a: Assumptions | None = None,
-    **sweep_options,
+    **sweep_options: Any,
 ) -> dict[str, np.ndarray]:
     """Strong scaling: the sweep's best layout at each size for a fixed global batch (sizes without a fitting
     layout get NaN)."""

@@ -6,7 +6,9 @@ fills them from the catalog and the routed topology.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
@@ -290,7 +292,7 @@ SHAPE_FIELDS = (
 )
 
 
-def shape_from_entry(entry: dict) -> ModelShape:
+def shape_from_entry(entry: Mapping[str, Any]) -> ModelShape:
     """A ModelShape from a catalogs/models/*.yaml entry (a mapping with the catalog's field names)."""
     values = {k: entry[k] for k in SHAPE_FIELDS if k in entry and entry[k] is not None}
     values.setdefault("kv_heads", entry["heads"])

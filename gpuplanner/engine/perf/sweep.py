@@ -8,7 +8,9 @@ on a single row.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -84,15 +86,15 @@ def candidates(
     global_batch: int,
     *,
     seq_len: int,
-    tp_options=None,
-    pp_options=None,
-    cp_options=(1, 2, 4, 8),
-    ep_options=None,
-    mb_options=(1, 2, 4, 8),
-    vpp_options=(1, 2, 3, 4, 5, 6, 8, 10),
-    recompute_options=RECOMPUTE,
+    tp_options: Sequence[int] | None = None,
+    pp_options: Sequence[int] | None = None,
+    cp_options: Sequence[int] = (1, 2, 4, 8),
+    ep_options: Sequence[int] | None = None,
+    mb_options: Sequence[int] = (1, 2, 4, 8),
+    vpp_options: Sequence[int] = (1, 2, 3, 4, 5, 6, 8, 10),
+    recompute_options: Sequence[str] = RECOMPUTE,
     sequence_parallel: bool | None = None,
-    dp_options=None,
+    dp_options: Sequence[int] | None = None,
 ) -> tuple[dict[str, np.ndarray], int]:
     """Valid layouts (before the memory check) as columns, and how many were enumerated."""
     tp_o = np.asarray(tp_options or _powers_of_two(cluster.gpus_per_node))
@@ -156,8 +158,8 @@ def sweep(
     total_tokens: float = 0.0,
     require_fit: bool = True,
     assumptions: Assumptions | None = None,
-    settings: dict | None = None,
-    **options,
+    settings: dict[str, Any] | None = None,
+    **options: Any,
 ) -> SweepResult:
     """Rank every valid layout of `n_gpus` for `global_batch` sequences by tokens/s (best first).
 

@@ -11,11 +11,14 @@ Vectorised: loops run over the five collective kinds only, never over GPUs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.engine.arrays import FloatArray
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.layer_time import ACT_BYTES
 from gpuplanner.engine.perf.shapes import ModelShape, TrainConfig
@@ -32,11 +35,6 @@ class Flows:
     bytes_per_step: np.ndarray  # float64
     kind: np.ndarray  # int8, KIND_CODES
     intra_node: np.ndarray  # bool: both ends in one node
-
-    def total_bytes(self, kind: str | None = None) -> float:
-        if kind is None:
-            return float(self.bytes_per_step.sum())
-        return float(self.bytes_per_step[self.kind == KIND_CODES[kind]].sum())
 
 
 def parse_order(order: str) -> list[str]:
@@ -93,7 +91,11 @@ def step_bytes_per_rank(
     }
 
 
-def _ring(grid: np.ndarray, axis: int, per_rank: float, kind: str):
+# One kind of traffic: (source GPU, destination GPU, bytes per step, kind name), arrays of one length.
+_Part = tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.integer[Any]], FloatArray, str]
+
+
+def _ring(grid: npt.NDArray[np.integer[Any]], axis: int, per_rank: float, kind: str) -> _Part | None:
     n = grid.shape[axis]
     if n <= 1 or per_rank <= 0:
         return None
@@ -112,7 +114,7 @@ def training_flows(
     """All flows of one step: ring successors for TP/CP/DP, stage neighbours for PP, peers for EP."""
     b = step_bytes_per_rank(shape, cfg, a)
     grid = rank_grid(cfg, order)
-    parts = []
+    parts: list[_Part | None] = []
     if cfg.tp > 1:
         parts.append(_ring(grid, 0, 2.0 * (cfg.tp - 1) / cfg.tp * b["tp"], "tp"))
     parts.append(_ring(grid, 1, b["cp"], "cp"))
@@ -132,12 +134,15 @@ def training_flows(
     return _aggregate([p for p in parts if p is not None], gpus_per_node)
 
 
-def _pipeline(grid: np.ndarray, cfg: TrainConfig, per_send: float):
+def _pipeline(grid: npt.NDArray[np.integer[Any]], cfg: TrainConfig, per_send: float) -> list[_Part]:
     m, v, p = cfg.micro_batches, cfg.vpp, cfg.pp
     src = grid[..., :-1].reshape(-1)
     dst = grid[..., 1:].reshape(-1)
     fwd = np.full(src.size, m * v * per_send)
-    out = [(src, dst, fwd, "pp"), (dst, src, fwd.copy(), "pp")]  # activations forward, gradients back
+    out: list[_Part] = [
+        (src, dst, fwd, "pp"),
+        (dst, src, fwd.copy(), "pp"),
+    ]  # activations forward, gradients back
     if v > 1:  # interleaved chunks wrap from the last device to the first v-1 times per micro-batch
         last, first = grid[..., p - 1].reshape(-1), grid[..., 0].reshape(-1)
         wrap = np.full(last.size, m * (v - 1) * per_send)
@@ -145,7 +150,7 @@ def _pipeline(grid: np.ndarray, cfg: TrainConfig, per_send: float):
     return out
 
 
-def _all_to_all(dpcp: np.ndarray, ep: int, per_rank: float):
+def _all_to_all(dpcp: npt.NDArray[np.integer[Any]], ep: int, per_rank: float) -> _Part:
     groups = dpcp.reshape(-1, ep)  # consecutive members of the dp×cp axis form an expert group
     src = np.broadcast_to(groups[:, :, None], (groups.shape[0], ep, ep))
     dst = np.broadcast_to(groups[:, None, :], (groups.shape[0], ep, ep))
@@ -153,7 +158,7 @@ def _all_to_all(dpcp: np.ndarray, ep: int, per_rank: float):
     return src[keep], dst[keep], np.full(int(keep.sum()), per_rank / ep), "ep"
 
 
-def _aggregate(parts, gpus_per_node: int) -> Flows:
+def _aggregate(parts: list[_Part], gpus_per_node: int) -> Flows:
     if not parts:
         e = np.zeros(0, dtype=np.int64)
         return Flows(e, e.copy(), np.zeros(0), np.zeros(0, dtype=np.int8), np.zeros(0, dtype=bool))

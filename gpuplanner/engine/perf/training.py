@@ -12,11 +12,13 @@ the interleaved 1F1B bubble fraction (Narayanan et al. SC'21, Section 2.2).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.engine.arrays import FloatArray, Num, Real
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import (
     group_all_gather_s,
@@ -25,7 +27,7 @@ from gpuplanner.engine.perf.collectives import (
     p2p_s,
 )
 from gpuplanner.engine.perf.flops import hardware_flops_per_token, model_flops_per_token, param_counts
-from gpuplanner.engine.perf.layer_time import ACT_BYTES, gemm_s, hardware_for, layer_times
+from gpuplanner.engine.perf.layer_time import ACT_BYTES, Hardware, gemm_s, hardware_for, layer_times
 from gpuplanner.engine.perf.memory import training_memory
 from gpuplanner.engine.perf.sentences import bottleneck_sentence, refusal_msg, refusal_sentence
 from gpuplanner.engine.perf.shapes import RECOMPUTE, ClusterSpec, ModelShape, TrainConfig
@@ -79,12 +81,12 @@ def evaluate(
     if opt.seq_len != shape.seq_len:
         shape = _with_seq(shape, opt.seq_len)
     hw = hardware_for(cluster, opt.precision, a)
-    f = {k: np.asarray(cols[k], dtype=float) for k in ("tp", "pp", "dp", "cp", "ep", "vpp", "mb")}
+    f = {k: np.asarray(cols[k], dtype=np.float64) for k in ("tp", "pp", "dp", "cp", "ep", "vpp", "mb")}
     tp, pp, dp, cp, ep, v, mb = (f[k] for k in ("tp", "pp", "dp", "cp", "ep", "vpp", "mb"))
     rc = np.asarray(cols["rc"])
     sp = np.asarray(cols["sp"], dtype=bool)
-    gb = np.asarray(cols.get("gb", opt.global_batch), dtype=float)
-    m = gb / (dp * mb)
+    global_batch = np.asarray(cols.get("gb", opt.global_batch), dtype=np.float64)
+    m = global_batch / (dp * mb)
     n_gpus = tp * pp * dp * cp
     layers_stage = np.ceil(shape.layers / pp)
     if opt.balanced_pipeline:  # middle stages hold (layers + 2) / pp; first and last one fewer
@@ -114,7 +116,7 @@ def evaluate(
         ep_layer = np.maximum(0.0, ep_layer - (layer_fwd + layer_bwd))
 
     tokens = mb * opt.seq_len / cp
-    logits = np.zeros_like(tokens)
+    logits: Real = np.zeros_like(tokens)
     if shape.vocab:
         logits = 3.0 * gemm_s(tokens, shape.vocab / tp, float(shape.hidden), hw)
         logits += hw.ew["logits"] * tokens * shape.vocab / tp / hw.ew_byte_per_s
@@ -183,7 +185,7 @@ def evaluate(
         "optimizer_s": optimizer,
     }
     step = sum(parts.values())
-    tokens_step = gb * opt.seq_len
+    tokens_step = global_batch * opt.seq_len
     model_flops = model_flops_per_token(shape, opt.seq_len) * tokens_step
     hw_per_token = {r: hardware_flops_per_token(shape, opt.seq_len, r) for r in RECOMPUTE}
     hw_flops = (
@@ -249,7 +251,7 @@ def _with_seq(shape: ModelShape, seq_len: int) -> ModelShape:
     return replace(shape, seq_len=seq_len)
 
 
-def params_on_gpu(shape: ModelShape, tp, pp, ep):
+def params_on_gpu(shape: ModelShape, tp: Num, pp: Num, ep: Num) -> tuple[Real, Real, Real]:
     """Parameters held by a GPU of the largest stage: (all, dense part, expert part)."""
     c = param_counts(shape)
     layers_stage = np.ceil(shape.layers / pp)
@@ -263,24 +265,24 @@ def params_on_gpu(shape: ModelShape, tp, pp, ep):
 
 
 def _dp_time(
-    shape,
+    shape: ModelShape,
     opt: Options,
     a: Assumptions,
-    hw,
+    hw: Hardware,
     *,
-    tp,
-    dp,
-    cp,
-    ep,
-    m,
-    params_dense,
-    params_exp,
-    fwd_s,
-    bwd_s,
-    t_mb,
-    layers_stage,
-    full,
-):
+    tp: FloatArray,
+    dp: FloatArray,
+    cp: FloatArray,
+    ep: FloatArray,
+    m: FloatArray,
+    params_dense: Real,
+    params_exp: Real,
+    fwd_s: FloatArray,
+    bwd_s: FloatArray,
+    t_mb: FloatArray,
+    layers_stage: FloatArray,
+    full: FloatArray,
+) -> FloatArray:
     """Exposed data-parallel time: gradient reduction (and parameter gathers with ZeRO/distributed optimizer).
 
     ZeRO-3 / FSDP gathers every layer's parameters for the forward and again for the backward of every
@@ -294,23 +296,23 @@ def _dp_time(
     g = np.clip(links.gpus_per_node / tp, 1.0, n)  # members per node: the group strides over tp
     n_e = np.maximum(n / ep, 1.0)
     g_e = np.clip(g / ep, 1.0, n_e)
-    gb = a.table("grad_reduce_bytes")[opt.precision]
+    grad_bytes_per_param = a.table("grad_reduce_bytes")[opt.precision]
     frac = a.number("dp_overlap_fraction") if opt.dp_overlap else 0.0
     if opt.zero_stage == 0:
-        red = group_all_reduce_s(gb * params_dense, n, g, links, "dp", nvls=True)
-        red = red + group_all_reduce_s(gb * params_exp, n_e, g_e, links, "dp")
+        red = group_all_reduce_s(grad_bytes_per_param * params_dense, n, g, links, "dp", nvls=True)
+        red = red + group_all_reduce_s(grad_bytes_per_param * params_exp, n_e, g_e, links, "dp")
         return np.maximum(0.0, red - frac * bwd_s)
-    rs = group_reduce_scatter_s(gb * params_dense, n, g, links, "dp") + group_reduce_scatter_s(
-        gb * params_exp, n_e, g_e, links, "dp"
-    )
+    rs = group_reduce_scatter_s(
+        grad_bytes_per_param * params_dense, n, g, links, "dp"
+    ) + group_reduce_scatter_s(grad_bytes_per_param * params_exp, n_e, g_e, links, "dp")
     ag = group_all_gather_s(2.0 * params_dense, n, g, links, "dp") + group_all_gather_s(
         2.0 * params_exp, n_e, g_e, links, "dp"
     )
     if opt.zero_stage == 3:
         nics = opt.zero3_nics_per_node or None
-        rs = group_reduce_scatter_s(gb * params_dense, n, g, links, "dp", nics) + group_reduce_scatter_s(
-            gb * params_exp, n_e, g_e, links, "dp", nics
-        )
+        rs = group_reduce_scatter_s(
+            grad_bytes_per_param * params_dense, n, g, links, "dp", nics
+        ) + group_reduce_scatter_s(grad_bytes_per_param * params_exp, n_e, g_e, links, "dp", nics)
         ag = group_all_gather_s(2.0 * params_dense, n, g, links, "dp", nics) + group_all_gather_s(
             2.0 * params_exp, n_e, g_e, links, "dp", nics
         )
@@ -437,7 +439,7 @@ def to_estimate(out: dict[str, np.ndarray], i: int) -> TrainEstimate:
     }
     fits = bool(memory.pop("fits"))
     n_gpus = int(round(float(row["n_gpus"])))
-    extra: dict = {}
+    extra: dict[str, Any] = {}
     ttt = float(row["time_to_train_s"])
     if ttt > 0:
         from gpuplanner.engine.perf.goodput import goodput, goodput_text

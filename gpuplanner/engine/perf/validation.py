@@ -18,6 +18,7 @@ import numpy as np
 import yaml
 
 from gpuplanner import text
+from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError, PlannerError
 from gpuplanner.engine.perf.request import REQUEST_KEYS
@@ -27,7 +28,10 @@ METRICS = {
     "tflops_per_gpu": (text.en("word.metric.tflops_per_gpu"), False),
     "mfu": (text.en("word.metric.mfu"), False),
     "step_time_s": (text.en("word.metric.step_time_s"), True),  # True: lower is faster
-    "tokens_per_s_per_gpu": (text.en("word.metric.tokens_per_s_per_gpu"), False),  # free of any FLOP-counting convention
+    "tokens_per_s_per_gpu": (
+        text.en("word.metric.tokens_per_s_per_gpu"),
+        False,
+    ),  # free of any FLOP-counting convention
 }
 REQUIRED = ("id", "family", "source", "states", "request", "metric", "measured")
 
@@ -86,8 +90,19 @@ def _load(path: str) -> tuple[Run, ...]:
             )
         if r["metric"] not in METRICS:
             raise CatalogError(f"unknown metric {r['metric']!r}", file=path, entry=r["id"], field="metric")
-        extra = {k: str(r.get(k) or "") for k in ("excluded", "cite")}
-        out.append(Run(**{k: r[k] for k in REQUIRED}, **extra))
+        out.append(
+            Run(
+                id=r["id"],
+                family=r["family"],
+                source=r["source"],
+                states=r["states"],
+                request=r["request"],
+                metric=r["metric"],
+                measured=r["measured"],
+                excluded=str(r.get("excluded") or ""),
+                cite=str(r.get("cite") or ""),
+            )
+        )
     if not out:
         raise CatalogError("no runs", file=path)
     return tuple(out)
@@ -97,7 +112,7 @@ def load_runs(path: str | Path | None = None) -> tuple[Run, ...]:
     return _load(str(path or runs_path()))
 
 
-def check(run: Run, catalog=None) -> Checked:
+def check(run: Run, catalog: Catalog | None = None) -> Checked:
     from gpuplanner.engine.perf.request import run as run_request
 
     req = dict(run.request)

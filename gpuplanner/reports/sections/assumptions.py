@@ -6,12 +6,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-import yaml
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
-from gpuplanner.catalog import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
+from gpuplanner.engine.assumptions import load_assumptions
 from gpuplanner.reports import fmt
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.sections.appendix_catalog import catalog_tables, price_name
@@ -25,15 +24,9 @@ AREAS = ("facility", "cost", "network", "performance")
 
 
 def area_entries(area: str) -> dict[str, dict[str, Any]]:
-    """name → {value, source, as_of, estimate} of ``catalogs/assumptions/<area>.yaml`` (with or without an
-    ``entries`` map)."""
-    path = bundled_catalog_dir() / "assumptions" / f"{area}.yaml"
-    try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(f"cannot read assumptions: {exc}", file=str(path)) from exc
-    entries = doc.get("entries", doc) if isinstance(doc, dict) else {}
-    return {k: v for k, v in entries.items() if isinstance(v, dict) and "value" in v}
+    """name → {value, source, as_of, estimate} of ``catalogs/assumptions/<area>.yaml`` (read by the
+    engine's loader, which the stages use too)."""
+    return load_assumptions(area).entries
 
 
 def used_ids(ctx: ReportContext) -> list[str]:

@@ -87,22 +87,6 @@ def occupied_units(
     return used[1:]
 
 
-def first_free_u(project: Project, rack_id: str, ru: int, skip: frozenset[str] = frozenset()) -> int | None:
-    """Lowest U where ``ru`` consecutive free units start, or None when the device does not fit."""
-    used = occupied_units(project, rack_id, skip)
-    run = 0
-    for i, u in enumerate(used):
-        run = 0 if u else run + 1
-        if run == ru:
-            return i - ru + 2
-    return None
-
-
-def fits_at(project: Project, rack_id: str, u: int, ru: int, skip: frozenset[str] = frozenset()) -> bool:
-    used = occupied_units(project, rack_id, skip)
-    return u >= 1 and u + ru - 1 <= len(used) and not used[u - 1 : u - 1 + ru].any()
-
-
 @dataclass
 class DeviceGeometry:
     """Device rectangles as arrays (row order = ``ids``), for the link layer and the overview."""

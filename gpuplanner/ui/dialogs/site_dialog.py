@@ -97,7 +97,9 @@ class SiteDialog(RowDialog):
             ),
             "budget_capex": self.tr("Capex budget in the project currency; 0 = not stated."),
             "budget_tco": self.tr("TCO budget in the project currency, over the TCO years; 0 = not stated."),
-            "region": self.tr("The customer's country (ISO code, e.g. CN) for the export rules; empty = none."),
+            "region": self.tr(
+                "The customer's country (ISO code, e.g. CN) for the export rules; empty = none."
+            ),
             "expected_utilization": self.tr(
                 "Share of the hours the GPUs are busy, for the cloud comparison: 0.70 = 70 %."
             ),
