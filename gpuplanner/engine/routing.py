@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -325,7 +326,7 @@ def digest(*arrays: np.ndarray) -> str:
     return h.hexdigest()
 
 
-def _by_block(blocks: np.ndarray, n_blocks: int):
+def _by_block(blocks: np.ndarray, n_blocks: int) -> Iterator[tuple[int, np.ndarray | slice]]:
     """(block, rows of that block) for each block present; all rows at once when there is one."""
     counts = np.bincount(blocks, minlength=n_blocks)
     present = np.flatnonzero(counts)
