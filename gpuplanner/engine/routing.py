@@ -334,12 +334,16 @@ def digest(*arrays: np.ndarray) -> str:
 
 def _by_block(blocks: IndexArray, n_blocks: int) -> Iterator[tuple[int, slice | IndexArray]]:
     """(block, rows of that block) for each block present; all rows at once when there is one."""
-    present = np.flatnonzero(np.bincount(blocks, minlength=n_blocks))
+    counts = np.bincount(blocks, minlength=n_blocks)
+    present = np.flatnonzero(counts)
     if present.size == 1:
         yield int(present[0]), slice(None)
         return
+    # one stable sort (a radix sort on 16-bit keys) instead of a full scan per block; rows stay ascending
+    order = np.argsort(blocks.astype(np.uint16) if n_blocks <= 1 << 16 else blocks, kind="stable")
+    ends = np.cumsum(counts)
     for b in present:
-        yield int(b), np.flatnonzero(blocks == b)
+        yield int(b), order[ends[b] - counts[b] : ends[b]]
 
 
 def _ranges(starts: npt.ArrayLike, counts: npt.ArrayLike) -> IntArray:

@@ -85,10 +85,15 @@ def compute_block(sub: SubGraph, init_rows: np.ndarray, init_cols: np.ndarray, n
 
 def _arcs_of(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Positions of all CSR arcs of `nodes`, and the row (index into nodes) each belongs to."""
-    counts = indptr[nodes + 1] - indptr[nodes]
+    first = indptr[nodes]
+    counts = indptr[nodes + 1] - first
+    if counts.size and counts.min() == counts.max():  # one switch tier: a 2-D broadcast, no repeats
+        k = int(counts[0])
+        row = np.broadcast_to(np.arange(nodes.size)[:, None], (nodes.size, k)).ravel()
+        return (first[:, None] + np.arange(k)).ravel(), row
     row = np.repeat(np.arange(nodes.size), counts)
-    first = np.repeat(indptr[nodes] - (np.cumsum(counts) - counts), counts)
-    return first + np.arange(row.size), row
+    start = np.repeat(first - (np.cumsum(counts) - counts), counts)
+    return start + np.arange(row.size), row
 
 
 @dataclass(frozen=True)
@@ -154,8 +159,9 @@ def push(
         head_key = head * width + word
         active = np.packbits(x > 0, axis=1, bitorder="little").view(np.uint64).ravel()
         mask = active[wr] & levels[d - 1].ravel()[head_key]  # next-hop columns of this arc, in this word
-        used = np.flatnonzero(mask)
-        pos, wr, head_key, mask = pos[used], wr[used], head_key[used], mask[used]
+        if np.count_nonzero(mask) < mask.size:  # drop arcs toward no column (often none are: skip the copy)
+            used = np.flatnonzero(mask)
+            pos, wr, head_key, mask = pos[used], wr[used], head_key[used], mask[used]
 
         # runs of consecutive arcs of one word row with identical masks; (rep, column) pairs
         new_run = np.ones(pos.size, bool)
