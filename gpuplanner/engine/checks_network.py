@@ -10,6 +10,7 @@ import yaml
 
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.catalog.types import StorageType
+from gpuplanner.engine.cabling import MEDIUM_NAMES
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
 from gpuplanner.engine.findings import Finding, register_templates
 from gpuplanner.engine.network import FabricResult
@@ -161,10 +162,11 @@ def _v(name: str) -> float:
     return float(assumptions()[name]["value"])
 
 
-def network_findings(c: Compiled, fabric: FabricResult, catalog, workload=None) -> list[Finding]:
+def wiring_findings(c: Compiled, fabric: FabricResult) -> list[Finding]:
+    """Cables no medium reaches, and runs just past copper reach: the findings that follow cable lengths
+    (so a device moved to another rack re-checks these and nothing else of the network)."""
     out: list[Finding] = []
     lk = c.links
-    # Wiring
     if fabric.cables.too_long.any():
         rows = np.flatnonzero(fabric.cables.too_long)
         out.append(
@@ -176,6 +178,14 @@ def network_findings(c: Compiled, fabric: FabricResult, catalog, workload=None) 
             )
         )
     out += _copper_near_misses(c, fabric)
+    return out
+
+
+def network_findings(c: Compiled, fabric: FabricResult, catalog, workload=None) -> list[Finding]:
+    """Ports, connectivity, redundancy, NIC bandwidth, training on this fabric, storage (cable lengths: see
+    ``wiring_findings``)."""
+    out: list[Finding] = []
+    lk = c.links
     for p in fabric.port_use:
         if p.used > p.ports + 1e-9:
             out.append(
@@ -364,8 +374,7 @@ def _copper_near_misses(c: Compiled, fabric: FabricResult) -> list[Finding]:
         return []
     copper = np.nan_to_num(cab.copper_reach_m, nan=-np.inf)
     length = lk.length_m
-    medium = np.asarray(cab.medium, dtype=object)
-    optical = (medium == "fiber-mmf") | (medium == "fiber-smf") | (medium == "aoc")
+    optical = np.isin(cab.medium_code, [MEDIUM_NAMES.index(m) for m in ("fiber-mmf", "fiber-smf", "aoc")])
     near = optical & ~lk.length_given & (length > copper) & (length <= copper + _v("copper_near_miss_m"))
     rows = np.flatnonzero(near)
     if not len(rows):
@@ -379,7 +388,7 @@ def _copper_near_misses(c: Compiled, fabric: FabricResult) -> list[Finding]:
         else 0.0
     )
     names = c.devices.names
-    media = sorted({str(m) for m in medium[rows]})
+    media = sorted({cab.medium[i] for i in rows.tolist()})
     modules = float((cab.transceivers_a[rows] + cab.transceivers_b[rows]).sum())
     return [
         Finding(
