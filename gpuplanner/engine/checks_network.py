@@ -203,9 +203,11 @@ def network_findings(c: Compiled, fabric: FabricResult, catalog, workload=None) 
             )
     gpu_servers = np.flatnonzero((c.devices.kind == KIND_CODES["server"]) & (c.devices.gpu_count > 0))
     has_compute = np.zeros(len(c.devices.ids), bool)
-    for side, roles in ((lk.a, lk.a_role), (lk.b, lk.b_role)):
-        m = np.array([r == "compute" for r in roles], dtype=bool)
-        has_compute[side[m]] = True
+    # a link end is a compute port when its (device type, port group) key has the compute role: one test
+    # per distinct key, then a gather per end (not a string comparison per link)
+    compute_key = np.array([r == "compute" for r in lk.port_key_role] or [False], dtype=bool)
+    for side, keys in ((lk.a, lk.a_port_key), (lk.b, lk.b_port_key)):
+        has_compute[side[compute_key[keys]]] = True
     lonely = [i for i in gpu_servers if not has_compute[i]]
     if lonely and len(gpu_servers) > 1:
         out.append(
