@@ -297,10 +297,16 @@ def open_project(path: str | os.PathLike[str], catalog: Catalog | None = None) -
             present = {r[1] for r in conn.execute(f"PRAGMA table_info([{table}])")}
             if "id" not in present:
                 raise ProjectFileError(f"damaged project file: table '{table}' has no id column", file=str(p))
-            _refuse_duplicates(conn, table, p)  # a file written by hand or damaged: never "last row wins"
             names = [n for n, _ in _coercions(cls) if n in present]  # an older file lacks new columns
             cols = ", ".join(f"[{n}]" for n in names)
-            rows = _read_rows(cls, table, names, conn.execute(f"SELECT {cols} FROM [{table}]").fetchall(), p)
+            raw = conn.execute(f"SELECT {cols} FROM [{table}]").fetchall()
+            id_at = names.index("id")
+            if len({r[id_at] for r in raw}) != len(raw):  # a file written by hand or damaged: never
+                _refuse_duplicates(conn, table, p)  # "last row wins"; SQLite names the duplicate id
+                raise ProjectFileError(
+                    f"damaged project file: an id appears more than once in table '{table}'", file=str(p)
+                )
+            rows = _read_rows(cls, table, names, raw, p)
             if table in SINGLE_ROW_TABLES:
                 if len(rows) != 1:
                     raise ProjectFileError(f"table '{table}' must hold exactly one row", file=str(p))
