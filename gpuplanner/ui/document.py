@@ -69,20 +69,6 @@ def snapshot_project(project: Project) -> Project:
     return copy
 
 
-# Fields that only place things on the canvas: changing them changes no figure.
-CANVAS_ONLY = {"x", "y"}
-
-
-def needs_analysis(cs: ChangeSet) -> bool:
-    """False when the edit only moved boxes on the canvas (a drag must not re-run the engine)."""
-    for table, tc in cs.tables.items():
-        if tc.added or tc.removed:
-            return True
-        if table not in ("devices", "racks") or not tc.fields() <= CANVAS_ONLY:
-            return True
-    return False
-
-
 class Document(QObject):
     changed = Signal(object)  # ChangeSet
     resultsReady = Signal(object)  # Results
@@ -240,8 +226,9 @@ class Document(QObject):
 
     def _on_changed(self, cs: ChangeSet) -> None:
         self.changed.emit(cs)
-        if needs_analysis(cs):
-            self._dirty |= dirty_stages(cs)
+        dirty = dirty_stages(cs)  # none when the edit only moved boxes on the canvas (a drag solves nothing)
+        if dirty:
+            self._dirty |= dirty
             self.request_analysis(everything=False)
 
     # -- files ------------------------------------------------------------------------------------------
