@@ -19,6 +19,7 @@ import numpy as np
 from gpuplanner import text
 from gpuplanner.core.errors import PlannerError, ValidationError
 from gpuplanner.engine.arrays import FloatArray
+from gpuplanner.engine.cache import EngineCache
 from gpuplanner.engine.checks_devices import unnetworked_findings
 from gpuplanner.engine.checks_electrical import (
     budget_raised_findings,
@@ -28,14 +29,15 @@ from gpuplanner.engine.checks_electrical import (
 from gpuplanner.engine.checks_facility import facility_findings
 from gpuplanner.engine.checks_floor import floor_findings, floor_loads, hall_findings, site_with_utility_feed
 from gpuplanner.engine.checks_limits import limits_and_findings
-from gpuplanner.engine.checks_network import network_findings, workload_findings
+from gpuplanner.engine.checks_network import network_findings, wiring_findings, workload_findings
 from gpuplanner.engine.checks_teams import island_gpus, scheduler_finding, team_findings
 from gpuplanner.engine.compiled import Compiled, compile_project
 from gpuplanner.engine.cost import CostResult, compute_cost
 from gpuplanner.engine.electrical import ElectricalResult, compute_electrical
 from gpuplanner.engine.findings import Finding, sort_findings
-from gpuplanner.engine.network import FabricResult, analyze_fabric
-from gpuplanner.engine.power import PowerResult, compute_power
+from gpuplanner.engine.incremental import replan_cables, with_placement
+from gpuplanner.engine.network import FabricResult, analyze_fabric, with_cables
+from gpuplanner.engine.power import PowerResult, compute_power, move_devices
 from gpuplanner.engine.thermal import ThermalResult, compute_thermal
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload
 from gpuplanner.engine.workloads import (
@@ -79,8 +81,8 @@ class Results:
     electrical: ElectricalResult | None = None
     workloads: list[WorkloadEntry] = field(default_factory=list)  # every active workload on its partition
     limits: list[dict[str, Any]] = field(default_factory=list)  # site limits and budget against the plan
-    # the findings no money field changes (ports, network, workload, teams, floor, hall): reused by
-    # reanalyze_money
+    # the findings no money field or rack move changes (ports, network, workload, teams, hall): reused by
+    # reanalyze when the workload and everything upstream of it are clean
     steady_findings: list[Finding] = field(default_factory=list)
 
     @property
@@ -152,149 +154,116 @@ def active_workload(project: Project) -> Workload | None:
     return chosen[0] if chosen else None
 
 
+# Stage names, in pipeline order. "placement" is the compile and cable step of devices moved between racks
+# (engine/incremental.py); a full analysis does it as part of compile and fabric.
+STAGES = ("compile", "placement", "fabric", "workload", "power", "thermal", "cost", "electrical", "checks")
+
+
 def analyze_project(
-    project: Project, *, scenario: str | None = None, cancel: Callable[[], bool] | None = None
+    project: Project,
+    *,
+    scenario: str | None = None,
+    cancel: Callable[[], bool] | None = None,
+    cache: EngineCache | None = None,
 ) -> Results:
     """Every stage in order. ``cancel`` is asked between stages; when it returns True the solve stops with
-    AnalysisCancelled (a runner passes its "a newer request is waiting" check)."""
-    name = ""
-    if scenario:
-        project, name = apply_scenario(project, scenario)
-    ms: dict[str, float] = {}
-    t = time.perf_counter()
-
-    def lap(stage: str) -> None:
-        nonlocal t
-        now = time.perf_counter()
-        ms[stage] = (now - t) * 1000
-        t = now
-        if cancel is not None and cancel():
-            raise AnalysisCancelled(stage)
-
-    c = compile_project(project)
-    lap("compile")
-    fabric = analyze_fabric(c, project.catalog)
-    lap("fabric")
-    wl = active_workload(project)
-    wres: WorkloadResult | None = None
-    werr = ""
-    if wl is not None and wl.kind in TRAINING_KINDS and int(c.devices.gpu_count.sum()) > 0:
-        try:
-            wres = analyze_workload(project, c, fabric.graph, fabric.router, wl)
-        except PlannerError as exc:
-            werr = exc.one_line()
-    lap("workload")
-    L = len(c.links.ids)
-    util_ab = np.zeros(L)
-    util_ba = np.zeros(L)
-    gpu_util = project.site.load_factor
-    if wres is not None and wres.estimate.step_time_s > 0:
-        cap = c.links.capacity_gbps * GIGA / 8 * wres.estimate.step_time_s
-        util_ab = np.divide(wres.link_bytes_ab, cap, out=np.zeros(L), where=cap > 0)
-        util_ba = np.divide(wres.link_bytes_ba, cap, out=np.zeros(L), where=cap > 0)
-        bd = wres.estimate.breakdown
-        busy = bd.get("compute_s", 0.0) + bd.get("recompute_s", 0.0)
-        gpu_util = float(np.clip(busy / wres.estimate.step_time_s, 0.05, 1.0))
-    power = compute_power(c, gpu_util)
-    lap("power")
-    return _from_thermal(project, c, fabric, wl, wres, werr, util_ab, util_ba, gpu_util, power, name, ms, lap)
+    AnalysisCancelled (a runner passes its "a newer request is waiting" check). ``cache``: the caller's
+    routers and link columns (the runner owns one); None analyses cold."""
+    return reanalyze(project, None, frozenset(STAGES), scenario=scenario, cancel=cancel, cache=cache)
 
 
-def reanalyze_money(
-    project: Project, prev: Results, *, scenario: str | None = None, cancel: Callable[[], bool] | None = None
-) -> Results:
-    """Thermal, cost, electrical and checks again on ``prev``'s compiled arrays, fabric, workload and power:
-    for edits that change only site/project money fields (the electricity price feeds the thermal stage's
-    energy cost, so it is redone too; it is cheap). ``prev`` must be of the same project otherwise."""
-    name = ""
-    if scenario:
-        project, name = apply_scenario(project, scenario)
-    ms: dict[str, float] = {}
-    t = time.perf_counter()
-
-    def lap(stage: str) -> None:
-        nonlocal t
-        now = time.perf_counter()
-        ms[stage] = (now - t) * 1000
-        t = now
-        if cancel is not None and cancel():
-            raise AnalysisCancelled(stage)
-
-    return _from_thermal(
-        project,
-        prev.compiled,
-        prev.fabric,
-        active_workload(project),
-        prev.workload,
-        prev.workload_error,
-        prev.link_util_ab,
-        prev.link_util_ba,
-        prev.gpu_utilization,
-        prev.power,
-        name,
-        ms,
-        lap,
-        reuse=prev,
-    )
-
-
-def _from_thermal(
+def reanalyze(
     project: Project,
-    c: Compiled,
-    fabric: FabricResult,
-    wl: Workload | None,
-    wres: WorkloadResult | None,
-    werr: str,
-    util_ab: FloatArray,
-    util_ba: FloatArray,
-    gpu_util: float,
-    power: PowerResult,
-    name: str,
-    ms: dict[str, float],
-    lap: Callable[[str], None],
-    reuse: Results | None = None,
+    prev: Results | None,
+    stages: frozenset[str],
+    *,
+    scenario: str | None = None,
+    cancel: Callable[[], bool] | None = None,
+    cache: EngineCache | None = None,
 ) -> Results:
-    thermal = compute_thermal(c, power, site_with_utility_feed(project), project.catalog)
+    """The stages named dirty run again; the others are taken from ``prev`` (results of the same project
+    before the edits that dirtied ``stages``, seen through the same scenario). Without ``prev``, or with
+    compile or fabric dirty, everything runs. Thermal, cost, electrical and the facility checks always run
+    (a millisecond or two); the checks that read only the fabric and workload run with the workload stage."""
+    name = ""
+    if scenario:
+        project, name = apply_scenario(project, scenario)
+    ms: dict[str, float] = {}
+    t = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal t
+        now = time.perf_counter()
+        ms[stage] = (now - t) * 1000
+        t = now
+        if cancel is not None and cancel():
+            raise AnalysisCancelled(stage)
+
+    catalog = project.catalog
+    full = prev is None or bool(stages & {"compile", "fabric"})
+    moved = None
+    if not full and "placement" in stages:
+        assert prev is not None
+        placed = with_placement(prev.compiled, project)
+        if placed is None:  # the device rows are not those of prev: only a full analysis is right
+            full = True
+        else:
+            c, moved = placed.compiled, placed.moved
+            fabric = prev.fabric
+            if len(placed.touched_links):
+                cables = replan_cables(c, catalog, fabric.cables, placed.touched_links)
+                fabric = with_cables(fabric, c, catalog, cables)
+            lap("placement")
+    if full:
+        c = compile_project(project, cache.link_rows if cache is not None else None)
+        lap("compile")
+        fabric = analyze_fabric(c, catalog, topologies=cache.topologies if cache is not None else None)
+        lap("fabric")
+    elif moved is None:
+        assert prev is not None
+        c, fabric = prev.compiled, prev.fabric
+    wl = active_workload(project)
+    if full or "workload" in stages:
+        wres, werr, util_ab, util_ba, gpu_util = _workload_stage(project, c, fabric, wl)
+        lap("workload")
+        power = compute_power(c, gpu_util)
+    else:
+        assert prev is not None
+        wres, werr, gpu_util = prev.workload, prev.workload_error, prev.gpu_utilization
+        util_ab, util_ba = prev.link_util_ab, prev.link_util_ba
+        power = prev.power
+        if moved is not None and len(moved):
+            power = move_devices(power, moved, c.devices.rack[moved])
+    lap("power")
+    thermal = compute_thermal(c, power, site_with_utility_feed(project), catalog)
     lap("thermal")
     bom = dict(fabric.cables.bom_cables)
     bom.update(fabric.cables.bom_transceivers)
-    ttt = wres.estimate.time_to_train_s if wres is not None and wres.estimate.fits else None
-    tps = wres.estimate.tokens_per_s if wres is not None and wres.estimate.fits else None
+    fits = wres is not None and wres.estimate.fits
     cost = compute_cost(
         c,
         power,
         thermal,
         project.site,
         project.info,
-        project.catalog,
+        catalog,
         bom=bom,
-        time_to_train_s=ttt,
-        tokens_per_s=tps,
+        time_to_train_s=wres.estimate.time_to_train_s if fits else None,
+        tokens_per_s=wres.estimate.tokens_per_s if fits else None,
     )
     lap("cost")
     electrical = compute_electrical(power, thermal, project.site)
     lap("electrical")
     findings = facility_findings(c, power, thermal, cost, project.site)
     findings += electrical_findings(c, electrical, thermal)
-    if reuse is not None:  # a money edit: the other checks read nothing a price or rate changes
-        steady, loads, entries = reuse.steady_findings, reuse.floor_loads, reuse.workloads
-    else:
-        steady = unused_port_findings(c, fabric.port_use)
-        steady += budget_raised_findings(c, project.catalog)
-        steady += network_findings(c, fabric, project.catalog, wl)
-        steady += workload_findings(c, wres, project.catalog)
-        steady += team_findings(project, c, island_gpus(c))
-        phases = sorted(project.tables["phases"].values(), key=lambda p: p.order)
-        last = phases[-1].scheduler if phases and phases[-1].scheduler else None
-        advice = scheduler_finding(project, c, last)
-        if advice is not None:
-            steady.append(advice)
-        loads = floor_loads(project, c, power, thermal)
-        steady += floor_findings(project, loads)
-        steady += hall_findings(project, c)
-        steady += unnetworked_findings(c)
-        entries = evaluate_workloads(project, c, fabric, wres) if int(c.devices.gpu_count.sum()) > 0 else []
-        steady += workload_entry_findings(entries)
+    findings += wiring_findings(c, fabric)
+    loads = floor_loads(project, c, power, thermal)
+    findings += floor_findings(project, loads)
+    if full or "workload" in stages:
+        steady, entries = _steady_findings(project, c, fabric, wl, wres)
+    else:  # nothing these read (ports, network, workload, teams, hall) changed
+        assert prev is not None
+        steady, entries = prev.steady_findings, prev.workloads
     findings += steady
     limits, limit_findings = limits_and_findings(project, c, power, thermal, cost)
     findings += limit_findings
@@ -319,3 +288,47 @@ def _from_thermal(
         limits=limits,
         steady_findings=steady,
     )
+
+
+def _workload_stage(project, c: Compiled, fabric: FabricResult, wl):
+    """The active training workload placed and routed: its result (or the one-line reason there is none),
+    each link's average utilisation per direction over a step, and the GPU utilisation power follows."""
+    wres: WorkloadResult | None = None
+    werr = ""
+    if wl is not None and wl.kind in TRAINING_KINDS and int(c.devices.gpu_count.sum()) > 0:
+        try:
+            wres = analyze_workload(project, c, fabric.graph, fabric.router, wl)
+        except PlannerError as exc:
+            werr = exc.one_line()
+    n = len(c.links.ids)
+    util_ab = np.zeros(n)
+    util_ba = np.zeros(n)
+    gpu_util = project.site.load_factor
+    if wres is not None and wres.estimate.step_time_s > 0:
+        cap = c.links.capacity_gbps * GIGA / 8 * wres.estimate.step_time_s
+        util_ab = np.divide(wres.link_bytes_ab, cap, out=np.zeros(n), where=cap > 0)
+        util_ba = np.divide(wres.link_bytes_ba, cap, out=np.zeros(n), where=cap > 0)
+        bd = wres.estimate.breakdown
+        busy = bd.get("compute_s", 0.0) + bd.get("recompute_s", 0.0)
+        gpu_util = float(np.clip(busy / wres.estimate.step_time_s, 0.05, 1.0))
+    return wres, werr, util_ab, util_ba, gpu_util
+
+
+def _steady_findings(project, c: Compiled, fabric: FabricResult, wl, wres) -> tuple[list[Finding], list]:
+    """The findings no price, rate or rack move changes (ports, network, workload, teams, scheduler, hall,
+    unnetworked devices, every workload's entry), and the workload entries."""
+    steady = unused_port_findings(c, fabric.port_use)
+    steady += budget_raised_findings(c, project.catalog)
+    steady += network_findings(c, fabric, project.catalog, wl)
+    steady += workload_findings(c, wres, project.catalog)
+    steady += team_findings(project, c, island_gpus(c))
+    phases = sorted(project.tables["phases"].values(), key=lambda p: p.order)
+    last = phases[-1].scheduler if phases and phases[-1].scheduler else None
+    advice = scheduler_finding(project, c, last)
+    if advice is not None:
+        steady.append(advice)
+    steady += hall_findings(project, c)
+    steady += unnetworked_findings(c)
+    entries = evaluate_workloads(project, c, fabric, wres) if int(c.devices.gpu_count.sum()) > 0 else []
+    steady += workload_entry_findings(entries)
+    return steady, entries

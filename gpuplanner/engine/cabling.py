@@ -46,6 +46,8 @@ class CablePlan:
         default_factory=dict
     )  # total metres per cable id (per-metre prices)
     bom_transceivers: dict[str, int] = field(default_factory=dict)
+    cable_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # per link, into code_ids
+    code_ids: list[str] = field(default_factory=lambda: [""])  # catalog ids the plan names (0 = none)
 
 
 def _fits(item_connector: str, cage: str) -> bool:
@@ -241,7 +243,6 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
     too_long = ~done | (np.nan_to_num(reach, nan=np.inf) < length)
     n_ids = len(ch.ids)
     cnt = np.bincount(ch.cable, weights=mult, minlength=n_ids)
-    metres = np.bincount(ch.cable, weights=mult * length, minlength=n_ids)
     trs = _modules_per_cage(lk, ch, n_tr_a, n_tr_b, n_ids)
     ids = np.array(ch.ids, dtype=object)
     medium_names = np.array(ch.medium_names, dtype=object)
@@ -262,10 +263,22 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
             for i in sorted(range(1, n_ids), key=lambda i: ch.ids[i])
             if cnt[i] > 0
         },
-        bom_cable_m={ch.ids[i]: round(float(metres[i]), 1) for i in range(1, n_ids) if cnt[i] > 0},
+        bom_cable_m=bom_cable_m(ch.cable, ch.ids, mult, length),
         bom_transceivers={
             ch.ids[i]: int(np.ceil(trs[i] - 1e-9))
             for i in sorted(range(1, n_ids), key=lambda i: ch.ids[i])
             if trs[i] > 0
         },
+        cable_code=ch.cable,
+        code_ids=list(ch.ids),
     )
+
+
+def bom_cable_m(
+    cable_code: np.ndarray, code_ids: list[str], mult: np.ndarray, length_m: np.ndarray
+) -> dict[str, float]:
+    """Total metres per cable id (for per-metre prices), summed in link order."""
+    n_ids = len(code_ids)
+    cnt = np.bincount(cable_code, weights=mult, minlength=n_ids)
+    metres = np.bincount(cable_code, weights=mult * length_m, minlength=n_ids)
+    return {code_ids[i]: round(float(metres[i]), 1) for i in range(1, n_ids) if cnt[i] > 0}

@@ -8,6 +8,7 @@ import numpy as np
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import GpuType, ServerType, StorageType
 from gpuplanner.engine.assumptions import load_assumptions
+from gpuplanner.engine.cabling import MEDIUM_NAMES
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
 from gpuplanner.engine.findings import Finding
 from gpuplanner.engine.network import FabricResult
@@ -20,12 +21,11 @@ def _v(name: str) -> float:
     return load_assumptions("network").number(name)
 
 
-def network_findings(
-    c: Compiled, fabric: FabricResult, catalog: Catalog, workload: Workload | None = None
-) -> list[Finding]:
+def wiring_findings(c: Compiled, fabric: FabricResult) -> list[Finding]:
+    """Cables no medium reaches, and runs just past copper reach: the findings that follow cable lengths
+    (so a device moved to another rack re-checks these and nothing else of the network)."""
     out: list[Finding] = []
     lk = c.links
-    # Wiring
     if fabric.cables.too_long.any():
         rows = np.flatnonzero(fabric.cables.too_long)
         out.append(
@@ -37,6 +37,16 @@ def network_findings(
             )
         )
     out += _copper_near_misses(c, fabric)
+    return out
+
+
+def network_findings(
+    c: Compiled, fabric: FabricResult, catalog: Catalog, workload: Workload | None = None
+) -> list[Finding]:
+    """Ports, connectivity, redundancy, NIC bandwidth, training on this fabric, storage (cable lengths: see
+    ``wiring_findings``)."""
+    out: list[Finding] = []
+    lk = c.links
     for p in fabric.port_use:
         if p.used > p.ports + 1e-9:
             out.append(
@@ -54,9 +64,11 @@ def network_findings(
             )
     gpu_servers = np.flatnonzero((c.devices.kind == KIND_CODES["server"]) & (c.devices.gpu_count > 0))
     has_compute = np.zeros(len(c.devices.ids), bool)
-    for side, roles in ((lk.a, lk.a_role), (lk.b, lk.b_role)):
-        m = np.array([r == "compute" for r in roles], dtype=bool)
-        has_compute[side[m]] = True
+    # a link end is a compute port when its (device type, port group) key has the compute role: one test
+    # per distinct key, then a gather per end (not a string comparison per link)
+    compute_key = np.array([r == "compute" for r in lk.port_key_role] or [False], dtype=bool)
+    for side, keys in ((lk.a, lk.a_port_key), (lk.b, lk.b_port_key)):
+        has_compute[side[compute_key[keys]]] = True
     lonely = [i for i in gpu_servers if not has_compute[i]]
     if lonely and len(gpu_servers) > 1:
         out.append(
@@ -220,8 +232,7 @@ def _copper_near_misses(c: Compiled, fabric: FabricResult) -> list[Finding]:
         return []
     copper = np.nan_to_num(cab.copper_reach_m, nan=-np.inf)
     length = lk.length_m
-    medium = np.asarray(cab.medium, dtype=object)
-    optical = (medium == "fiber-mmf") | (medium == "fiber-smf") | (medium == "aoc")
+    optical = np.isin(cab.medium_code, [MEDIUM_NAMES.index(m) for m in ("fiber-mmf", "fiber-smf", "aoc")])
     near = optical & ~lk.length_given & (length > copper) & (length <= copper + _v("copper_near_miss_m"))
     rows = np.flatnonzero(near)
     if not len(rows):
@@ -235,7 +246,7 @@ def _copper_near_misses(c: Compiled, fabric: FabricResult) -> list[Finding]:
         else 0.0
     )
     names = c.devices.names
-    media = sorted({str(m) for m in medium[rows]})
+    media = sorted({cab.medium[i] for i in rows.tolist()})
     modules = float((cab.transceivers_a[rows] + cab.transceivers_b[rows]).sum())
     return [
         Finding(

@@ -135,7 +135,9 @@ def _rack_floor_positions(project: Project, racks: list[Rack]) -> tuple[FloatArr
     return x.astype(np.float64), y.astype(np.float64)
 
 
-def compile_project(project: Project) -> Compiled:
+def compile_project(project: Project, link_rows: LinkRowCache | None = None) -> Compiled:
+    """The project as arrays. ``link_rows``: a cache of the link columns owned by the caller (the engine
+    runner); None reads every link row."""
     cat = project.catalog
     # -- racks ----------------------------------------------------------------------------------------
     racks = list(project.racks.values())
@@ -242,7 +244,7 @@ def compile_project(project: Project) -> Compiled:
     return Compiled(
         devices=dev_arrays,
         racks=rack_arrays,
-        links=_compile_links(project, d_row, dev_arrays, rack_arrays),
+        links=_compile_links(project, d_row, dev_arrays, rack_arrays, link_rows),
         gpu_types=gpu_types,
     )
 
@@ -284,7 +286,7 @@ class _LinkRows:
         return _LinkRows(**fields)
 
 
-class _LinkRowCache:
+class LinkRowCache:
     """The link columns of the last compile, reused while the link rows are the very same objects and the
     device rows have the same ids (rows are immutable, so equal rows mean equal columns): an edit that
     touches no link re-compiles without reading 36,864 rows again. Hits return copies (the caller owns
@@ -311,18 +313,12 @@ class _LinkRowCache:
             self._last = None
 
 
-_LINK_ROWS = _LinkRowCache()
-
-
-def clear_cache() -> None:
-    """Forget the link columns of the last compile."""
-    _LINK_ROWS.clear()
-
-
-def _read_link_rows(links: list[Link], dev_ids: list[str], d_row: dict[str, int]) -> _LinkRows:
+def _read_link_rows(
+    links: list[Link], dev_ids: list[str], d_row: dict[str, int], cache: LinkRowCache | None = None
+) -> _LinkRows:
     """Row fields are read with one list comprehension each (the fastest way to read slotted rows); every
     lookup after that is a C-level ``map`` over a dict or an array operation."""
-    cached = _LINK_ROWS.get(links, dev_ids)
+    cached = cache.get(links, dev_ids) if cache is not None else None
     if cached is not None:
         return cached
     n = len(links)
@@ -349,15 +345,20 @@ def _read_link_rows(links: list[Link], dev_ids: list[str], d_row: dict[str, int]
         medium=[lk.medium for lk in links],
         cable_ids=[lk.cable_id for lk in links],
     )
-    _LINK_ROWS.put(links, dev_ids, rows)
+    if cache is not None:
+        cache.put(links, dev_ids, rows)
     return rows
 
 
 def _compile_links(
-    project: Project, d_row: dict[str, int], devs: DeviceArrays, racks: RackArrays
+    project: Project,
+    d_row: dict[str, int],
+    devs: DeviceArrays,
+    racks: RackArrays,
+    cache: LinkRowCache | None = None,
 ) -> LinkArrays:
     """Per-link figures; port-group facts are looked up once per distinct (device type, group) pair."""
-    rows = _read_link_rows(list(project.links.values()), devs.ids, d_row)
+    rows = _read_link_rows(list(project.links.values()), devs.ids, d_row, cache)
     site = project.site
     n = len(rows.ids)
     a, b, a_group, b_group = rows.a, rows.b, rows.a_group, rows.b_group

@@ -32,7 +32,7 @@ from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import NicType, ServerType
 from gpuplanner.core.units import SECONDS_PER_HOUR
 from gpuplanner.engine.cloud import CloudPrice, cloud_price
-from gpuplanner.engine.compiled import KIND_CODES, Compiled
+from gpuplanner.engine.compiled import KIND_CODES, Compiled, codes_of
 from gpuplanner.engine.power import Assumptions, PowerResult, load_assumptions
 from gpuplanner.engine.tco import TcoFigures, TcoInputs, figures
 from gpuplanner.engine.thermal import ThermalResult
@@ -84,9 +84,9 @@ class CostResult:
 
 
 def _type_index(type_ids: list[str]) -> tuple[list[str], np.ndarray]:
-    pos: dict[str, int] = {}
-    inv = np.fromiter((pos.setdefault(t, len(pos)) for t in type_ids), dtype=np.int32, count=len(type_ids))
-    return list(pos), inv
+    """The distinct type ids in order of first appearance and each device's index into them."""
+    inv, names = codes_of(type_ids)
+    return names, inv
 
 
 def _nic_usd(entry: object, catalog: Catalog, missing: set[str]) -> float:

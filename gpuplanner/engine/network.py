@@ -4,6 +4,7 @@ bandwidth, oversubscription per tier, hop counts and diameter, and the network's
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -15,7 +16,6 @@ import numpy.typing as npt
 
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import SwitchType
-from gpuplanner.engine import compiled
 from gpuplanner.engine.arrays import FloatArray, IntArray
 from gpuplanner.engine.cabling import MEDIUM_NAMES, CablePlan, plan_cables
 from gpuplanner.engine.compiled import KIND_CODES, ROLE_CODES, Compiled, codes_of
@@ -291,7 +291,7 @@ def _topology_key(g: FabricGraph) -> str:
     return digest(np.array([g.n_nodes]), g.link_a, g.link_b, g.transit)
 
 
-class _TopologyCache:
+class TopologyCache:
     """The routers (with the distance fields they have computed) and hop histograms of the last few
     topologies, keyed by a digest of the routing graph: an edit that leaves the drawn topology alone (a
     workload, a price, a cable choice, a rack's budget) re-analyses without rebuilding them. A router is a
@@ -332,22 +332,23 @@ class _TopologyCache:
             self._entries.clear()
 
 
-_TOPOLOGIES = _TopologyCache()
-
-
-def clear_caches() -> None:
-    """Forget cached routers, hop histograms and compiled link columns (benchmarks measure cold analyses
-    with this)."""
-    _TOPOLOGIES.clear()
-    compiled.clear_cache()
-
-
-def analyze_fabric(c: Compiled, catalog: Catalog, *, router: Router | None = None) -> FabricResult:
+def analyze_fabric(
+    c: Compiled,
+    catalog: Catalog,
+    *,
+    router: Router | None = None,
+    topologies: TopologyCache | None = None,
+) -> FabricResult:
+    """The fabric stage. ``topologies``: the caller's cache of routers and hop histograms (the engine
+    runner owns one); None builds them."""
     g = build_fabric_graph(c)
     topo = ""
     if router is None:
-        topo = _topology_key(g)
-        router = _TOPOLOGIES.router(topo, g)
+        if topologies is not None:
+            topo = _topology_key(g)
+            router = topologies.router(topo, g)
+        else:
+            router = build_router(g.n_nodes, g.link_a, g.link_b, g.transit)
     cables = plan_cables(c, catalog)
     tier_codes = link_tier_codes(c)
     tiers = TIER_NAMES[tier_codes].tolist()
@@ -364,7 +365,9 @@ def analyze_fabric(c: Compiled, catalog: Catalog, *, router: Router | None = Non
     on = np.zeros(g.n_nodes, bool)  # distinct compute endpoints in node order (np.unique without a sort)
     on[g.gpu_endpoint[g.gpu_endpoint >= 0]] = True
     eps = np.flatnonzero(on).astype(g.gpu_endpoint.dtype)
-    hist, max_hops = _TOPOLOGIES.hops(topo, eps, router) if topo else _hop_histogram(eps, router)
+    hist, max_hops = (
+        topologies.hops(topo, eps, router) if topologies is not None and topo else _hop_histogram(eps, router)
+    )
     net, gpu = _capex(c, catalog, cables)
     return FabricResult(
         graph=g,
@@ -382,6 +385,21 @@ def analyze_fabric(c: Compiled, catalog: Catalog, *, router: Router | None = Non
         hop_histogram=hist,
         max_hops=max_hops,
         port_use=port_use(c, catalog),
+        network_capex_usd=net,
+        gpu_capex_usd=gpu,
+    )
+
+
+def with_cables(fabric: FabricResult, c: Compiled, catalog: Catalog, cables: CablePlan) -> FabricResult:
+    """``fabric`` with another cable plan for the same links (devices moved between racks change lengths,
+    not the topology): the cable-dependent figures again, the graph, router, hops and port use kept."""
+    mult = c.links.multiplicity.astype(np.float64)
+    net, gpu = _capex(c, catalog, cables)
+    return dataclasses.replace(
+        fabric,
+        cables=cables,
+        cables_by_medium=_count_by_name(cables.medium_code, MEDIUM_NAMES, mult),
+        transceivers=cables.bom_transceivers,
         network_capex_usd=net,
         gpu_capex_usd=gpu,
     )

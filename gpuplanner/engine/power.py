@@ -187,34 +187,39 @@ def _row_index(labels: list[str]) -> tuple[list[str], np.ndarray]:
 
 
 def update_rack_of(result: PowerResult, device_row: int, new_rack: int) -> PowerResult:
-    """The result after moving one device to rack row ``new_rack`` (-1 = out of any rack): adjusts the two
-    racks' and rows' sums instead of recomputing (O(racks) copies, no pass over devices)."""
-    old = int(result.device_rack[device_row])
-    new = int(new_rack)
-    if old == new:
+    """The result after moving one device to rack row ``new_rack`` (-1 = out of any rack)."""
+    return move_devices(result, np.array([device_row]), np.array([new_rack]))
+
+
+def move_devices(result: PowerResult, device_rows: np.ndarray, new_racks: np.ndarray) -> PowerResult:
+    """The result after moving devices to other rack rows (-1 = out of any rack): the device draws are kept
+    and only the racks the devices left or entered are summed again, plus the per-row sums over racks (no
+    device draw is recomputed). Each touched rack is re-summed from its devices in device order, as
+    ``compute_power``'s ``np.bincount`` does, so the figures equal a full recompute to the last bit."""
+    rows = np.asarray(device_rows, dtype=np.int64)
+    new = np.asarray(new_racks, dtype=np.int64)
+    nr = len(result.rack_kw_max)
+    if len(new) and (new.max() >= nr or new.min() < -1):
+        raise IndexError(f"rack row {int(new.max() if new.max() >= nr else new.min())} out of range")
+    old = result.device_rack[rows]
+    if np.array_equal(old, new):
         return result
-    if new >= len(result.rack_kw_max) or new < -1:
-        raise IndexError(f"rack row {new} out of range")
-    changes: dict[str, Any] = {}
     dev_rack = result.device_rack.copy()
-    dev_rack[device_row] = new
-    changes["device_rack"] = dev_rack
+    dev_rack[rows] = new
+    touched = np.unique(np.concatenate([old, new]))
+    changes: dict[str, Any] = {"device_rack": dev_rack}
     for q in _QUANTITIES:
-        kw = float(getattr(result, f"device_{q}_w")[device_row]) / 1000.0
+        w = getattr(result, f"device_{q}_w")
         rack = getattr(result, f"rack_kw_{q}").copy()
-        row = getattr(result, f"row_kw_{q}").copy()
         unracked = getattr(result, f"unracked_kw_{q}")
-        if old >= 0:
-            rack[old] -= kw
-            row[result.rack_row[old]] -= kw
-        else:
-            unracked -= kw
-        if new >= 0:
-            rack[new] += kw
-            row[result.rack_row[new]] += kw
-        else:
-            unracked += kw
+        for r in touched.tolist():
+            sel = w[dev_rack == r]
+            kw = float(np.bincount(np.zeros(len(sel), np.int64), weights=sel, minlength=1)[0])
+            if r >= 0:
+                rack[r] = kw / 1000.0
+            else:
+                unracked = kw / 1000.0
         changes[f"rack_kw_{q}"] = rack
-        changes[f"row_kw_{q}"] = row
+        changes[f"row_kw_{q}"] = np.bincount(result.rack_row, weights=rack, minlength=len(result.row_labels))
         changes[f"unracked_kw_{q}"] = unracked
     return dataclasses.replace(result, **changes)

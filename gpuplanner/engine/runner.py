@@ -6,12 +6,14 @@ A newer request supersedes an older one: the pending slot holds one request, and
 between stages whether a newer request waits (then it stops with AnalysisCancelled and its result is never
 delivered). ``force_sync`` solves on the caller's thread, for tests and the CLI.
 
-``dirty_stages`` maps a ChangeSet to the stages it makes dirty. Today the runner uses the map to skip edits
-that change no figure (canvas positions), and when everything dirtied since the last complete results is a
-money stage (a site/project price or rate: thermal's energy cost, cost, electrical, checks) it re-runs only
-those on the previous compiled arrays, fabric, workload and power (``reanalyze_money``). Every other edit
-re-runs the full pipeline; the rack-move path (power of two racks via ``power.update_rack_of``) is left for
-later (see docs/notes/w2-runner.md).
+``dirty_stages`` maps a ChangeSet to the stages it makes dirty, and the runner re-runs only those on its last
+complete results (``analysis.reanalyze``): canvas positions dirty nothing (no solve); a site/project price or
+rate dirties the money stages (thermal's energy cost, cost, electrical, checks); devices moved between racks
+or U slots dirty "placement" (their rack rows and link lengths patched into the previous compiled arrays, the
+cable plan of those links, the power of the racks they left and entered — engine/incremental.py) and the
+facility stages after it; a workload edit dirties the workload stage onward (compile and fabric kept).
+Anything else re-runs the full pipeline. The runner owns its caches (the last results, the routers and link
+columns in an ``EngineCache``) and drops them on ``close()``.
 """
 
 from __future__ import annotations
@@ -23,17 +25,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.engine.analysis import AnalysisCancelled, Results, analyze_project, reanalyze_money
+from gpuplanner.engine.analysis import STAGES, AnalysisCancelled, Results, analyze_project, reanalyze
+from gpuplanner.engine.cache import EngineCache
 from gpuplanner.model.changes import ChangeSet
 
 # Fields that only place things on the canvas: changing them changes no figure.
 CANVAS_ONLY = frozenset({"x", "y"})
-ALL_STAGES = frozenset({"compile", "fabric", "workload", "power", "thermal", "cost", "electrical", "checks"})
+# Fields of a device that place it in a rack: a move between racks or U slots.
+PLACEMENT_FIELDS = frozenset({"rack_id", "u_position", "x", "y"})
+ALL_STAGES = frozenset(STAGES)
 # Money fields: a change to only these touches the cost stage (and the checks that read cost).
 MONEY_TABLES = frozenset({"project", "site"})
 
 
 MONEY_STAGES = frozenset({"thermal", "cost", "electrical", "checks"})
+PLACEMENT_STAGES = frozenset({"placement", "power"}) | MONEY_STAGES
+WORKLOAD_STAGES = frozenset({"workload", "power"}) | MONEY_STAGES
 
 
 def _is_money_field(name: str) -> bool:
@@ -55,11 +62,14 @@ def dirty_stages(cs: ChangeSet | None) -> frozenset[str]:
             continue
         if table == "goal":  # the advisor's goal: no stage reads it
             continue
+        if table == "devices" and "*" not in fields and fields <= PLACEMENT_FIELDS:
+            dirty |= PLACEMENT_STAGES
+            continue
         if table in MONEY_TABLES and "*" not in fields and all(_is_money_field(f) for f in fields):
             dirty |= MONEY_STAGES
             continue
         if table == "workloads":
-            dirty |= {"workload", "power", "thermal", "cost", "electrical", "checks"}
+            dirty |= WORKLOAD_STAGES
             continue
         return ALL_STAGES
     return frozenset(dirty)
@@ -107,8 +117,10 @@ class EngineRunner:
         self.cancelled = 0  # solves stopped between stages (for tests and benchmarks)
         self.superseded = 0  # requests replaced in the pending slot before they started
         self.partial = 0  # solves that reused the previous results' upstream stages
-        # Owned by the runner, dropped with it: the last complete results and what they were solved for, and
-        # the stages dirtied by requests that were cancelled (the next solve must redo them too).
+        # Owned by the runner, dropped with it: the last complete results and what they were solved for, the
+        # routers and link columns of recent solves, and the stages dirtied by requests that were cancelled
+        # (the next solve must redo them too).
+        self.cache = EngineCache()
         self._last: Results | None = None
         self._last_scenario: str | None = None
         self._carry: frozenset[str] = frozenset()
@@ -174,6 +186,7 @@ class EngineRunner:
             self._last = None
             self._cond.notify_all()
             thread = self._thread
+        self.cache.clear()
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout=30)
         self._thread = None
@@ -209,11 +222,14 @@ class EngineRunner:
         self._last = None  # until this solve completes, nothing upstream may be reused
         cancel = lambda: self._stale(req.generation)  # noqa: E731
         try:
-            if prev is not None and stages <= MONEY_STAGES and req.scenario == self._last_scenario:
-                out.results = reanalyze_money(req.project, prev, scenario=req.scenario, cancel=cancel)
+            upstream_clean = not stages & {"compile", "fabric"}
+            if prev is not None and upstream_clean and req.scenario == self._last_scenario:
+                out.results = reanalyze(
+                    req.project, prev, stages, scenario=req.scenario, cancel=cancel, cache=self.cache
+                )
                 self.partial += 1
             else:
-                out.results = self._solve(req.project, scenario=req.scenario, cancel=cancel)
+                out.results = self._solve(req.project, scenario=req.scenario, cancel=cancel, cache=self.cache)
         except AnalysisCancelled:
             self.cancelled += 1
             self._last, self._carry = prev, stages  # prev stays valid with these stages still to redo

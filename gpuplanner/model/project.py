@@ -6,7 +6,9 @@ every edit undoable. Readers use the tables and the query helpers.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from operator import attrgetter
@@ -280,12 +282,19 @@ class Project:
     def load_rows(self, table: str, rows: list[Any]) -> None:
         """Bulk load without validation order issues (used by storage after its own validation)."""
         target = self.tables[table]
-        for row in rows:
-            target[row.id] = row
-            if table in self._ids:
-                self._ids[table].observe(row.id)
-            if table == "links":
-                self._index_link(row)
+        ids = [row.id for row in rows]
+        target.update(zip(ids, rows, strict=True))
+        alloc = self._ids.get(table)
+        if alloc is not None:  # the highest numbered id of the allocator's form, observed once
+            nums = re.findall(rf"(?m)^{re.escape(alloc.prefix)}([0-9]+)$", "\n".join(ids))
+            if nums:
+                alloc.observe(f"{alloc.prefix}{max(map(int, nums))}")
+        if table == "links":
+            grouped: collections.defaultdict[str, set[str]] = collections.defaultdict(set)
+            ends = [r.a_device for r in rows] + [r.b_device for r in rows]
+            collections.deque(map(lambda d, lid: grouped[d].add(lid), ends, ids + ids), maxlen=0)
+            for dev, lids in grouped.items():
+                self._links_by_device.setdefault(dev, set()).update(lids)
 
 
 __all__ = ["DEVICE_ROLES", "FABRIC_KINDS", "Project"]

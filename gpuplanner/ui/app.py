@@ -6,10 +6,7 @@ UI translation when there is one, offers to restore work left by a crashed sessi
 
 from __future__ import annotations
 
-import contextlib
 import sys
-import traceback
-from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QTranslator
 from PySide6.QtGui import QFont, QFontDatabase, QIcon
@@ -17,29 +14,10 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.ui import actions, autosave, i18n, smoke
+from gpuplanner.ui.excepthook import install_excepthook
 from gpuplanner.ui.i18n import translate
 from gpuplanner.ui.main_window import MainWindow
-
-
-def resources_dir() -> Path:
-    here = Path(__file__).resolve().parent.parent  # gpuplanner/
-    for candidate in (here.parent / "resources", here / "_data" / "resources"):
-        if candidate.is_dir():
-            return candidate
-    return here.parent / "resources"
-
-
-def examples_dir() -> Path:
-    """The bundled example projects: examples/ next to resources/ (the repository, or the bundle root of a
-    PyInstaller build, where both sit side by side), else gpuplanner/_data/examples (an installed wheel)."""
-    here = Path(__file__).resolve().parent.parent  # gpuplanner/
-    candidates = [resources_dir().parent / "examples", here.parent / "examples", here / "_data" / "examples"]
-    if getattr(sys, "_MEIPASS", None):
-        candidates.insert(0, Path(sys._MEIPASS) / "examples")
-    for candidate in candidates:
-        if candidate.is_dir():
-            return candidate
-    return here.parent / "examples"
+from gpuplanner.ui.paths import examples_dir, resources_dir  # noqa: F401 (examples_dir: re-exported)
 
 
 def register_fonts(app: QApplication) -> list[str]:
@@ -106,23 +84,6 @@ def offer_recovery(window: MainWindow) -> bool:
         return False
     window.update_title()
     return True
-
-
-def install_excepthook(window: MainWindow) -> None:
-    """An unexpected error in a slot is printed and shown in the status bar; the window and the user's
-    work stay (and the autosave keeps running)."""
-
-    def hook(etype, value, tb) -> None:
-        traceback.print_exception(etype, value, tb)
-        with contextlib.suppress(RuntimeError):
-            window.statusBar().showMessage(
-                translate("MainWindow", "Internal error: {e} — your work is kept; please report it").format(
-                    e=f"{etype.__name__}: {value}"
-                ),
-                20000,
-            )
-
-    sys.excepthook = hook
 
 
 class FileOpenFilter(QObject):

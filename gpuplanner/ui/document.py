@@ -1,4 +1,5 @@
-"""The open document: project + undo stack + file path + the latest analysis results, as Qt signals.
+"""The open document: project + undo stack + its file (``FileService``) + the latest analysis results, as Qt
+signals; what the user looks at (selection, phase, scenario) is its ``ViewState``.
 
 Every edit is a ``gpuplanner.commands`` command pushed through ``Document.push`` (wrapped in a QUndoCommand,
 merged for drags). After each ChangeSet the engine runner re-analyses, debounced (~30 ms), in one worker
@@ -20,7 +21,8 @@ from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.phases import phase_subset
 from gpuplanner.engine.runner import ALL_STAGES, EngineRunner, Outcome, dirty_stages
 from gpuplanner.model import ChangeSet, Project
-from gpuplanner.storage import open_project, save_project
+from gpuplanner.ui.file_service import FileService
+from gpuplanner.ui.view_state import ViewState
 
 DEBOUNCE_MS = 30
 
@@ -67,27 +69,12 @@ def snapshot_project(project: Project) -> Project:
     return copy
 
 
-# Fields that only place things on the canvas: changing them changes no figure.
-CANVAS_ONLY = {"x", "y"}
-
-
-def needs_analysis(cs: ChangeSet) -> bool:
-    """False when the edit only moved boxes on the canvas (a drag must not re-run the engine)."""
-    for table, tc in cs.tables.items():
-        if tc.added or tc.removed:
-            return True
-        if table not in ("devices", "racks") or not tc.fields() <= CANVAS_ONLY:
-            return True
-    return False
-
-
 class Document(QObject):
     changed = Signal(object)  # ChangeSet
     resultsReady = Signal(object)  # Results
     analysisFailed = Signal(str)
     projectReplaced = Signal()
     pathChanged = Signal(str)
-    selectionChanged = Signal(list)  # ids (devices, racks, links)
     _outcomeQueued = Signal(object)  # engine Outcome, emitted on the worker thread
     editFailed = Signal(str)  # an undo or redo that could not be done (the model and the stack are unchanged)
 
@@ -97,10 +84,11 @@ class Document(QObject):
         super().__init__(parent)
         self.synchronous = synchronous
         self.undo_stack = QUndoStack(self)
-        self.path: Path | None = None
+        self.files = FileService()
+        self.view = ViewState(self)  # selection, phase (the figures are for the project at its end), scenario
+        self.view.phaseChanged.connect(lambda _phase: self.request_analysis())
+        self.view.scenarioChanged.connect(lambda _name: self.request_analysis())
         self.results: Results | None = None
-        self.scenario: str | None = None
-        self.phase_id: str | None = None  # analyse the project as it stands at the end of this phase
         self.last_analysis_ms = 0.0
         self._dirty: set[str] = set()  # stages dirtied by the edits not yet submitted to the runner
         # The one bridge from the engine worker: the runner calls back on its thread, the signal queues the
@@ -115,6 +103,27 @@ class Document(QObject):
         self.resultsReady.connect(self._store_results)
         self.project = project or Project()
         self.project.changed.connect(self._on_changed)
+
+    # what the views and older callers read from the document itself
+    @property
+    def path(self) -> Path | None:
+        return self.files.path
+
+    @path.setter
+    def path(self, value: Path | None) -> None:
+        self.files.path = value
+
+    @property
+    def scenario(self) -> str | None:
+        return self.view.scenario
+
+    @property
+    def phase_id(self) -> str | None:
+        return self.view.phase_id
+
+    @property
+    def selectionChanged(self):  # noqa: N802 (the Qt signal's name)
+        return self.view.selectionChanged
 
     def disconnect_views(self) -> None:
         """Drop every connection that windows and panels made to this document's signals (before a new
@@ -217,8 +226,9 @@ class Document(QObject):
 
     def _on_changed(self, cs: ChangeSet) -> None:
         self.changed.emit(cs)
-        if needs_analysis(cs):
-            self._dirty |= dirty_stages(cs)
+        dirty = dirty_stages(cs)  # none when the edit only moved boxes on the canvas (a drag solves nothing)
+        if dirty:
+            self._dirty |= dirty
             self.request_analysis(everything=False)
 
     # -- files ------------------------------------------------------------------------------------------
@@ -234,15 +244,11 @@ class Document(QObject):
         self.request_analysis()
 
     def open(self, path: str | Path) -> None:
-        project = open_project(path)  # raises ProjectFileError; the current project stays as it was
+        project = self.files.open(path)  # raises ProjectFileError; the current project stays as it was
         self.replace_project(project, Path(path))
 
     def save(self, path: str | Path | None = None) -> Path:
-        target = Path(path) if path else self.path
-        if target is None:
-            raise PlannerError("no file name yet: use Save As")
-        save_project(self.project, target)
-        self.path = target
+        target = self.files.save(self.project, path)
         self.undo_stack.setClean()
         self.pathChanged.emit(str(target))
         return target
@@ -262,13 +268,13 @@ class Document(QObject):
             self._timer.start()
 
     def set_scenario(self, name: str | None) -> None:
-        self.scenario = name or None
-        self.request_analysis()
+        if not self.view.set_scenario(name):  # the same again: the figures are redone all the same
+            self.request_analysis()
 
     def set_phase(self, phase_id: str | None) -> None:
         """Figures for the project at the end of ``phase_id`` (None: the whole project)."""
-        self.phase_id = phase_id or None
-        self.request_analysis()
+        if not self.view.set_phase(phase_id):
+            self.request_analysis()
 
     def analysed_phase(self):
         """The phase the current figures are for, or None for the whole project."""

@@ -33,6 +33,7 @@ from gpuplanner.ui.file_open import OpenCancelled, load_project
 from gpuplanner.ui.floor.view import FloorPlanPanel
 from gpuplanner.ui.inspector import Inspector
 from gpuplanner.ui.palette import Palette
+from gpuplanner.ui.paths import examples_dir
 from gpuplanner.ui.phase_picker import PhasePicker
 from gpuplanner.ui.plots import PlotsPanel
 from gpuplanner.ui.rack_view import RackElevation
@@ -43,8 +44,6 @@ MAX_RECENT = 8
 
 
 def is_bundled_example(path: str | Path) -> bool:
-    from gpuplanner.ui.app import examples_dir
-
     try:
         return Path(path).resolve().parent == examples_dir().resolve()
     except OSError:

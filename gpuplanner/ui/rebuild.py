@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF
 
 from gpuplanner.ui import i18n
-from gpuplanner.ui.main_window import MainWindow
+from gpuplanner.ui.excepthook import install_excepthook
+
+if TYPE_CHECKING:  # the window is rebuilt as type(old): no import of main_window at run time
+    from gpuplanner.ui.main_window import MainWindow
 
 _windows: list[MainWindow] = []  # keeps the current rebuilt window alive (it has no parent)
 
@@ -47,9 +51,8 @@ def rebuild_window(old: MainWindow) -> MainWindow:
     new.view.set_zoom(scale, centre)
     old.hide()
     old.deleteLater()  # not close(): closeEvent would ask about unsaved changes and drop the recovery copy
+    # the running app's hook names the new window
     if getattr(sys.excepthook, "__qualname__", "") == "install_excepthook.<locals>.hook":
-        from gpuplanner.ui.app import install_excepthook  # the running app's hook names the new window
-
         install_excepthook(new)
     _windows[:] = [new]
     return new

@@ -35,6 +35,8 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.topology.presets import PRESETS, Preset
 from gpuplanner.ui import i18n
+from gpuplanner.ui.paths import examples_dir
+from gpuplanner.ui.vocabulary import FILE_FILTER
 
 if TYPE_CHECKING:
     from gpuplanner.ui.main_window import MainWindow
@@ -123,8 +125,6 @@ class WelcomeDialog(QDialog):
         self.setWindowTitle(self.tr("Welcome to GPU Planner"))
         self.setModal(True)
         if examples is None:
-            from gpuplanner.ui.app import examples_dir
-
             examples = examples_dir()
         self.examples = examples
         self.recent_list = self._list("recent")
@@ -397,8 +397,6 @@ class WelcomeDialog(QDialog):
             return w.new_project(project)
 
     def open_dialog(self) -> bool:
-        from gpuplanner.ui.main_window import FILE_FILTER
-
         recent = self.window_.recent_files()
         start = str(Path(recent[0]).parent) if recent else str(Path.home())
         path, _ = QFileDialog.getOpenFileName(

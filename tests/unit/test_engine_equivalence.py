@@ -212,35 +212,34 @@ def test_cable_groups_match_per_link_tuples(case):
 
 def test_reanalysis_reuses_the_router_only_while_the_topology_is_unchanged():
     from gpuplanner.commands import RemoveRows
-    from gpuplanner.engine.network import analyze_fabric, clear_caches
+    from gpuplanner.engine.network import TopologyCache, analyze_fabric
 
     p = _project("leaf-spine-2to1")
-    clear_caches()
-    first = analyze_fabric(compile_project(p), p.catalog)
+    cache = TopologyCache()
+    first = analyze_fabric(compile_project(p), p.catalog, topologies=cache)
     link = next(iter(p.links))
     UndoStack(p).push(SetFields(p, "links", link, length_m=3.0))  # same topology, other cable
-    again = analyze_fabric(compile_project(p), p.catalog)
+    again = analyze_fabric(compile_project(p), p.catalog, topologies=cache)
     assert again.router is first.router
-    clear_caches()
-    cold = analyze_fabric(compile_project(p), p.catalog)
+    cold = analyze_fabric(compile_project(p), p.catalog)  # no cache: built afresh
     assert cold.router is not first.router
     assert (cold.hop_histogram, cold.max_hops) == (again.hop_histogram, again.max_hops)
     assert cold.cables.medium == again.cables.medium
     UndoStack(p).push(RemoveRows("links", [link]))
-    assert analyze_fabric(compile_project(p), p.catalog).router is not cold.router
+    assert analyze_fabric(compile_project(p), p.catalog, topologies=cache).router is not first.router
 
 
 def test_recompile_reuses_link_columns_only_while_the_link_rows_are_unchanged():
-    from gpuplanner.engine.compiled import clear_cache
+    from gpuplanner.engine.compiled import LinkRowCache
 
     p = _project("leaf-spine-2to1")
-    first = compile_project(p)
+    cache = LinkRowCache()
+    first = compile_project(p, cache)
     first.links.a[:] = 0  # the caller owns what it got: the cache keeps its own copy
     first.links.a_group.clear()
     link = list(p.links)[3]
     UndoStack(p).push(SetFields(p, "links", link, multiplicity=3, speed_gbps=100.0))
-    edited = compile_project(p)
-    clear_cache()
+    edited = compile_project(p, cache)
     cold = compile_project(p)
     for name in ("ids", "a", "b", "a_group", "multiplicity", "speed_gbps", "length_m", "a_port_key"):
         assert np.array_equal(np.asarray(getattr(edited.links, name)), np.asarray(getattr(cold.links, name)))
@@ -249,5 +248,5 @@ def test_recompile_reuses_link_columns_only_while_the_link_rows_are_unchanged():
     # a device edit leaves the link rows alone: same columns as a cold compile
     dev = next(d for d in p.devices.values() if d.role == "compute")
     UndoStack(p).push(SetFields(p, "devices", dev.id, name="renamed"))
-    warm = compile_project(p)
+    warm = compile_project(p, cache)
     assert warm.links.row == cold.links.row and np.array_equal(warm.links.b, cold.links.b)

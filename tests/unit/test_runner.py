@@ -64,10 +64,10 @@ def test_newer_requests_supersede_and_the_last_result_is_of_the_final_state(proj
     gate = threading.Event()
     started = threading.Event()
 
-    def slow_solve(p, *, scenario=None, cancel=None):
+    def slow_solve(p, *, scenario=None, cancel=None, cache=None):
         started.set()
         gate.wait(10)
-        return analyze_project(p, scenario=scenario, cancel=cancel)
+        return analyze_project(p, scenario=scenario, cancel=cancel, cache=cache)
 
     got: list[Outcome] = []
     runner = EngineRunner(got.append, solve=slow_solve)
@@ -93,11 +93,11 @@ def test_newer_requests_supersede_and_the_last_result_is_of_the_final_state(proj
 def test_a_solve_that_raises_reports_one_line_and_the_worker_keeps_going(project):
     calls = []
 
-    def flaky(p, *, scenario=None, cancel=None):
+    def flaky(p, *, scenario=None, cancel=None, cache=None):
         calls.append(1)
         if len(calls) == 1:
             raise ZeroDivisionError("boom")
-        return analyze_project(p, scenario=scenario, cancel=cancel)
+        return analyze_project(p, scenario=scenario, cancel=cancel, cache=cache)
 
     got: list[Outcome] = []
     runner = EngineRunner(got.append, solve=flaky)
@@ -114,10 +114,10 @@ def test_close_cancels_the_running_solve_and_refuses_new_work(project):
     started = threading.Event()
     release = threading.Event()
 
-    def blocked(p, *, scenario=None, cancel=None):
+    def blocked(p, *, scenario=None, cancel=None, cache=None):
         started.set()
         release.wait(10)
-        return analyze_project(p, scenario=scenario, cancel=cancel)
+        return analyze_project(p, scenario=scenario, cancel=cancel, cache=cache)
 
     got: list[Outcome] = []
     runner = EngineRunner(got.append, solve=blocked)
@@ -141,8 +141,11 @@ def test_dirty_stages_by_change_kind():
     wl.note_updated("workloads", "w1", {"global_batch"})
     assert "workload" in dirty_stages(wl) and "fabric" not in dirty_stages(wl)
     moved = ChangeSet()
-    moved.note_updated("devices", "d1", {"rack_id", "x"})
-    assert dirty_stages(moved) == ALL_STAGES
+    moved.note_updated("devices", "d1", {"rack_id", "u_position", "x"})
+    assert dirty_stages(moved) == {"placement", "power", "thermal", "cost", "electrical", "checks"}
+    retyped = ChangeSet()
+    retyped.note_updated("devices", "d1", {"rack_id", "type_id"})
+    assert dirty_stages(retyped) == ALL_STAGES
     added = ChangeSet()
     added.note_added("links", "l1")
     assert dirty_stages(added) == ALL_STAGES
@@ -202,10 +205,141 @@ def test_incremental_results_equal_a_full_recompute_after_random_edits(project, 
             cmd = SetFields(p, "devices", d.id, rack_id=racks[k % len(racks)])
         else:
             cmd = SetFields(p, "site", "site", target_pue=1.1 + (k % 50) / 100)
+        before = len(seen)
         try:
             undo.push(cmd)
         except PlannerError:
             continue  # a refused edit (e.g. a rack that is full) changes nothing
+        if len(seen) == before:
+            continue  # the value it had already (a move to the same rack): no change, nothing to solve
         runner.submit(_snapshot(p), change=seen[-1])
+        assert got[-1].error == ""
+        assert _figures(p, got[-1].results) == _figures(p, analyze_project(p))
+
+
+# -- the incremental paths (engine/incremental.py, analysis.reanalyze) against a full analysis -------------
+
+
+@pytest.fixture()
+def trained() -> Project:
+    """The leaf-spine plan with a data-parallel training job on its GPUs (power follows the workload)."""
+    from gpuplanner.commands import AddRows
+    from gpuplanner.model.rows import Workload
+
+    p = Project()
+    generate_into(p, GenerateOptions(template="leaf-spine", servers=16, rack_budget_kw=42))
+    AddRows(
+        "workloads",
+        [Workload(id="w1", name="dp", model_id="llama3-8b", tp=8, pp=1, global_batch=512, seq_len=4096)],
+    ).apply(p)
+    return p
+
+
+def _sync_runner(p: Project) -> tuple[EngineRunner, list[Outcome], list[ChangeSet]]:
+    got: list[Outcome] = []
+    seen: list[ChangeSet] = []
+    p.changed.connect(seen.append)
+    runner = EngineRunner(got.append, force_sync=True)
+    runner.submit(_snapshot(p))
+    return runner, got, seen
+
+
+def test_a_rack_move_patches_placement_and_power_and_equals_a_full_analysis(trained):
+    p = trained
+    runner, got, seen = _sync_runner(p)
+    before = got[-1].results
+    d = next(d for d in p.devices.values() if d.rack_id == "r1")
+    UndoStack(p).push(SetFields(p, "devices", d.id, rack_id="r2", u_position=40))
+    runner.submit(_snapshot(p), change=seen[-1])
+    after = got[-1].results
+    assert got[-1].stages == {"placement", "power", "thermal", "cost", "electrical", "checks"}
+    assert "compile" not in after.stage_ms and "placement" in after.stage_ms
+    # kept, not recomputed: routing, workload, device draws; moved: the device's rack and its racks' kW
+    assert after.fabric.router is before.fabric.router and after.workload is before.workload
+    assert after.power.device_max_w is before.power.device_max_w
+    row = after.compiled.devices.row[d.id]
+    r1, r2 = after.compiled.racks.row["r1"], after.compiled.racks.row["r2"]
+    assert after.compiled.devices.rack[row] == r2
+    assert after.power.rack_kw_max[r1] < before.power.rack_kw_max[r1]
+    assert after.power.rack_kw_max[r2] > before.power.rack_kw_max[r2]
+    assert _figures(p, after) == _figures(p, analyze_project(p))
+
+
+def test_a_move_that_changes_a_cable_choice_replans_and_equals_a_full_analysis(trained):
+    p = trained
+    runner, got, seen = _sync_runner(p)
+    before = got[-1].results.fabric.cables
+    d = next(d for d in p.devices.values() if d.rack_id == "r1")
+    UndoStack(p).push(SetFields(p, "devices", d.id, rack_id="r5", u_position=30))  # next to its leaf
+    runner.submit(_snapshot(p), change=seen[-1])
+    after = got[-1].results.fabric.cables
+    assert after.medium.count("dac") > before.medium.count("dac")  # the short run took copper
+    assert _figures(p, got[-1].results) == _figures(p, analyze_project(p))
+
+
+def test_a_workload_edit_keeps_compile_and_fabric_and_equals_a_full_analysis(trained):
+    p = trained
+    runner, got, seen = _sync_runner(p)
+    before = got[-1].results
+    UndoStack(p).push(SetFields(p, "workloads", "w1", global_batch=2048))
+    runner.submit(_snapshot(p), change=seen[-1])
+    after = got[-1].results
+    assert after.compiled is before.compiled and after.fabric is before.fabric
+    assert after.workload is not before.workload
+    assert after.workload.estimate.step_time_s != before.workload.estimate.step_time_s
+    assert _figures(p, after) == _figures(p, analyze_project(p))
+
+
+def test_the_runner_owns_its_caches_and_drops_them_on_close(trained):
+    runner, got, seen = _sync_runner(trained)
+    router = got[-1].results.fabric.router
+    runner.submit(_snapshot(trained))  # everything again: the router comes from the runner's cache
+    assert got[-1].results.fabric.router is router
+    assert analyze_project(trained).fabric.router is not router  # no hidden cache outside the runner
+    runner.close()
+    assert runner.cache.topologies._entries == {}  # noqa: SLF001
+    assert runner.cache.link_rows._last is None  # noqa: SLF001
+
+
+_TRAINED_EDITS = ("money", "rack", "uslot", "workload", "canvas", "budget")
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(_TRAINED_EDITS), st.integers(0, 10_000)), min_size=1, max_size=6))
+def test_moves_price_and_workload_edits_equal_a_full_recompute(trained, edits):
+    """Oracle: analyze_project of the edited project, compared through every figure results_json exposes.
+    Edits are pushed two at a time sometimes, so one solve sees several kinds of change at once."""
+    p = _snapshot(trained)
+    undo = UndoStack(p)
+    runner, got, seen = _sync_runner(p)
+    devices = sorted(p.devices)
+    racks = sorted(p.racks)
+    pending: list[ChangeSet] = []
+    for i, (kind, k) in enumerate(edits):
+        dev = p.devices[devices[k % len(devices)]]
+        if kind == "money":
+            cmd = SetFields(p, "site", "site", electricity_usd_per_kwh=0.01 + k / 1e4)
+        elif kind == "rack":
+            cmd = SetFields(p, "devices", dev.id, rack_id=racks[k % len(racks)], u_position=1 + k % 42)
+        elif kind == "uslot":
+            cmd = SetFields(p, "devices", dev.id, u_position=1 + k % 42)
+        elif kind == "workload":
+            cmd = SetFields(p, "workloads", "w1", global_batch=64 * (1 + k % 32))
+        elif kind == "canvas":
+            cmd = SetFields(p, "devices", dev.id, x=float(k), y=float(k % 97))
+        else:
+            cmd = SetFields(p, "racks", racks[k % len(racks)], power_budget_kw=float(5 + k % 60))
+        before = len(seen)
+        try:
+            undo.push(cmd)
+        except PlannerError:
+            continue  # a refused edit (e.g. a U slot that is taken) changes nothing
+        if len(seen) == before:
+            continue  # the value it had already: no change
+        pending.append(seen[-1])
+        if i % 2 == 1 and k % 3 == 0:
+            continue  # solve two edits together
+        runner.submit(_snapshot(p), stages=frozenset().union(*map(dirty_stages, pending)) or None)
+        pending.clear()
         assert got[-1].error == ""
         assert _figures(p, got[-1].results) == _figures(p, analyze_project(p))

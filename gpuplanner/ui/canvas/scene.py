@@ -454,7 +454,7 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         if not self._selecting:
             ids = self.selected_ids()
             self.selectionIdsChanged.emit(ids)
-            self.doc.selectionChanged.emit(ids)
+            self.doc.view.select(ids)
 
     def items_rect(self, ids: list[str]) -> QRectF:
         r = QRectF()

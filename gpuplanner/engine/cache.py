@@ -1,0 +1,23 @@
+"""The engine's caches, owned by whoever holds them (the engine runner holds one and drops it on close).
+
+Nothing in the engine keeps state between calls on its own: a caller that re-analyses the same project many
+times (the desktop, through its runner) passes an ``EngineCache``; every other caller (the CLI, the advisor,
+tests) gets a cold analysis. Both give the same figures — the cached items are pure functions of their keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gpuplanner.engine.compiled import LinkRowCache
+from gpuplanner.engine.network import TopologyCache
+
+
+@dataclass
+class EngineCache:
+    link_rows: LinkRowCache = field(default_factory=LinkRowCache)  # link columns of the last compile
+    topologies: TopologyCache = field(default_factory=TopologyCache)  # routers and hop histograms
+
+    def clear(self) -> None:
+        self.link_rows.clear()
+        self.topologies.clear()

@@ -1,0 +1,133 @@
+"""Devices moved between racks (or to other U slots), applied to the previous compiled arrays and results
+instead of compiling and solving again: the edit the floor and rack views make most often.
+
+What a move changes, and only that, is redone here:
+- compiled: each moved device's rack row, U position and canvas position; the automatic lengths of the links
+  at a moved device (``cable_lengths_m`` on those links only);
+- cables: the plan of those links (``plan_cables`` on a subset); when every one keeps its medium, cable and
+  modules — the usual case — the previous plan is kept with the new lengths (metres per cable id, "too long"
+  flags), else the whole plan is made again (a module count per cage can change with one link);
+- power: the racks the devices left or entered (``power.move_devices``), device draws kept.
+Routing, hops, port use, the workload's placement and traffic do not read racks and are kept; thermal, cost,
+electrical and the checks that read them run again in ``analysis`` (they are cheap).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from gpuplanner.catalog import Catalog
+from gpuplanner.engine.cabling import CablePlan, bom_cable_m, plan_cables
+from gpuplanner.engine.compiled import Compiled, LinkArrays, cable_lengths_m, codes_of
+
+# LinkArrays fields with one entry per link (the rest are per port key, or the id → row map)
+_PER_LINK = (
+    "ids",
+    "a",
+    "b",
+    "a_group",
+    "b_group",
+    "a_role",
+    "b_role",
+    "speed_gbps",
+    "multiplicity",
+    "capacity_gbps",
+    "length_m",
+    "length_given",
+    "medium",
+    "cable_ids",
+    "technology",
+    "connector",
+    "a_port_key",
+    "b_port_key",
+    "infiniband",
+    "connector_code",
+)
+# CablePlan fields with one entry per link that a move may not change for the plan to be kept
+_CHOICES = ("medium", "cable_id", "transceiver_a", "transceiver_b")
+_CHOICE_NUMBERS = ("transceivers_a", "transceivers_b", "reach_m", "copper_reach_m", "optics_power_w")
+
+
+@dataclasses.dataclass(frozen=True)
+class Placement:
+    """The compiled arrays after a move, and what moved."""
+
+    compiled: Compiled
+    moved: np.ndarray  # device rows whose rack changed
+    touched_links: np.ndarray  # link rows whose automatic length was recomputed
+
+
+def with_placement(prev: Compiled, project: Any) -> Placement | None:
+    """``prev`` with the devices' current racks and U positions from ``project``; None when the device rows
+    are not the same ids in the same order (then only a full compile is right)."""
+    devs = list(project.devices.values())
+    d = prev.devices
+    if [x.id for x in devs] != d.ids:
+        return None
+    r_row = prev.racks.row
+    code, rack_ids = codes_of([x.rack_id for x in devs])  # one look-up per distinct rack, as compile does
+    rack_of = np.array([r_row.get(r, -1) if r else -1 for r in rack_ids] or [-1], dtype=np.int32)
+    rack = rack_of[code] if len(devs) else np.zeros(0, np.int32)
+    u_pos = np.array([x.u_position or 0 for x in devs], dtype=np.int16)
+    changed = (rack != d.rack) | (u_pos != d.u_position)
+    devices = dataclasses.replace(
+        d,
+        rack=rack,
+        u_position=u_pos,
+        x=np.array([x.x for x in devs]),
+        y=np.array([x.y for x in devs]),
+    )
+    lk = prev.links
+    links = lk
+    touched = np.zeros(0, np.int64)
+    if changed.any() and len(lk.ids):
+        touched = np.flatnonzero((changed[lk.a] | changed[lk.b]) & ~lk.length_given)
+        if len(touched):
+            length = lk.length_m.copy()
+            length[touched] = cable_lengths_m(lk.a[touched], lk.b[touched], devices, prev.racks, project.site)
+            links = dataclasses.replace(lk, length_m=length)
+    c = dataclasses.replace(prev, devices=devices, links=links)
+    return Placement(c, np.flatnonzero(rack != d.rack), touched)
+
+
+def _link_subset(lk: LinkArrays, rows: np.ndarray) -> LinkArrays:
+    picked: dict[str, Any] = {}
+    idx = rows.tolist()
+    for name in _PER_LINK:
+        v = getattr(lk, name)
+        picked[name] = v[rows] if isinstance(v, np.ndarray) else [v[i] for i in idx]
+    picked["row"] = {lid: i for i, lid in enumerate(picked["ids"])}
+    return dataclasses.replace(lk, **picked)
+
+
+def _same_choices(sub: CablePlan, prev: CablePlan, rows: np.ndarray) -> bool:
+    idx = rows.tolist()
+    for name in _CHOICES:
+        old = getattr(prev, name)
+        if getattr(sub, name) != [old[i] for i in idx]:
+            return False
+    return all(
+        np.array_equal(getattr(sub, name), getattr(prev, name)[rows], equal_nan=True)
+        for name in _CHOICE_NUMBERS
+    )
+
+
+def replan_cables(c: Compiled, catalog: Catalog, prev: CablePlan, touched: np.ndarray) -> CablePlan:
+    """The cable plan of ``c`` when only the links ``touched`` changed length since ``prev`` was planned."""
+    if not len(touched):
+        return prev
+    sub_c = dataclasses.replace(c, links=_link_subset(c.links, touched))
+    sub = plan_cables(sub_c, catalog)
+    if not _same_choices(sub, prev, touched):
+        return plan_cables(c, catalog)
+    too_long = prev.too_long.copy()
+    too_long[touched] = sub.too_long
+    mult = c.links.multiplicity.astype(np.float64)
+    return dataclasses.replace(
+        prev,
+        too_long=too_long,
+        bom_cable_m=bom_cable_m(prev.cable_code, prev.code_ids, mult, c.links.length_m),
+    )
