@@ -46,7 +46,7 @@ def _cluster(args: argparse.Namespace, catalog) -> ClusterSpec:
 def _from_fabric(args: argparse.Namespace, shape: ModelShape):
     """The performance on a drawn project: its GPUs, its fabric, the flows routed over it."""
     from gpuplanner.engine.compiled import compile_project
-    from gpuplanner.engine.network import analyze_fabric
+    from gpuplanner.engine.fabric.network import analyze_fabric
     from gpuplanner.engine.perf.request import check_layout
     from gpuplanner.engine.perf.settings import resolve
     from gpuplanner.engine.workload import analyze_workload

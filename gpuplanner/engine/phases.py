@@ -9,8 +9,8 @@ from typing import Any
 
 from gpuplanner import text
 from gpuplanner.engine.analysis import Results, analyze_project
-from gpuplanner.engine.checks_teams import advised_scheduler
-from gpuplanner.engine.findings import Finding
+from gpuplanner.engine.checks.findings import Finding
+from gpuplanner.engine.checks.teams import advised_scheduler
 from gpuplanner.engine.summary import results_json
 from gpuplanner.model import Project
 from gpuplanner.model.rows import Phase

@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.engine.analysis import Results
-from gpuplanner.engine.climate import climate_json
+from gpuplanner.engine.facility.climate import climate_json
+from gpuplanner.engine.facility.power import load_assumptions
+from gpuplanner.engine.facility.sensitivity import sensitivity_json
 from gpuplanner.engine.perf.training import TrainEstimate
-from gpuplanner.engine.power import load_assumptions
-from gpuplanner.engine.sensitivity import sensitivity_json
 from gpuplanner.engine.workload import WorkloadResult
 from gpuplanner.model import Project
 

@@ -21,7 +21,8 @@ from gpuplanner.catalog.types import GpuType, ModelType, ServerType
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.arrays import FloatArray
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
-from gpuplanner.engine.fabric_graph import FabricGraph
+from gpuplanner.engine.fabric.fabric_graph import FabricGraph
+from gpuplanner.engine.fabric.routing import Router
 from gpuplanner.engine.perf.shapes import (
     COLLECTIVE_KINDS,
     Calibration,
@@ -33,7 +34,6 @@ from gpuplanner.engine.perf.shapes import (
 from gpuplanner.engine.perf.traffic import KIND_CODES as FLOW_KINDS
 from gpuplanner.engine.perf.traffic import Flows, training_flows
 from gpuplanner.engine.perf.training import TrainEstimate, estimate
-from gpuplanner.engine.routing import Router
 from gpuplanner.model import Project
 from gpuplanner.model.rows import Workload
 

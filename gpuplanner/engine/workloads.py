@@ -14,16 +14,16 @@ import numpy as np
 from gpuplanner import text
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.arrays import IntArray
+from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.fabric_graph import FabricGraph
-from gpuplanner.engine.findings import Finding
+from gpuplanner.engine.fabric.fabric_graph import FabricGraph
 from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload, cluster_of, shape_of
 from gpuplanner.model import Project
 from gpuplanner.model.rows import Workload
 
 if TYPE_CHECKING:  # for the hint only: the analysis hands the fabric result over
-    from gpuplanner.engine.network import FabricResult
+    from gpuplanner.engine.fabric.network import FabricResult
 
 TRAINING_KINDS = ("training", "fine-tuning")
 

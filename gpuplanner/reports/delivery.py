@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.engine.compiled import KIND_CODES
-from gpuplanner.engine.power import Assumptions, load_assumptions
+from gpuplanner.engine.facility.power import Assumptions, load_assumptions
 from gpuplanner.reports import fmt
 
 # capex categories that are delivered goods, in the order a schedule lists them

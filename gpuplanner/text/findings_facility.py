@@ -4,7 +4,7 @@ what to do; the engine's ``Finding`` carries the rule and the values, never the 
 
 # id: (English, Chinese)
 FINDINGS_FACILITY: dict[str, tuple[str, str]] = {
-    # engine/checks_devices.py
+    # engine/checks/devices.py
     "finding.device-not-networked": (
         "{n} devices have no network link at all, e.g. {name} ({kind}).",
         "有 {n} 台设备没有任何网络连接，例如 {name}（{kind@device_kind}）。",
@@ -13,7 +13,7 @@ FINDINGS_FACILITY: dict[str, tuple[str, str]] = {
         "Connect them to a fabric (a storage system to the storage fabric) or remove them.",
         "将其接入相应网络（存储设备接入存储网络），或从方案中删除。",
     ),
-    # engine/checks_electrical.py
+    # engine/checks/electrical.py
     "finding.rack-needs-several-circuits": (
         "{count} rack(s), e.g. {rack}, draw up to {kw_max} kW: each side (A or B) carries {current_a} "
         "A, which needs {circuits} feeds of {feed_a} A at 80 % continuous load; the racks have "
@@ -63,7 +63,7 @@ FINDINGS_FACILITY: dict[str, tuple[str, str]] = {
         "Feed the rack from two CDUs on a shared manifold, or choose a larger CDU.",
         "通过共用分水器由两台 CDU 为该机柜供液，或选用更大容量的 CDU。",
     ),
-    # engine/checks_facility.py
+    # engine/checks/facility.py
     "finding.rack-over-power-budget": (
         "Rack {rack} draws {kw_load} kW at the predicted load ({kw_max} kW at maximum), over its "
         "power budget of {budget_kw} kW.",
@@ -148,7 +148,7 @@ FINDINGS_FACILITY: dict[str, tuple[str, str]] = {
         "Enter a price for these devices in the project, or add them to a price list.",
         "在项目中为这些设备填写价格，或将其加入价格表。",
     ),
-    # engine/checks_floor.py
+    # engine/checks/floor.py
     "finding.floor-unit-overloaded": (
         "{name} ({kind}) carries {load} kW but is rated {capacity} kW.",
         "{name}（{kind}）承载 {load} kW，而额定容量只有 {capacity} kW。",
@@ -165,7 +165,7 @@ FINDINGS_FACILITY: dict[str, tuple[str, str]] = {
         "Move them inside on the floor plan, or enter the hall's real size under Site and costs.",
         "在机房平面图中把它们移入机房，或在“场地与成本”中填写机房的实际尺寸。",
     ),
-    # engine/checks_limits.py
+    # engine/checks/limits.py
     "finding.it-power-exceeded": (
         "IT power: the plan needs {plan_kw} kW ({it_kw} kW at maximum + {margin_pct}% design margin); "
         "the site offers {limit_kw} kW.",

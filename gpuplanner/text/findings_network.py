@@ -3,7 +3,7 @@
 
 # id: (English, Chinese)
 FINDINGS_NETWORK: dict[str, tuple[str, str]] = {
-    # engine/checks_network.py
+    # engine/checks/network.py
     "finding.fabric-oversubscribed-for-training": (
         "The compute fabric is oversubscribed {ratio}:1 at the {tier} tier; training traffic that "
         "crosses it gets {share} of the NIC bandwidth.",
@@ -121,7 +121,7 @@ FINDINGS_NETWORK: dict[str, tuple[str, str]] = {
         "traffic inside nodes.",
         "提高每卡网络带宽、降低收敛比，或调整并行策略使大流量留在节点内。",
     ),
-    # engine/checks_teams.py
+    # engine/checks/teams.py
     "finding.quota-exceeds-cluster": (
         "Guaranteed GPU quotas add up to {guaranteed} in partition '{partition}', which has {gpus} GPUs.",
         "分区“{partition}”的保障 GPU 配额合计 {guaranteed} 块，而该分区只有 {gpus} 块 GPU。",

@@ -28,7 +28,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "word.medium.fiber-mmf": ("multimode fibre", "多模光纤"),
     "word.medium.fiber-smf": ("single-mode fibre", "单模光纤"),
     "word.medium.aoc": ("active optical cables", "有源光缆"),
-    # schedulers (engine/checks_teams.py advised_scheduler)
+    # schedulers (engine/checks/teams.py advised_scheduler)
     "word.scheduler.kubernetes": ("Kubernetes + NVIDIA GPU Operator", "Kubernetes + NVIDIA GPU Operator"),
     "word.scheduler.slurm+kubernetes": ("Slurm + Kubernetes (dual stack)", "Slurm + Kubernetes（双栈）"),
     "word.scheduler.slurm": ("Slurm", "Slurm"),

@@ -11,8 +11,8 @@ import yaml
 from gpuplanner.catalog import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
 from gpuplanner.engine import assumptions as loader
+from gpuplanner.engine.facility.power import load_assumptions as stage_assumptions
 from gpuplanner.engine.perf.assumptions import load_assumptions as perf_assumptions
-from gpuplanner.engine.power import load_assumptions as stage_assumptions
 
 AREA_FILES = sorted(
     p

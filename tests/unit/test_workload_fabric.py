@@ -8,7 +8,7 @@ import pytest
 
 from gpuplanner.commands import AddRows, RemoveRows
 from gpuplanner.engine.compiled import compile_project
-from gpuplanner.engine.network import analyze_fabric
+from gpuplanner.engine.fabric.network import analyze_fabric
 from gpuplanner.engine.workload import analyze_workload
 from gpuplanner.model import Project, Workload
 from gpuplanner.topology import GenerateOptions, generate_into
@@ -70,7 +70,7 @@ def test_the_drawn_fabric_gives_the_latency_model_its_switch_hops_and_latency():
     """A DP ring over 64 nodes on a leaf-spine fabric: the farthest step goes leaf-spine-leaf (3 switches, the
     routes say so, independent of the span rule), and the switch latency is the catalog's figure for the
     drawn switch model when it prints one (else the assumption's)."""
-    from gpuplanner.engine.network import analyze_fabric as fabric_of
+    from gpuplanner.engine.fabric.network import analyze_fabric as fabric_of
     from gpuplanner.engine.workload import switch_hops, switch_latency_ns
 
     p, wl = _project()

@@ -14,7 +14,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 
 from gpuplanner.engine.arrays import FloatArray, IntArray
-from gpuplanner.engine.routing_graph import SubGraph
+from gpuplanner.engine.fabric.routing_graph import SubGraph
 
 _ONE = np.uint64(1)
 

@@ -16,11 +16,11 @@ import numpy.typing as npt
 
 from gpuplanner.catalog import Catalog, CatalogEntry
 from gpuplanner.engine.arrays import FloatArray, IntArray
+from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.cost import CostResult
-from gpuplanner.engine.findings import Finding
-from gpuplanner.engine.power import PowerResult
-from gpuplanner.engine.thermal import ThermalResult
+from gpuplanner.engine.facility.cost import CostResult
+from gpuplanner.engine.facility.power import PowerResult
+from gpuplanner.engine.facility.thermal import ThermalResult
 from gpuplanner.model import Project
 from gpuplanner.model.site_limits import POSITION_COOLING, parse_positions
 

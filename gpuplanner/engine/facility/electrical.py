@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.engine.arrays import FloatArray, IntArray, Num
-from gpuplanner.engine.power import Assumptions, PowerResult, load_assumptions
-from gpuplanner.engine.thermal import ThermalResult
+from gpuplanner.engine.facility.power import Assumptions, PowerResult, load_assumptions
+from gpuplanner.engine.facility.thermal import ThermalResult
 from gpuplanner.model.rows import Site
 
 REDUNDANCY = ("N", "N+1", "2N")

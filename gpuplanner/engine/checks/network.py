@@ -8,10 +8,10 @@ import numpy as np
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import GpuType, ServerType, StorageType
 from gpuplanner.engine.assumptions import load_assumptions
-from gpuplanner.engine.cabling import MEDIUM_NAMES
+from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
-from gpuplanner.engine.findings import Finding
-from gpuplanner.engine.network import FabricResult
+from gpuplanner.engine.fabric.cabling import MEDIUM_NAMES
+from gpuplanner.engine.fabric.network import FabricResult
 from gpuplanner.engine.perf.sentences import bottleneck_msg, refusal_msg
 from gpuplanner.engine.workload import WorkloadResult
 from gpuplanner.model.rows import Workload

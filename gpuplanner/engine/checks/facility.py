@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
+from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.cost import CostResult
-from gpuplanner.engine.findings import Finding
-from gpuplanner.engine.power import PowerResult, load_assumptions
-from gpuplanner.engine.thermal import ThermalResult
+from gpuplanner.engine.facility.cost import CostResult
+from gpuplanner.engine.facility.power import PowerResult, load_assumptions
+from gpuplanner.engine.facility.thermal import ThermalResult
 from gpuplanner.model.rows import Site
 
 _NONE = "—"

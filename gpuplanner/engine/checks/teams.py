@@ -7,8 +7,8 @@ from collections import defaultdict
 
 import numpy as np
 
+from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.findings import Finding
 from gpuplanner.model import Project
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 from gpuplanner.catalog import Catalog
+from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.electrical import ElectricalResult
-from gpuplanner.engine.findings import Finding
-from gpuplanner.engine.network import PortUse
-from gpuplanner.engine.power import load_assumptions
-from gpuplanner.engine.thermal import ThermalResult
+from gpuplanner.engine.fabric.network import PortUse
+from gpuplanner.engine.facility.electrical import ElectricalResult
+from gpuplanner.engine.facility.power import load_assumptions
+from gpuplanner.engine.facility.thermal import ThermalResult
 
 
 def _r(x: float) -> float:

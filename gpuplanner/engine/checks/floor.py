@@ -11,10 +11,10 @@ import dataclasses
 
 import numpy as np
 
+from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.findings import Finding
-from gpuplanner.engine.power import PowerResult
-from gpuplanner.engine.thermal import ThermalResult
+from gpuplanner.engine.facility.power import PowerResult
+from gpuplanner.engine.facility.thermal import ThermalResult
 from gpuplanner.model import Project
 from gpuplanner.model.rows import Site
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
-from gpuplanner.engine.findings import Finding
 
 
 def unnetworked_findings(c: Compiled) -> list[Finding]:
