@@ -239,7 +239,7 @@ def reanalyze(
     lap("thermal")
     bom = dict(fabric.cables.bom_cables)
     bom.update(fabric.cables.bom_transceivers)
-    fits = wres is not None and wres.estimate.fits
+    est = wres.estimate if wres is not None and wres.estimate.fits else None
     cost = compute_cost(
         c,
         power,
@@ -248,8 +248,8 @@ def reanalyze(
         project.info,
         catalog,
         bom=bom,
-        time_to_train_s=wres.estimate.time_to_train_s if fits else None,
-        tokens_per_s=wres.estimate.tokens_per_s if fits else None,
+        time_to_train_s=est.time_to_train_s if est is not None else None,
+        tokens_per_s=est.tokens_per_s if est is not None else None,
     )
     lap("cost")
     electrical = compute_electrical(power, thermal, project.site)
@@ -290,7 +290,9 @@ def reanalyze(
     )
 
 
-def _workload_stage(project, c: Compiled, fabric: FabricResult, wl):
+def _workload_stage(
+    project: Project, c: Compiled, fabric: FabricResult, wl: Workload | None
+) -> tuple[WorkloadResult | None, str, np.ndarray, np.ndarray, float]:
     """The active training workload placed and routed: its result (or the one-line reason there is none),
     each link's average utilisation per direction over a step, and the GPU utilisation power follows."""
     wres: WorkloadResult | None = None
@@ -314,7 +316,9 @@ def _workload_stage(project, c: Compiled, fabric: FabricResult, wl):
     return wres, werr, util_ab, util_ba, gpu_util
 
 
-def _steady_findings(project, c: Compiled, fabric: FabricResult, wl, wres) -> tuple[list[Finding], list]:
+def _steady_findings(
+    project: Project, c: Compiled, fabric: FabricResult, wl: Workload | None, wres: WorkloadResult | None
+) -> tuple[list[Finding], list[WorkloadEntry]]:
     """The findings no price, rate or rack move changes (ports, network, workload, teams, scheduler, hall,
     unnetworked devices, every workload's entry), and the workload entries."""
     steady = unused_port_findings(c, fabric.port_use)

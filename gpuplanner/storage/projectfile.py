@@ -17,6 +17,7 @@ import json
 import os
 import sqlite3
 import typing
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -198,7 +199,8 @@ def _rows_by_column(cls: type, table: str, names: list[str], raw: list[tuple[Any
     """The rows, when every column passes the row rules (as ``_coerce`` converts them); else None."""
     kinds = dict(_coercions(cls))
     try:
-        cols: dict[str, list[Any]] = {}
+        cols: dict[str, Sequence[Any]] = {}
+        col: Sequence[Any]
         for name, col in zip(names, zip(*raw, strict=True), strict=True):
             kind = kinds[name]
             if kind and int in set(map(type, col)):  # SQLite gives ints for floats and bools
@@ -223,7 +225,7 @@ def _build_rows(cls: type, names: list[str], cols: dict[str, Any], n: int) -> li
     over the whole column by ``map`` in C, instead of one ``__init__`` call (a Python frame and a frozen
     ``object.__setattr__`` per field) per row — a third of the time of opening a 16k-GPU plan. The rows
     are equal to ``cls(**fields)`` (only for classes without ``__post_init__``)."""
-    rows = list(map(object.__new__, itertools.repeat(cls, n)))
+    rows: list[Any] = list(map(object.__new__, itertools.repeat(cls, n)))
     for name in names:
         collections.deque(map(getattr(cls, name).__set__, rows, cols[name]), maxlen=0)
     return rows
