@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from networkx_ecmp import ecmp_link_loads, to_networkx  # noqa: E402
 
 from gpuplanner.engine.compiled import compile_project  # noqa: E402
-from gpuplanner.engine.fabric_graph import build_fabric_graph  # noqa: E402
-from gpuplanner.engine.routing import build_router  # noqa: E402
+from gpuplanner.engine.fabric.fabric_graph import build_fabric_graph  # noqa: E402
+from gpuplanner.engine.fabric.routing import build_router  # noqa: E402
 from gpuplanner.model import Project  # noqa: E402
 from gpuplanner.topology import GenerateOptions, generate  # noqa: E402
 

@@ -17,11 +17,11 @@ from collections import Counter
 
 import numpy as np
 
-from gpuplanner.engine.checks_facility import facility_findings
+from gpuplanner.engine.checks.facility import facility_findings
 from gpuplanner.engine.compiled import compile_project
-from gpuplanner.engine.cost import compute_cost
-from gpuplanner.engine.power import compute_power, update_rack_of
-from gpuplanner.engine.thermal import compute_thermal, cooling_table
+from gpuplanner.engine.facility.cost import compute_cost
+from gpuplanner.engine.facility.power import compute_power, update_rack_of
+from gpuplanner.engine.facility.thermal import compute_thermal, cooling_table
 from gpuplanner.model import Project
 from gpuplanner.topology import GenerateOptions, generate_into
 

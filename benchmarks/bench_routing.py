@@ -4,7 +4,7 @@ with their link-by-link agreement with an independent reference.
     python benchmarks/bench_routing.py [--runs 5] [--nx-cap-s 60] [--sizes 1024,4096,16384,131072]
                                        [--ref-max-gpus 16384]
 
-Fabrics (gpuplanner.engine.fattree_arrays, 400 Gb/s ports, radix 64, 8 NICs per server):
+Fabrics (gpuplanner.engine.fabric.fattree_arrays, 400 Gb/s ports, radix 64, 8 NICs per server):
   1,024    rail-optimised 2-tier leaf-spine (4 SUs of 32 servers)
   4,096    1:1 3-tier fat tree, rail-optimised leaves (4 pods)
   16,384   1:1 3-tier fat tree, rail-optimised leaves (16 pods)
@@ -40,13 +40,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.networkx_ecmp import ecmp_link_loads, to_networkx  # noqa: E402
-from gpuplanner.engine.fattree_arrays import (  # noqa: E402
+from gpuplanner.engine.fabric.fattree_arrays import (  # noqa: E402
     FabricArrays,
     fat_tree_3tier,
     fat_tree_two_plane,
     rail_leaf_spine,
 )
-from gpuplanner.engine.routing import build_router  # noqa: E402
+from gpuplanner.engine.fabric.routing import build_router  # noqa: E402
 from tests.oracles.ecmp_oracle import ecmp_per_flow  # noqa: E402
 from tests.oracles.numpy_ecmp import ecmp_numpy  # noqa: E402
 

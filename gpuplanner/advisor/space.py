@@ -17,7 +17,7 @@ from typing import Any
 from gpuplanner.advisor.goal import Candidate, Goal
 from gpuplanner.catalog.types import GpuType, ServerType, SwitchType
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.engine.cost import unit_price_usd
+from gpuplanner.engine.facility.cost import unit_price_usd
 from gpuplanner.engine.perf.shapes import ClusterSpec, shape_from_entry
 from gpuplanner.topology.plan import ports_at
 
@@ -210,7 +210,7 @@ def bounds(catalog, goal: Goal, cand: Candidate, shape=None, sweep_fn=None) -> B
 def facility_rent_usd(it_kw: float) -> float:
     """The colocation rent a plan pays at least over the TCO horizon (the advisor's plans use the default
     site: colocation, charged per kW of IT power at maximum — which is at least the servers' maximum)."""
-    from gpuplanner.engine.power import load_assumptions
+    from gpuplanner.engine.facility.power import load_assumptions
     from gpuplanner.model.rows import Site
 
     site = Site()

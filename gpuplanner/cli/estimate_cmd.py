@@ -46,7 +46,7 @@ def _cluster(args: argparse.Namespace, catalog) -> ClusterSpec:
 def _from_fabric(args: argparse.Namespace, shape: ModelShape):
     """The performance on a drawn project: its GPUs, its fabric, the flows routed over it."""
     from gpuplanner.engine.compiled import compile_project
-    from gpuplanner.engine.network import analyze_fabric
+    from gpuplanner.engine.fabric.network import analyze_fabric
     from gpuplanner.engine.perf.request import check_layout
     from gpuplanner.engine.perf.settings import resolve
     from gpuplanner.engine.workload import analyze_workload
@@ -284,7 +284,10 @@ def _add_shape_options(p: argparse.ArgumentParser) -> None:
     for name in ("layers", "hidden", "heads", "kv-heads", "ffn"):
         p.add_argument(f"--{name}", type=int_in(1, MAX_COUNT))
     p.add_argument(
-        "--vocab", type=int_in(1, 10 * MAX_COUNT), default=None, help="vocabulary (default 51200 for a shape given by numbers)"
+        "--vocab",
+        type=int_in(1, 10 * MAX_COUNT),
+        default=None,
+        help="vocabulary (default 51200 for a shape given by numbers)",
     )
     p.add_argument("--seq", type=int_in(1, 10 * MAX_COUNT), help="sequence length")
     p.add_argument("--tied-embeddings", action=argparse.BooleanOptionalAction, default=None)
@@ -383,10 +386,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--micro-batch", type=int_in(1, MAX_COUNT), help="sequences per micro-batch")
     p.add_argument("--global-batch", type=int_in(1, 100 * MAX_COUNT), default=1024, help="sequences per step")
     _add_settings_options(p)
-    p.add_argument("--tokens", type=float_in(0, 1e18), default=0.0, help="training tokens (for time-to-train)")
-    p.add_argument("--measured-mfu", type=float_in(0, 1, lo_open=True), help="calibration: a measured MFU (0–1)")
     p.add_argument(
-        "--measured-busbw", type=float_in(0, 100_000, lo_open=True), help="calibration: measured nccl-tests all-reduce bus bandwidth, GB/s"
+        "--tokens", type=float_in(0, 1e18), default=0.0, help="training tokens (for time-to-train)"
+    )
+    p.add_argument(
+        "--measured-mfu", type=float_in(0, 1, lo_open=True), help="calibration: a measured MFU (0–1)"
+    )
+    p.add_argument(
+        "--measured-busbw",
+        type=float_in(0, 100_000, lo_open=True),
+        help="calibration: measured nccl-tests all-reduce bus bandwidth, GB/s",
     )
     p.add_argument("--top", type=int_in(1, 1000), default=5, help="layouts shown by a search")
     p.add_argument("--inference", action="store_true")

@@ -187,7 +187,7 @@ def _write_generated(
 
 def _cmd_fabric(args: argparse.Namespace) -> int:
     from gpuplanner.engine.compiled import compile_project
-    from gpuplanner.engine.network import analyze_fabric
+    from gpuplanner.engine.fabric.network import analyze_fabric
     from gpuplanner.storage import open_project
 
     project = open_project(args.file)

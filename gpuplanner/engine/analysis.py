@@ -18,25 +18,25 @@ import numpy as np
 
 from gpuplanner.core.errors import PlannerError, ValidationError
 from gpuplanner.engine.cache import EngineCache
-from gpuplanner.engine.checks_devices import unnetworked_findings
-from gpuplanner.engine.checks_electrical import (
+from gpuplanner.engine.checks.devices import unnetworked_findings
+from gpuplanner.engine.checks.electrical import (
     budget_raised_findings,
     electrical_findings,
     unused_port_findings,
 )
-from gpuplanner.engine.checks_facility import facility_findings
-from gpuplanner.engine.checks_floor import floor_findings, floor_loads, hall_findings, site_with_utility_feed
-from gpuplanner.engine.checks_limits import limits_and_findings
-from gpuplanner.engine.checks_network import network_findings, wiring_findings, workload_findings
-from gpuplanner.engine.checks_teams import island_gpus, scheduler_finding, team_findings
+from gpuplanner.engine.checks.facility import facility_findings
+from gpuplanner.engine.checks.findings import Finding, sort_findings
+from gpuplanner.engine.checks.floor import floor_findings, floor_loads, hall_findings, site_with_utility_feed
+from gpuplanner.engine.checks.limits import limits_and_findings
+from gpuplanner.engine.checks.network import network_findings, wiring_findings, workload_findings
+from gpuplanner.engine.checks.teams import island_gpus, scheduler_finding, team_findings
 from gpuplanner.engine.compiled import Compiled, compile_project
-from gpuplanner.engine.cost import CostResult, compute_cost
-from gpuplanner.engine.electrical import ElectricalResult, compute_electrical
-from gpuplanner.engine.findings import Finding, sort_findings
+from gpuplanner.engine.fabric.network import FabricResult, analyze_fabric, with_cables
+from gpuplanner.engine.facility.cost import CostResult, compute_cost
+from gpuplanner.engine.facility.electrical import ElectricalResult, compute_electrical
+from gpuplanner.engine.facility.power import PowerResult, compute_power, move_devices
+from gpuplanner.engine.facility.thermal import ThermalResult, compute_thermal
 from gpuplanner.engine.incremental import replan_cables, with_placement
-from gpuplanner.engine.network import FabricResult, analyze_fabric, with_cables
-from gpuplanner.engine.power import PowerResult, compute_power, move_devices
-from gpuplanner.engine.thermal import ThermalResult, compute_thermal
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload
 from gpuplanner.engine.workloads import (
     TRAINING_KINDS,

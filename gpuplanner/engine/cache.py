@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gpuplanner.engine.compiled import LinkRowCache
-from gpuplanner.engine.network import TopologyCache
+from gpuplanner.engine.fabric.network import TopologyCache
 
 
 @dataclass

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.catalog import Catalog
-from gpuplanner.engine.cabling import CablePlan, bom_cable_m, plan_cables
 from gpuplanner.engine.compiled import Compiled, LinkArrays, cable_lengths_m, codes_of
+from gpuplanner.engine.fabric.cabling import CablePlan, bom_cable_m, plan_cables
 
 # LinkArrays fields with one entry per link (the rest are per port key, or the id → row map)
 _PER_LINK = (

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpuplanner.engine.analysis import Results, analyze_project
-from gpuplanner.engine.checks_teams import advised_scheduler
-from gpuplanner.engine.findings import Finding, register_templates
+from gpuplanner.engine.checks.findings import Finding, register_templates
+from gpuplanner.engine.checks.teams import advised_scheduler
 from gpuplanner.engine.summary import results_json
 
 register_templates(

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.engine.analysis import Results
-from gpuplanner.engine.climate import climate_json
-from gpuplanner.engine.power import load_assumptions
-from gpuplanner.engine.sensitivity import sensitivity_json
+from gpuplanner.engine.facility.climate import climate_json
+from gpuplanner.engine.facility.power import load_assumptions
+from gpuplanner.engine.facility.sensitivity import sensitivity_json
 
 
 def _num(x: Any) -> Any:
@@ -70,6 +70,8 @@ def _perf_ranges(e, w) -> dict[str, Any]:
     out["time_to_train_with_failures_days"] = _num(ttt_f / 86400.0) if ttt_f else None
     out["goodput"] = _num(e.extra.get("goodput"))
     return out
+
+
 def workloads_json(results: Results) -> list[dict[str, Any]]:
     """`analyze --json` `workloads`: one entry per active workload, each on its partition's GPUs."""
     return [_clean(e.to_json()) for e in results.workloads]
@@ -165,8 +167,8 @@ def results_json(project, results: Results, lang: str = "en") -> dict[str, Any]:
             "missing_prices": cost.missing_prices,
             "performance": performance_json(results, lang),
             "workload_error": results.workload_error or None,
-        "workloads": workloads_json(results),
-        "limits": limits_json(results),
+            "workloads": workloads_json(results),
+            "limits": limits_json(results),
             "fabric": fabric,
             "link_utilization": {
                 "max": _num(float(results.link_util.max())) if len(results.link_util) else 0.0,

@@ -16,7 +16,8 @@ import numpy as np
 from gpuplanner.catalog.types import GpuType, ModelType, ServerType
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
-from gpuplanner.engine.fabric_graph import FabricGraph
+from gpuplanner.engine.fabric.fabric_graph import FabricGraph
+from gpuplanner.engine.fabric.routing import Router
 from gpuplanner.engine.perf.shapes import (
     COLLECTIVE_KINDS,
     Calibration,
@@ -28,7 +29,6 @@ from gpuplanner.engine.perf.shapes import (
 from gpuplanner.engine.perf.traffic import KIND_CODES as FLOW_KINDS
 from gpuplanner.engine.perf.traffic import training_flows
 from gpuplanner.engine.perf.training import TrainEstimate, estimate
-from gpuplanner.engine.routing import Router
 
 GIGA = 1e9
 

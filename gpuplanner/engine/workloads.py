@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.core.errors import PlannerError
+from gpuplanner.engine.checks.findings import Finding, register_templates
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.findings import Finding, register_templates
 from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload, cluster_of, shape_of
 

@@ -1,7 +1,7 @@
 """The report's translation table: every visible string of the report in English and Chinese.
 
 Each entry is a whole sentence or label with ``{name}`` placeholders, never a fragment to be joined to others
-(``text_front.py``, ``text_body.py``, ``text_plan.py``). Findings have their own templates in ``gpuplanner.engine.findings``.
+(``text_front.py``, ``text_body.py``, ``text_plan.py``). Findings have their own templates in ``gpuplanner.engine.checks.findings``.
 """
 
 from __future__ import annotations

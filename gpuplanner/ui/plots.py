@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWid
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import Results
+from gpuplanner.engine.facility.sensitivity import tornado
 from gpuplanner.engine.perf.scaling import dp_scaling
-from gpuplanner.engine.sensitivity import tornado
 from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.canvas.annotations import rack_notes
 from gpuplanner.ui.document import Document

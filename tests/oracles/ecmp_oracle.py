@@ -1,7 +1,7 @@
 """Per-flow ECMP by NetworkX shortest paths: the slow, obvious reference the vectorised router
-(``gpuplanner.engine.routing``) is compared against, link by link and direction by direction.
+(``gpuplanner.engine.fabric.routing``) is compared against, link by link and direction by direction.
 
-Definition of ECMP (the engine's rule, written out; ``engine/routing.py`` module docstring):
+Definition of ECMP (the engine's rule, written out; ``engine/fabric/routing.py`` module docstring):
 
 * The network is a multigraph: nodes 0..N-1, ``transit[v]`` True for switches; link i joins
   ``link_a[i]`` and ``link_b[i]`` and has two arcs, a→b and b→a, each with its own load. Parallel links

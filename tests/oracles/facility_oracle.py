@@ -1,6 +1,6 @@
 """Power, cooling and cost of a project by a plain per-device / per-rack Python loop that reads the catalog
 entries and the assumption files directly — the slow obvious reference for the array pipeline
-(``engine/power.py``, ``engine/thermal.py``, ``engine/cost.py``).
+(``engine/facility/power.py``, ``engine/facility/thermal.py``, ``engine/facility/cost.py``).
 
 The formulas are the ones those modules' docstrings state (server draw model, cooling choice, heat split,
 airflow and coolant flow, PUE, capex categories); here each is evaluated one device or one rack at a time,

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpuplanner.engine.fattree_arrays import fat_tree_3tier
-from gpuplanner.engine.routing import build_router
+from gpuplanner.engine.fabric.fattree_arrays import fat_tree_3tier
+from gpuplanner.engine.fabric.routing import build_router
 from tests.oracles.ecmp_oracle import ecmp_per_flow
 
 

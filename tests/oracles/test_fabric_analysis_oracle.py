@@ -3,7 +3,7 @@ tier, ports used per switch port group, diameter — from ``engine/network.analy
 per-link Python loop over the project's rows and catalog entries (and, for the diameter, the per-flow
 NetworkX oracle), on every generator family with random link failures.
 
-Rules as ``engine/network.py`` states them:
+Rules as ``engine/fabric/network.py`` states them:
 * a link's tier is the pair of its ends' roles, lower tier first (compute → "node"): "node-leaf",
   "leaf-spine", "spine-core", …; its capacity is multiplicity × speed (speed 0 = the slower port group);
 * bisection = half the smallest capacity among the node-leaf, leaf-spine and spine-core tiers present;
@@ -21,7 +21,7 @@ import pytest
 
 from gpuplanner.commands import RemoveRows
 from gpuplanner.engine.compiled import compile_project
-from gpuplanner.engine.network import analyze_fabric
+from gpuplanner.engine.fabric.network import analyze_fabric
 from gpuplanner.model import Project
 from gpuplanner.topology import GenerateOptions, generate_into
 from tests.oracles.project_oracle import ProjectNetwork

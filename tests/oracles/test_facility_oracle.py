@@ -17,9 +17,9 @@ import pytest
 
 from gpuplanner.commands import ReplaceRows
 from gpuplanner.engine.compiled import compile_project
-from gpuplanner.engine.cost import compute_cost
-from gpuplanner.engine.power import compute_power
-from gpuplanner.engine.thermal import compute_thermal
+from gpuplanner.engine.facility.cost import compute_cost
+from gpuplanner.engine.facility.power import compute_power
+from gpuplanner.engine.facility.thermal import compute_thermal
 from gpuplanner.model import Project
 from gpuplanner.topology import GenerateOptions, generate_into
 from tests.oracles import facility_oracle as oracle

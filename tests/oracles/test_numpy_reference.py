@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gpuplanner.engine.fattree_arrays import fat_tree_3tier, fat_tree_two_plane, rail_leaf_spine
+from gpuplanner.engine.fabric.fattree_arrays import fat_tree_3tier, fat_tree_two_plane, rail_leaf_spine
 from tests.oracles.ecmp_oracle import ecmp_per_flow
 from tests.oracles.numpy_ecmp import ecmp_numpy
 

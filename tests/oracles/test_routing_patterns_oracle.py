@@ -1,4 +1,4 @@
-"""The router (``gpuplanner.engine.routing``) against the per-flow NetworkX oracle on array fabrics of every
+"""The router (``gpuplanner.engine.fabric.routing``) against the per-flow NetworkX oracle on array fabrics of every
 family, with random link failures, under every traffic pattern a GPU cluster carries — ring, NCCL's double
 binary tree, all-to-all, pipeline sends, and storage-style incast/outcast (many GPUs to a few endpoints) —
 link by link, both directions, to 1e-9 relative; unroutable flags and hop counts exactly.
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpuplanner.engine.fattree_arrays import fat_tree_3tier, fat_tree_two_plane, rail_leaf_spine
-from gpuplanner.engine.routing import build_router
+from gpuplanner.engine.fabric.fattree_arrays import fat_tree_3tier, fat_tree_two_plane, rail_leaf_spine
+from gpuplanner.engine.fabric.routing import build_router
 from gpuplanner.model import Project
 from gpuplanner.topology import GenerateOptions, generate_into
 from tests.oracles.ecmp_oracle import ecmp_per_flow

@@ -15,7 +15,7 @@ import pytest
 
 from gpuplanner.commands import RemoveRows
 from gpuplanner.engine.compiled import compile_project
-from gpuplanner.engine.network import analyze_fabric
+from gpuplanner.engine.fabric.network import analyze_fabric
 from gpuplanner.engine.perf.shapes import TrainConfig, shape_from_entry
 from gpuplanner.engine.perf.traffic import training_flows
 from gpuplanner.engine.workload import route_flows

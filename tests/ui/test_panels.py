@@ -350,7 +350,7 @@ def test_rack_elevation_fit_height_and_clicks_after_zoom(window, _session_zoom):
 
 
 def test_sensitivity_tab_draws_the_tornado_of_the_engine(window):
-    from gpuplanner.engine.sensitivity import tornado
+    from gpuplanner.engine.facility.sensitivity import tornado
 
     w = window
     plots = w.plots

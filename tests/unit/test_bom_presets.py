@@ -15,7 +15,7 @@ import pytest
 
 from gpuplanner.catalog.types import TransceiverType
 from gpuplanner.engine.compiled import KIND_CODES, compile_project
-from gpuplanner.engine.network import analyze_fabric
+from gpuplanner.engine.fabric.network import analyze_fabric
 from gpuplanner.topology.presets import get_preset
 
 TWIN = "nvidia-mma4z00-ns"  # twin-port OSFP 2 × 400G SR4 (catalogs/transceiver)

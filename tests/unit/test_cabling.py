@@ -8,8 +8,8 @@ import dataclasses
 import pytest
 
 from gpuplanner.commands import SetFields, UndoStack
-from gpuplanner.engine.cabling import plan_cables
 from gpuplanner.engine.compiled import compile_project
+from gpuplanner.engine.fabric.cabling import plan_cables
 from gpuplanner.model import Project
 from gpuplanner.topology import GenerateOptions, generate_into
 

@@ -8,11 +8,11 @@ import pytest
 
 from gpuplanner.catalog.loader import load_catalog
 from gpuplanner.commands import AddRows, SetFields, UndoStack
-from gpuplanner.engine.checks_facility import TEMPLATES, facility_findings, u_space_problems
+from gpuplanner.engine.checks.facility import TEMPLATES, facility_findings, u_space_problems
 from gpuplanner.engine.compiled import compile_project
-from gpuplanner.engine.cost import compute_cost
-from gpuplanner.engine.power import compute_power
-from gpuplanner.engine.thermal import compute_thermal
+from gpuplanner.engine.facility.cost import compute_cost
+from gpuplanner.engine.facility.power import compute_power
+from gpuplanner.engine.facility.thermal import compute_thermal
 from gpuplanner.model import Device, Project, Rack
 
 DGX = "nvidia-dgx-h100"  # 8U, 10.2 kW max

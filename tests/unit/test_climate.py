@@ -1,4 +1,4 @@
-"""Ambient temperature → free-cooling hours → cooling overhead (engine/climate.py), hand-computed.
+"""Ambient temperature → free-cooling hours → cooling overhead (engine/facility/climate.py), hand-computed.
 Constants: catalogs/assumptions/facility.yaml free_cooling (economiser 21 °C, σ 8 K, s 0.4, reference 12 °C;
 ASHRAE TC 9.9 recommended inlet range and ASHRAE climatic design data, estimates)."""
 
@@ -9,8 +9,8 @@ import math
 
 import pytest
 
-from gpuplanner.engine.climate import climate_factor, climate_json, free_cooling_share
-from gpuplanner.engine.power import load_assumptions
+from gpuplanner.engine.facility.climate import climate_factor, climate_json, free_cooling_share
+from gpuplanner.engine.facility.power import load_assumptions
 from gpuplanner.model.rows import Site
 
 

@@ -12,9 +12,9 @@ from gpuplanner.catalog.loader import load_catalog
 from gpuplanner.commands import AddRows, SetFields, UndoStack
 from gpuplanner.core.units import HOURS_PER_YEAR
 from gpuplanner.engine.compiled import compile_project
-from gpuplanner.engine.cost import break_even_month, compute_cost
-from gpuplanner.engine.power import compute_power
-from gpuplanner.engine.thermal import compute_thermal
+from gpuplanner.engine.facility.cost import break_even_month, compute_cost
+from gpuplanner.engine.facility.power import compute_power
+from gpuplanner.engine.facility.thermal import compute_thermal
 from gpuplanner.model import Device, Project, Rack
 
 DGX = "nvidia-dgx-h100"  # 400,000 USD (catalogs/prices/server.yaml)

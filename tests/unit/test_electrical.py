@@ -1,4 +1,4 @@
-"""Electrical chain (engine/electrical.py) against hand-computed cases. Formulas: three-phase current
+"""Electrical chain (engine/facility/electrical.py) against hand-computed cases. Formulas: three-phase current
 I = P / (√3 × V × PF); NEC 210.20(A) continuous load ≤ 80 % of the rating; IEC 60898/60947 standard
 ratings; UPS/generator/transformer counts under N, N+1 and 2N. Constants: catalogs/assumptions/electrical.yaml
 (400 V, PF 0.95, 63 A rack feeds, 500 kVA UPS modules, 2,500 kVA gensets, 750 kW CDUs)."""
@@ -12,7 +12,7 @@ import pytest
 
 from gpuplanner.commands import AddRows, SetFields, UndoStack
 from gpuplanner.engine.analysis import analyze_project
-from gpuplanner.engine.electrical import current_a, standard_rating, units
+from gpuplanner.engine.facility.electrical import current_a, standard_rating, units
 from gpuplanner.model import Device, Project, Rack
 
 

@@ -11,10 +11,10 @@ import pytest
 
 from gpuplanner.catalog.types import GpuType, ServerType, StorageType, SwitchType
 from gpuplanner.commands import SetFields, UndoStack
-from gpuplanner.engine import network
-from gpuplanner.engine.cabling import plan_cables
 from gpuplanner.engine.compiled import KIND_CODES, ROLE_CODES, compile_project, connector_of
-from gpuplanner.engine.fabric_graph import NOT_ROUTED, build_fabric_graph
+from gpuplanner.engine.fabric import network
+from gpuplanner.engine.fabric.cabling import plan_cables
+from gpuplanner.engine.fabric.fabric_graph import NOT_ROUTED, build_fabric_graph
 from gpuplanner.model import Project
 from gpuplanner.topology import GenerateOptions, generate_into
 
@@ -198,21 +198,21 @@ def test_fabric_counts_capex_and_oversubscription_match_reference(case):
 
 def test_cable_groups_match_per_link_tuples(case):
     p, c = case
-    from gpuplanner.engine.cabling import _link_groups
+    from gpuplanner.engine.fabric.cabling import _link_groups
 
     codes, keys = _link_groups(c.links)
     tuples = list(zip(c.links.speed_gbps.tolist(), c.links.technology, c.links.connector, strict=True))
     assert keys == list(dict.fromkeys(tuples))
     assert [keys[k] for k in codes.tolist()] == tuples
     plan = plan_cables(c, p.catalog)
-    from gpuplanner.engine.cabling import MEDIUM_NAMES
+    from gpuplanner.engine.fabric.cabling import MEDIUM_NAMES
 
     assert [MEDIUM_NAMES[k] for k in plan.medium_code.tolist()] == plan.medium
 
 
 def test_reanalysis_reuses_the_router_only_while_the_topology_is_unchanged():
     from gpuplanner.commands import RemoveRows
-    from gpuplanner.engine.network import TopologyCache, analyze_fabric
+    from gpuplanner.engine.fabric.network import TopologyCache, analyze_fabric
 
     p = _project("leaf-spine-2to1")
     cache = TopologyCache()

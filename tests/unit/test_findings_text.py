@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import gpuplanner.engine.checks_network  # noqa: F401  (registers the templates)
-from gpuplanner.engine.findings import Finding
+import gpuplanner.engine.checks.network  # noqa: F401  (registers the templates)
+from gpuplanner.engine.checks.findings import Finding
 
 
 def test_counts_in_findings_have_thousands_separators():

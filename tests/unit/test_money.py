@@ -1,4 +1,4 @@
-"""The money model (engine/tco.py, engine/cloud.py and the facility/staffing lines of engine/cost.py) against
+"""The money model (engine/facility/tco.py, engine/facility/cloud.py and the facility/staffing lines of engine/facility/cost.py) against
 hand-computed cases. Rates and their sources: catalogs/assumptions/cost.yaml (CBRE North America Data Center
 Trends H2 2024: 184.06 $/kW-month; Turner & Townsend DCCI 2025–26: 11 $/W estimate) and cloud.yaml."""
 
@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from gpuplanner.commands import AddRows, SetFields, UndoStack
-from gpuplanner.engine.cloud import cloud_price
 from gpuplanner.engine.compiled import compile_project
-from gpuplanner.engine.cost import compute_cost
-from gpuplanner.engine.power import compute_power
-from gpuplanner.engine.tco import TcoInputs, break_even_month_schedule, figures
-from gpuplanner.engine.thermal import compute_thermal
+from gpuplanner.engine.facility.cloud import cloud_price
+from gpuplanner.engine.facility.cost import compute_cost
+from gpuplanner.engine.facility.power import compute_power
+from gpuplanner.engine.facility.tco import TcoInputs, break_even_month_schedule, figures
+from gpuplanner.engine.facility.thermal import compute_thermal
 from gpuplanner.model import Device, Project, Rack
 
 BASE = TcoInputs(
@@ -147,7 +147,7 @@ def test_staffing_floor_and_ratio():
 
 
 def test_tornado_moves_each_driver_by_its_stated_range():
-    from gpuplanner.engine.sensitivity import sensitivity_json, tornado
+    from gpuplanner.engine.facility.sensitivity import sensitivity_json, tornado
 
     t = BASE.scaled(cloud_usd_per_gpu_hour=1.0)
     swings = {s.driver: s for s in tornado(t)}

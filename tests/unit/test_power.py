@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from gpuplanner.commands import AddRows, UndoStack
 from gpuplanner.engine.compiled import compile_project
-from gpuplanner.engine.power import compute_power, device_draw_w, load_assumptions, update_rack_of
+from gpuplanner.engine.facility.power import compute_power, device_draw_w, load_assumptions, update_rack_of
 from gpuplanner.model import Device, Project, Rack
 
 DGX = "nvidia-dgx-h100"  # 10.2 kW max, 6 × 3.3 kW PSUs 4+2 (NVIDIA DGX H100 User Guide)

@@ -17,7 +17,7 @@ import pytest
 from gpuplanner.catalog.loader import Catalog, default_catalog
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.analysis import analyze_project
-from gpuplanner.engine.checks_limits import assign_positions
+from gpuplanner.engine.checks.limits import assign_positions
 from gpuplanner.engine.perf.serving import plan_serving
 from gpuplanner.engine.summary import results_json
 from gpuplanner.engine.workload import cluster_of, shape_of

@@ -1,4 +1,4 @@
-"""ECMP router (gpuplanner.engine.routing) and the fat-tree array builders.
+"""ECMP router (gpuplanner.engine.fabric.routing) and the fat-tree array builders.
 
 The router is checked against a straightforward NetworkX per-destination ECMP
 (benchmarks/networkx_ecmp.py) on random small graphs, and for invariants on generated fat trees.
@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.networkx_ecmp import ecmp_reference, to_networkx
-from gpuplanner.engine.fattree_arrays import (
+from gpuplanner.engine.fabric.fattree_arrays import (
     TIER_LEAF,
     TIER_SPINE,
     FabricArrays,
@@ -20,7 +20,7 @@ from gpuplanner.engine.fattree_arrays import (
     fat_tree_two_plane,
     rail_leaf_spine,
 )
-from gpuplanner.engine.routing import build_router, utilization
+from gpuplanner.engine.fabric.routing import build_router, utilization
 
 PROPS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from gpuplanner.commands import AddRows, SetFields, UndoStack
 from gpuplanner.core.units import CFM_PER_M3_PER_H, HOURS_PER_YEAR, fahrenheit_delta_to_kelvin
 from gpuplanner.engine.compiled import compile_project
-from gpuplanner.engine.power import compute_power
-from gpuplanner.engine.thermal import (
+from gpuplanner.engine.facility.power import compute_power
+from gpuplanner.engine.facility.thermal import (
     airflow_m3_per_h,
     choose_cooling,
     compute_thermal,

@@ -8,7 +8,7 @@ import pytest
 
 from gpuplanner.commands import AddRows, RemoveRows
 from gpuplanner.engine.compiled import compile_project
-from gpuplanner.engine.network import analyze_fabric
+from gpuplanner.engine.fabric.network import analyze_fabric
 from gpuplanner.engine.workload import analyze_workload
 from gpuplanner.model import Project, Workload
 from gpuplanner.topology import GenerateOptions, generate_into

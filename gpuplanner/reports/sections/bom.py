@@ -12,7 +12,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
 from gpuplanner.engine.compiled import KIND_CODES
-from gpuplanner.engine.power import load_assumptions
+from gpuplanner.engine.facility.power import load_assumptions
 from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.sections.common import section

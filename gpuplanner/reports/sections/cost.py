@@ -46,7 +46,7 @@ def tco_rows(ctx: ReportContext) -> list[tuple[str, str]]:
 
 
 def money_rows(ctx: ReportContext) -> list[tuple[str, str]]:
-    """NPV, facility, staff and cost per million tokens (engine/tco.py), when the analysis has them."""
+    """NPV, facility, staff and cost per million tokens (engine/facility/tco.py), when the analysis has them."""
     d, cur = ctx.data, ctx.cur_label
     if "npv" not in d:
         return []

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph
 
-from gpuplanner.engine.findings import Finding
+from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.reports.context import MAX_TEXT, ReportContext
 from gpuplanner.reports.sections.common import section
 from gpuplanner.reports.styles import MARGIN, PAGE, SEVERITY

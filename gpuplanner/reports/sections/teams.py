@@ -8,7 +8,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
-from gpuplanner.engine.checks_teams import partition_gpus
+from gpuplanner.engine.checks.teams import partition_gpus
 from gpuplanner.engine.phases import advised_scheduler, ordered_phases
 from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext

@@ -10,13 +10,13 @@ catalog price take the sourced fallbacks of ``catalogs/assumptions/cost.yaml`` a
 Facility (site.facility_model): colocation = rent per kW-month of contracted IT power (IT kW at max);
 build = capex per MW of critical IT, its O&M per year and its residual book value after the horizon; none =
 the facility is not costed. Room cooling plant is part of the facility price then (no double count).
-The yearly cash flows, TCO, NPV and cloud figures are computed by ``engine/tco.py`` (formulas there):
+The yearly cash flows, TCO, NPV and cloud figures are computed by ``engine/facility/tco.py`` (formulas there):
 
     opex/year   = energy (thermal stage: site price × PUE) + facility + staff + licences + insurance
                   + maintenance % × equipment capex in the years after the support included in the price
     staff       = max(site.staff_min_fte, ceil(servers / nodes_per_staff))
     TCO         = capex + Σ opex − residual (undiscounted); NPV at site.discount_rate_pct beside it
-    cloud       = per GPU type, the median list price for site.cloud_term (engine/cloud.py), GPU-weighted
+    cloud       = per GPU type, the median list price for site.cloud_term (engine/facility/cloud.py), GPU-weighted
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ import numpy as np
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import NicType, ServerType
 from gpuplanner.core.units import SECONDS_PER_HOUR
-from gpuplanner.engine.cloud import CloudPrice, cloud_price
 from gpuplanner.engine.compiled import KIND_CODES, Compiled, codes_of
-from gpuplanner.engine.power import Assumptions, PowerResult, load_assumptions
-from gpuplanner.engine.tco import TcoFigures, TcoInputs, figures
-from gpuplanner.engine.thermal import ThermalResult
+from gpuplanner.engine.facility.cloud import CloudPrice, cloud_price
+from gpuplanner.engine.facility.power import Assumptions, PowerResult, load_assumptions
+from gpuplanner.engine.facility.tco import TcoFigures, TcoInputs, figures
+from gpuplanner.engine.facility.thermal import ThermalResult
 from gpuplanner.model.rows import ProjectInfo, Site
 
 CAPEX_CATEGORIES = (

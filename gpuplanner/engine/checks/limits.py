@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from gpuplanner.engine.checks.findings import Finding, register_templates
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.findings import Finding, register_templates
 from gpuplanner.model.site_limits import POSITION_COOLING, parse_positions
 
 register_templates(

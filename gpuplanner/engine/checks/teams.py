@@ -7,8 +7,8 @@ from collections import defaultdict
 
 import numpy as np
 
+from gpuplanner.engine.checks.findings import Finding, register_templates
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.findings import Finding, register_templates
 
 register_templates(
     {

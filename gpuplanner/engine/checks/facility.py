@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpuplanner.engine.checks.findings import Finding, register_templates
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.cost import CostResult
-from gpuplanner.engine.findings import Finding, register_templates
-from gpuplanner.engine.power import PowerResult, load_assumptions
-from gpuplanner.engine.thermal import ThermalResult
+from gpuplanner.engine.facility.cost import CostResult
+from gpuplanner.engine.facility.power import PowerResult, load_assumptions
+from gpuplanner.engine.facility.thermal import ThermalResult
 from gpuplanner.model.rows import Site
 
 TEMPLATES: dict[str, dict[str, dict[str, str]]] = {

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.sparse import csr_matrix
 
-from gpuplanner.engine.routing_graph import SubGraph
+from gpuplanner.engine.fabric.routing_graph import SubGraph
 
 _ONE = np.uint64(1)
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpuplanner.engine.routing_fields import Arrivals, BlockFields, compute_block, push
-from gpuplanner.engine.routing_graph import BLOCK_FIELDS, Graph, build_graph
+from gpuplanner.engine.fabric.routing_fields import Arrivals, BlockFields, compute_block, push
+from gpuplanner.engine.fabric.routing_graph import BLOCK_FIELDS, Graph, build_graph
 
 BITS_PER_BYTE = 8
 LOADS_KEPT = 8  # link_loads results a Router remembers (one per collective kind of a workload or two)

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gpuplanner.engine.power import Assumptions, PowerResult, load_assumptions
-from gpuplanner.engine.thermal import ThermalResult
+from gpuplanner.engine.facility.power import Assumptions, PowerResult, load_assumptions
+from gpuplanner.engine.facility.thermal import ThermalResult
 from gpuplanner.model.rows import Site
 
 REDUNDANCY = ("N", "N+1", "2N")

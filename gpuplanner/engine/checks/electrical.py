@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpuplanner.engine.checks.findings import Finding, register_templates
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.electrical import ElectricalResult
-from gpuplanner.engine.findings import Finding, register_templates
-from gpuplanner.engine.power import load_assumptions
-from gpuplanner.engine.thermal import ThermalResult
+from gpuplanner.engine.facility.electrical import ElectricalResult
+from gpuplanner.engine.facility.power import load_assumptions
+from gpuplanner.engine.facility.thermal import ThermalResult
 
 TEMPLATES: dict[str, dict[str, dict[str, str]]] = {
     "rack-needs-several-circuits": {

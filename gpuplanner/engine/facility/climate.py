@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from gpuplanner.engine.power import Assumptions
+from gpuplanner.engine.facility.power import Assumptions
 from gpuplanner.model.rows import Site
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gpuplanner.engine.power import Assumptions, load_assumptions
+from gpuplanner.engine.facility.power import Assumptions, load_assumptions
 
 TERMS = ("on_demand", "reserved_1y", "reserved_3y")
 

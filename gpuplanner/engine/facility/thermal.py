@@ -14,7 +14,7 @@ Flows (design point = rack kW at max; constants in ``catalogs/assumptions/facili
     coolant  V = P_liquid / (ρ_water · cp_water · ΔT_coolant)           (100 kW, ΔT 10 K → ≈ 143 L/min)
 
 PUE: a method's catalog ``pue_typical`` (temperate climate) has its overhead scaled by the site's climate:
-PUE_m = 1 + (pue_typical − 1) × f(climate) (engine/climate.py: the label's factor, or with climate 'auto'
+PUE_m = 1 + (pue_typical − 1) × f(climate) (engine/facility/climate.py: the label's factor, or with climate 'auto'
 the free-cooling hours of the site's ambient temperature). A rack's overhead is (kW − device-liquid kW) × (PUE_m − 1) +
 device-liquid kW × (min(PUE_loop, PUE_m) − 1); the site PUE is 1 + Σ overhead / IT kW (IT-load weighted).
 Unracked devices count as cooled by the simplest method.
@@ -29,9 +29,9 @@ import numpy as np
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import CoolingType
 from gpuplanner.core.units import CFM_PER_M3_PER_H, HOURS_PER_YEAR
-from gpuplanner.engine.climate import climate_factor
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.power import Assumptions, PowerResult, load_assumptions
+from gpuplanner.engine.facility.climate import climate_factor
+from gpuplanner.engine.facility.power import Assumptions, PowerResult, load_assumptions
 from gpuplanner.model.rows import Site
 
 AIR_METHODS = ("air", "air-contained")

@@ -11,7 +11,7 @@ import dataclasses
 
 import numpy as np
 
-from gpuplanner.engine.findings import Finding, register_templates
+from gpuplanner.engine.checks.findings import Finding, register_templates
 
 register_templates(
     {

@@ -10,10 +10,10 @@ import yaml
 
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.catalog.types import StorageType
-from gpuplanner.engine.cabling import MEDIUM_NAMES
+from gpuplanner.engine.checks.findings import Finding, register_templates
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
-from gpuplanner.engine.findings import Finding, register_templates
-from gpuplanner.engine.network import FabricResult
+from gpuplanner.engine.fabric.cabling import MEDIUM_NAMES
+from gpuplanner.engine.fabric.network import FabricResult
 
 register_templates(
     {

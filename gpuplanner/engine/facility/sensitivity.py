@@ -1,6 +1,6 @@
 """Sensitivity (tornado) of the money figures: each driver moved down and up by its stated range
 (``catalogs/assumptions/cost.yaml`` → ``sensitivity_ranges``), all others held, through the same formulas
-as the plan (``engine/tco.py``). Drivers:
+as the plan (``engine/facility/tco.py``). Drivers:
 
     electricity_price   energy × (1 ± r)
     utilization         busy share ± r (absolute, clipped to 0.05–1): moves $/GPU-hour and the cloud bill
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpuplanner.engine.power import Assumptions, load_assumptions
-from gpuplanner.engine.tco import TcoFigures, TcoInputs, figures
+from gpuplanner.engine.facility.power import Assumptions, load_assumptions
+from gpuplanner.engine.facility.tco import TcoFigures, TcoInputs, figures
 
 DRIVERS = ("electricity_price", "utilization", "gpu_price", "cloud_price", "pue", "discount_rate_pct")
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gpuplanner.catalog import Catalog
-from gpuplanner.engine.cabling import MEDIUM_NAMES, CablePlan, plan_cables
 from gpuplanner.engine.compiled import KIND_CODES, ROLE_CODES, Compiled, codes_of
-from gpuplanner.engine.fabric_graph import FabricGraph, build_fabric_graph
-from gpuplanner.engine.routing import Router, build_router, digest
+from gpuplanner.engine.fabric.cabling import MEDIUM_NAMES, CablePlan, plan_cables
+from gpuplanner.engine.fabric.fabric_graph import FabricGraph, build_fabric_graph
+from gpuplanner.engine.fabric.routing import Router, build_router, digest
 
 ROLE_NAMES = {v: k for k, v in ROLE_CODES.items()}
 TIER_RANK = {

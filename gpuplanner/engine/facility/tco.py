@@ -1,5 +1,5 @@
 """The money model of the cost stage as plain scalars: yearly cash flows, TCO, NPV, cost per GPU-hour and
-the cloud comparison. ``compute_cost`` fills ``TcoInputs`` from the plan; ``engine/sensitivity.py`` perturbs
+the cloud comparison. ``compute_cost`` fills ``TcoInputs`` from the plan; ``engine/facility/sensitivity.py`` perturbs
 them. Every line is a formula a CFO can redo by hand:
 
     year 0      capex (equipment + cabling labour + facility build)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpuplanner.engine.checks.findings import Finding, register_templates
 from gpuplanner.engine.compiled import KIND_CODES, Compiled
-from gpuplanner.engine.findings import Finding, register_templates
 
 register_templates(
     {

@@ -1,0 +1,1 @@
+"""The checks room: rules that read the other rooms' results and say what is wrong, as findings (message id + values; the sentences are registered data). Checks import results from the other rooms; the other rooms never import checks."""
