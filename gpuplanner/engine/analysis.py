@@ -44,6 +44,8 @@ from gpuplanner.engine.workloads import (
     evaluate_workloads,
     workload_entry_findings,
 )
+from gpuplanner.model import Project
+from gpuplanner.model.rows import Workload
 
 GIGA = 1e9
 
@@ -80,7 +82,8 @@ class Results:
     @property
     def link_util(self) -> np.ndarray:
         """The busier direction of each link."""
-        return np.maximum(self.link_util_ab, self.link_util_ba)
+        busier: np.ndarray = np.maximum(self.link_util_ab, self.link_util_ba)
+        return busier
 
 
 # -- scenarios ------------------------------------------------------------------------------------------
@@ -88,10 +91,8 @@ class Results:
 OVERRIDABLE = {"site", "project"}
 
 
-def apply_scenario(project, name: str):
+def apply_scenario(project: Project, name: str) -> tuple[Project, str]:
     """A copy of the project as the named scenario sees it (overrides are data: table.field → value)."""
-    from gpuplanner.model import Project
-
     sc = next((s for s in project.tables["scenarios"].values() if s.name == name or s.id == name), None)
     if sc is None:
         names = ", ".join(s.name for s in project.tables["scenarios"].values()) or "none"
@@ -126,7 +127,7 @@ def apply_scenario(project, name: str):
     return copy, sc.name
 
 
-def _replace(row, fname: str, value: Any, scenario: str):
+def _replace(row: Any, fname: str, value: Any, scenario: str) -> Any:
     if fname not in {f.name for f in dataclasses.fields(row)}:
         raise ValidationError(f"scenario '{scenario}': no field '{fname}'", field=fname, value=value)
     return dataclasses.replace(row, **{fname: value})
@@ -135,12 +136,13 @@ def _replace(row, fname: str, value: Any, scenario: str):
 # -- the pipeline ---------------------------------------------------------------------------------------
 
 
-def active_workload(project):
+def active_workload(project: Project) -> Workload | None:
     """The workload the fabric, power and cost stages follow: the first active training or fine-tuning one
     (else the first active one). Every active workload is evaluated in `Results.workloads`."""
-    wls = [w for w in project.tables["workloads"].values() if w.active]
+    wls: list[Workload] = [w for w in project.tables["workloads"].values() if w.active]
     train = [w for w in wls if w.kind in TRAINING_KINDS]
-    return (train or wls or [None])[0]
+    pick = train or wls
+    return pick[0] if pick else None
 
 
 # Stage names, in pipeline order. "placement" is the compile and cable step of devices moved between racks
@@ -149,7 +151,7 @@ STAGES = ("compile", "placement", "fabric", "workload", "power", "thermal", "cos
 
 
 def analyze_project(
-    project,
+    project: Project,
     *,
     scenario: str | None = None,
     cancel: Callable[[], bool] | None = None,
@@ -162,7 +164,7 @@ def analyze_project(
 
 
 def reanalyze(
-    project,
+    project: Project,
     prev: Results | None,
     stages: frozenset[str],
     *,
@@ -228,7 +230,7 @@ def reanalyze(
     lap("thermal")
     bom = dict(fabric.cables.bom_cables)
     bom.update(fabric.cables.bom_transceivers)
-    fits = wres is not None and wres.estimate.fits
+    est = wres.estimate if wres is not None and wres.estimate.fits else None
     cost = compute_cost(
         c,
         power,
@@ -237,8 +239,8 @@ def reanalyze(
         project.info,
         catalog,
         bom=bom,
-        time_to_train_s=wres.estimate.time_to_train_s if fits else None,
-        tokens_per_s=wres.estimate.tokens_per_s if fits else None,
+        time_to_train_s=est.time_to_train_s if est is not None else None,
+        tokens_per_s=est.tokens_per_s if est is not None else None,
     )
     lap("cost")
     electrical = compute_electrical(power, thermal, project.site)
@@ -279,7 +281,9 @@ def reanalyze(
     )
 
 
-def _workload_stage(project, c: Compiled, fabric: FabricResult, wl):
+def _workload_stage(
+    project: Project, c: Compiled, fabric: FabricResult, wl: Workload | None
+) -> tuple[WorkloadResult | None, str, np.ndarray, np.ndarray, float]:
     """The active training workload placed and routed: its result (or the one-line reason there is none),
     each link's average utilisation per direction over a step, and the GPU utilisation power follows."""
     wres: WorkloadResult | None = None
@@ -303,7 +307,9 @@ def _workload_stage(project, c: Compiled, fabric: FabricResult, wl):
     return wres, werr, util_ab, util_ba, gpu_util
 
 
-def _steady_findings(project, c: Compiled, fabric: FabricResult, wl, wres) -> tuple[list[Finding], list]:
+def _steady_findings(
+    project: Project, c: Compiled, fabric: FabricResult, wl: Workload | None, wres: WorkloadResult | None
+) -> tuple[list[Finding], list[WorkloadEntry]]:
     """The findings no price, rate or rack move changes (ports, network, workload, teams, scheduler, hall,
     unnetworked devices, every workload's entry), and the workload entries."""
     steady = unused_port_findings(c, fabric.port_use)

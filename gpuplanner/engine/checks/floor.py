@@ -12,6 +12,8 @@ import dataclasses
 import numpy as np
 
 from gpuplanner.engine.checks.findings import Finding, register_templates
+from gpuplanner.model import Project
+from gpuplanner.model.rows import Site
 
 register_templates(
     {
@@ -102,7 +104,7 @@ def hall_findings(project, c) -> list[Finding]:
     ]
 
 
-def site_with_utility_feed(project):
+def site_with_utility_feed(project: Project) -> Site:
     """The site, with the utility feed the floor plan places when Site ▸ utility is not stated (0): the sum of
     the utility-feed units' capacities. The stated figure wins when both are given."""
     site = project.site
