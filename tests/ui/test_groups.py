@@ -33,9 +33,13 @@ def two_su_project() -> Project:
 
 
 def _focus(w, qtbot):
+    # a window shortcut reaches its action only while the window is active: wait for that, not just for
+    # some focus widget (under load the activation arrives late and the key press found no receiver)
     w.activateWindow()
+    w.raise_()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w, timeout=10000)
     w.view.setFocus()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None, timeout=2000)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None, timeout=10000)
 
 
 def _key(w, key, mods):
@@ -56,7 +60,7 @@ def test_collapse_all_sus_and_expand_one_by_double_click(make_window, qtbot):
     w.view.zoom_to_fit()
     _focus(w, qtbot)
     _key(w, Qt.Key.Key_G, CTRL | ALT)  # View ▸ Collapse all scalable units
-    assert sorted(sc.collapsed) == ["su:su1", "su:su2"]
+    qtbot.waitUntil(lambda: sorted(sc.collapsed) == ["su:su1", "su:su2"], timeout=5000)
     su1 = {d.id for d in p.devices.values() if d.group == "su1"}
     assert su1 and all(not sc.device_items[i].isVisible() for i in su1)
     spines = [d.id for d in p.devices.values() if d.role == "spine"]
