@@ -48,3 +48,5 @@ def test_values_are_printed_in_words():
     assert words({"busy_share": "site.expected_utilization"}) == "busy share: expected utilization"
     assert words(["air", "cold-plate"]) == "air, cold-plate"
     assert words(0.74) == "0.74"
+    assert words(True, "zh") == "是" and words(False, "en") == "no"
+    assert words("[]") == "—" and words("") == "—"
