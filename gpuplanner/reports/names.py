@@ -85,7 +85,9 @@ def figures(e: Any, catalog: Any, lang: str) -> list[str]:
         out.append(_t("fig_count_of", lang, n=fmt.integer(e.port_count or 1), what=speed))
     elif kind == "transceiver":
         form = str(e.form_factor or "").upper()
-        out.append(_t("fig_gbps_form", lang, speed=fmt.value(e.speed_gbps), form=form))
+        speed_form = _t("fig_gbps_form", lang, speed=fmt.value(e.speed_gbps), form=form)
+        ports = int(getattr(e, "ports", 1) or 1)  # twin-port modules: "2 × 400G OSFP"
+        out.append(_t("fig_count_of", lang, n=ports, what=speed_form) if ports > 1 else speed_form)
         if text.has(f"fiber_{e.fiber}"):
             out.append(_t(f"fiber_{e.fiber}", lang))
     elif kind == "cable":

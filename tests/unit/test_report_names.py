@@ -38,7 +38,8 @@ def test_every_chinese_bom_row_names_its_kind_in_chinese(example):
     names = {ln.name for ln in lines}
     # the brief's examples, with the example's server and its GPU's model name
     assert "GPU 服务器 SYS-821GE-TNHR（8 × H100 SXM5 80GB）" in names
-    assert any(n.startswith("光模块 MMA4Z00-NS") and "400G OSFP" in n for n in names)
+    assert "光模块 MMA4Z00-NS（2 × 400G OSFP，多模 (MMF)）" in names  # twin-port, 800G
+    assert "光模块 MMA4Z00-NS400（400G OSFP，多模 (MMF)）" in names
     assert "多模光纤跳线 MFP7E10-Nxxx（400G，MPO-12）" in names
 
 
