@@ -13,6 +13,7 @@ from typing import Any
 
 from gpuplanner.reports.delivery import assumptions as delivery_assumptions
 from gpuplanner.reports.delivery import lead_table, schedule
+from gpuplanner.reports.names import local_name
 
 
 @dataclass
@@ -63,11 +64,11 @@ def used_entry_ids(ctx: Any) -> list[str]:
 
 
 def entry_name(ctx: Any, eid: str) -> str:
-    """The entry's name in the report's language (``name_zh`` in Chinese when the catalog has one)."""
+    """The entry's name in the report's language, as the bill of materials prints it."""
     e = ctx.project.catalog.entries.get(eid)
     if e is None:
         return eid
-    return (e.name_zh or e.name) if ctx.lang == "zh" else e.name
+    return local_name(e, ctx.project.catalog, ctx.lang)
 
 
 def published_runs(ctx: Any) -> list[Any]:

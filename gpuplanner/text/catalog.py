@@ -22,7 +22,9 @@ from gpuplanner.text.perf import PERF
 from gpuplanner.text.report_appendix import APPENDIX
 from gpuplanner.text.report_body import BODY
 from gpuplanner.text.report_front import FRONT
+from gpuplanner.text.report_inputs import INPUTS
 from gpuplanner.text.report_layout import LAYOUT
+from gpuplanner.text.report_names import NAMES
 from gpuplanner.text.report_options import OPTIONS
 from gpuplanner.text.report_plan import PLAN
 from gpuplanner.text.report_project import PROJECT
@@ -42,6 +44,8 @@ TABLES: dict[str, dict[str, tuple[str, str]]] = {
     "report_project": PROJECT,
     "report_options": OPTIONS,
     "report_proposal": PROPOSAL,
+    "report_names": NAMES,
+    "report_inputs": INPUTS,
     "report_layout": LAYOUT,
     "report_appendix": APPENDIX,
     "export_xlsx": XLSX,

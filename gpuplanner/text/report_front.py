@@ -143,7 +143,6 @@ FRONT: dict[str, tuple[str, str]] = {
     ),
     # bill of materials
     "col_item": ("Item", "项目"),
-    "col_catalog_id": ("Catalog id", "目录编号"),
     "col_qty": ("Qty", "数量"),
     "col_unit": ("Unit", "单位"),
     "col_unit_price": ("Unit price", "单价"),

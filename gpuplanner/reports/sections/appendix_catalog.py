@@ -15,6 +15,7 @@ from reportlab.platypus import CondPageBreak, Flowable, KeepTogether
 
 from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
+from gpuplanner.reports.names import local_name
 from gpuplanner.reports.styles import MARGIN, PAGE
 
 WIDTH = PAGE[0] - 2 * MARGIN
@@ -84,9 +85,8 @@ def source_title(source: str) -> str:
 
 
 def entry_name(ctx: ReportContext, e: Any) -> str:
-    if ctx.lang == "zh" and getattr(e, "name_zh", ""):
-        return str(e.name_zh)
-    return str(e.name)
+    """The entry's name as the bill of materials prints it (``reports.names.local_name``)."""
+    return local_name(e, ctx.project.catalog, ctx.lang)
 
 
 def unknown(ctx: ReportContext, kind: str, name: str) -> str:

@@ -11,7 +11,7 @@ from reportlab.platypus import Flowable
 
 from gpuplanner.core.errors import CatalogError
 from gpuplanner.engine.assumptions import load_assumptions
-from gpuplanner.reports import fmt
+from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.sections.appendix_catalog import catalog_tables, price_name
 from gpuplanner.reports.sections.common import section, sub
@@ -67,10 +67,27 @@ def price_table(ctx: ReportContext, ids: list[str]) -> Flowable | None:
     )
 
 
+def words(v: Any, lang: str = "en") -> str:
+    """A value as a reader sees it: ``fmt.value`` with the keys and slugs of nested values in words
+    ("norm residual fwd: 22", "on demand", "expected utilization"), never an identifier; yes/no in ``lang``;
+    an empty list or text is a dash."""
+    if isinstance(v, bool):
+        return i18n.tr("yes" if v else "no", lang)
+    if isinstance(v, dict):
+        return ", ".join(f"{words(k, lang)}: {words(x, lang)}" for k, x in v.items()) or fmt.DASH
+    if isinstance(v, list | tuple):
+        return ", ".join(words(x, lang) for x in v) or fmt.DASH
+    if isinstance(v, str):
+        if v.strip() in ("", "[]", "{}"):
+            return fmt.DASH
+        return v.removeprefix("site.").replace("_", " ")
+    return fmt.value(v)
+
+
 def site_table(ctx: ReportContext) -> Flowable:
     site = ctx.project.site
     rows = [
-        [f.name, fmt.value(getattr(site, f.name)), ctx.t("project_input"), ""]
+        [ctx.t(f"inp_{f.name}"), words(getattr(site, f.name), ctx.lang), ctx.t("project_input"), ""]
         for f in dataclasses.fields(site)
         if f.name != "id"
     ]
@@ -80,8 +97,8 @@ def site_table(ctx: ReportContext) -> Flowable:
 def area_table(ctx: ReportContext, entries: dict[str, dict[str, Any]]) -> Flowable:
     rows = [
         [
-            name,
-            fmt.value(e.get("value")),
+            ctx.t(f"aname_{name}") if i18n.has(f"aname_{name}") else name.replace("_", " "),
+            words(e.get("value"), ctx.lang),
             str(e.get("source", "")),
             _date(e.get("as_of", ""), bool(e.get("estimate"))),
         ]

@@ -15,6 +15,7 @@ from gpuplanner.engine.compiled import KIND_CODES
 from gpuplanner.engine.facility.power import load_assumptions
 from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
+from gpuplanner.reports.names import local_name
 from gpuplanner.reports.sections.common import section
 from gpuplanner.reports.styles import ACCENT_LIGHT, MARGIN, PAGE
 
@@ -32,8 +33,10 @@ class Line:
 
 
 def _name(ctx: ReportContext, item_id: str) -> str:
+    """The item in the report's language: the catalog's name in English, in Chinese ``name_zh`` or the kind
+    in words with the model and key figures (``reports.names``)."""
     e = ctx.project.catalog.entries.get(item_id)
-    return e.name if e is not None else item_id
+    return local_name(e, ctx.project.catalog, ctx.lang) if e is not None else item_id
 
 
 def device_lines(ctx: ReportContext, kind: str) -> list[Line]:
@@ -144,7 +147,7 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     rows: list[list[object]] = []
     extra: list[tuple] = []
     words = ctx.lang == "zh"  # Chinese writes the measure word with the number, in one column
-    ncol = 5 if words else 6
+    ncol = 4 if words else 5
     capex = ctx.data["capex_by_category"]
     for cat, lines in groups.items():
         r = len(rows) + 1
@@ -157,7 +160,7 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
                 cells = [ctx.t("qty_with_unit", n=qty, unit=ln.unit) if ln.unit else qty]
             else:
                 cells = [qty, ln.unit]
-            rows.append([ln.name, ln.item_id, *cells, price, fmt.money(ln.amount_usd * rate)])
+            rows.append([ln.name, *cells, price, fmt.money(ln.amount_usd * rate)])
         r = len(rows) + 1
         subtotal = ctx.para(ctx.t("bom_subtotal", category=ctx.t(f"cat_{cat}")), "cell_bold")
         rows.append([subtotal, *[""] * (ncol - 2), fmt.money(capex[cat])])
@@ -173,14 +176,15 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     extra.append(("SPAN", (0, len(rows)), (ncol - 3, len(rows))))
     w = PAGE[0] - 2 * MARGIN
     # the item name gets the room: with a narrow name column most lines took two or three rows and the
-    # 1,024-GPU bill ran onto a second page for its last line and the total
+    # 1,024-GPU bill ran onto a second page for its last line and the total. No catalog-id column: a buyer
+    # cannot order by it, and the catalog has no part-number field (the model name is in the item's name).
     if words:
-        widths = [w - 107 * mm, 38 * mm, 25 * mm, 20 * mm, 24 * mm]
-        keys: tuple[str, ...] = ("col_item", "col_catalog_id", "col_qty", "col_unit_price")
+        widths = [w - 69 * mm, 25 * mm, 20 * mm, 24 * mm]
+        keys: tuple[str, ...] = ("col_item", "col_qty", "col_unit_price")
     else:
-        widths = [w - 107 * mm, 38 * mm, 14 * mm, 11 * mm, 20 * mm, 24 * mm]
-        keys = ("col_item", "col_catalog_id", "col_qty", "col_unit", "col_unit_price")
+        widths = [w - 69 * mm, 14 * mm, 11 * mm, 20 * mm, 24 * mm]
+        keys = ("col_item", "col_qty", "col_unit", "col_unit_price")
     headers = [ctx.t(k) for k in keys]
     headers.append(ctx.t("col_amount", cur=ctx.cur_label))
-    out.append(ctx.table(headers, rows, widths, numeric_from=2, text_cols=(0, 1), total_rows=1, extra=extra))
+    out.append(ctx.table(headers, rows, widths, numeric_from=1, text_cols=(0,), total_rows=1, extra=extra))
     return out
