@@ -18,6 +18,7 @@ from gpuplanner.advisor import Goal, advise, goal_from_dict, read_goal
 from gpuplanner.advisor.evaluate import limits
 from gpuplanner.advisor.pareto import dominates, front
 from gpuplanner.core.errors import ValidationError
+from tests.analyzed import analyzed_figures
 
 SMALL = Goal(
     model_id="llama3-8b",
@@ -95,25 +96,7 @@ def test_written_designs_reanalysed_from_their_files_hold_every_limit(tmp_path: 
     }
     assert len(summary["designs"]) >= 2
     for row in summary["designs"]:
-        file = out / row["file"]
-        got = subprocess.run(
-            [sys.executable, "-m", "gpuplanner", "analyze", str(file), "--json"],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert got.returncode == 0, got.stderr
-        data = json.loads(got.stdout)
-        racks = data["racks"]
-        figures = {
-            "facility_kw_max": data["facility_kw_max"],
-            "rack_kw_max": max(r["kw_max"] for r in racks),
-            "racks": len(racks),
-            "capex_usd": data["capex_usd"],
-            "tco_usd": data["tco_usd"],
-            "time_to_train_days": data["performance"]["time_to_train_days"],
-            "cooling": sorted({r["cooling"] for r in racks}),
-        }
+        data, figures = analyzed_figures(out / row["file"])
         goal = Goal(**{k: tuple(v) if isinstance(v, list) else v for k, v in summary["goal"].items()})
         for lim in limits(goal, figures):
             assert lim["within"], (row["file"], lim)
