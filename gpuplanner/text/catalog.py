@@ -29,6 +29,7 @@ from gpuplanner.text.report_options import OPTIONS
 from gpuplanner.text.report_plan import PLAN
 from gpuplanner.text.report_project import PROJECT
 from gpuplanner.text.report_proposal import PROPOSAL
+from gpuplanner.text.validation_inference import VALIDATION_INFERENCE
 from gpuplanner.text.words import WORDS
 
 TABLES: dict[str, dict[str, tuple[str, str]]] = {
@@ -49,6 +50,7 @@ TABLES: dict[str, dict[str, tuple[str, str]]] = {
     "report_layout": LAYOUT,
     "report_appendix": APPENDIX,
     "export_xlsx": XLSX,
+    "validation_inference": VALIDATION_INFERENCE,
 }
 
 

@@ -1,0 +1,177 @@
+"""Error bands of a serving estimate, derived from the bundled published inference results
+(validation_inference.py), the way bands.py derives those of training.
+
+For each counted row, r = measured / predicted output tokens/s. Rows are grouped by what drives the error:
+dense vs MoE (the MoE rows are all optimistic, the dense ones scatter around zero) and the scenario (offline:
+no latency target; server: within TTFT/TPOT targets). A prediction takes the band of its group — the smallest
+and largest r of the group's rows — and falls back to a coarser group (scenario dropped, then all rows) while
+the group holds fewer than MIN_RUNS rows. MIN_RUNS is the smallest group size for which the leave-one-out
+coverage over the bundled rows reaches 90% (`coverage_by_min_runs`: 2-8 give 85%, 9-17 give 89%, 18 gives
+94% over the 54 counted rows); with n rows the range [min, max]
+contains a further row drawn from the same population with probability (n-1)/(n+1).
+
+The bands are computed by `python -m gpuplanner.engine.perf.bands_inference` into
+catalogs/validation/inference_error_bands.yaml; a test recomputes them and fails when the stored file is
+stale. Coverage is measured leave-one-out: the band of each row's group *without that row* must contain its
+measured value (reported as `loo_coverage`).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import yaml
+
+from gpuplanner import text
+from gpuplanner.catalog.loader import bundled_catalog_dir
+from gpuplanner.core.errors import CatalogError
+
+if TYPE_CHECKING:
+    from gpuplanner.engine.perf.validation_inference import InferenceChecked
+
+MIN_RUNS = 18
+
+
+def group_keys(moe: bool, scenario: str) -> list[str]:
+    """From the finest group to all rows."""
+    a = "moe" if moe else "dense"
+    return [f"{a}/{scenario}", a, "all"]
+
+
+def _rows(checked: Iterable[InferenceChecked]) -> tuple[np.ndarray, list[list[str]]]:
+    rows = [c for c in checked if c.error is not None and not c.run.excluded]
+    ratio = np.array([1.0 / (1.0 + (c.error or 0.0)) for c in rows])
+    return ratio, [group_keys(c.moe, c.scenario) for c in rows]
+
+
+def _loo(ratio: np.ndarray, keys: list[list[str]], min_runs: int) -> float:
+    members: dict[str, list[int]] = {}
+    for i, ks in enumerate(keys):
+        for k in ks:
+            members.setdefault(k, []).append(i)
+    inside = []
+    for i, ks in enumerate(keys):
+        k = next((k for k in ks if len(members[k]) - 1 >= min_runs), "all")
+        others = [j for j in members[k] if j != i]
+        inside.append(bool(others) and bool(ratio[others].min() <= ratio[i] <= ratio[others].max()))
+    return float(np.mean(inside)) if inside else 0.0
+
+
+def coverage_by_min_runs(checked: Iterable[InferenceChecked], sizes: Iterable[int]) -> dict[int, float]:
+    ratio, keys = _rows(checked)
+    return {n: _loo(ratio, keys, n) for n in sizes}
+
+
+def compute(checked: Iterable[InferenceChecked]) -> dict[str, Any]:
+    """Bands per group, and their leave-one-out coverage, from validation_inference.check_all()."""
+    ratio, keys = _rows(checked)
+    members: dict[str, list[int]] = {}
+    for i, ks in enumerate(keys):
+        for k in ks:
+            members.setdefault(k, []).append(i)
+    groups = {
+        k: {"runs": len(idx), "low": float(ratio[idx].min()), "high": float(ratio[idx].max())}
+        for k, idx in sorted(members.items())
+    }
+    in_sample = []
+    for i, ks in enumerate(keys):
+        k = next((k for k in ks if len(members[k]) >= MIN_RUNS), "all")
+        in_sample.append(bool(groups[k]["low"] <= ratio[i] <= groups[k]["high"]))
+    return {
+        "kind": "inference_error_bands",
+        "note": text.en("perf.valinf_bands_note"),
+        "min_runs": MIN_RUNS,
+        "runs": int(len(ratio)),
+        "loo_coverage": _loo(ratio, keys, MIN_RUNS) if len(ratio) else None,
+        "in_sample_coverage": float(np.mean(in_sample)) if in_sample else None,
+        "groups": groups,
+    }
+
+
+def bands_path() -> Path:
+    return bundled_catalog_dir() / "validation" / "inference_error_bands.yaml"
+
+
+@lru_cache(maxsize=2)
+def _stored(path: str) -> dict[str, Any]:
+    try:
+        doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise CatalogError(text.en("error.read_bands", reason=exc), file=path) from exc
+    if not isinstance(doc, dict) or not isinstance(doc.get("groups"), dict) or "all" not in doc["groups"]:
+        raise CatalogError(text.en("error.no_groups_map"), file=path)
+    return doc
+
+
+def stored_bands(path: str | Path | None = None) -> dict[str, Any]:
+    return _stored(str(path or bands_path()))
+
+
+def band_for(moe: bool, scenario: str, path: str | Path | None = None) -> dict[str, Any]:
+    """The band of a serving prediction: its finest group holding at least MIN_RUNS published rows."""
+    doc = stored_bands(path)
+    groups = doc["groups"]
+    need = doc.get("min_runs", MIN_RUNS)
+    k = next((k for k in group_keys(moe, scenario) if groups.get(k) and groups[k]["runs"] >= need), "all")
+    g = groups[k]
+    return {
+        "measured_over_predicted": [g["low"], g["high"]],
+        "group": k,
+        "runs": g["runs"],
+        "explanation": text.en(
+            "perf.valinf_band_explanation",
+            lo=g["low"],
+            hi=g["high"],
+            runs=g["runs"],
+            group=k,
+            total=doc["runs"],
+        ),
+    }
+
+
+def serving_ranges(
+    output_tokens_per_s: float, requests_per_s: float, moe: bool, scenario: str
+) -> dict[str, Any]:
+    """The error ranges of one serving estimate; without a readable bands file the ranges are None and the
+    band says why, rather than failing the estimate."""
+    try:
+        band = band_for(moe, scenario)
+    except CatalogError as exc:
+        return {
+            "output_tokens_per_s_range": None,
+            "max_requests_per_s_range": None,
+            "band": {"explanation": text.en("perf.valinf_no_bands", reason=exc.one_line())},
+        }
+    lo, hi = band["measured_over_predicted"]
+    return {
+        "output_tokens_per_s_range": [output_tokens_per_s * lo, output_tokens_per_s * hi],
+        "max_requests_per_s_range": [requests_per_s * lo, requests_per_s * hi],
+        "band": band,
+    }
+
+
+def write(path: str | Path | None = None) -> dict[str, Any]:
+    from gpuplanner.engine.perf.validation_inference import check_all
+
+    doc = compute(check_all())
+    p = Path(path or bands_path())
+    p.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    _stored.cache_clear()
+    return doc
+
+
+if __name__ == "__main__":  # python -m gpuplanner.engine.perf.bands_inference
+    d = write(sys.argv[1] if len(sys.argv) > 1 else None)
+    print(
+        text.en(
+            "perf.valinf_bands_written",
+            runs=d["runs"],
+            coverage=d["loo_coverage"],
+            groups=", ".join(d["groups"]),
+        )
+    )
