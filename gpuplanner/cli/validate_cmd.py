@@ -32,6 +32,10 @@ def _pct(x: float | None) -> str:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
+    if args.inference:  # published serving results: cli/validate_inference_out.py
+        from gpuplanner.cli.validate_inference_out import run_validate_inference
+
+        return run_validate_inference(args)
     from gpuplanner.catalog.loader import default_catalog
     from gpuplanner.engine.perf.bands import stored_bands
     from gpuplanner.engine.perf.validation import METRICS, check_all, summary
@@ -149,4 +153,9 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("validate", help="predicted vs published training runs (the tool's own accuracy)")
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--inference",
+        action="store_true",
+        help="published inference results (MLPerf Inference) against `estimate --inference`, and the peer tool",
+    )
     p.set_defaults(func=_cmd_validate)
