@@ -1,0 +1,258 @@
+"""`gpuplanner validate --inference`: the bundled MLPerf Inference rows, predicted through the serving path of
+`estimate --inference`, their error bands and the aiconfigurator peer table.
+
+Oracles: the CLI's own `estimate --inference --json` (same prediction), each row's stated samples/s against the
+output mean the MLPerf reference README states (the measured figure is the row's own), a compute-bound ceiling
+written out by hand, a brute-force leave-one-out over the bands, and the ClusterSpec that
+benchmarks/bench_serving_aiconfigurator.py builds for the peer rows."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+import yaml
+
+from gpuplanner.catalog.loader import default_catalog
+from gpuplanner.cli import main
+from gpuplanner.core.errors import CatalogError
+from gpuplanner.engine.perf.bands_inference import (
+    MIN_RUNS,
+    band_for,
+    compute,
+    coverage_by_min_runs,
+    group_keys,
+    serving_ranges,
+    stored_bands,
+)
+from gpuplanner.engine.perf.flops import param_counts
+from gpuplanner.engine.perf.request import cluster_of, shape_of
+from gpuplanner.engine.perf.validation_inference import (
+    EXCLUDED,
+    check_all,
+    load_runs,
+    runs_path,
+    summary,
+)
+from gpuplanner.engine.perf.validation_peer import check_peer
+
+# output tokens per sample stated in mlcommons/inference @ b66003e1 (language/<model>/README.md)
+STATED_OSL = {"llama2-70b": 294.45, "mixtral-8x7b": 144.84, "llama3.1-405b": 684.68}
+
+
+@pytest.fixture(scope="module")
+def checked():
+    return check_all()
+
+
+def test_every_row_names_its_repository_commit_and_file_and_is_valid():
+    runs = load_runs()
+    assert len(runs) >= 60
+    for r in runs:
+        assert re.search(
+            r"github\.com/mlcommons/inference_results_v\d\.\d @ [0-9a-f]{40}: closed/", r.source
+        ), r.id
+        assert "mlperf_log_summary.txt" in r.source and "VALID" in r.states, r.id
+        assert r.request["gpus"] == 8 and r.metric == "output_tokens_per_s"
+    counted = [r for r in runs if not r.excluded]
+    assert len(counted) >= 50
+    gpus = {r.request["gpu"] for r in counted}
+    assert {"nvidia-h100-sxm", "nvidia-h200-sxm", "amd-mi300x"} <= gpus
+    assert {"nvidia-b200"} <= {r.request["gpu"] for r in runs}  # listed (FP4), not counted
+
+
+def test_each_rows_samples_and_tokens_agree_with_the_output_mean_of_the_benchmark():
+    """tokens/s ÷ samples/s of the run is its mean output length (the row's `output`), within the benchmark's
+    90-110% tokens_per_sample rule of the reference README's."""
+    for r in load_runs():
+        m = re.search(r"([\d.]+) samples/s, ([\d.]+) output tokens/s", r.states)
+        assert m, r.id
+        sps, tps = float(m.group(1)), float(m.group(2))
+        assert tps == pytest.approx(r.measured, abs=0.051)
+        bench = r.family.split()[2]
+        assert tps / sps == pytest.approx(STATED_OSL[bench], rel=0.10), r.id
+        assert r.request["output"] == round(tps / sps), r.id
+
+
+def test_server_rows_carry_the_mlperf_latency_limits_and_offline_rows_none():
+    limits = {"llama2-70b": (2.0, 0.2), "mixtral-8x7b": (2.0, 0.2), "llama3.1-405b": (6.0, 0.175)}
+    for r in load_runs():
+        bench, scenario = r.family.split()[2:4]
+        if scenario == "Server":
+            assert (r.request["ttft"], r.request["tpot"]) == limits[bench], r.id
+            # the run met them at the 99th percentile (printed in states)
+            ttft, tpot = re.search(r"p99 TTFT ([\d.]+) s, p99 TPOT (\d+) ms", r.states).groups()
+            assert float(ttft) <= limits[bench][0] and float(tpot) <= limits[bench][1] * 1e3, r.id
+        else:
+            assert "ttft" not in r.request and "tpot" not in r.request
+
+
+@pytest.mark.parametrize(
+    "row_id",
+    [
+        "mlperf-v41-nvidia-dgx-h100-h100-sxm-80gbx8-trt-llama2-70b-server",
+        "mlperf-v41-nvidia-h200-sxm-141gbx8-trt-mixtral-8x7b-offline",
+    ],
+)
+def test_the_prediction_is_what_estimate_inference_prints(row_id, checked, capsys):
+    c = next(c for c in checked if c.run.id == row_id)
+    argv = ["estimate", "--inference", "--json"]
+    for k, v in c.run.request.items():
+        argv += ["--" + k.replace("_", "-"), str(v)]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["serving"]["output_tokens_per_s"] == pytest.approx(c.predicted, rel=1e-9)
+    assert c.error == pytest.approx(c.predicted / c.run.measured - 1.0)
+
+
+def test_offline_predictions_stay_under_the_compute_ceiling(checked):
+    """Every token costs 2·N_active FLOPs: output tokens/s ≤ GPUs · FP8 peak / (2·N_active) · O / (P + O)."""
+    cat = default_catalog()
+    for c in checked:
+        if c.predicted is None or c.scenario != "offline":
+            continue
+        q = c.run.request
+        shape, cluster = shape_of(q, cat), cluster_of(q, cat)
+        n_active = param_counts(shape)["active"]
+        ceiling = q["gpus"] * cluster.peak_fp8_tflops * 1e12 / (2 * n_active)
+        ceiling *= q["output"] / (q["prompt"] + q["output"])
+        assert 0 < c.predicted < ceiling, c.run.id
+
+
+def test_rows_outside_the_model_are_listed_with_the_reason_and_left_out_of_the_statistics(checked):
+    out = [c for c in checked if c.run.excluded]
+    assert out and all(c.predicted is None and c.excluded_reason for c in out)
+    fp4 = [c for c in out if c.run.excluded == "fp4"]
+    assert fp4 and all("fp4" in c.refusal for c in fp4)  # refused as `estimate --precision fp4` is
+    fams = summary(checked)
+    assert fams[-1]["family"] == "all rows"
+    assert fams[-1]["runs"] == sum(not c.run.excluded for c in checked)
+    errors = np.array([c.error for c in checked if c.error is not None and not c.run.excluded])
+    assert fams[-1]["mean_abs_error"] == pytest.approx(float(np.mean(np.abs(errors))))
+
+
+def test_stored_bands_are_the_ones_the_rows_give(checked):
+    fresh = compute(checked)
+    stored = stored_bands()
+    assert stored["runs"] == fresh["runs"] and stored["min_runs"] == MIN_RUNS
+    assert stored["loo_coverage"] == pytest.approx(fresh["loo_coverage"])
+    for k, g in fresh["groups"].items():
+        assert stored["groups"][k]["runs"] == g["runs"]
+        assert stored["groups"][k]["low"] == pytest.approx(g["low"])
+        assert stored["groups"][k]["high"] == pytest.approx(g["high"])
+
+
+def test_bands_cover_90_percent_left_out_and_min_runs_is_the_smallest_that_does(checked):
+    counted = [c for c in checked if c.error is not None and not c.run.excluded]
+    ratio = np.array([1 / (1 + c.error) for c in counted])
+    keys = [group_keys(c.moe, c.scenario) for c in counted]
+    # brute force: for each row, the group chosen without it and the range of the others
+    inside = 0
+    for i in range(len(counted)):
+        others = [j for j in range(len(counted)) if j != i]
+        for k in keys[i]:
+            members = [j for j in others if k in keys[j]]
+            if len(members) >= MIN_RUNS or k == "all":
+                break
+        inside += ratio[members].min() <= ratio[i] <= ratio[members].max()
+    assert inside / len(counted) == pytest.approx(stored_bands()["loo_coverage"])
+    assert inside / len(counted) >= 0.9
+    cov = coverage_by_min_runs(checked, range(2, MIN_RUNS + 1))
+    assert cov[MIN_RUNS] >= 0.9 and all(v < 0.9 for n, v in cov.items() if n < MIN_RUNS)
+
+
+def test_a_prediction_takes_the_band_of_its_group_and_the_range_scales_it():
+    b = band_for(moe=True, scenario="server")
+    assert b["group"] in ("moe/server", "moe", "all") and b["runs"] >= MIN_RUNS
+    lo, hi = b["measured_over_predicted"]
+    r = serving_ranges(1000.0, 2.0, moe=True, scenario="server")
+    assert r["output_tokens_per_s_range"] == pytest.approx([1000 * lo, 1000 * hi])
+    assert r["max_requests_per_s_range"] == pytest.approx([2 * lo, 2 * hi])
+    assert "published inference results" in b["explanation"]
+
+
+def _write(tmp_path, rows):
+    p = tmp_path / "rows.yaml"
+    p.write_text(yaml.safe_dump({"runs": rows}), encoding="utf-8")
+    return p
+
+
+GOOD = {
+    "id": "x",
+    "family": "f",
+    "source": "s",
+    "states": "t",
+    "metric": "output_tokens_per_s",
+    "measured": 100.0,
+    "request": {"model": "llama3-70b", "gpu": "nvidia-h100-sxm", "gpus": 8, "prompt": 100, "output": 100},
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"request": {**GOOD["request"], "promt": 5}}, "request"),
+        ({"request": {**GOOD["request"], "prompt": 0}}, "prompt"),
+        ({"measured": -1}, "measured"),
+        ({"metric": "tokens"}, "metric"),
+        ({"excluded": "because"}, "excluded"),
+    ],
+)
+def test_a_bad_row_is_refused_naming_the_file_row_and_field(tmp_path, change, field):
+    p = _write(tmp_path, [{**GOOD, **change}])
+    with pytest.raises(CatalogError) as e:
+        load_runs(p)
+    assert e.value.file == str(p) and e.value.entry == "x" and e.value.field == field
+
+
+def test_a_missing_field_or_a_twice_listed_row_is_refused(tmp_path):
+    with pytest.raises(CatalogError, match="missing measured"):
+        load_runs(_write(tmp_path, [{k: v for k, v in GOOD.items() if k != "measured"}]))
+    with pytest.raises(CatalogError, match="twice"):
+        load_runs(_write(tmp_path, [GOOD, GOOD]))
+    assert set(EXCLUDED) == {"fp4", "isl_unknown"}
+    assert runs_path().name == "inference_runs.yaml"
+
+
+def test_peer_rows_recompute_ours_as_the_benchmark_does():
+    """benchmarks/bench_serving_aiconfigurator.py builds the cluster by hand; the CLI's request path must give
+    the same figures."""
+    from gpuplanner.engine.perf import ClusterSpec, shape_from_entry
+    from gpuplanner.engine.perf.serving import ServingSetup, at_concurrency, worker
+
+    cat = default_catalog()
+    rows = check_peer(cat)
+    assert len(rows) >= 10
+    p = next(r for r in rows if r.model == "llama3-70b" and r.tp == 4)
+    g = cat.get(p.gpu)
+    spec = ClusterSpec(
+        gpu_name=g.name,
+        peak_bf16_tflops=g.bf16_dense_tflops,
+        peak_fp8_tflops=g.fp8_dense_tflops,
+        mem_gb=g.mem_gb,
+        mem_bw_tbyte_per_s=g.mem_bw_tbyte_per_s,
+        gpus_per_node=8,
+        scaleup_bw_gbyte_per_s=g.scaleup_bw_gbyte_per_s,
+        nic_gbps_per_gpu=400.0,
+    )
+    setup = ServingSetup(prompt_len=p.prompt, output_len=p.output, precision=p.precision)
+    w = worker(shape_from_entry(dict(cat.get(p.model).raw)), spec, setup, p.tp)
+    op = at_concurrency(w, setup, p.concurrency)
+    assert p.ours["tpot_ms"] == pytest.approx(float(op.tpot_s[0]) * 1e3, rel=1e-9)
+    assert p.ours["tokens_per_s_per_gpu"] == pytest.approx(float(op.rate_per_s[0]) * p.output / p.tp)
+    assert p.diff("tpot_ms") == pytest.approx(p.ours["tpot_ms"] / p.peer["tpot_ms"] - 1)
+
+
+def test_validate_inference_prints_the_table_and_json(capsys):
+    assert main(["validate", "--inference"]) == 0
+    out = capsys.readouterr().out
+    assert "MLPerf Inference v4.1 closed, NVIDIA DGX-H100_H100-SXM-80GBx8_TRT" in out
+    assert "listed but not counted" in out and "aiconfigurator" in out and "leave-one-out" in out
+    assert main(["validate", "--inference", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert {"runs", "families", "bands", "peer"} <= set(doc)
+    row = doc["runs"][0]
+    assert row["command"].startswith("gpuplanner estimate --inference")
+    assert row["precision"] == "fp8" and row["measured"] > 0 and row["source"].startswith("github.com/")
