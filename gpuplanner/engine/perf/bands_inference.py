@@ -5,10 +5,10 @@ For each counted row, r = measured / predicted output tokens/s. Rows are grouped
 dense vs MoE (the MoE rows are all optimistic, the dense ones scatter around zero) and the scenario (offline:
 no latency target; server: within TTFT/TPOT targets). A prediction takes the band of its group — the smallest
 and largest r of the group's rows — and falls back to a coarser group (scenario dropped, then all rows) while
-the group holds fewer than MIN_RUNS rows. MIN_RUNS is the smallest group size for which the leave-one-out
-coverage over the bundled rows reaches 90% (`coverage_by_min_runs`: 2-8 give 85%, 9-17 give 89%, 18 gives
-94% over the 54 counted rows); with n rows the range [min, max]
-contains a further row drawn from the same population with probability (n-1)/(n+1).
+the group holds fewer than MIN_RUNS rows. MIN_RUNS = 19 is the smallest group for which the range [min, max] of n
+rows contains a further row drawn from the same population with probability (n-1)/(n+1) >= 90%; it is fixed by
+that argument, not by the data. The leave-one-out coverage over the bundled rows is reported beside it
+(`coverage_by_min_runs` gives it for other sizes).
 
 The bands are computed by `python -m gpuplanner.engine.perf.bands_inference` into
 catalogs/validation/inference_error_bands.yaml; a test recomputes them and fails when the stored file is
@@ -34,7 +34,7 @@ from gpuplanner.core.errors import CatalogError
 if TYPE_CHECKING:
     from gpuplanner.engine.perf.validation_inference import InferenceChecked
 
-MIN_RUNS = 18
+MIN_RUNS = 19
 
 
 def group_keys(moe: bool, scenario: str) -> list[str]:
