@@ -80,6 +80,13 @@ def run_inference(args: argparse.Namespace, shape, cluster) -> int:
     data = {k: v for k, v in dataclasses.asdict(static).items()}
     data["precision"] = args.precision
     data["serving"] = plan.to_json()
+    # error ranges from the published serving results (`gpuplanner validate --inference`)
+    from gpuplanner.engine.perf.bands_inference import serving_ranges
+
+    scenario = "server" if (args.ttft or args.tpot) else "offline"
+    data["serving_ranges"] = serving_ranges(
+        plan.output_tokens_per_s, plan.max_requests_per_s, shape.is_moe, scenario
+    )
     if args.json:
         print_json(data)
     else:
@@ -87,6 +94,10 @@ def run_inference(args: argparse.Namespace, shape, cluster) -> int:
         for k, v in dataclasses.asdict(static).items():
             print(f"  {k:28} {v}")
         print(_plan_text(plan, args))
+        rng = data["serving_ranges"]
+        if plan.fits and rng["output_tokens_per_s_range"]:
+            lo, hi = rng["output_tokens_per_s_range"]
+            print(f"  output tokens/s range {lo:,.0f}–{hi:,.0f}: {rng['band']['explanation']}")
     return 0 if static.fits or plan.fits else EXIT_BAD_INPUT
 
 

@@ -271,3 +271,22 @@ def test_validate_inference_prints_the_table_and_json(capsys):
     row = doc["runs"][0]
     assert row["command"].startswith("gpuplanner estimate --inference")
     assert row["precision"] == "fp8" and row["measured"] > 0 and row["source"].startswith("github.com/")
+
+
+def test_estimate_inference_carries_the_band_of_its_group(capsys):
+    argv = ["estimate", "--inference", "--json", "--model", "mixtral-8x7b", "--gpu", "nvidia-h100-sxm"]
+    argv += ["--gpus", "8", "--precision", "fp8", "--prompt", "500", "--output", "200"]
+    assert main([*argv, "--ttft", "2", "--tpot", "0.2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rng, plan = out["serving_ranges"], out["serving"]
+    band = band_for(moe=True, scenario="server")
+    assert rng["band"]["group"] == band["group"]
+    lo, hi = band["measured_over_predicted"]
+    assert rng["output_tokens_per_s_range"] == pytest.approx(
+        [plan["output_tokens_per_s"] * lo, plan["output_tokens_per_s"] * hi]
+    )
+    assert main(argv) == 0  # no latency target: the offline band
+    assert (
+        json.loads(capsys.readouterr().out)["serving_ranges"]["band"]["group"]
+        == band_for(moe=True, scenario="offline")["group"]
+    )
