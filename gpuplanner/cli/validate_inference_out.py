@@ -35,6 +35,7 @@ def _row_json(c: Any) -> dict[str, Any]:
         "command": command_line(r.request),
         "scenario": c.scenario,
         "precision": r.request.get("precision"),
+        "kv_precision": "fp8" if r.request.get("kv_bytes") == 1 else "bf16",
         "prompt_tokens": r.request.get("prompt"),
         "output_tokens": r.request.get("output"),
         "ttft_target_s": r.request.get("ttft"),
@@ -56,7 +57,8 @@ def _row_json(c: Any) -> dict[str, Any]:
 
 def _settings(c: Any) -> str:
     q = c.run.request
-    s = f"{q.get('precision')}, in {q.get('prompt', '?')} / out {q.get('output')}"
+    kv = "fp8" if q.get("kv_bytes") == 1 else "bf16"
+    s = f"{q.get('precision')} (KV {kv}), in {q.get('prompt', '?')} / out {q.get('output')}"
     if q.get("ttft") or q.get("tpot"):
         s += f", TTFT≤{q.get('ttft'):g} s TPOT≤{q.get('tpot') * 1e3:g} ms"
     return s
