@@ -278,7 +278,12 @@ def test_validate_inference_prints_the_table_and_json(capsys):
     assert {"runs", "families", "bands", "peer"} <= set(doc)
     row = doc["runs"][0]
     assert row["command"].startswith("gpuplanner estimate --inference")
-    assert row["precision"] == "fp8" and row["kv_precision"] == "fp8" and row["measured"] > 0 and row["source"].startswith("github.com/")
+    assert (
+        row["precision"] == "fp8"
+        and row["kv_precision"] == "fp8"
+        and row["measured"] > 0
+        and row["source"].startswith("github.com/")
+    )
 
 
 def test_estimate_inference_carries_the_band_of_its_group(capsys):
