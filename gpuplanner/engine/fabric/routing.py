@@ -24,7 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 from gpuplanner.engine.arrays import BoolArray, FloatArray, IndexArray, IntArray
-from gpuplanner.engine.fabric.routing_fields import Arrivals, BlockFields, compute_block, push
+from gpuplanner.engine.fabric.routing_components import FieldSearch
+from gpuplanner.engine.fabric.routing_fields import Arrivals, BlockFields, push
 from gpuplanner.engine.fabric.routing_graph import BLOCK_FIELDS, Graph, build_graph
 
 BITS_PER_BYTE = 8
@@ -63,6 +64,7 @@ class Router:
     def __init__(self, graph: Graph) -> None:
         self._g = graph
         self._blocks: dict[int, BlockFields] = {}
+        self._search = FieldSearch(graph.switches)
         self._lock = threading.Lock()
         # the last few link_loads results by digest of their demand: re-analysing after an edit that changed
         # neither the topology nor the workload routes nothing again
@@ -88,7 +90,7 @@ class Router:
                 counts = g.field_ptr[fields + 1] - g.field_ptr[fields]
                 init = g.field_init[_ranges(g.field_ptr[fields], counts)]
                 cols = np.repeat(np.arange(fields.size), counts)
-                self._blocks[b] = compute_block(g.switches, init, cols, fields.size)
+                self._blocks[b] = self._search.block(init, cols, fields.size)
             return self._blocks[b]
 
     def _dist(self, nodes: np.ndarray, fields: np.ndarray) -> np.ndarray:
@@ -100,8 +102,7 @@ class Router:
         # loop over the blocks this demand touches (a handful), vectorised within each
         for b, sel in _by_block(blocks, self._g.n_blocks):
             bf = self._block(b)
-            d = bf.dist[loc[sel], fields[sel] % size].astype(np.int64)
-            out[sel] = np.where(d == bf.unreached, -1, d)
+            out[sel] = bf.dist_of(loc[sel], fields[sel] % size)
         return out
 
     # ---- per-flow plan ----------------------------------------------------------------------------
@@ -294,7 +295,7 @@ class Router:
         for b in np.unique(fields // g.block_size):  # loop over blocks of destination fields
             bf = self._block(int(b))
             cols = np.flatnonzero(fields // g.block_size == b)
-            d = bf.dist[init][:, fields[cols] % g.block_size].astype(np.int64)
+            d = bf.dist_rows(init)[:, fields[cols] % g.block_size].astype(np.int64)
             m = np.full((fields.size, cols.size), bf.unreached, np.int64)
             np.minimum.at(m, owner, d)
             # no pair of distinct endpoints: a field alone with itself; all pairs on direct cables
@@ -324,12 +325,13 @@ class Router:
 
 def digest(*arrays: np.ndarray) -> str:
     """A short hash of the arrays' dtypes, shapes and bytes (cache keys)."""
-    h = hashlib.blake2b(digest_size=16)
+    # SHA-256 runs on the CPU's SHA extensions where present: about twice as fast as blake2b here
+    h = hashlib.sha256()
     for a in arrays:
         a = np.ascontiguousarray(a)
         h.update(f"{a.dtype.str}{a.shape};".encode())
         h.update(a.data)
-    return h.hexdigest()
+    return h.hexdigest()[:32]
 
 
 def _by_block(blocks: IndexArray, n_blocks: int) -> Iterator[tuple[int, slice | IndexArray]]:

@@ -25,8 +25,30 @@ class BlockFields:
     n_cols: int
     levels: tuple[np.ndarray, ...]  # uint64[S, W] bit planes, one per hop distance
     level_any: tuple[np.ndarray, ...]  # bool[S]: any column at that distance
-    dist: np.ndarray  # uint8/uint16/int32 [S, n_cols]; unreached = unreached value below
+    dist: np.ndarray  # uint8/uint16/int32 [R, n_cols] for switches dist_lo..dist_lo+R-1; others unreached
     unreached: int
+    dist_lo: int = 0
+
+    def dist_of(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """Hop distance (int64, -1 = unreachable) from switch rows[i] to column cols[i]."""
+        r = rows - self.dist_lo
+        inside = (r >= 0) & (r < self.dist.shape[0])
+        d: np.ndarray
+        if inside.all():
+            d = self.dist[r, cols].astype(np.int64)
+        else:
+            d = np.full(rows.size, self.unreached, np.int64)
+            d[inside] = self.dist[r[inside], cols[inside]]
+        d[d == self.unreached] = -1
+        return d
+
+    def dist_rows(self, rows: np.ndarray) -> np.ndarray:
+        """Distances [rows.size, n_cols] (dist's dtype, unreached where none) of the switches `rows`."""
+        r = rows - self.dist_lo
+        inside = (r >= 0) & (r < self.dist.shape[0])
+        out = np.full((rows.size, self.n_cols), self.unreached, self.dist.dtype)
+        out[inside] = self.dist[r[inside]]
+        return out
 
 
 def _bits(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -42,7 +64,16 @@ def _unpack(words: np.ndarray, n_cols: int) -> np.ndarray:
 
 
 def compute_block(sub: SubGraph, init_rows: np.ndarray, init_cols: np.ndarray, n_cols: int) -> BlockFields:
-    n_sub = sub.nodes.size
+    """Distance fields of one block by a search over every switch arc of `sub`."""
+    levels = search_levels(sub.tail, sub.head, sub.nodes.size, init_rows, init_cols, n_cols)
+    return embed_fields(sub, local_fields(levels, n_cols), slice(None))
+
+
+def search_levels(
+    tail: np.ndarray, head: np.ndarray, n_sub: int, init_rows: np.ndarray, init_cols: np.ndarray, n_cols: int
+) -> list[np.ndarray]:
+    """Bit planes uint64[n_sub, W] per hop distance of a breadth-first search over arcs tail → head
+    (tail sorted) of nodes 0..n_sub-1 from the attachment switches init_rows of columns init_cols."""
     width = (n_cols + 63) // 64
     # word-major (W, S) during the search: each word's OR-reduce over arcs is a fast 1-D reduceat
     front = np.ascontiguousarray(_bits(init_rows, init_cols, (n_sub, width)).T)
@@ -52,12 +83,12 @@ def compute_block(sub: SubGraph, init_rows: np.ndarray, init_cols: np.ndarray, n
     # loop over BFS levels (hop distances), each level vectorised over all arcs and all columns
     while True:
         done = (visited == every).all(axis=0)
-        sel = np.flatnonzero(np.any(front, axis=0)[sub.head] & ~done[sub.tail])  # pull from the frontier
+        sel = np.flatnonzero(np.any(front, axis=0)[head] & ~done[tail])  # pull from the frontier
         if sel.size == 0:
             break
-        tails = sub.tail[sel]  # sorted, so each tail's arcs are one run
+        tails = tail[sel]  # sorted, so each tail's arcs are one run
         starts = np.flatnonzero(np.r_[True, tails[1:] != tails[:-1]])
-        heads = sub.head[sel]
+        heads = head[sel]
         rows = tails[starts]
         new = np.empty((width, rows.size), np.uint64)
         for w in range(width):  # loop over the ≤ 8 words of a block
@@ -70,17 +101,52 @@ def compute_block(sub: SubGraph, init_rows: np.ndarray, init_cols: np.ndarray, n
         front[:, rows] = new
         visited[:, rows] |= new
         levels.append(front.T.copy())
+    return levels
 
-    level_any = tuple(np.any(lv, axis=1) for lv in levels)
+
+@dataclass(frozen=True)
+class LocalFields:
+    """A search's result over the switches it covered (rows 0..R-1 of that search's numbering)."""
+
+    levels: tuple[np.ndarray, ...]  # uint64[R, W]
+    dist: np.ndarray  # [R, n_cols]
+    unreached: int
+
+
+def local_fields(levels: list[np.ndarray], n_cols: int) -> LocalFields:
+    """The hop-distance matrix of a search's bit planes."""
+    n_rows = levels[0].shape[0]
     dtype = np.uint8 if len(levels) < 255 else np.uint16 if len(levels) < 65535 else np.int32
     unreached = int(np.iinfo(dtype).max)
-    dist = np.full((n_sub, n_cols), unreached, dtype)
-    for d, (lv, any_) in enumerate(zip(levels, level_any, strict=True)):
-        rows = np.flatnonzero(any_)
+    dist = np.full((n_rows, n_cols), unreached, dtype)
+    for d, lv in enumerate(levels):  # loop over hop distances
+        rows = np.flatnonzero(np.any(lv, axis=1))
         block = dist[rows]
         block[_unpack(lv[rows], n_cols)] = d
         dist[rows] = block
-    return BlockFields(sub, n_cols, tuple(levels), level_any, dist, unreached)
+    return LocalFields(tuple(levels), dist, unreached)
+
+
+def embed_fields(sub: SubGraph, lf: LocalFields, place: slice | np.ndarray) -> BlockFields:
+    """BlockFields over all switches of `sub` from a search that covered the switches `place` (every other
+    switch lies in another connected component: at no distance from any column of the block)."""
+    n_sub = sub.nodes.size
+    n_rows, width = lf.levels[0].shape
+    levels, dist, dist_lo = lf.levels, lf.dist, 0
+    if n_rows != n_sub:
+        full = []
+        for lv in levels:  # loop over hop distances
+            out = np.zeros((n_sub, width), np.uint64)
+            out[place] = lv
+            full.append(out)
+        levels = tuple(full)
+        if isinstance(place, slice):  # a range of switches: keep the (shared) distance rows as they are
+            dist_lo = place.indices(n_sub)[0]
+        else:
+            dist = np.full((n_sub, lf.dist.shape[1]), lf.unreached, lf.dist.dtype)
+            dist[place] = lf.dist
+    level_any = tuple(np.any(lv, axis=1) for lv in levels)
+    return BlockFields(sub, dist.shape[1], levels, level_any, dist, lf.unreached, dist_lo)
 
 
 def _arcs_of(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
