@@ -17,6 +17,9 @@ from gpuplanner.engine.arrays import FloatArray, IntArray
 from gpuplanner.engine.fabric.routing_graph import SubGraph
 
 _ONE = np.uint64(1)
+# the per-(arc, column) pull is used while it adds at most this many values per used (word row, arc)
+# entry; the sparse product adds 64 per entry, each far cheaper than a scattered add
+SCALAR_PULL = 2
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,11 @@ def embed_fields(sub: SubGraph, lf: LocalFields, place: slice | np.ndarray) -> B
     return BlockFields(sub, dist.shape[1], levels, level_any, dist, lf.unreached, dist_lo)
 
 
+def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Concatenation of arange(starts[i], starts[i] + counts[i])."""
+    return np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+
+
 def _arcs_of(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Positions of all CSR arcs of `nodes`, and the row (index into nodes) each belongs to."""
     first = indptr[nodes]
@@ -239,16 +247,29 @@ def push(
         run = pair >> 6
         col_key = wr[rep[run]] * 64 + (pair & 63)
         next_hops = np.bincount(col_key, run_len[run], minlength=x.size)
-        share = np.divide(x.ravel(), next_hops, out=np.zeros(x.size), where=next_hops > 0)
-        per_run = np.bincount(run, share[col_key], minlength=rep.size)
+        # every arc of a run carries the row's share of each column of the run's mask
+        pair_share = x.ravel()[col_key] / next_hops[col_key]
+        per_run = np.bincount(run, pair_share, minlength=rep.size)
         # one arc appears once per word row of its tail that uses it: accumulate (a fancy-index += would
         # keep only the last word's share — 3-tier fabrics have more than 64 destination fields)
-        arc_load += np.bincount(pos, per_run[np.cumsum(new_run) - 1], arc_load.size)
+        arc_load += np.bincount(pos, np.repeat(per_run, run_len), arc_load.size)
         if d == 1 and not arrivals:  # what reaches distance 0 only loads last hops: the caller's part
             return arc_load, None
 
-        # pull the shares into the heads' word rows; keep the columns for which they are one hop closer
         keys, x_in = injected(d - 1, head_key)
+        pair_arcs = run_len[run]
+        if int(pair_arcs.sum()) <= SCALAR_PULL * pos.size:
+            # few columns per run (the injection level): add each (run, column) share into the word rows
+            # of the run's heads, (arc, column) by (arc, column), instead of 64 columns per arc
+            arc_i = _ranges(rep[run], pair_arcs)
+            into = slot[head_key[arc_i]] * 64 + np.repeat(pair & 63, pair_arcs)
+            pulled = np.bincount(into, np.repeat(pair_share, pair_arcs), minlength=keys.size * 64)
+            x = pulled.reshape(-1, 64) + x_in
+            continue
+        # many columns per run: pull the 64-column share rows into the heads' word rows with one sparse
+        # product and keep the columns for which the heads are one hop closer
+        share = np.zeros(x.size)
+        share[col_key] = pair_share  # a column in several runs of one row has the same share in each
         # entries are ordered by word row, so the transpose of the pull is CSR as it stands
         per_row = np.zeros(x.shape[0] + 1, np.int64)
         np.cumsum(np.bincount(wr, minlength=x.shape[0]), out=per_row[1:])
