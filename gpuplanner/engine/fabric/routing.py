@@ -130,7 +130,7 @@ class Router:
         g = self._g
         s = src[rows]
         from_switch = g.transit[s]
-        n_cand = g.up_ptr[s + 1] - g.up_ptr[s]
+        n_cand = g.up_count[s]
         if not from_switch.any():  # the usual case: every source is an endpoint
             if np.all(n_cand == 1):
                 up = g.up_ptr[s]
@@ -162,6 +162,30 @@ class Router:
         n_cand, cand_flow, cand_node, cand_arc = self._first_hops(src, sf)
         cand_dist = self._dist(cand_node, field[cand_flow])
 
+        hops = np.full(src.size, -1, np.int32)
+        hops[same] = 0
+        hops[direct] = 1
+        if cand_flow.size == sf.size and bool(np.all(n_cand == 1)):  # one entry switch per row (usual)
+            ok = cand_dist >= 0
+            every = bool(ok.all())
+            rows = sf if every else sf[ok]
+            dist = cand_dist if every else cand_dist[ok]
+            hops[rows] = dist + ~g.transit[src[rows]] + ~g.transit[dst[rows]]
+            switched = np.zeros(src.size, bool)
+            switched[rows] = True
+            return _Plan(
+                hops=hops,
+                direct_flow=direct_flow,
+                direct_arc=direct_arc,
+                direct_share=direct_share,
+                cand_flow=rows,
+                cand_node=cand_node if every else cand_node[ok],
+                cand_arc=cand_arc if every else cand_arc[ok],
+                cand_dist=dist,
+                cand_share=np.ones(rows.size),
+                switched=switched,
+            )
+
         # the nearest candidates of each row (its candidates are one run of cand_flow) share the row
         big = np.iinfo(np.int64).max
         best = np.full(src.size, big)
@@ -171,10 +195,6 @@ class Router:
         chosen = (cand_dist >= 0) & (cand_dist == best[cand_flow])
         n_best = np.bincount(cand_flow[chosen], minlength=src.size)
         routed = n_best > 0
-
-        hops = np.full(src.size, -1, np.int32)
-        hops[same] = 0
-        hops[direct] = 1
         hops[routed] = best[routed] + ~g.transit[src[routed]] + ~g.transit[dst[routed]]
         cf = cand_flow[chosen]
         return _Plan(
@@ -239,7 +259,7 @@ class Router:
         to_ep = plan.switched & ~g.transit[dst]
         single = to_ep & ~g.multi_homed[dst]
         arrival = np.bincount(dst[single], vol[single], g.n_nodes)
-        ep = np.repeat(np.arange(g.n_nodes), np.diff(g.up_ptr))
+        ep = g.up_tail
         down = np.bincount(g.up_arc ^ 1, arrival[ep] / g.up_mult * ~g.multi_homed[ep], n_arcs)
         arc_load += down
 

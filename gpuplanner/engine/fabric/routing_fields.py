@@ -122,11 +122,8 @@ def local_fields(levels: list[np.ndarray], n_cols: int) -> LocalFields:
     dtype = np.uint8 if len(levels) < 255 else np.uint16 if len(levels) < 65535 else np.int32
     unreached = int(np.iinfo(dtype).max)
     dist = np.full((n_rows, n_cols), unreached, dtype)
-    for d, lv in enumerate(levels):  # loop over hop distances
-        rows = np.flatnonzero(np.any(lv, axis=1))
-        block = dist[rows]
-        block[_unpack(lv[rows], n_cols)] = d
-        dist[rows] = block
+    for d, lv in enumerate(levels):  # loop over hop distances (the levels' bits are disjoint)
+        np.copyto(dist, dtype(d), where=_unpack(lv, n_cols))
     return LocalFields(tuple(levels), dist, unreached)
 
 
@@ -208,8 +205,13 @@ def push(
     sub, levels = bf.sub, bf.levels
     width = levels[0].shape[1]
     arc_load = np.zeros(sub.arc.size)
-    by_dist = np.argsort(inj_dist, kind="stable")
-    cut = np.searchsorted(inj_dist[by_dist], np.arange(int(inj_dist.max(initial=0)) + 2))
+    top_dist = int(inj_dist.max(initial=0))
+    if inj_dist.size == 0 or int(inj_dist.min()) == top_dist:  # one distance (an all-to-all across pods)
+        by_dist = np.arange(inj_dist.size)
+    else:  # a radix sort on small keys
+        small = np.uint8 if top_dist < 1 << 8 else np.uint16 if top_dist < 1 << 16 else np.int64
+        by_dist = np.argsort(inj_dist.astype(small), kind="stable")
+    cut = np.searchsorted(inj_dist[by_dist], np.arange(top_dist + 2))
     top = cut.size - 2
     if top == 0 and not arrivals:
         return arc_load, None
