@@ -34,9 +34,13 @@ class BlockFields:
 
     def dist_of(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         """Hop distance (int64, -1 = unreachable) from switch rows[i] to column cols[i]."""
+        d: np.ndarray
+        if self.dist_lo == 0 and self.dist.shape[0] == self.sub.nodes.size:  # rows of every switch
+            d = self.dist[rows, cols].astype(np.int64)
+            d[d == self.unreached] = -1
+            return d
         r = rows - self.dist_lo
         inside = (r >= 0) & (r < self.dist.shape[0])
-        d: np.ndarray
         if inside.all():
             d = self.dist[r, cols].astype(np.int64)
         else:
@@ -206,12 +210,13 @@ def push(
     width = levels[0].shape[1]
     arc_load = np.zeros(sub.arc.size)
     top_dist = int(inj_dist.max(initial=0))
-    if inj_dist.size == 0 or int(inj_dist.min()) == top_dist:  # one distance (an all-to-all across pods)
-        by_dist = np.arange(inj_dist.size)
+    by_dist: IntArray | None = None  # injections ordered by distance; None: all at one distance, as given
+    if inj_dist.size and int(inj_dist.min()) == top_dist:  # one distance (an all-to-all across pods)
+        cut = np.where(np.arange(top_dist + 2) > top_dist, inj_dist.size, 0)
     else:  # a radix sort on small keys
         small = np.uint8 if top_dist < 1 << 8 else np.uint16 if top_dist < 1 << 16 else np.int64
         by_dist = np.argsort(inj_dist.astype(small), kind="stable")
-    cut = np.searchsorted(inj_dist[by_dist], np.arange(top_dist + 2))
+        cut = np.searchsorted(inj_dist[by_dist], np.arange(top_dist + 2))
     top = cut.size - 2
     if top == 0 and not arrivals:
         return arc_load, None
@@ -220,11 +225,15 @@ def push(
     slot = np.zeros(n_keys, np.int64)
 
     def injected(d: int, rows_of_keys: IntArray) -> tuple[IntArray, FloatArray]:
-        take = by_dist[cut[d] : cut[d + 1]]
-        key = inj_row[take] * width + (inj_col[take] >> 6)
-        keys = _word_rows(mark, slot, np.concatenate([rows_of_keys, key]))
-        x = np.bincount(slot[key] * 64 + (inj_col[take] & 63), inj_amt[take], minlength=keys.size * 64)
-        return keys, x.astype(np.float64).reshape(keys.size, 64)
+        if by_dist is None:
+            take: slice | IntArray = slice(int(cut[d]), int(cut[d + 1]))
+        else:
+            take = by_dist[cut[d] : cut[d + 1]]
+        col = inj_col[take]
+        key = inj_row[take] * width + (col >> 6)
+        keys = _word_rows(mark, slot, np.concatenate([rows_of_keys, key]) if rows_of_keys.size else key)
+        x = np.bincount(slot[key] * 64 + (col & 63), inj_amt[take], minlength=keys.size * 64)
+        return keys, x.astype(np.float64, copy=False).reshape(keys.size, 64)
 
     keys, x = injected(top, np.zeros(0, np.int64))
     # loop over hop distances, farthest first; each step is vectorised over all switches and columns
