@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gpuplanner.engine.arrays import BoolArray, FloatArray, IndexArray, IntArray
+from gpuplanner.engine.fabric.routing_alloc import keep_freed_memory
 from gpuplanner.engine.fabric.routing_components import FieldSearch
 from gpuplanner.engine.fabric.routing_fields import Arrivals, BlockFields, push
 from gpuplanner.engine.fabric.routing_graph import BLOCK_FIELDS, Graph, build_graph
@@ -387,6 +388,7 @@ def build_router(
 
     n_nodes: nodes 0..N-1; link_a, link_b: int[L] ends of each full-duplex link; transit: bool[N], True
     for switches (may forward). block_size: destination fields computed together (memory vs. speed)."""
+    keep_freed_memory()  # once per process: routing's large temporaries reuse memory without page faults
     return Router(build_graph(n_nodes, link_a, link_b, transit, block_size))
 
 
