@@ -13,6 +13,9 @@ Patterns:
   ring  ring all-reduce step among same-rail GPUs: GPU r of server s → GPU r of server s+1 (mod S)
   a2a   expert-parallel all-to-all: groups of 8 same-rail GPUs on servers s + j·S/8 (j = 0..7, so every
         group spans the cluster); each GPU sends to the 7 others of its group
+Allocator: build_router keeps freed memory in the process (glibc mallopt, engine/fabric/routing_alloc.py) so
+that the route's large temporaries do not page-fault again on every call; the first line says whether it is on
+(GPUPLANNER_KEEP_FREED_MEMORY=0 turns it off, to compare). `faults` = minor page faults of one cold run.
 Times are medians over --runs (more for fast cases, to fill 0.5 s): `cold` = build_router + first link_loads (after a topology edit),
 `warm` = link_loads with the distance fields cached (after a demand edit); `cold cpu` = the CPU time
 (time.process_time, median) of the cold runs, which a loaded machine does not inflate. Memory = tracemalloc peak of
@@ -30,6 +33,7 @@ sizes above --ref-max-gpus print '-' (the numpy reference needs minutes at 131k)
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -48,6 +52,7 @@ from gpuplanner.engine.fabric.fattree_arrays import (  # noqa: E402
     rail_leaf_spine,
 )
 from gpuplanner.engine.fabric.routing import build_router  # noqa: E402
+from gpuplanner.engine.fabric.routing_alloc import keep_freed_memory  # noqa: E402
 from tests.oracles.ecmp_oracle import ecmp_per_flow  # noqa: E402
 from tests.oracles.numpy_ecmp import ecmp_numpy  # noqa: E402
 
@@ -143,8 +148,20 @@ def _agreement(fa: FabricArrays, src, dst, vol, loads, max_gpus: int) -> tuple[s
     return name, ref_s, err, int(ref.size)
 
 
+def _faults(fn) -> int:
+    """Minor page faults (pages the kernel had to map and zero) during one call."""
+    try:
+        import resource  # Unix only
+    except ImportError:
+        fn()
+        return -1
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    fn()
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
+
 def _measure(fa: FabricArrays, src, dst, vol, runs: int):
-    """(build s, cold s, warm s, peak MB, loads) for one fabric and demand."""
+    """(build s, cold s, cold cpu s, warm s, peak MB, faults, loads) for one fabric and demand."""
 
     def build():
         return build_router(fa.n_nodes, fa.link_a, fa.link_b, fa.transit)
@@ -155,8 +172,9 @@ def _measure(fa: FabricArrays, src, dst, vol, runs: int):
     build_s = _median_s(build, runs)
     cold_s, cold_cpu_s = _median_wall_cpu_s(lambda: build().link_loads(src, dst, vol), runs)
     warm_s = _median_s(lambda: router.link_loads(src, dst, vol), runs)
+    faults = _faults(lambda: build().link_loads(src, dst, vol))
     peak = _peak_mb(lambda: build().link_loads(src, dst, vol))
-    return build_s, cold_s, cold_cpu_s, warm_s, peak, loads
+    return build_s, cold_s, cold_cpu_s, warm_s, peak, faults, loads
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -167,9 +185,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--ref-max-gpus", type=int, default=16384)
     args = ap.parse_args(argv)
 
+    kept = keep_freed_memory()
+    print(
+        f"allocator: {'freed memory kept (glibc mallopt)' if kept else 'C library defaults'}; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
     print(
         f"{'GPUs':>7} {'fabric':<18} {'pattern':<5} {'flows':>7} {'gen ms':>7} {'build ms':>8} "
-        f"{'cold ms':>8} {'cold cpu':>8} {'warm ms':>8} {'peak MB':>8} {'networkx s':>11} {'speed-up':>9} "
+        f"{'cold ms':>8} {'cold cpu':>8} {'warm ms':>8} {'peak MB':>8} {'faults':>7} {'networkx s':>11} {'speed-up':>9} "
         f"{'ref':>7} {'ref s':>7} {'max rel err':>11} {'arcs':>7}"
     )
     for size in (int(s) for s in args.sizes.split(",")):
@@ -179,7 +202,7 @@ def main(argv: list[str] | None = None) -> None:
         for pattern, demand in PATTERNS.items():
             src, dst = demand(fa)
             vol = np.full(src.size, BYTES_PER_FLOW)
-            build_s, cold_s, cold_cpu_s, warm_s, peak, loads = _measure(fa, src, dst, vol, args.runs)
+            build_s, cold_s, cold_cpu_s, warm_s, peak, faults, loads = _measure(fa, src, dst, vol, args.runs)
             nx_s, estimated, ref = _networkx_s(fa, src, dst, vol, args.nx_cap_s)
             if ref is not None:  # the baseline finished: the two must agree
                 err = max(
@@ -190,7 +213,7 @@ def main(argv: list[str] | None = None) -> None:
             ref, ref_s, err, arcs = _agreement(fa, src, dst, vol, loads, args.ref_max_gpus)
             print(
                 f"{size:>7} {name:<18} {pattern:<5} {src.size:>7} {gen_s * 1e3:>7.1f} {build_s * 1e3:>8.1f} "
-                f"{cold_s * 1e3:>8.1f} {cold_cpu_s * 1e3:>8.1f} {warm_s * 1e3:>8.1f} {peak:>8.0f} {nx_txt:>11} "
+                f"{cold_s * 1e3:>8.1f} {cold_cpu_s * 1e3:>8.1f} {warm_s * 1e3:>8.1f} {peak:>8.0f} {faults:>7} {nx_txt:>11} "
                 f"{nx_s / cold_s:>8.0f}x {ref:>7} {ref_s:>7.2f} {err:>11.1e} {arcs:>7}",
                 flush=True,
             )

@@ -17,6 +17,9 @@ from gpuplanner.engine.arrays import FloatArray, IntArray
 from gpuplanner.engine.fabric.routing_graph import SubGraph
 
 _ONE = np.uint64(1)
+# the per-(arc, column) pull is used while it adds at most this many values per used (word row, arc)
+# entry; the sparse product adds 64 per entry, each far cheaper than a scattered add
+SCALAR_PULL = 2
 
 
 @dataclass(frozen=True)
@@ -25,8 +28,34 @@ class BlockFields:
     n_cols: int
     levels: tuple[np.ndarray, ...]  # uint64[S, W] bit planes, one per hop distance
     level_any: tuple[np.ndarray, ...]  # bool[S]: any column at that distance
-    dist: np.ndarray  # uint8/uint16/int32 [S, n_cols]; unreached = unreached value below
+    dist: np.ndarray  # uint8/uint16/int32 [R, n_cols] for switches dist_lo..dist_lo+R-1; others unreached
     unreached: int
+    dist_lo: int = 0
+
+    def dist_of(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """Hop distance (int64, -1 = unreachable) from switch rows[i] to column cols[i]."""
+        d: np.ndarray
+        if self.dist_lo == 0 and self.dist.shape[0] == self.sub.nodes.size:  # rows of every switch
+            d = self.dist[rows, cols].astype(np.int64)
+            d[d == self.unreached] = -1
+            return d
+        r = rows - self.dist_lo
+        inside = (r >= 0) & (r < self.dist.shape[0])
+        if inside.all():
+            d = self.dist[r, cols].astype(np.int64)
+        else:
+            d = np.full(rows.size, self.unreached, np.int64)
+            d[inside] = self.dist[r[inside], cols[inside]]
+        d[d == self.unreached] = -1
+        return d
+
+    def dist_rows(self, rows: np.ndarray) -> np.ndarray:
+        """Distances [rows.size, n_cols] (dist's dtype, unreached where none) of the switches `rows`."""
+        r = rows - self.dist_lo
+        inside = (r >= 0) & (r < self.dist.shape[0])
+        out = np.full((rows.size, self.n_cols), self.unreached, self.dist.dtype)
+        out[inside] = self.dist[r[inside]]
+        return out
 
 
 def _bits(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -42,7 +71,16 @@ def _unpack(words: np.ndarray, n_cols: int) -> np.ndarray:
 
 
 def compute_block(sub: SubGraph, init_rows: np.ndarray, init_cols: np.ndarray, n_cols: int) -> BlockFields:
-    n_sub = sub.nodes.size
+    """Distance fields of one block by a search over every switch arc of `sub`."""
+    levels = search_levels(sub.tail, sub.head, sub.nodes.size, init_rows, init_cols, n_cols)
+    return embed_fields(sub, local_fields(levels, n_cols), slice(None))
+
+
+def search_levels(
+    tail: np.ndarray, head: np.ndarray, n_sub: int, init_rows: np.ndarray, init_cols: np.ndarray, n_cols: int
+) -> list[np.ndarray]:
+    """Bit planes uint64[n_sub, W] per hop distance of a breadth-first search over arcs tail → head
+    (tail sorted) of nodes 0..n_sub-1 from the attachment switches init_rows of columns init_cols."""
     width = (n_cols + 63) // 64
     # word-major (W, S) during the search: each word's OR-reduce over arcs is a fast 1-D reduceat
     front = np.ascontiguousarray(_bits(init_rows, init_cols, (n_sub, width)).T)
@@ -52,12 +90,12 @@ def compute_block(sub: SubGraph, init_rows: np.ndarray, init_cols: np.ndarray, n
     # loop over BFS levels (hop distances), each level vectorised over all arcs and all columns
     while True:
         done = (visited == every).all(axis=0)
-        sel = np.flatnonzero(np.any(front, axis=0)[sub.head] & ~done[sub.tail])  # pull from the frontier
+        sel = np.flatnonzero(np.any(front, axis=0)[head] & ~done[tail])  # pull from the frontier
         if sel.size == 0:
             break
-        tails = sub.tail[sel]  # sorted, so each tail's arcs are one run
+        tails = tail[sel]  # sorted, so each tail's arcs are one run
         starts = np.flatnonzero(np.r_[True, tails[1:] != tails[:-1]])
-        heads = sub.head[sel]
+        heads = head[sel]
         rows = tails[starts]
         new = np.empty((width, rows.size), np.uint64)
         for w in range(width):  # loop over the ≤ 8 words of a block
@@ -70,17 +108,54 @@ def compute_block(sub: SubGraph, init_rows: np.ndarray, init_cols: np.ndarray, n
         front[:, rows] = new
         visited[:, rows] |= new
         levels.append(front.T.copy())
+    return levels
 
-    level_any = tuple(np.any(lv, axis=1) for lv in levels)
+
+@dataclass(frozen=True)
+class LocalFields:
+    """A search's result over the switches it covered (rows 0..R-1 of that search's numbering)."""
+
+    levels: tuple[np.ndarray, ...]  # uint64[R, W]
+    dist: np.ndarray  # [R, n_cols]
+    unreached: int
+
+
+def local_fields(levels: list[np.ndarray], n_cols: int) -> LocalFields:
+    """The hop-distance matrix of a search's bit planes."""
+    n_rows = levels[0].shape[0]
     dtype = np.uint8 if len(levels) < 255 else np.uint16 if len(levels) < 65535 else np.int32
     unreached = int(np.iinfo(dtype).max)
-    dist = np.full((n_sub, n_cols), unreached, dtype)
-    for d, (lv, any_) in enumerate(zip(levels, level_any, strict=True)):
-        rows = np.flatnonzero(any_)
-        block = dist[rows]
-        block[_unpack(lv[rows], n_cols)] = d
-        dist[rows] = block
-    return BlockFields(sub, n_cols, tuple(levels), level_any, dist, unreached)
+    dist = np.full((n_rows, n_cols), unreached, dtype)
+    for d, lv in enumerate(levels):  # loop over hop distances (the levels' bits are disjoint)
+        np.copyto(dist, dtype(d), where=_unpack(lv, n_cols))
+    return LocalFields(tuple(levels), dist, unreached)
+
+
+def embed_fields(sub: SubGraph, lf: LocalFields, place: slice | np.ndarray) -> BlockFields:
+    """BlockFields over all switches of `sub` from a search that covered the switches `place` (every other
+    switch lies in another connected component: at no distance from any column of the block)."""
+    n_sub = sub.nodes.size
+    n_rows, width = lf.levels[0].shape
+    levels, dist, dist_lo = lf.levels, lf.dist, 0
+    if n_rows != n_sub:
+        full = []
+        for lv in levels:  # loop over hop distances
+            out = np.zeros((n_sub, width), np.uint64)
+            out[place] = lv
+            full.append(out)
+        levels = tuple(full)
+        if isinstance(place, slice):  # a range of switches: keep the (shared) distance rows as they are
+            dist_lo = place.indices(n_sub)[0]
+        else:
+            dist = np.full((n_sub, lf.dist.shape[1]), lf.unreached, lf.dist.dtype)
+            dist[place] = lf.dist
+    level_any = tuple(np.any(lv, axis=1) for lv in levels)
+    return BlockFields(sub, dist.shape[1], levels, level_any, dist, lf.unreached, dist_lo)
+
+
+def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Concatenation of arange(starts[i], starts[i] + counts[i])."""
+    return np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
 
 
 def _arcs_of(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -134,8 +209,14 @@ def push(
     sub, levels = bf.sub, bf.levels
     width = levels[0].shape[1]
     arc_load = np.zeros(sub.arc.size)
-    by_dist = np.argsort(inj_dist, kind="stable")
-    cut = np.searchsorted(inj_dist[by_dist], np.arange(int(inj_dist.max(initial=0)) + 2))
+    top_dist = int(inj_dist.max(initial=0))
+    by_dist: IntArray | None = None  # injections ordered by distance; None: all at one distance, as given
+    if inj_dist.size and int(inj_dist.min()) == top_dist:  # one distance (an all-to-all across pods)
+        cut = np.where(np.arange(top_dist + 2) > top_dist, inj_dist.size, 0)
+    else:  # a radix sort on small keys
+        small = np.uint8 if top_dist < 1 << 8 else np.uint16 if top_dist < 1 << 16 else np.int64
+        by_dist = np.argsort(inj_dist.astype(small), kind="stable")
+        cut = np.searchsorted(inj_dist[by_dist], np.arange(top_dist + 2))
     top = cut.size - 2
     if top == 0 and not arrivals:
         return arc_load, None
@@ -144,11 +225,15 @@ def push(
     slot = np.zeros(n_keys, np.int64)
 
     def injected(d: int, rows_of_keys: IntArray) -> tuple[IntArray, FloatArray]:
-        take = by_dist[cut[d] : cut[d + 1]]
-        key = inj_row[take] * width + (inj_col[take] >> 6)
-        keys = _word_rows(mark, slot, np.concatenate([rows_of_keys, key]))
-        x = np.bincount(slot[key] * 64 + (inj_col[take] & 63), inj_amt[take], minlength=keys.size * 64)
-        return keys, x.astype(np.float64).reshape(keys.size, 64)
+        if by_dist is None:
+            take: slice | IntArray = slice(int(cut[d]), int(cut[d + 1]))
+        else:
+            take = by_dist[cut[d] : cut[d + 1]]
+        col = inj_col[take]
+        key = inj_row[take] * width + (col >> 6)
+        keys = _word_rows(mark, slot, np.concatenate([rows_of_keys, key]) if rows_of_keys.size else key)
+        x = np.bincount(slot[key] * 64 + (col & 63), inj_amt[take], minlength=keys.size * 64)
+        return keys, x.astype(np.float64, copy=False).reshape(keys.size, 64)
 
     keys, x = injected(top, np.zeros(0, np.int64))
     # loop over hop distances, farthest first; each step is vectorised over all switches and columns
@@ -173,16 +258,29 @@ def push(
         run = pair >> 6
         col_key = wr[rep[run]] * 64 + (pair & 63)
         next_hops = np.bincount(col_key, run_len[run], minlength=x.size)
-        share = np.divide(x.ravel(), next_hops, out=np.zeros(x.size), where=next_hops > 0)
-        per_run = np.bincount(run, share[col_key], minlength=rep.size)
+        # every arc of a run carries the row's share of each column of the run's mask
+        pair_share = x.ravel()[col_key] / next_hops[col_key]
+        per_run = np.bincount(run, pair_share, minlength=rep.size)
         # one arc appears once per word row of its tail that uses it: accumulate (a fancy-index += would
         # keep only the last word's share — 3-tier fabrics have more than 64 destination fields)
-        arc_load += np.bincount(pos, per_run[np.cumsum(new_run) - 1], arc_load.size)
+        arc_load += np.bincount(pos, np.repeat(per_run, run_len), arc_load.size)
         if d == 1 and not arrivals:  # what reaches distance 0 only loads last hops: the caller's part
             return arc_load, None
 
-        # pull the shares into the heads' word rows; keep the columns for which they are one hop closer
         keys, x_in = injected(d - 1, head_key)
+        pair_arcs = run_len[run]
+        if int(pair_arcs.sum()) <= SCALAR_PULL * pos.size:
+            # few columns per run (the injection level): add each (run, column) share into the word rows
+            # of the run's heads, (arc, column) by (arc, column), instead of 64 columns per arc
+            arc_i = _ranges(rep[run], pair_arcs)
+            into = slot[head_key[arc_i]] * 64 + np.repeat(pair & 63, pair_arcs)
+            pulled = np.bincount(into, np.repeat(pair_share, pair_arcs), minlength=keys.size * 64)
+            x = pulled.reshape(-1, 64) + x_in
+            continue
+        # many columns per run: pull the 64-column share rows into the heads' word rows with one sparse
+        # product and keep the columns for which the heads are one hop closer
+        share = np.zeros(x.size)
+        share[col_key] = pair_share  # a column in several runs of one row has the same share in each
         # entries are ordered by word row, so the transpose of the pull is CSR as it stands
         per_row = np.zeros(x.shape[0] + 1, np.int64)
         np.cumsum(np.bincount(wr, minlength=x.shape[0]), out=per_row[1:])
