@@ -9,6 +9,7 @@ expands the group again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,8 +51,12 @@ def build_groups(project: Project) -> dict[str, Group]:
                 gpu_labels.add(d.group)
         if d.rack_id:
             rack_labels.setdefault(d.rack_id, set()).add(d.group)
+    racks_of: dict[str, list[str]] = {}  # label → the racks whose devices all carry it
+    for r, labels in rack_labels.items():
+        if len(labels) == 1 and r in project.racks:
+            racks_of.setdefault(next(iter(labels)), []).append(r)
     for label, ids in sorted(by_label.items(), key=lambda kv: _natural(kv[0])):
-        racks = [r for r, labels in rack_labels.items() if labels == {label} and r in project.racks]
+        racks = racks_of.get(label, [])
         out[f"su:{label}"] = Group(f"su:{label}", "su", label, ids, sorted(racks), label in gpu_labels)
     by_row: dict[str, list[str]] = {}
     for r in project.racks.values():
@@ -112,12 +117,12 @@ def block_figures(
     res: Results | None,
     groups: list[Group],
     link_ends: tuple[np.ndarray, np.ndarray],
-    link_ids: list[str],
+    link_index: Mapping[str, int],
     link_util: np.ndarray,
 ) -> list[BlockFigures]:
     """Each collapsed group's totals: GPUs, kW at load, the busiest link leaving it, findings naming its
     racks, devices or inside links. ``link_ends`` are the blocks (-1 = none) of each link's two ends, in
-    the link layer's order (``link_ids``, ``link_util``)."""
+    the link layer's order (``link_index``: id → row; ``link_util``)."""
     figs = [BlockFigures() for _ in groups]
     ba, bb = link_ends
     best = np.full(len(groups), -1.0)
@@ -131,8 +136,15 @@ def block_figures(
         owner.update(dict.fromkeys(g.rack_ids, k))
         if best[k] >= 0:
             figs[k].uplink_util = float(best[k])
-    inside = np.flatnonzero((ba >= 0) & ~cross)
-    owner.update({link_ids[i]: int(ba[i]) for i in inside})
+
+    def owner_of(item_id: str) -> int | None:
+        k = owner.get(item_id)
+        if k is None:  # a link inside one block? (looked up per finding item, not made for every link)
+            row = link_index.get(item_id)
+            if row is not None and ba[row] >= 0 and not cross[row]:
+                k = int(ba[row])
+        return k
+
     if res is not None:
         c = res.compiled
         for k, g in enumerate(groups):
@@ -141,7 +153,7 @@ def block_figures(
             figs[k].kw = float(res.power.device_load_w[rows].sum()) / 1000.0 if len(rows) else 0.0
         order = {"error": 0, "warning": 1, "info": 2}
         for fd in res.findings:
-            for k in {owner[i] for i in fd.items if i in owner}:
+            for k in {owner_of(i) for i in fd.items} - {None}:
                 f = figs[k]
                 f.findings += 1
                 if not f.worst or order.get(fd.severity, 3) < order.get(f.worst, 3):
@@ -181,7 +193,10 @@ SEVERITY_COLORS = {"error": QColor(200, 40, 40), "warning": QColor(200, 130, 0)}
 
 
 class GroupBlock(QGraphicsItem):
-    """A collapsed group: a block with its figures; double-click (handled by the view) expands it."""
+    """A collapsed group: a block with its figures; double-click (handled by the view) expands it.
+
+    The item paints nothing itself: the link layer draws the blocks into its cached tiles (``draw``), so
+    that a frame of a 131k plan opened collapsed blits 576 blocks instead of laying out their text."""
 
     def __init__(self, key: str, rect: QRectF) -> None:
         super().__init__()
@@ -189,23 +204,45 @@ class GroupBlock(QGraphicsItem):
         self._rect = rect
         self.lines: list[str] = []
         self.worst = ""
+        self._layout: tuple[tuple[float, float, float], tuple[float, list[str]]] | None = None
         self.setZValue(2.5)  # above racks and devices
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # the view handles clicks
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
 
     def set_rect(self, rect: QRectF) -> None:
         if rect != self._rect:
             self.prepareGeometryChange()
             self._rect = rect
+            self._layout = None
 
-    def set_text(self, lines: list[str], worst: str) -> None:
+    def set_text(self, lines: list[str], worst: str) -> bool:
+        """Returns True when the text or the edge colour changed (the tiles under the block are stale)."""
         if lines != self.lines or worst != self.worst:
             self.lines, self.worst = lines, worst
-            self.update()
+            self._layout = None
+            return True
+        return False
+
+    def rect(self) -> QRectF:
+        return self._rect
+
+    def _text_layout(self, max_px: float) -> tuple[float, list[str]]:
+        """``text_layout`` for this block at this zoom, kept until the text, rectangle or zoom changes
+        (a 131k plan paints 576 blocks a frame)."""
+        key = (self._rect.width(), self._rect.height(), max_px)
+        if self._layout is None or self._layout[0] != key:
+            self._layout = (key, text_layout(self.lines, key[0], key[1], max_px))
+        return self._layout[1]
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt API)
         return self._rect.adjusted(-2, -2, 2, 2)
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        """Not called (ItemHasNoContents): the link layer's tiles draw the block (``draw``)."""
+
+    def draw(self, p: QPainter, scale: float) -> None:
+        """The block, its edge coloured by its worst finding, and its figures at a readable size (none
+        when the block is too small on screen)."""
         r = self._rect
         edge = SEVERITY_COLORS.get(self.worst, theme.RACK_STATUS_COLORS[0])
         pen = QPen(edge, 2.5)
@@ -213,10 +250,11 @@ class GroupBlock(QGraphicsItem):
         p.setPen(pen)
         p.setBrush(QColor(232, 238, 248))
         p.drawRect(r)
-        scale = p.worldTransform().m11()
         if not self.lines or scale <= 0:
             return
-        px, rows = text_layout(self.lines, r.width(), r.height(), 14.0 / scale)
+        if min(14.0, r.height() * scale / (1.25 * min(2, len(self.lines)) + 0.6)) < 5:
+            return  # too small for any text at this zoom (the title and one line of figures at least)
+        px, rows = self._text_layout(14.0 / scale)
         if px * scale < 5:
             return
         font = QFont()
@@ -239,7 +277,7 @@ def text_layout(lines: list[str], width: float, height: float, max_px: float) ->
     best: tuple[float, list[str]] = (0.0, lines)
     for per_line in range(1, max(1, len(items)) + 1):
         rows = [title] + [" · ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
-        widest = max(len(t) * (2 if any(ord(c) > 0x2E80 for c in t) else 1) for t in rows)
+        widest = max(len(t) * (2 if max(t, default=" ") > "\u2e80" else 1) for t in rows)
         px = min(max_px, height / (len(rows) * 1.25 + 0.6), (width * 0.94) / (CHAR_W * widest + 1))
         if px > best[0]:
             best = (px, rows)
