@@ -3,13 +3,13 @@ racks) that collapse into one block showing their GPUs, kW, busiest uplink and f
 
 A collapsed group hides its racks and devices (items and overview rectangles), drops the links inside it
 from the link layer and draws the links that leave it from the block's edge. The block is one graphics
-item per collapsed group (a 16k plan has 64 scalable units: 64 Python paints, not 4,000); double-clicking it
-expands the group again.
+item per collapsed group, drawn into the link layer's cached tiles (``draw_blocks``; a 16k plan has 64
+scalable units); double-clicking it expands the group again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,10 +27,13 @@ from gpuplanner.ui.plurals import counts
 BLOCK_PAD = 12.0
 
 
+TIER_GROUP_MIN = 64  # unlabelled devices of one role: a tier group from this many on
+
+
 @dataclass
 class Group:
-    key: str  # "su:su3" or "row:B"
-    kind: str  # su | row
+    key: str  # "su:su3", "row:B" or "tier:core"
+    kind: str  # su | row | tier (the devices of one role that carry no group label, e.g. core switches)
     label: str
     device_ids: list[str]
     rack_ids: list[str]
@@ -38,19 +41,24 @@ class Group:
 
 
 def build_groups(project: Project) -> dict[str, Group]:
-    """Every device-group label (scalable units, pods, leaf groups) and every row of racks. A rack belongs
-    to a device group when all the devices in it carry that group's label."""
+    """Every device-group label (scalable units, pods, leaf groups), every row of racks, and a tier group
+    per role for at least ``TIER_GROUP_MIN`` devices without a label (a 131k plan's 2,048 core switches).
+    A rack belongs to a device group when all the devices in it carry that group's label (tier groups:
+    that role and no label)."""
     out: dict[str, Group] = {}
     by_label: dict[str, list[str]] = {}
     rack_labels: dict[str, set[str]] = {}
     gpu_labels: set[str] = set()
+    unlabelled: dict[str, list[str]] = {}  # role → devices without a group label
     for d in project.devices.values():
         if d.group:
             by_label.setdefault(d.group, []).append(d.id)
             if d.role == "compute":
                 gpu_labels.add(d.group)
+        else:
+            unlabelled.setdefault(d.role, []).append(d.id)
         if d.rack_id:
-            rack_labels.setdefault(d.rack_id, set()).add(d.group)
+            rack_labels.setdefault(d.rack_id, set()).add(d.group or f"\0{d.role}")
     racks_of: dict[str, list[str]] = {}  # label → the racks whose devices all carry it
     for r, labels in rack_labels.items():
         if len(labels) == 1 and r in project.racks:
@@ -58,6 +66,10 @@ def build_groups(project: Project) -> dict[str, Group]:
     for label, ids in sorted(by_label.items(), key=lambda kv: _natural(kv[0])):
         racks = racks_of.get(label, [])
         out[f"su:{label}"] = Group(f"su:{label}", "su", label, ids, sorted(racks), label in gpu_labels)
+    for role, ids in unlabelled.items():
+        if len(ids) >= TIER_GROUP_MIN:
+            racks = sorted(racks_of.get(f"\0{role}", []))
+            out[f"tier:{role}"] = Group(f"tier:{role}", "tier", role, ids, racks, role == "compute")
     by_row: dict[str, list[str]] = {}
     for r in project.racks.values():
         by_row.setdefault(r.row, []).append(r.id)
@@ -170,6 +182,8 @@ def block_lines(group: Group, f: BlockFigures) -> list[str]:
     """The block's text: its name, then GPUs, kW, busiest uplink and findings (locale numbers, plurals)."""
     if group.kind == "su":
         title = translate("groups", "Group {name}").format(name=group.label)
+    elif group.kind == "tier":
+        title = translate("groups", "Group {name}").format(name=theme.role_name(group.label))
     else:
         title = translate("groups", "Row {name}").format(name=group.label)
     n_racks = len(group.rack_ids)
@@ -196,7 +210,7 @@ class GroupBlock(QGraphicsItem):
     """A collapsed group: a block with its figures; double-click (handled by the view) expands it.
 
     The item paints nothing itself: the link layer draws the blocks into its cached tiles (``draw``), so
-    that a frame of a 131k plan opened collapsed blits 576 blocks instead of laying out their text."""
+    that a frame of a 131k plan opened collapsed blits 577 blocks instead of laying out their text."""
 
     def __init__(self, key: str, rect: QRectF) -> None:
         super().__init__()
@@ -238,18 +252,15 @@ class GroupBlock(QGraphicsItem):
         return self._rect.adjusted(-2, -2, 2, 2)
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        """Not called (ItemHasNoContents): the link layer's tiles draw the block (``draw``)."""
+        """Not called (ItemHasNoContents): the link layer's tiles draw the block (``draw_blocks``)."""
 
-    def draw(self, p: QPainter, scale: float) -> None:
-        """The block, its edge coloured by its worst finding, and its figures at a readable size (none
-        when the block is too small on screen)."""
+    def edge_color(self) -> QColor:
+        return SEVERITY_COLORS.get(self.worst, theme.RACK_STATUS_COLORS[0])
+
+    def draw_text(self, p: QPainter, scale: float, clip: QRectF) -> None:
+        """The figures at a readable size: nothing when the block is too small on screen, or when the
+        text's area misses ``clip`` (a tile)."""
         r = self._rect
-        edge = SEVERITY_COLORS.get(self.worst, theme.RACK_STATUS_COLORS[0])
-        pen = QPen(edge, 2.5)
-        pen.setCosmetic(True)
-        p.setPen(pen)
-        p.setBrush(QColor(232, 238, 248))
-        p.drawRect(r)
         if not self.lines or scale <= 0:
             return
         if min(14.0, r.height() * scale / (1.25 * min(2, len(self.lines)) + 0.6)) < 5:
@@ -257,14 +268,44 @@ class GroupBlock(QGraphicsItem):
         px, rows = self._text_layout(14.0 / scale)
         if px * scale < 5:
             return
+        wide = max(len(t) * (2 if max(t, default=" ") > "\u2e80" else 1) for t in rows)
+        area = QRectF(
+            r.left(), r.top(), min(r.width(), px * (CHAR_W * wide + 1.5)), px * (0.6 + 1.25 * len(rows))
+        )
+        if not area.intersects(clip):
+            return
         font = QFont()
         font.setPixelSize(max(1, int(px)))
         p.setPen(QColor(20, 24, 32))
+        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         for k, text in enumerate(rows):
             font.setBold(k == 0)
             p.setFont(font)
             box = QRectF(r.left() + px * 0.5, r.top() + px * (0.3 + 1.25 * k), r.width() - px, px * 1.25)
-            p.drawText(box, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+            p.drawText(box, flags, text)
+
+
+BLOCK_FILL = QColor(232, 238, 248)
+
+
+def draw_blocks(p: QPainter, blocks: Iterable[GroupBlock], clip: QRectF, scale: float) -> None:
+    """The collapsed groups' blocks that meet ``clip``: their rectangles in one call per edge colour (the
+    edge says the worst finding), then their figures."""
+    shown = [b for b in blocks if b.rect().intersects(clip)]
+    if not shown:
+        return
+    by_edge: dict[int, tuple[QColor, list[QRectF]]] = {}
+    for b in shown:
+        c = b.edge_color()
+        by_edge.setdefault(c.rgba(), (c, []))[1].append(b.rect())
+    p.setBrush(BLOCK_FILL)
+    for color, rects in by_edge.values():
+        pen = QPen(color, 2.5)
+        pen.setCosmetic(True)
+        p.setPen(pen)
+        p.drawRects(rects)
+    for b in shown:
+        b.draw_text(p, scale, clip)
 
 
 CHAR_W = 0.58  # a line's width per character, in font pixel sizes (a safe average for Latin and CJK mixes)

@@ -1,7 +1,8 @@
 """The link layer: every link of the project drawn by one graphics item from arrays.
 
 Links are lines between port-group pads (top edge of the lower device's pad → bottom edge of the upper one),
-coloured by utilisation bucket. They are drawn into cached tiles (``tiles.TileCache``), a few paths per
+coloured by utilisation bucket; links with an end in a collapsed group are drawn as one line per pair of
+ends (a bundle). They are drawn into cached tiles (``tiles.TileCache``), a few paths per
 colour bucket and width class; at low zoom, lines closer than a device pixel are merged first, and racks and
 devices are drawn as rectangles into the same tiles. Labels ("37 % · 400G") are drawn live, only when zoomed
 in, for at most ``MAX_LABELS`` links in view. Links being dragged are drawn live on top. Hit tests (hover,
@@ -24,11 +25,12 @@ from gpuplanner.model import Project
 from gpuplanner.ui import theme
 from gpuplanner.ui.canvas import lod
 from gpuplanner.ui.canvas.geometry import RACK_HEADER_H, DeviceGeometry
+from gpuplanner.ui.canvas.groups import draw_blocks
 from gpuplanner.ui.canvas.painting import saved
 from gpuplanner.ui.canvas.tiles import TileCache
 
 if TYPE_CHECKING:
-    from gpuplanner.ui.canvas.groups import GroupBlock
+    from gpuplanner.ui.canvas.groups import GroupBlock  # noqa: F401 (the blocks callback's type)
 
 MAX_LABELS = 200
 FRAME_BUDGET_S = 0.008  # tile rendering per frame; the rest of a frame is blits, items and labels
@@ -69,6 +71,7 @@ class LinkLayer(QGraphicsItem):
         self.selected: set[str] = set()
         self._bounds = QRectF()
         self._geo_version = 0
+        self._util_version = 0  # bumped with new utilisation (the busiest link of a bundle may change)
         # the collapsed groups' blocks, drawn into the tiles (set by the scene)
         self.blocks: Callable[[], Iterable[GroupBlock]] = tuple
         self._drawable: tuple | None = None  # (version, phase_off, group_off, rows, xy, box)
@@ -183,16 +186,40 @@ class LinkLayer(QGraphicsItem):
         self.mid = np.column_stack(((x1 + x2) / 2, (y1 + y2) / 2))
         self._geo_version += 1
 
+    def _bundles(self, rows: np.ndarray) -> np.ndarray:
+        """Links with an end in a collapsed group are drawn as bundles: one line per pair of ends (block
+        or device), the busiest link of the pair, so its colour is the pair's worst. A 131k plan opened
+        collapsed draws ~1,000 bundles instead of 262,144 lines."""
+        if not len(self.block_xywh) or not len(rows):
+            return rows
+        a, b = self.a[rows], self.b[rows]
+        ba, bb = self.dev_block[a], self.dev_block[b]
+        bundled = (ba >= 0) | (bb >= 0)
+        if not bundled.any():
+            return rows
+        nd = len(self.dev_block)
+        ea = np.where(ba >= 0, nd + ba, a)  # an end: its block (numbered after the devices) or its device
+        eb = np.where(bb >= 0, nd + bb, b)
+        key = np.minimum(ea, eb) * (nd + len(self.block_xywh)) + np.maximum(ea, eb)
+        sub = np.flatnonzero(bundled)
+        order = np.lexsort((-self.util[rows[sub]], key[sub]))  # per pair, the busiest first
+        ks = key[sub][order]
+        first = np.ones(len(ks), dtype=bool)
+        first[1:] = ks[1:] != ks[:-1]
+        return np.sort(np.concatenate([rows[~bundled], rows[sub[order[first]]]]))
+
     def drawable(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The rows that can be drawn (not in a later phase, not inside a collapsed group) with their ends
-        and boxes, kept until the geometry or those masks change: a tile clips these, not every link (a
-        131k plan opened collapsed draws 33k of its 393k links)."""
+        """The rows that are drawn (not in a later phase, not inside a collapsed group; one per bundle) with
+        their ends and boxes, kept until the geometry, the utilisation or those masks change: a tile clips
+        these, not every link."""
         d = self._drawable
-        if d is None or d[0] != self._geo_version or d[1] is not self.phase_off or d[2] is not self.group_off:
+        version = (self._geo_version, self._util_version)
+        if d is None or d[0] != version or d[1] is not self.phase_off or d[2] is not self.group_off:
             off = self.phase_off | self.group_off
             rows = np.flatnonzero(~off) if off.any() else np.arange(len(self.xy))
+            rows = self._bundles(rows)
             d = self._drawable = (
-                self._geo_version,
+                version,
                 self.phase_off,
                 self.group_off,
                 rows,
@@ -221,12 +248,18 @@ class LinkLayer(QGraphicsItem):
     def set_util(self, util: np.ndarray) -> np.ndarray:
         """New utilisation per link (layer order); returns the rows whose label or colour changed."""
         util = np.nan_to_num(util.astype(np.float64))
+        bundles_before = self.drawable()[0] if len(self.block_xywh) else None
+        self._util_version += 1
         bucket = theme.util_buckets(util)
         label_changed = np.round(util * 100) != np.round(self.util * 100)
         colour_changed = bucket != self.bucket
         self.util, self.bucket = util, bucket
         if colour_changed.any():
             self.invalidate_rows(np.flatnonzero(colour_changed))
+        if bundles_before is not None:  # a bundle now drawn by another of its links: redraw both
+            moved = np.setxor1d(bundles_before, self.drawable()[0])
+            if len(moved):
+                self.invalidate_rows(moved)
         changed = np.flatnonzero(label_changed | colour_changed)
         if len(changed):
             self.update()
@@ -339,9 +372,7 @@ class LinkLayer(QGraphicsItem):
         if overview:  # the same stacking as the items: links, then racks, then devices
             self.overview.paint_racks(p, rect, scale)
             self.overview.paint_devices(p, rect, scale)
-        for block in self.blocks():  # collapsed groups, above everything (as their items' z says)
-            if block.rect().intersects(rect):
-                block.draw(p, scale)
+        draw_blocks(p, self.blocks(), rect, scale)  # collapsed groups, above everything (as their z says)
 
     def render_overview(self, p: QPainter, rect: QRectF, scale: float) -> None:
         """The whole of ``rect`` as the overview draws it (links, racks, devices), for the minimap."""
@@ -430,14 +461,17 @@ class LinkLayer(QGraphicsItem):
         return cells
 
     def visible_label_rows(self, exposed: QRectF) -> np.ndarray:
-        mx, my = self.mid[:, 0], self.mid[:, 1]
+        """Drawn links (bundles: their busiest link) whose midpoint is in view, busiest first."""
+        cand = self.drawable()[0]
+        cand = cand[~self.hidden[cand]]
+        mx, my = self.mid[cand, 0], self.mid[cand, 1]
         m = (
             (mx >= exposed.left())
             & (mx <= exposed.right())
             & (my >= exposed.top())
             & (my <= exposed.bottom())
         )
-        rows = np.flatnonzero(m)
+        rows = cand[m]
         order = np.argsort(-self.util[rows], kind="stable")  # the busiest first when there are too many
         return rows[order[:MAX_LABELS]]
 

@@ -109,7 +109,7 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         groups = None
         if len(self.project.devices) > OPEN_COLLAPSED_ABOVE:
             groups = self.groups()
-            self.collapsed = [k for k, g in groups.items() if g.kind == "su"]
+            self.collapsed = [k for k, g in groups.items() if g.kind in ("su", "tier")]
         self._apply_groups(groups, sync_items=False)  # first: no items are made for what is collapsed
         hidden = self._group_hidden
         for rid in self.project.racks:
