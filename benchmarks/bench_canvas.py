@@ -43,12 +43,18 @@ from gpuplanner.ui.main_window import MainWindow  # noqa: E402
 
 
 def make_16k(folder: Path, servers: int = 2048, planes: int = 1, name: str = "16k") -> Path:
-    """2,048 DGX H100 (16,384 GPUs) in a 3-tier fat tree, 42 kW racks, with a Llama 3 70B job."""
+    """2,048 DGX H100 (16,384 GPUs) in a 3-tier fat tree, 42 kW racks, with a Llama 3 70B job (its global
+    batch a multiple of the data-parallel degree, so that the job is evaluated at 131k too)."""
     p = Project()
     opts = GenerateOptions(template="fat-tree-3tier", servers=servers, planes=planes, rack_budget_kw=42)
     generate(p, opts).to_command("g").apply(p)
     wl = Workload(
-        id=p.new_id("workloads"), name="Llama 3 70B", model_id="llama3-70b", tp=8, pp=4, global_batch=2048
+        id=p.new_id("workloads"),
+        name="Llama 3 70B",
+        model_id="llama3-70b",
+        tp=8,
+        pp=4,
+        global_batch=max(2048, servers * 8 // (8 * 4)),  # 16k: 2,048; 131k: dp = 4,096
     )
     AddRows("workloads", [wl]).apply(p)
     path = folder / f"cluster-{name}-h100.gpuplan"

@@ -13,7 +13,13 @@ from gpuplanner.ui.floor.layout import phase_allowed
 
 class GroupsMixin:
     def groups(self) -> dict[str, grp.Group]:
-        return grp.build_groups(self.project)
+        """The plan's groups, kept until racks or devices change (``forget_groups``)."""
+        if self._groups is None:
+            self._groups = grp.build_groups(self.project)
+        return self._groups
+
+    def forget_groups(self) -> None:
+        self._groups = None
 
     def collapse(self, keys: list[str]) -> None:
         """Collapse the groups ``keys`` into blocks (a collapsed group overlapping one of them expands)."""
@@ -116,7 +122,13 @@ class GroupsMixin:
             )
         )
         figs = grp.block_figures(
-            self.project, self.doc.results, self._block_groups, ends, layer.index, layer.util
+            # (the layer's id → row index is made only when a finding names a link)
+            self.project,
+            self.doc.results,
+            self._block_groups,
+            ends,
+            lambda i: layer.index.get(i),
+            layer.util,
         )
         stale = []
         for g, f in zip(self._block_groups, figs, strict=True):

@@ -9,7 +9,7 @@ scalable units); double-clicking it expands the group again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -129,12 +129,12 @@ def block_figures(
     res: Results | None,
     groups: list[Group],
     link_ends: tuple[np.ndarray, np.ndarray],
-    link_index: Mapping[str, int],
+    link_row: Callable[[str], int | None],
     link_util: np.ndarray,
 ) -> list[BlockFigures]:
     """Each collapsed group's totals: GPUs, kW at load, the busiest link leaving it, findings naming its
     racks, devices or inside links. ``link_ends`` are the blocks (-1 = none) of each link's two ends, in
-    the link layer's order (``link_index``: id → row; ``link_util``)."""
+    the link layer's order (``link_row``: id → row or None; ``link_util``)."""
     figs = [BlockFigures() for _ in groups]
     ba, bb = link_ends
     best = np.full(len(groups), -1.0)
@@ -152,7 +152,7 @@ def block_figures(
     def owner_of(item_id: str) -> int | None:
         k = owner.get(item_id)
         if k is None:  # a link inside one block? (looked up per finding item, not made for every link)
-            row = link_index.get(item_id)
+            row = link_row(item_id)
             if row is not None and ba[row] >= 0 and not cross[row]:
                 k = int(ba[row])
         return k

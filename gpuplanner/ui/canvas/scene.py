@@ -80,6 +80,7 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         self.blocks: dict[str, grp.GroupBlock] = {}
         self._group_hidden: set[str] = set()  # rack and device ids inside collapsed groups
         self._block_groups: list[grp.Group] = []
+        self._groups: dict[str, grp.Group] | None = None  # (GroupsMixin.groups)
         self.selectionChanged.connect(self._on_selection)
         doc.changed.connect(self.apply_changes)
         doc.resultsReady.connect(self.apply_results)
@@ -104,6 +105,7 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         self._block_groups = []
         self.pending_selected = set()
         self._rack_status.clear()
+        self.forget_groups()
         self._allowed = phase_allowed(self.project, self.phase_id)
         self._rebuild_arrays()
         groups = None
@@ -280,6 +282,8 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
     # -- model changes ----------------------------------------------------------------------------------
     def apply_changes(self, cs: ChangeSet) -> None:
         racks, devs, links = cs.tables.get("racks"), cs.tables.get("devices"), cs.tables.get("links")
+        if (racks and not racks.is_empty()) or (devs and not devs.is_empty()):
+            self.forget_groups()  # (names, rows and labels of groups come from these tables)
         structural = False
         if racks and not racks.is_empty():
             old = [self._rack_rect(r) for r in racks.updated if r in self.rack_items]
