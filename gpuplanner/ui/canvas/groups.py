@@ -257,23 +257,24 @@ class GroupBlock(QGraphicsItem):
     def edge_color(self) -> QColor:
         return SEVERITY_COLORS.get(self.worst, theme.RACK_STATUS_COLORS[0])
 
-    def draw_text(self, p: QPainter, scale: float, clip: QRectF) -> None:
-        """The figures at a readable size: nothing when the block is too small on screen, or when the
-        text's area misses ``clip`` (a tile)."""
+    def draw_text(self, p: QPainter, scale: float, clip: QRectF) -> bool:
+        """The figures at a readable size; nothing (False) when the block is too small on screen, or when
+        the text's area misses ``clip``."""
         r = self._rect
         if not self.lines or scale <= 0:
-            return
+            return False
         if min(14.0, r.height() * scale / (1.25 * min(2, len(self.lines)) + 0.6)) < 5:
-            return  # too small for any text at this zoom (the title and one line of figures at least)
+            return False  # too small for any text at this zoom (the title and one line of figures at least)
         px, rows = self._text_layout(14.0 / scale)
         if px * scale < 5:
-            return
+            return False
         wide = max(len(t) * (2 if max(t, default=" ") > "\u2e80" else 1) for t in rows)
+        # (a generous width: this only culls, the text itself is laid out by Qt in the block)
         area = QRectF(
-            r.left(), r.top(), min(r.width(), px * (CHAR_W * wide + 1.5)), px * (0.6 + 1.25 * len(rows))
+            r.left(), r.top(), min(r.width(), px * (CHAR_W * 1.5 * wide + 2)), px * (0.6 + 1.25 * len(rows))
         )
         if not area.intersects(clip):
-            return
+            return False
         font = QFont()
         font.setPixelSize(max(1, int(px)))
         p.setPen(QColor(20, 24, 32))
@@ -283,14 +284,16 @@ class GroupBlock(QGraphicsItem):
             p.setFont(font)
             box = QRectF(r.left() + px * 0.5, r.top() + px * (0.3 + 1.25 * k), r.width() - px, px * 1.25)
             p.drawText(box, flags, text)
+        return True
 
 
 BLOCK_FILL = QColor(232, 238, 248)
 
 
-def draw_blocks(p: QPainter, blocks: Iterable[GroupBlock], clip: QRectF, scale: float) -> None:
-    """The collapsed groups' blocks that meet ``clip``: their rectangles in one call per edge colour (the
-    edge says the worst finding), then their figures."""
+def draw_blocks(p: QPainter, blocks: Iterable[GroupBlock], clip: QRectF) -> None:
+    """The collapsed groups' blocks that meet ``clip`` (a tile), in one call per edge colour (the edge
+    says the worst finding). Their figures are drawn live (``draw_block_texts``): text cut at tile edges
+    and blitted at another zoom shows seams."""
     shown = [b for b in blocks if b.rect().intersects(clip)]
     if not shown:
         return
@@ -304,8 +307,19 @@ def draw_blocks(p: QPainter, blocks: Iterable[GroupBlock], clip: QRectF, scale: 
         pen.setCosmetic(True)
         p.setPen(pen)
         p.drawRects(rects)
-    for b in shown:
-        b.draw_text(p, scale, clip)
+
+
+MAX_BLOCK_TEXTS = 60  # blocks whose figures one frame draws, at most (overlapping blocks hide them anyway)
+
+
+def draw_block_texts(p: QPainter, blocks: Iterable[GroupBlock], exposed: QRectF, scale: float) -> None:
+    """The figures of the blocks whose text is in view (a block's text takes its top-left corner)."""
+    drawn = 0
+    for b in blocks:
+        if drawn >= MAX_BLOCK_TEXTS:
+            break
+        if b.rect().intersects(exposed) and b.draw_text(p, scale, exposed):
+            drawn += 1
 
 
 CHAR_W = 0.58  # a line's width per character, in font pixel sizes (a safe average for Latin and CJK mixes)

@@ -25,8 +25,9 @@ from gpuplanner.model import Project
 from gpuplanner.ui import theme
 from gpuplanner.ui.canvas import lod
 from gpuplanner.ui.canvas.geometry import RACK_HEADER_H, DeviceGeometry
-from gpuplanner.ui.canvas.groups import draw_blocks
+from gpuplanner.ui.canvas.groups import draw_block_texts, draw_blocks
 from gpuplanner.ui.canvas.painting import saved
+from gpuplanner.ui.canvas.segments import bundle_rows, clip_segments, merge_segments
 from gpuplanner.ui.canvas.tiles import TileCache
 
 if TYPE_CHECKING:
@@ -187,26 +188,10 @@ class LinkLayer(QGraphicsItem):
         self._geo_version += 1
 
     def _bundles(self, rows: np.ndarray) -> np.ndarray:
-        """Links with an end in a collapsed group are drawn as bundles: one line per pair of ends (block
-        or device), the busiest link of the pair, so its colour is the pair's worst. A 131k plan opened
-        collapsed draws ~1,000 bundles instead of 262,144 lines."""
-        if not len(self.block_xywh) or not len(rows):
+        """Links with an end in a collapsed group are drawn as bundles (``segments.bundle_rows``)."""
+        if not len(self.block_xywh):
             return rows
-        a, b = self.a[rows], self.b[rows]
-        ba, bb = self.dev_block[a], self.dev_block[b]
-        bundled = (ba >= 0) | (bb >= 0)
-        if not bundled.any():
-            return rows
-        nd = len(self.dev_block)
-        ea = np.where(ba >= 0, nd + ba, a)  # an end: its block (numbered after the devices) or its device
-        eb = np.where(bb >= 0, nd + bb, b)
-        key = np.minimum(ea, eb) * (nd + len(self.block_xywh)) + np.maximum(ea, eb)
-        sub = np.flatnonzero(bundled)
-        order = np.lexsort((-self.util[rows[sub]], key[sub]))  # per pair, the busiest first
-        ks = key[sub][order]
-        first = np.ones(len(ks), dtype=bool)
-        first[1:] = ks[1:] != ks[:-1]
-        return np.sort(np.concatenate([rows[~bundled], rows[sub[order[first]]]]))
+        return bundle_rows(rows, self.a, self.b, self.dev_block, len(self.block_xywh), self.util)
 
     def drawable(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The rows that are drawn (not in a later phase, not inside a collapsed group; one per bundle) with
@@ -354,6 +339,8 @@ class LinkLayer(QGraphicsItem):
             self._paint_rows(p, np.flatnonzero(self.hidden), scale, antialias=True)
         if self.selected:
             self._paint_selected(p)
+        with saved(p):
+            draw_block_texts(p, self.blocks(), exposed, scale)
         if scale >= lod.LABEL_SCALE:
             self._paint_labels(p, exposed)
 
@@ -372,7 +359,7 @@ class LinkLayer(QGraphicsItem):
         if overview:  # the same stacking as the items: links, then racks, then devices
             self.overview.paint_racks(p, rect, scale)
             self.overview.paint_devices(p, rect, scale)
-        draw_blocks(p, self.blocks(), rect, scale)  # collapsed groups, above everything (as their z says)
+        draw_blocks(p, self.blocks(), rect)  # collapsed groups, above everything (as their z says)
 
     def render_overview(self, p: QPainter, rect: QRectF, scale: float) -> None:
         """The whole of ``rect`` as the overview draws it (links, racks, devices), for the minimap."""
@@ -504,50 +491,3 @@ class LinkLayer(QGraphicsItem):
                 p.drawRoundedRect(box, 3, 3)
                 p.setPen(QColor(30, 30, 30))
                 p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
-
-
-def clip_segments(
-    xy: np.ndarray, rect: QRectF, keep: np.ndarray, box: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Liang–Barsky, vectorised: the rows of the segments that cross ``rect`` and their clipped ends.
-    ``box``: the segments' precomputed (min x, min y, max x, max y)."""
-    x1, y1, x2, y2 = xy.T
-    if box is None:
-        box = np.column_stack(
-            (np.minimum(x1, x2), np.minimum(y1, y2), np.maximum(x1, x2), np.maximum(y1, y2))
-        )
-    m = keep & (box[:, 2] >= rect.left()) & (box[:, 0] <= rect.right())
-    m &= (box[:, 3] >= rect.top()) & (box[:, 1] <= rect.bottom())
-    rows = np.flatnonzero(m)
-    x1, y1, x2, y2 = x1[rows], y1[rows], x2[rows], y2[rows]
-    dx, dy = x2 - x1, y2 - y1
-    t0, t1 = np.zeros(len(rows)), np.ones(len(rows))
-    ok = np.ones(len(rows), dtype=bool)
-    for pk, qk in (
-        (-dx, x1 - rect.left()),
-        (dx, rect.right() - x1),
-        (-dy, y1 - rect.top()),
-        (dy, rect.bottom() - y1),
-    ):
-        zero = pk == 0
-        ok &= ~(zero & (qk < 0))
-        r = np.divide(qk, pk, out=np.zeros_like(qk), where=~zero)
-        t0 = np.where(~zero & (pk < 0), np.maximum(t0, r), t0)
-        t1 = np.where(~zero & (pk > 0), np.minimum(t1, r), t1)
-    ok &= t0 <= t1
-    out = np.column_stack((x1 + t0 * dx, y1 + t0 * dy, x1 + t1 * dx, y1 + t1 * dy))
-    return rows[ok], out[ok]
-
-
-def merge_segments(
-    rows: np.ndarray, xy: np.ndarray, rect: QRectF, scale: float, bucket: np.ndarray, width_class: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Drop segments that land on the same half device pixels as another of the same colour and width."""
-    q = np.round((xy - [rect.left(), rect.top(), rect.left(), rect.top()]) * scale * 2).astype(np.int64)
-    q = np.clip(q + 16, 0, 4095)
-    swap = (q[:, 0] > q[:, 2]) | ((q[:, 0] == q[:, 2]) & (q[:, 1] > q[:, 3]))
-    q[swap] = q[swap][:, [2, 3, 0, 1]]
-    key = (((q[:, 0] * 4096 + q[:, 1]) * 4096 + q[:, 2]) * 4096 + q[:, 3]) * 32
-    key += bucket[rows].astype(np.int64) * 4 + width_class
-    _, first = np.unique(key, return_index=True)
-    return rows[first], xy[first]

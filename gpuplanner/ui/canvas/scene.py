@@ -13,7 +13,7 @@ devices opens with its groups collapsed, so a 131k-GPU plan opens with a few tho
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Signal
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from gpuplanner.engine.analysis import Results
@@ -35,6 +35,7 @@ from gpuplanner.ui.canvas.geometry import (
 from gpuplanner.ui.canvas.link_item import LinkLayer
 from gpuplanner.ui.canvas.ports import port_groups, ports_used, speed_label
 from gpuplanner.ui.canvas.rack_item import RackItem
+from gpuplanner.ui.canvas.selection import SelectionMixin
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.floor.layout import phase_allowed
 
@@ -50,7 +51,7 @@ def _moves_groups(tc: TableChange | None) -> bool:
     return bool(tc.added or tc.removed or any(f & GROUP_FIELDS for f in tc.updated.values()))
 
 
-class PlannerScene(GroupsMixin, QGraphicsScene):
+class PlannerScene(SelectionMixin, GroupsMixin, QGraphicsScene):
     selectionIdsChanged = Signal(list)  # noqa: N815 (Qt signal naming)
     annotationsUpdated = Signal(int)  # noqa: N815 — number of items whose annotation changed
     groupsChanged = Signal()  # noqa: N815 — a group was collapsed or expanded
@@ -342,7 +343,11 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
 
     # -- live drag --------------------------------------------------------------------------------------
     def begin_live(self, device_ids: set[str]) -> None:
-        rows = np.array([self.geom.index[i] for i in device_ids if i in self.geom.index], dtype=np.int64)
+        # (a rack's device inside a collapsed group has no item and does not move with the rack)
+        rows = np.array(
+            [self.geom.index[i] for i in device_ids if i in self.geom.index and i in self.device_items],
+            dtype=np.int64,
+        )
         self._live_rows = rows
         self._live_links = self.layer.rows_of_devices(rows)
         self.layer.set_hidden(self._live_links)
@@ -441,92 +446,3 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
                 return self.project.racks[item.rack_id].name if item.rack_id in self.project.racks else ""
             return notes.rack_tooltip(res, item.rack_id)
         return ""
-
-    # -- level of detail --------------------------------------------------------------------------------
-    def set_scale(self, scale: float) -> None:
-        overview = scale < lod.OVERVIEW_BELOW
-        if overview != self.overview_mode:
-            self.overview_mode = overview
-            for item in list(self.device_items.values()) + list(self.rack_items.values()):
-                item.setOpacity(0.0 if overview else 1.0)
-            QTimer.singleShot(0, self._apply_enabled)  # after this frame: 4,000 calls cost ~6 ms
-
-    def _apply_enabled(self) -> None:
-        for item in list(self.device_items.values()) + list(self.rack_items.values()):
-            item.setEnabled(not self.overview_mode)
-        if not self.overview_mode and self.pending_selected:
-            self._selecting = True
-            for i in list(self.pending_selected):
-                item = self.device_items.get(i) or self.rack_items.get(i)
-                if item is not None:  # (ids without an item wait until their group is expanded)
-                    item.setSelected(True)
-                    self.pending_selected.discard(i)
-            self._selecting = False
-            self._on_selection()
-
-    def _apply_lod(self, item: QGraphicsItem) -> None:
-        item.setOpacity(0.0 if self.overview_mode else 1.0)
-        item.setEnabled(not self.overview_mode)
-
-    # -- selection --------------------------------------------------------------------------------------
-    def selected_ids(self) -> list[str]:
-        ids = [i.device_id for i in self.selectedItems() if isinstance(i, DeviceItem)]
-        ids += [i.rack_id for i in self.selectedItems() if isinstance(i, RackItem)]
-        p = self.project
-        ids += sorted(i for i in self.pending_selected if i in p.devices or i in p.racks)
-        return ids + sorted(self.layer.selected)
-
-    def select_ids(self, ids: list[str] | set[str], add: bool = False) -> None:
-        self._selecting = True
-        if not add:
-            self.clearSelection()
-            self.layer.selected = set()
-            self.pending_selected = set()
-        for i in ids:
-            item = self.device_items.get(i) or self.rack_items.get(i)
-            if item is not None:
-                if item.isEnabled():
-                    item.setSelected(True)
-                else:
-                    self.pending_selected.add(i)
-            elif i in self.project.devices or i in self.project.racks:
-                self.pending_selected.add(i)  # inside a collapsed group: selected when its item is made
-            elif i in self.layer.index:
-                self.layer.selected.add(i)
-        self.layer.update()
-        self._selecting = False
-        self._on_selection()
-
-    def toggle_link(self, link_id: str | None, add: bool) -> None:
-        if not add:
-            self._selecting = True
-            self.clearSelection()
-            self._selecting = False
-            self.layer.selected = set()
-            self.pending_selected = set()
-        if link_id is not None:
-            self.layer.selected ^= {link_id}
-        self.layer.update()
-        self._on_selection()
-
-    def _on_selection(self) -> None:
-        if not self._selecting:
-            ids = self.selected_ids()
-            self.selectionIdsChanged.emit(ids)
-            self.doc.view.select(ids)
-
-    def items_rect(self, ids: list[str]) -> QRectF:
-        r = QRectF()
-        for i in ids:
-            item = self.device_items.get(i) or self.rack_items.get(i)
-            if item is not None:
-                r = r.united(item.sceneBoundingRect())
-            elif i in self.geom.index:  # a device inside a collapsed group
-                r = r.united(self._geom_rect(self.geom.index[i]))
-            elif i in self.project.racks:
-                x, y, w, h = rack_frame(self.project, self.project.racks[i])
-                r = r.united(QRectF(x, y - RACK_HEADER_H, w, h + RACK_HEADER_H))
-            elif i in self.layer.index:
-                x1, y1, x2, y2 = self.layer.xy[self.layer.index[i]]
-                r = r.united(QRectF(QPointF(min(x1, x2), min(y1, y2)), QPointF(max(x1, x2), max(y1, y2))))
-        return r
