@@ -37,6 +37,7 @@ from gpuplanner.model import Project, Workload  # noqa: E402
 from gpuplanner.storage import save_project  # noqa: E402
 from gpuplanner.topology.generators import generate  # noqa: E402
 from gpuplanner.topology.options import GenerateOptions  # noqa: E402
+from gpuplanner.ui import i18n  # noqa: E402
 from gpuplanner.ui import main_window as main_window_module  # noqa: E402
 from gpuplanner.ui.document import Document  # noqa: E402
 from gpuplanner.ui.main_window import MainWindow  # noqa: E402
@@ -250,6 +251,7 @@ def main() -> None:
     )
     args = ap.parse_args()
     app = QApplication.instance() or QApplication([])
+    i18n.set_language("en")  # as the app does at start (its .qm holds the English plural forms)
     tmp = Path(tempfile.mkdtemp())
     paths = {"1k": ROOT / "examples" / "superpod-1024-h100.gpuplan"}
     for size in args.sizes.split(","):
