@@ -131,6 +131,9 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         d = self.doc
+        self._gpus: int | None = None  # the project's GPU count for the status bar (a 131k plan: 0.1 s)
+        d.changed.connect(lambda cs: self._forget_gpus() if "devices" in cs.tables else None)
+        d.projectReplaced.connect(self._forget_gpus)
         d.undo_stack.cleanChanged.connect(lambda _c: self.update_title())
         d.pathChanged.connect(lambda _p: self.update_title())
         d.changed.connect(lambda _cs: self.update_title())
@@ -182,7 +185,12 @@ class MainWindow(QMainWindow):
                 )
             )
         else:
-            self.status_gpus.setText(self.tr("%Ln GPU(s)", None, self.doc.project.gpu_count()))
+            if getattr(self, "_gpus", None) is None:  # (made by _connect, after the first title)
+                self._gpus = self.doc.project.gpu_count()
+            self.status_gpus.setText(self.tr("%Ln GPU(s)", None, self._gpus))
+
+    def _forget_gpus(self) -> None:
+        self._gpus = None
 
     def _on_results(self, _res: object) -> None:
         self.status_analysis.setText(

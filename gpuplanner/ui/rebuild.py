@@ -37,6 +37,9 @@ def rebuild_window(old: MainWindow) -> MainWindow:
     doc.disconnect_views()  # the old window's panels must not react to edits any more
     folder = Path(saver.folder)
     new = type(old)(doc=doc, settings=old.settings, recovery_dir=folder)
+    if new.scene.collapsed != old.scene.collapsed:  # (a large plan's new scene starts all collapsed)
+        new.scene.expand_all()
+        new.scene.collapse(old.scene.collapsed)
     new.autosaver.take_over(saver)  # the same session: its recovery file and lock go on
     new.autosaver.dirty = saver.dirty
     new.autosaver.restored_unsaved = saver.restored_unsaved

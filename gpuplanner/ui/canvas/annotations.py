@@ -62,11 +62,21 @@ def rack_notes(res: Results) -> dict[str, RackNote]:
     badges = {m: theme.cooling_badge(m) for m in set(th.table.methods)}
     methods = [th.table.methods[int(k)] for k in th.rack_cooling]
     template = translate("annotations", "{load} / {budget} kW")
+    texts: dict[tuple[float, float], str] = {}  # racks at one load and budget share their text
+
+    def text(load: float, budget: float) -> str:
+        key = (load, budget if budget == budget else -1.0)  # (NaN ≠ NaN: one key for "no budget")
+        t = texts.get(key)
+        if t is None:
+            t = texts[key] = template.format(load=fmt_kw(load), budget=fmt_kw(budget))
+        return t
+
+    loads, budgets = pw.rack_kw_load.tolist(), pw.rack_budget_kw.tolist()  # floats, not numpy scalars
     out = {
         rid: RackNote(
-            template.format(load=fmt_kw(pw.rack_kw_load[i]), budget=fmt_kw(pw.rack_budget_kw[i])),
+            text(loads[i], budgets[i]),
             int(status[i]),
-            badges[methods[i]] if pw.rack_kw_load[i] > 0 else None,
+            badges[methods[i]] if loads[i] > 0 else None,
         )
         for i, rid in enumerate(c.racks.ids)
     }

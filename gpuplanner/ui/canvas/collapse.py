@@ -13,7 +13,13 @@ from gpuplanner.ui.floor.layout import phase_allowed
 
 class GroupsMixin:
     def groups(self) -> dict[str, grp.Group]:
-        return grp.build_groups(self.project)
+        """The plan's groups, kept until racks or devices change (``forget_groups``)."""
+        if self._groups is None:
+            self._groups = grp.build_groups(self.project)
+        return self._groups
+
+    def forget_groups(self) -> None:
+        self._groups = None
 
     def collapse(self, keys: list[str]) -> None:
         """Collapse the groups ``keys`` into blocks (a collapsed group overlapping one of them expands)."""
@@ -55,9 +61,11 @@ class GroupsMixin:
             if g.kind == kind and (want & set(g.device_ids) or want & set(g.rack_ids))
         ]
 
-    def _apply_groups(self, groups: dict[str, grp.Group] | None = None) -> None:
+    def _apply_groups(self, groups: dict[str, grp.Group] | None = None, sync_items: bool = True) -> None:
         """Hide what the collapsed groups hold and put a block in their place (nothing to do, and no
-        cost, while nothing is collapsed)."""
+        cost, while nothing is collapsed). The racks and devices of a collapsed group have no items: they
+        are removed here, and made again when the group expands (``sync_items``: False while the scene
+        is being built, which makes the items itself)."""
         if not self.collapsed and not self.blocks and not self._group_hidden:
             return
         groups = groups if groups is not None else self.groups()
@@ -82,16 +90,19 @@ class GroupsMixin:
             self.removeItem(self.blocks.pop(key))
         changed = hidden ^ self._group_hidden
         self._group_hidden = hidden
-        allowed = phase_allowed(self.project, self.phase_id)
-        for i in changed:
-            item = self.device_items.get(i) or self.rack_items.get(i)
-            if item is None:
-                continue
-            row = self.project.devices.get(i) or self.project.racks.get(i)
-            shown = allowed is None or row.phase_id in allowed
-            if i in hidden and item.isSelected():
-                item.setSelected(False)
-            item.setVisible(shown and i not in hidden)
+        if sync_items and changed:
+            self._allowed = phase_allowed(self.project, self.phase_id)
+            was, self._selecting = self._selecting, True  # one selection signal, not one per removed item
+            selected_before = len(self.selectedItems())
+            racks = self.project.racks
+            for i in changed:
+                if i in racks:
+                    self._sync_rack(i)
+                else:
+                    self._sync_device(i)
+            self._selecting = was
+            if len(self.selectedItems()) != selected_before:
+                self._on_selection()
         self.overview.device_group_off = dev_block >= 0
         self.overview.rack_group_off = np.array([i in hidden for i in self.overview.rack_ids], dtype=bool)
         self.layer.set_collapse(dev_block, np.array(rects, dtype=float).reshape(-1, 4), geom)
@@ -111,10 +122,21 @@ class GroupsMixin:
             )
         )
         figs = grp.block_figures(
-            self.project, self.doc.results, self._block_groups, ends, layer.ids, layer.util
+            # (the layer's id → row index is made only when a finding names a link)
+            self.project,
+            self.doc.results,
+            self._block_groups,
+            ends,
+            lambda i: layer.index.get(i),
+            layer.util,
         )
+        stale = []
         for g, f in zip(self._block_groups, figs, strict=True):
-            self.blocks[g.key].set_text(grp.block_lines(g, f), f.worst)
+            block = self.blocks[g.key]
+            if block.set_text(grp.block_lines(g, f), f.worst):
+                stale.append(block.boundingRect())
+        if stale:
+            layer.invalidate_rects(stale)  # the blocks are drawn in the layer's tiles
 
     def block_at(self, x: float, y: float) -> str | None:
         for key, block in self.blocks.items():

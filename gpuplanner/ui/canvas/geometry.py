@@ -7,7 +7,8 @@ servers out). A device whose centre lies in its rack's frame is drawn "framed" a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from operator import attrgetter
 
 import numpy as np
 
@@ -101,28 +102,58 @@ class DeviceGeometry:
     groups: list[tuple[str, ...]]
     version: int = 0  # bumped by ``update`` (the overview caches role codes per geometry and version)
 
+    # per row: a code for the device model (rows of one model share it; ``model_groups[code]`` are its
+    # port-group names) — the link layer looks pad positions up per (model, group), not per link
+    model: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    model_groups: list[tuple[str, ...]] = field(default_factory=list)
+
     @classmethod
     def build(cls, project: Project) -> DeviceGeometry:
+        """Per device, what ``device_size`` says, computed per model and with array masks (a 131k-GPU plan
+        has 26,624 devices of a handful of models)."""
         devs = list(project.devices.values())
         n = len(devs)
-        x, y, w, h = (np.zeros(n) for _ in range(4))
-        groups_by_type: dict[str, tuple[str, ...]] = {}
-        groups: list[tuple[str, ...]] = []
-        for i, d in enumerate(devs):
-            x[i], y[i] = d.x, d.y
-            w[i], h[i] = device_size(project, d)
-            if d.type_id not in groups_by_type:
-                groups_by_type[d.type_id] = port_group_names(project, d.type_id)
-            groups.append(groups_by_type[d.type_id])
+        ids, xs, ys, types, rack_ids, roles = (
+            list(map(attrgetter(f), devs)) for f in ("id", "x", "y", "type_id", "rack_id", "role")
+        )
+        x = np.array(xs, dtype=float).reshape(n)
+        y = np.array(ys, dtype=float).reshape(n)
+        type_code: dict[str, int] = {}
+        model = np.fromiter((type_code.setdefault(t, len(type_code)) for t in types), np.int64, n)
+        ru_of, free_w, free_h, names = [], [], [], []
+        for t in type_code:  # insertion order = code order
+            probe = Device(id="", name="", type_id=t)
+            ru_of.append(device_ru(project, probe))
+            fw, fh = device_size(project, probe, framed=False)
+            free_w.append(fw)
+            free_h.append(fh)
+            names.append(port_group_names(project, t))
+        ru = np.array(ru_of, dtype=float)[model] if n else np.zeros(0)
+        # the rack frame of each device (NaN: not in a rack on the canvas)
+        rack_ids_all = list(project.racks)
+        rack_row = {r: k for k, r in enumerate(rack_ids_all)}
+        frames = np.array([rack_frame(project, project.racks[r]) for r in rack_ids_all], dtype=float).reshape(
+            -1, 4
+        )
+        frames = np.vstack([frames, np.full((1, 4), np.nan)])
+        rk = np.fromiter((rack_row.get(r, -1) if r else -1 for r in rack_ids), np.int64, n)
+        fx, fy, fw_, fh_ = frames[rk].T if n else (np.zeros(0),) * 4
+        cx, cy = x + FRAMED_W / 2, y + ru * U_PX / 2
+        with np.errstate(invalid="ignore"):
+            framed = (fx <= cx) & (cx <= fx + fw_) & (fy <= cy) & (cy <= fy + fh_)
+        w = np.where(framed, FRAMED_W, np.array(free_w, dtype=float)[model] if n else 0.0)
+        h = np.where(framed, ru * U_PX, np.array(free_h, dtype=float)[model] if n else 0.0)
         return cls(
-            ids=[d.id for d in devs],
-            index={d.id: i for i, d in enumerate(devs)},
+            ids=list(ids),
+            index={d: i for i, d in enumerate(ids)},
             x=x,
             y=y,
-            w=w,
-            h=h,
-            role=[d.role for d in devs],
-            groups=groups,
+            w=w.astype(float).reshape(n),
+            h=h.astype(float).reshape(n),
+            role=list(roles),
+            groups=[names[k] for k in model.tolist()],
+            model=model,
+            model_groups=names,
         )
 
     def update(self, project: Project, ids: set[str]) -> None:

@@ -3,12 +3,13 @@ racks) that collapse into one block showing their GPUs, kW, busiest uplink and f
 
 A collapsed group hides its racks and devices (items and overview rectangles), drops the links inside it
 from the link layer and draws the links that leave it from the block's edge. The block is one graphics
-item per collapsed group (a 16k plan has 64 scalable units: 64 Python paints, not 4,000); double-clicking it
-expands the group again.
+item per collapsed group, drawn into the link layer's cached tiles (``draw_blocks``; a 16k plan has 64
+scalable units); double-clicking it expands the group again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,10 +27,13 @@ from gpuplanner.ui.plurals import counts
 BLOCK_PAD = 12.0
 
 
+TIER_GROUP_MIN = 64  # unlabelled devices of one role: a tier group from this many on
+
+
 @dataclass
 class Group:
-    key: str  # "su:su3" or "row:B"
-    kind: str  # su | row
+    key: str  # "su:su3", "row:B" or "tier:core"
+    kind: str  # su | row | tier (the devices of one role that carry no group label, e.g. core switches)
     label: str
     device_ids: list[str]
     rack_ids: list[str]
@@ -37,22 +41,35 @@ class Group:
 
 
 def build_groups(project: Project) -> dict[str, Group]:
-    """Every device-group label (scalable units, pods, leaf groups) and every row of racks. A rack belongs
-    to a device group when all the devices in it carry that group's label."""
+    """Every device-group label (scalable units, pods, leaf groups), every row of racks, and a tier group
+    per role for at least ``TIER_GROUP_MIN`` devices without a label (a 131k plan's 2,048 core switches).
+    A rack belongs to a device group when all the devices in it carry that group's label (tier groups:
+    that role and no label)."""
     out: dict[str, Group] = {}
     by_label: dict[str, list[str]] = {}
     rack_labels: dict[str, set[str]] = {}
     gpu_labels: set[str] = set()
+    unlabelled: dict[str, list[str]] = {}  # role → devices without a group label
     for d in project.devices.values():
         if d.group:
             by_label.setdefault(d.group, []).append(d.id)
             if d.role == "compute":
                 gpu_labels.add(d.group)
+        else:
+            unlabelled.setdefault(d.role, []).append(d.id)
         if d.rack_id:
-            rack_labels.setdefault(d.rack_id, set()).add(d.group)
+            rack_labels.setdefault(d.rack_id, set()).add(d.group or f"\0{d.role}")
+    racks_of: dict[str, list[str]] = {}  # label → the racks whose devices all carry it
+    for r, labels in rack_labels.items():
+        if len(labels) == 1 and r in project.racks:
+            racks_of.setdefault(next(iter(labels)), []).append(r)
     for label, ids in sorted(by_label.items(), key=lambda kv: _natural(kv[0])):
-        racks = [r for r, labels in rack_labels.items() if labels == {label} and r in project.racks]
+        racks = racks_of.get(label, [])
         out[f"su:{label}"] = Group(f"su:{label}", "su", label, ids, sorted(racks), label in gpu_labels)
+    for role, ids in unlabelled.items():
+        if len(ids) >= TIER_GROUP_MIN:
+            racks = sorted(racks_of.get(f"\0{role}", []))
+            out[f"tier:{role}"] = Group(f"tier:{role}", "tier", role, ids, racks, role == "compute")
     by_row: dict[str, list[str]] = {}
     for r in project.racks.values():
         by_row.setdefault(r.row, []).append(r.id)
@@ -112,12 +129,12 @@ def block_figures(
     res: Results | None,
     groups: list[Group],
     link_ends: tuple[np.ndarray, np.ndarray],
-    link_ids: list[str],
+    link_row: Callable[[str], int | None],
     link_util: np.ndarray,
 ) -> list[BlockFigures]:
     """Each collapsed group's totals: GPUs, kW at load, the busiest link leaving it, findings naming its
     racks, devices or inside links. ``link_ends`` are the blocks (-1 = none) of each link's two ends, in
-    the link layer's order (``link_ids``, ``link_util``)."""
+    the link layer's order (``link_row``: id → row or None; ``link_util``)."""
     figs = [BlockFigures() for _ in groups]
     ba, bb = link_ends
     best = np.full(len(groups), -1.0)
@@ -131,8 +148,15 @@ def block_figures(
         owner.update(dict.fromkeys(g.rack_ids, k))
         if best[k] >= 0:
             figs[k].uplink_util = float(best[k])
-    inside = np.flatnonzero((ba >= 0) & ~cross)
-    owner.update({link_ids[i]: int(ba[i]) for i in inside})
+
+    def owner_of(item_id: str) -> int | None:
+        k = owner.get(item_id)
+        if k is None:  # a link inside one block? (looked up per finding item, not made for every link)
+            row = link_row(item_id)
+            if row is not None and ba[row] >= 0 and not cross[row]:
+                k = int(ba[row])
+        return k
+
     if res is not None:
         c = res.compiled
         for k, g in enumerate(groups):
@@ -141,7 +165,7 @@ def block_figures(
             figs[k].kw = float(res.power.device_load_w[rows].sum()) / 1000.0 if len(rows) else 0.0
         order = {"error": 0, "warning": 1, "info": 2}
         for fd in res.findings:
-            for k in {owner[i] for i in fd.items if i in owner}:
+            for k in {owner_of(i) for i in fd.items} - {None}:
                 f = figs[k]
                 f.findings += 1
                 if not f.worst or order.get(fd.severity, 3) < order.get(f.worst, 3):
@@ -158,6 +182,8 @@ def block_lines(group: Group, f: BlockFigures) -> list[str]:
     """The block's text: its name, then GPUs, kW, busiest uplink and findings (locale numbers, plurals)."""
     if group.kind == "su":
         title = translate("groups", "Group {name}").format(name=group.label)
+    elif group.kind == "tier":
+        title = translate("groups", "Group {name}").format(name=theme.role_name(group.label))
     else:
         title = translate("groups", "Row {name}").format(name=group.label)
     n_racks = len(group.rack_ids)
@@ -181,7 +207,10 @@ SEVERITY_COLORS = {"error": QColor(200, 40, 40), "warning": QColor(200, 130, 0)}
 
 
 class GroupBlock(QGraphicsItem):
-    """A collapsed group: a block with its figures; double-click (handled by the view) expands it."""
+    """A collapsed group: a block with its figures; double-click (handled by the view) expands it.
+
+    The item paints nothing itself: the link layer draws the blocks into its cached tiles (``draw``), so
+    that a frame of a 131k plan opened collapsed blits 577 blocks instead of laying out their text."""
 
     def __init__(self, key: str, rect: QRectF) -> None:
         super().__init__()
@@ -189,44 +218,108 @@ class GroupBlock(QGraphicsItem):
         self._rect = rect
         self.lines: list[str] = []
         self.worst = ""
+        self._layout: tuple[tuple[float, float, float], tuple[float, list[str]]] | None = None
         self.setZValue(2.5)  # above racks and devices
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # the view handles clicks
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
 
     def set_rect(self, rect: QRectF) -> None:
         if rect != self._rect:
             self.prepareGeometryChange()
             self._rect = rect
+            self._layout = None
 
-    def set_text(self, lines: list[str], worst: str) -> None:
+    def set_text(self, lines: list[str], worst: str) -> bool:
+        """Returns True when the text or the edge colour changed (the tiles under the block are stale)."""
         if lines != self.lines or worst != self.worst:
             self.lines, self.worst = lines, worst
-            self.update()
+            self._layout = None
+            return True
+        return False
+
+    def rect(self) -> QRectF:
+        return self._rect
+
+    def _text_layout(self, max_px: float) -> tuple[float, list[str]]:
+        """``text_layout`` for this block at this zoom, kept until the text, rectangle or zoom changes
+        (a 131k plan paints 576 blocks a frame)."""
+        key = (self._rect.width(), self._rect.height(), max_px)
+        if self._layout is None or self._layout[0] != key:
+            self._layout = (key, text_layout(self.lines, key[0], key[1], max_px))
+        return self._layout[1]
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt API)
         return self._rect.adjusted(-2, -2, 2, 2)
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        """Not called (ItemHasNoContents): the link layer's tiles draw the block (``draw_blocks``)."""
+
+    def edge_color(self) -> QColor:
+        return SEVERITY_COLORS.get(self.worst, theme.RACK_STATUS_COLORS[0])
+
+    def draw_text(self, p: QPainter, scale: float, clip: QRectF) -> bool:
+        """The figures at a readable size; nothing (False) when the block is too small on screen, or when
+        the text's area misses ``clip``."""
         r = self._rect
-        edge = SEVERITY_COLORS.get(self.worst, theme.RACK_STATUS_COLORS[0])
-        pen = QPen(edge, 2.5)
-        pen.setCosmetic(True)
-        p.setPen(pen)
-        p.setBrush(QColor(232, 238, 248))
-        p.drawRect(r)
-        scale = p.worldTransform().m11()
         if not self.lines or scale <= 0:
-            return
-        px, rows = text_layout(self.lines, r.width(), r.height(), 14.0 / scale)
+            return False
+        if min(14.0, r.height() * scale / (1.25 * min(2, len(self.lines)) + 0.6)) < 5:
+            return False  # too small for any text at this zoom (the title and one line of figures at least)
+        px, rows = self._text_layout(14.0 / scale)
         if px * scale < 5:
-            return
+            return False
+        wide = max(len(t) * (2 if max(t, default=" ") > "\u2e80" else 1) for t in rows)
+        # (a generous width: this only culls, the text itself is laid out by Qt in the block)
+        area = QRectF(
+            r.left(), r.top(), min(r.width(), px * (CHAR_W * 1.5 * wide + 2)), px * (0.6 + 1.25 * len(rows))
+        )
+        if not area.intersects(clip):
+            return False
         font = QFont()
         font.setPixelSize(max(1, int(px)))
         p.setPen(QColor(20, 24, 32))
+        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         for k, text in enumerate(rows):
             font.setBold(k == 0)
             p.setFont(font)
             box = QRectF(r.left() + px * 0.5, r.top() + px * (0.3 + 1.25 * k), r.width() - px, px * 1.25)
-            p.drawText(box, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+            p.drawText(box, flags, text)
+        return True
+
+
+BLOCK_FILL = QColor(232, 238, 248)
+
+
+def draw_blocks(p: QPainter, blocks: Iterable[GroupBlock], clip: QRectF) -> None:
+    """The collapsed groups' blocks that meet ``clip`` (a tile), in one call per edge colour (the edge
+    says the worst finding). Their figures are drawn live (``draw_block_texts``): text cut at tile edges
+    and blitted at another zoom shows seams."""
+    shown = [b for b in blocks if b.rect().intersects(clip)]
+    if not shown:
+        return
+    by_edge: dict[int, tuple[QColor, list[QRectF]]] = {}
+    for b in shown:
+        c = b.edge_color()
+        by_edge.setdefault(c.rgba(), (c, []))[1].append(b.rect())
+    p.setBrush(BLOCK_FILL)
+    for color, rects in by_edge.values():
+        pen = QPen(color, 2.5)
+        pen.setCosmetic(True)
+        p.setPen(pen)
+        p.drawRects(rects)
+
+
+MAX_BLOCK_TEXTS = 60  # blocks whose figures one frame draws, at most (overlapping blocks hide them anyway)
+
+
+def draw_block_texts(p: QPainter, blocks: Iterable[GroupBlock], exposed: QRectF, scale: float) -> None:
+    """The figures of the blocks whose text is in view (a block's text takes its top-left corner)."""
+    drawn = 0
+    for b in blocks:
+        if drawn >= MAX_BLOCK_TEXTS:
+            break
+        if b.rect().intersects(exposed) and b.draw_text(p, scale, exposed):
+            drawn += 1
 
 
 CHAR_W = 0.58  # a line's width per character, in font pixel sizes (a safe average for Latin and CJK mixes)
@@ -239,7 +332,7 @@ def text_layout(lines: list[str], width: float, height: float, max_px: float) ->
     best: tuple[float, list[str]] = (0.0, lines)
     for per_line in range(1, max(1, len(items)) + 1):
         rows = [title] + [" · ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
-        widest = max(len(t) * (2 if any(ord(c) > 0x2E80 for c in t) else 1) for t in rows)
+        widest = max(len(t) * (2 if max(t, default=" ") > "\u2e80" else 1) for t in rows)
         px = min(max_px, height / (len(rows) * 1.25 + 0.6), (width * 0.94) / (CHAR_W * widest + 1))
         if px > best[0]:
             best = (px, rows)

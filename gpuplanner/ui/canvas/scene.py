@@ -4,16 +4,20 @@ from the engine's Results applied to the items whose text or colour bucket chang
 Racks and devices are top-level items (under a common parent Qt would visit every child on every paint,
 calling each Python ``boundingRect``); below ``lod.OVERVIEW_BELOW`` they are made transparent and disabled
 (Qt skips them in C++) and the link layer's tiles draw them instead.
+
+Items exist only for racks and devices outside the collapsed groups: collapsing a group removes its items,
+expanding it creates them (with the latest annotations). A plan of more than ``OPEN_COLLAPSED_ABOVE``
+devices opens with its groups collapsed, so a 131k-GPU plan opens with a few thousand items, not 31,791.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Signal
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from gpuplanner.engine.analysis import Results
-from gpuplanner.model import ChangeSet, Project
+from gpuplanner.model import ChangeSet, Project, TableChange
 from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.canvas import annotations as notes
 from gpuplanner.ui.canvas import groups as grp
@@ -31,11 +35,23 @@ from gpuplanner.ui.canvas.geometry import (
 from gpuplanner.ui.canvas.link_item import LinkLayer
 from gpuplanner.ui.canvas.ports import port_groups, ports_used, speed_label
 from gpuplanner.ui.canvas.rack_item import RackItem
+from gpuplanner.ui.canvas.selection import SelectionMixin
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.floor.layout import phase_allowed
 
+OPEN_COLLAPSED_ABOVE = 10_000  # devices: a larger plan opens with its groups collapsed
+# fields of racks and devices that change a group's members or its block's rectangle
+GROUP_FIELDS = frozenset({"*", "x", "y", "group", "rack_id", "u_position", "type_id", "row", "role"})
 
-class PlannerScene(GroupsMixin, QGraphicsScene):
+
+def _moves_groups(tc: TableChange | None) -> bool:
+    """Whether a table change can change the groups or their blocks (a rack's budget or cooling cannot)."""
+    if tc is None or tc.is_empty():
+        return False
+    return bool(tc.added or tc.removed or any(f & GROUP_FIELDS for f in tc.updated.values()))
+
+
+class PlannerScene(SelectionMixin, GroupsMixin, QGraphicsScene):
     selectionIdsChanged = Signal(list)  # noqa: N815 (Qt signal naming)
     annotationsUpdated = Signal(int)  # noqa: N815 — number of items whose annotation changed
     groupsChanged = Signal()  # noqa: N815 — a group was collapsed or expanded
@@ -46,6 +62,7 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.overview = lod.OverviewData()
         self.layer = LinkLayer(self.overview)
+        self.layer.blocks = lambda: self.blocks.values()
         self.addItem(self.layer)
         self.overview_mode = False
         self.device_items: dict[str, DeviceItem] = {}
@@ -59,10 +76,12 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         self.pending_selected: set[str] = set()
         self._pad_cache: dict[str, tuple[Pad, ...]] = {}
         self.phase_id: str | None = None  # None = all phases
+        self._allowed: set[str] | None = None  # the phases shown (None: all)
         self.collapsed: list[str] = []  # keys of the collapsed groups (groups.build_groups)
         self.blocks: dict[str, grp.GroupBlock] = {}
         self._group_hidden: set[str] = set()  # rack and device ids inside collapsed groups
         self._block_groups: list[grp.Group] = []
+        self._groups: dict[str, grp.Group] | None = None  # (GroupsMixin.groups)
         self.selectionChanged.connect(self._on_selection)
         doc.changed.connect(self.apply_changes)
         doc.resultsReady.connect(self.apply_results)
@@ -78,18 +97,34 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         self._pad_cache.clear()  # (a new project may carry other catalog types under the same ids)
         for item in list(self.device_items.values()) + list(self.rack_items.values()):
             self.removeItem(item)
+        for block in self.blocks.values():
+            self.removeItem(block)
         self.device_items.clear()
         self.rack_items.clear()
+        self.blocks.clear()
+        self._group_hidden = set()
+        self._block_groups = []
+        self.pending_selected = set()
         self._rack_status.clear()
-        for rid in self.project.racks:
-            self._sync_rack(rid)
-        for did in self.project.devices:
-            self._sync_device(did)
+        self.forget_groups()
+        self._allowed = phase_allowed(self.project, self.phase_id)
         self._rebuild_arrays()
+        groups = None
+        if len(self.project.devices) > OPEN_COLLAPSED_ABOVE:
+            groups = self.groups()
+            self.collapsed = [k for k, g in groups.items() if g.kind in ("su", "tier")]
+        self._apply_groups(groups, sync_items=False)  # first: no items are made for what is collapsed
+        hidden = self._group_hidden
+        for rid in self.project.racks:
+            if rid not in hidden:
+                self._sync_rack(rid)
+        g = self.geom  # (sizes computed once, for the arrays)
+        for did, w, h in zip(g.ids, g.w.tolist(), g.h.tolist(), strict=True):
+            if did not in hidden:
+                self._sync_device(did, (w, h))
         if self.doc.results is not None:
             self.apply_results(self.doc.results)
         self._apply_phase()
-        self._apply_groups()
         self._fit_scene_rect()
 
     # -- phases -----------------------------------------------------------------------------------------
@@ -100,7 +135,7 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         self._apply_phase()
 
     def _apply_phase(self) -> None:
-        allowed = phase_allowed(self.project, self.phase_id)
+        allowed = self._allowed = phase_allowed(self.project, self.phase_id)
         if allowed is None and not self.layer.phase_off.any() and not self.overview.rack_off.any():
             return  # nothing filtered before or now: leave the items alone (a 16k canvas has 4,000)
 
@@ -165,9 +200,10 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         self.setSceneRect(r.adjusted(-2000, -1500, 2000, 1500))
 
     def _sync_rack(self, rid: str) -> None:
+        """Make, update or remove the rack's item (none while the rack is inside a collapsed group)."""
         rack = self.project.racks.get(rid)
         item = self.rack_items.get(rid)
-        if rack is None:
+        if rack is None or rid in self._group_hidden:
             if item is not None:
                 self.removeItem(item)
                 del self.rack_items[rid]
@@ -175,28 +211,45 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         if item is None:
             item = RackItem(rid)
             item.on_moved = self._rack_dragged
-            self._apply_lod(item)
-            self.addItem(item)
+            self._new_item(item, rid, rack.phase_id)
             self.rack_items[rid] = item
+            res = self.doc.results
+            note = notes.rack_notes(res).get(rid) if res is not None else None
+            if note is not None:
+                item.set_annotation(note.kw_text, note.status, note.badge)
         item.set_shape(rack.name, rack_ru(self.project, rack))
         item.set_model_pos(rack.x, rack.y)
 
-    def _sync_device(self, did: str) -> None:
+    def _sync_device(self, did: str, size: tuple[float, float] | None = None) -> None:
+        """Make, update or remove the device's item (none while it is inside a collapsed group)."""
         dev = self.project.devices.get(did)
         item = self.device_items.get(did)
-        if dev is None:
+        if dev is None or did in self._group_hidden:
             if item is not None:
                 self.removeItem(item)
                 del self.device_items[did]
             return
         if item is None:
             item = DeviceItem(did)
-            self._apply_lod(item)
-            self.addItem(item)
+            self._new_item(item, did, dev.phase_id)
             self.device_items[did] = item
-        w, h = device_size(self.project, dev)
+            if self.doc.results is not None:
+                item.set_annotation(self._device_kw_text(self.doc.results, did, {}))
+        w, h = size if size is not None else device_size(self.project, dev)
         item.set_shape(dev.name, dev.role, w, h, self._pads(dev.id, dev.type_id))
         item.setPos(dev.x, dev.y)
+
+    def _new_item(self, item: QGraphicsItem, item_id: str, phase_id: str) -> None:
+        """A new rack or device item: the level of detail, the phase shown and a waiting selection."""
+        self._apply_lod(item)
+        if self._allowed is not None and phase_id not in self._allowed:
+            item.setVisible(False)
+        self.addItem(item)
+        if item_id in self.pending_selected and item.isEnabled():
+            self.pending_selected.discard(item_id)
+            was, self._selecting = self._selecting, True
+            item.setSelected(True)
+            self._selecting = was
 
     def _pads(self, device_id: str, type_id: str) -> tuple[Pad, ...]:
         """The port-group pads of a device model (the same for every device of it: cached per model; what is
@@ -230,6 +283,8 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
     # -- model changes ----------------------------------------------------------------------------------
     def apply_changes(self, cs: ChangeSet) -> None:
         racks, devs, links = cs.tables.get("racks"), cs.tables.get("devices"), cs.tables.get("links")
+        if (racks and not racks.is_empty()) or (devs and not devs.is_empty()):
+            self.forget_groups()  # (names, rows and labels of groups come from these tables)
         structural = False
         if racks and not racks.is_empty():
             old = [self._rack_rect(r) for r in racks.updated if r in self.rack_items]
@@ -252,7 +307,7 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
             self._devices_moved(set(devs.updated))
         if self.phase_id is not None or "phases" in cs.tables:
             self._apply_phase()
-        if self.collapsed and (structural or racks or devs):
+        if self.collapsed and (structural or _moves_groups(racks) or _moves_groups(devs)):
             self._apply_groups()
         self._fit_scene_rect()
 
@@ -288,7 +343,11 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
 
     # -- live drag --------------------------------------------------------------------------------------
     def begin_live(self, device_ids: set[str]) -> None:
-        rows = np.array([self.geom.index[i] for i in device_ids if i in self.geom.index], dtype=np.int64)
+        # (a rack's device inside a collapsed group has no item and does not move with the rack)
+        rows = np.array(
+            [self.geom.index[i] for i in device_ids if i in self.geom.index and i in self.device_items],
+            dtype=np.int64,
+        )
         self._live_rows = rows
         self._live_links = self.layer.rows_of_devices(rows)
         self.layer.set_hidden(self._live_links)
@@ -322,7 +381,8 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         ]
 
     def rack_at(self, x: float, y: float) -> str | None:
-        """The rack whose frame (or header) contains the scene point."""
+        """The rack whose frame (or header) contains the scene point (racks with an item: the others are
+        inside collapsed groups)."""
         for rid, item in self.rack_items.items():
             r = item.mapRectToScene(item.frame().adjusted(0, -RACK_HEADER_H, 0, 0))
             if r.contains(QPointF(x, y)):
@@ -354,23 +414,24 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
         self.annotationsUpdated.emit(changed)
 
     def _device_annotations(self, res: Results) -> int:
-        c = res.compiled
-        load = res.power.device_load_w
+        """The kW line of every device that has an item (those in collapsed groups get theirs when made)."""
         changed = 0
-        template = self.tr("{kw} kW")
         texts: dict[float, str] = {}  # devices of one model at one load share their text
         for did, item in self.device_items.items():
-            i = c.devices.row.get(did)
-            if i is None or load[i] <= 0:
-                text = ""
-            else:
-                kw = round(float(load[i]) / 1000, 1)
-                text = texts.get(kw)
-                if text is None:
-                    text = texts[kw] = template.format(kw=fmt.number(kw, 1))
-            if item.set_annotation(text):
+            if item.set_annotation(self._device_kw_text(res, did, texts)):
                 changed += 1
         return changed
+
+    def _device_kw_text(self, res: Results, did: str, texts: dict[float, str]) -> str:
+        i = res.compiled.devices.row.get(did)
+        load = res.power.device_load_w
+        if i is None or load[i] <= 0:
+            return ""
+        kw = round(float(load[i]) / 1000, 1)
+        text = texts.get(kw)
+        if text is None:
+            text = texts[kw] = self.tr("{kw} kW").format(kw=fmt.number(kw, 1))
+        return text
 
     def link_tooltip(self, link_id: str) -> str:
         return notes.link_tooltip(self.project, self.doc.results, link_id, self.busiest)
@@ -385,84 +446,3 @@ class PlannerScene(GroupsMixin, QGraphicsScene):
                 return self.project.racks[item.rack_id].name if item.rack_id in self.project.racks else ""
             return notes.rack_tooltip(res, item.rack_id)
         return ""
-
-    # -- level of detail --------------------------------------------------------------------------------
-    def set_scale(self, scale: float) -> None:
-        overview = scale < lod.OVERVIEW_BELOW
-        if overview != self.overview_mode:
-            self.overview_mode = overview
-            for item in list(self.device_items.values()) + list(self.rack_items.values()):
-                item.setOpacity(0.0 if overview else 1.0)
-            QTimer.singleShot(0, self._apply_enabled)  # after this frame: 4,000 calls cost ~6 ms
-
-    def _apply_enabled(self) -> None:
-        for item in list(self.device_items.values()) + list(self.rack_items.values()):
-            item.setEnabled(not self.overview_mode)
-        if not self.overview_mode and self.pending_selected:
-            pending, self.pending_selected = self.pending_selected, set()
-            self._selecting = True
-            for i in pending:
-                item = self.device_items.get(i) or self.rack_items.get(i)
-                if item is not None:
-                    item.setSelected(True)
-            self._selecting = False
-            self._on_selection()
-
-    def _apply_lod(self, item: QGraphicsItem) -> None:
-        item.setOpacity(0.0 if self.overview_mode else 1.0)
-        item.setEnabled(not self.overview_mode)
-
-    # -- selection --------------------------------------------------------------------------------------
-    def selected_ids(self) -> list[str]:
-        ids = [i.device_id for i in self.selectedItems() if isinstance(i, DeviceItem)]
-        ids += [i.rack_id for i in self.selectedItems() if isinstance(i, RackItem)]
-        ids += sorted(i for i in self.pending_selected if i in self.device_items or i in self.rack_items)
-        return ids + sorted(self.layer.selected)
-
-    def select_ids(self, ids: list[str] | set[str], add: bool = False) -> None:
-        self._selecting = True
-        if not add:
-            self.clearSelection()
-            self.layer.selected = set()
-            self.pending_selected = set()
-        for i in ids:
-            item = self.device_items.get(i) or self.rack_items.get(i)
-            if item is not None:
-                if item.isEnabled():
-                    item.setSelected(True)
-                else:
-                    self.pending_selected.add(i)
-            elif i in self.layer.index:
-                self.layer.selected.add(i)
-        self.layer.update()
-        self._selecting = False
-        self._on_selection()
-
-    def toggle_link(self, link_id: str | None, add: bool) -> None:
-        if not add:
-            self._selecting = True
-            self.clearSelection()
-            self._selecting = False
-            self.layer.selected = set()
-            self.pending_selected = set()
-        if link_id is not None:
-            self.layer.selected ^= {link_id}
-        self.layer.update()
-        self._on_selection()
-
-    def _on_selection(self) -> None:
-        if not self._selecting:
-            ids = self.selected_ids()
-            self.selectionIdsChanged.emit(ids)
-            self.doc.view.select(ids)
-
-    def items_rect(self, ids: list[str]) -> QRectF:
-        r = QRectF()
-        for i in ids:
-            item = self.device_items.get(i) or self.rack_items.get(i)
-            if item is not None:
-                r = r.united(item.sceneBoundingRect())
-            elif i in self.layer.index:
-                x1, y1, x2, y2 = self.layer.xy[self.layer.index[i]]
-                r = r.united(QRectF(QPointF(min(x1, x2), min(y1, y2)), QPointF(max(x1, x2), max(y1, y2))))
-        return r

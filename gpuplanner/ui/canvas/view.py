@@ -250,6 +250,8 @@ class PlannerView(QGraphicsView):
         project = sc.project
         dev_pos = {}
         for d in devs:
+            if d not in sc.device_items:  # (a rack's device inside a collapsed group stays where it is)
+                continue
             p = sc.device_items[d].pos()
             if (p.x(), p.y()) != (project.devices[d].x, project.devices[d].y):
                 dev_pos[d] = (round(p.x(), 1), round(p.y(), 1))
