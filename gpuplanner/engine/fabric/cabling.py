@@ -13,6 +13,7 @@ links on a twin-cage group still takes a whole module for the last cage.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -28,11 +29,11 @@ MEDIUM_NAMES = ("", *MEDIA)  # CablePlan.medium_code indexes this
 
 @dataclass(frozen=True)
 class CablePlan:
-    medium: list[str]  # per link
+    """Per-link choices as integer codes (``medium_code`` into MEDIUM_NAMES; ``cable_code``, ``tr_a_code``,
+    ``tr_b_code`` into ``code_ids``); the per-link id strings (``medium``, ``cable_id``, ``transceiver_a``,
+    ``transceiver_b``) are built from them on first read (exports and the desktop read them, no stage does)."""
+
     medium_code: np.ndarray  # int32 per link: index into MEDIUM_NAMES
-    cable_id: list[str]  # per link ("" = none found)
-    transceiver_a: list[str]  # per link, "" for direct cables
-    transceiver_b: list[str]
     transceivers_a: np.ndarray  # modules at the a end (twin-port modules serve 2 links)
     transceivers_b: np.ndarray
     reach_m: np.ndarray  # reach of the chosen medium (NaN = none)
@@ -47,7 +48,33 @@ class CablePlan:
     )  # total metres per cable id (per-metre prices)
     bom_transceivers: dict[str, int] = field(default_factory=dict)
     cable_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # per link, into code_ids
+    tr_a_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # per link, into code_ids
+    tr_b_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     code_ids: list[str] = field(default_factory=lambda: [""])  # catalog ids the plan names (0 = none)
+
+    @cached_property
+    def medium(self) -> list[str]:
+        """Medium per link ("none" when nothing fits)."""
+        return _names_of(list(MEDIUM_NAMES), self.medium_code)
+
+    @cached_property
+    def cable_id(self) -> list[str]:
+        """Cable per link ("" = none found)."""
+        return _names_of(self.code_ids, self.cable_code)
+
+    @cached_property
+    def transceiver_a(self) -> list[str]:
+        """Module at the a end per link ("" for direct cables)."""
+        return _names_of(self.code_ids, self.tr_a_code)
+
+    @cached_property
+    def transceiver_b(self) -> list[str]:
+        return _names_of(self.code_ids, self.tr_b_code)
+
+
+def _names_of(names: list[str], codes: np.ndarray) -> list[str]:
+    out: list[str] = np.array(names, dtype=object)[codes].tolist()
+    return out
 
 
 def _fits(item_connector: str, cage: str) -> bool:
@@ -131,8 +158,14 @@ def _modules_per_cage(
     used = (mod > 0) & (share > 0)
     nk = int(key.max()) + 1 if len(key) else 1
     combo = (dev[used] * nk + key[used]) * n_ids + mod[used]
-    groups, inv = np.unique(combo, return_inverse=True)
-    whole = np.ceil(np.bincount(inv.ravel(), weights=share[used]) - 1e-9)
+    size = (int(dev.max()) + 1) * nk * n_ids if len(dev) else 0
+    if size <= 8 * len(combo) + 65536:  # a dense (device, key, module) table: bincount, no sort
+        sums = np.bincount(combo, weights=share[used], minlength=size)
+        groups = np.flatnonzero(np.bincount(combo, minlength=size))
+        whole = np.ceil(sums[groups] - 1e-9)
+    else:
+        groups, inv = np.unique(combo, return_inverse=True)
+        whole = np.ceil(np.bincount(inv.ravel(), weights=share[used]) - 1e-9)
     return np.bincount(groups % n_ids, weights=whole, minlength=n_ids)
 
 
@@ -244,14 +277,8 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
     n_ids = len(ch.ids)
     cnt = np.bincount(ch.cable, weights=mult, minlength=n_ids)
     trs = _modules_per_cage(lk, ch, n_tr_a, n_tr_b, n_ids)
-    ids = np.array(ch.ids, dtype=object)
-    medium_names = np.array(ch.medium_names, dtype=object)
     return CablePlan(
-        medium=medium_names[ch.medium].tolist(),
         medium_code=ch.medium,
-        cable_id=ids[ch.cable].tolist(),
-        transceiver_a=ids[ch.tr_a].tolist(),
-        transceiver_b=ids[ch.tr_b].tolist(),
         transceivers_a=n_tr_a,
         transceivers_b=n_tr_b,
         reach_m=reach,
@@ -270,6 +297,8 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
             if trs[i] > 0
         },
         cable_code=ch.cable,
+        tr_a_code=ch.tr_a,
+        tr_b_code=ch.tr_b,
         code_ids=list(ch.ids),
     )
 
