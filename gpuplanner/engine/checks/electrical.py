@@ -9,7 +9,7 @@ import numpy as np
 from gpuplanner.catalog import Catalog
 from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.fabric.network import PortUse
+from gpuplanner.engine.fabric.network import PortUseTable, running_sum
 from gpuplanner.engine.facility.electrical import ElectricalResult
 from gpuplanner.engine.facility.power import load_assumptions
 from gpuplanner.engine.facility.thermal import ThermalResult
@@ -73,19 +73,19 @@ def electrical_findings(c: Compiled, e: ElectricalResult, thermal: ThermalResult
 UNUSED_PORTS_SHARE = 0.25  # a quarter of the fabric ports idle is worth a sentence in the proposal
 
 
-def unused_port_findings(c: Compiled, port_use: list[PortUse]) -> list[Finding]:
+def unused_port_findings(c: Compiled, port_use: PortUseTable) -> list[Finding]:
     """Free ports on compute/storage fabric switches (management switches excluded: their spare ports are
-    normal). ``port_use``: engine.network.PortUse rows."""
+    normal). ``port_use``: the fabric stage's port-use columns."""
     from gpuplanner.engine.compiled import KIND_CODES, ROLE_CODES
 
     mgmt = ROLE_CODES.get("management", -1)
     sw = (c.devices.kind == KIND_CODES["switch"]) & (c.devices.role != mgmt)
-    rows = [p for p in port_use if sw[p.device_row]]
-    ports = sum(p.ports for p in rows)
-    free = sum(max(0.0, p.ports - p.used) for p in rows)
+    sel = sw[port_use.device_row] if len(port_use) else np.zeros(0, bool)
+    ports = int(port_use.ports[sel].sum())
+    free = running_sum(port_use.free()[sel])
     if ports <= 0 or free / ports <= UNUSED_PORTS_SHARE:
         return []
-    devs = sorted({p.device_row for p in rows})
+    devs = np.unique(port_use.device_row[sel]).tolist()
     params = {
         "free": int(round(free)),
         "ports": int(ports),

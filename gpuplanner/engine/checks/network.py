@@ -47,7 +47,8 @@ def network_findings(
     ``wiring_findings``)."""
     out: list[Finding] = []
     lk = c.links
-    for p in fabric.port_use:
+    pu = fabric.port_use
+    for p in (pu[i] for i in pu.over_used().tolist()):
         if p.used > p.ports + 1e-9:
             out.append(
                 Finding(
