@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gpuplanner.catalog.types import GpuType, PoweredType, ServerType, StorageType, SwitchType
-from gpuplanner.engine.arrays import FloatArray
+from gpuplanner.engine.arrays import FloatArray, dense_unique
 from gpuplanner.model import Project
 from gpuplanner.model.rows import Link, Rack, Site
 
@@ -431,8 +431,9 @@ def _compile_links(
     a_g, b_g = g_codes[:n].astype(np.int64), g_codes[n:].astype(np.int64)
     n_g = max(len(g_names), 1)
     dev_type = dev_type.astype(np.int64)
-    combo, inv = np.unique(
-        np.concatenate([dev_type[a] * n_g + a_g, dev_type[b] * n_g + b_g]), return_inverse=True
+    # the pairs as ascending key codes: a table of len(types) × len(groups) flags, no sort of 786k ends
+    combo, inv = dense_unique(
+        np.concatenate([dev_type[a] * n_g + a_g, dev_type[b] * n_g + b_g]), max(len(t_names), 1) * n_g
     )
     a_pgi = inv[:n].astype(np.int32)
     b_pgi = inv[n:].astype(np.int32)
