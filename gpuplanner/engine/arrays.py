@@ -56,3 +56,16 @@ def first_index(key: npt.NDArray[np.integer[Any]], size: int) -> IntArray:
     first = np.full(max(size, 1), len(key), dtype=np.int64)
     np.minimum.at(first, key, np.arange(len(key), dtype=np.int64))
     return first
+
+
+def group_rows(key: npt.NDArray[np.integer[Any]]) -> list[IntArray]:
+    """Positions of ``key`` grouped by equal value: groups in order of first appearance, positions ascending
+    inside each (what appending each position to a dict of lists gives, without the Python loop)."""
+    if not len(key):
+        return []
+    uniq, inv = np.unique(key, return_inverse=True)
+    inv = inv.ravel()
+    order = np.argsort(inv, kind="stable").astype(np.int64)
+    parts = np.split(order, np.cumsum(np.bincount(inv, minlength=len(uniq)))[:-1])
+    firsts = np.array([int(p[0]) for p in parts], dtype=np.int64)
+    return [parts[g] for g in np.argsort(firsts).tolist()]

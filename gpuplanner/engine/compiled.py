@@ -517,13 +517,16 @@ def cable_lengths_m(
     same = placed & (ra == rb)
     ua = devs.u_position[a].astype(np.float64) * U_HEIGHT_M
     ub = devs.u_position[b].astype(np.float64) * U_HEIGHT_M
-    out = np.full(a.shape, 5.0 + site.cable_slack_m)
-    out[same] = np.abs(ua[same] - ub[same]) + 0.5 + site.cable_slack_m * 0.5
+    slack = site.cable_slack_m
+    # each case over every link, then picked per link (no masked gathers); the same formula per element
+    out = np.where(same, np.abs(ua - ub) + 0.5 + slack * 0.5, 5.0 + slack)
     diff = placed & ~same
-    if diff.any():
-        xa, ya = racks.floor_x_m[ra[diff]], racks.floor_y_m[ra[diff]]
-        xb, yb = racks.floor_x_m[rb[diff]], racks.floor_y_m[rb[diff]]
+    if len(racks.floor_x_m) and diff.any():
+        ia, ib = np.maximum(ra, 0), np.maximum(rb, 0)
+        fx, fy = racks.floor_x_m, racks.floor_y_m
         top = RACK_TOP_M + site.tray_height_m
-        vertical = (top - ua[diff]) + (top - ub[diff])
-        out[diff] = np.abs(xa - xb) + np.abs(ya - yb) + np.maximum(vertical, 0) + site.cable_slack_m
+        vertical = (top - ua) + (top - ub)
+        out = np.where(
+            diff, np.abs(fx[ia] - fx[ib]) + np.abs(fy[ia] - fy[ib]) + np.maximum(vertical, 0) + slack, out
+        )
     return np.round(out, 1)

@@ -239,3 +239,113 @@ def test_row_index_is_the_id_to_row_dict():
     assert idx["l3"] == 1 and idx.get("l4") is None and "l6" in idx and "l7" not in idx
     with pytest.raises(KeyError):
         idx["nope"]
+
+
+# -- checks grouped per rack ----------------------------------------------------------------------------
+
+
+def _r(x: float) -> float:
+    return round(float(x), 1)
+
+
+def _circuit_groups_loop(c: Compiled, e, pdus_per_side: np.ndarray) -> list[tuple[tuple, list[int]]]:
+    """The per-rack loop the circuit finding grouped its racks with."""
+    bad = np.flatnonzero((e.rack_circuits_per_side > 1) & (e.rack_circuits_per_side > pdus_per_side))
+    groups: dict[tuple[float, int, int], list[int]] = {}
+    for i in bad.tolist():
+        key = (_r(e.rack_side_current_a[i]), int(e.rack_circuits_per_side[i]), int(pdus_per_side[i]))
+        groups.setdefault(key, []).append(int(i))
+    return list(groups.items())
+
+
+def _budget_groups_loop(c: Compiled, catalog) -> list[tuple[tuple, list[int]]]:
+    groups: dict[tuple[str, float, float], list[int]] = {}
+    for i, t in enumerate(c.racks.type_ids):
+        rated = getattr(catalog.entries.get(t), "power_budget_kw", None)
+        b = float(c.racks.budget_kw[i])
+        if rated and b == b and b > float(rated) + 1e-9:
+            groups.setdefault((t, b, float(rated)), []).append(i)
+    return list(groups.items())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rack_findings_group_like_the_per_rack_loop(seed):
+    """Random currents (a few distinct values, some equal after rounding), circuits and budgets on the racks
+    of a 3-tier plan: the circuit and budget findings name the same racks in the same groups and order."""
+    from gpuplanner.engine.analysis import analyze_project
+    from gpuplanner.engine.assumptions import load_assumptions
+    from gpuplanner.engine.checks.electrical import budget_raised_findings, electrical_findings
+
+    p = _project("fat-tree-3tier", 0)
+    res = analyze_project(p)
+    c, e = res.compiled, res.electrical
+    rng = np.random.default_rng(seed)
+    n = len(c.racks.ids)
+    currents = np.array([12.04, 12.06, 31.0, 31.0001, 55.55])
+    e = dataclasses.replace(
+        e,
+        rack_side_current_a=rng.choice(currents, n),
+        rack_circuits_per_side=rng.integers(0, 4, n),
+    )
+    rated = float(p.catalog.entries[c.racks.type_ids[0]].power_budget_kw)
+    budgets = rng.choice([np.nan, rated - 5, rated, rated + 3, rated + 10.25], n)
+    racks = dataclasses.replace(c.racks, budget_kw=budgets, pdu_count=rng.integers(1, 7, n).astype(np.int16))
+    c = dataclasses.replace(c, racks=racks)
+    per_side = c.racks.pdu_count.astype(np.int64) // int(
+        load_assumptions("facility").number("feeds_per_rack")
+    )
+    ref = _circuit_groups_loop(c, e, per_side)
+    got = [f for f in electrical_findings(c, e, res.thermal) if f.rule == "rack-needs-several-circuits"]
+    assert len(ref) > 1
+    assert [f.items for f in got] == [tuple(c.racks.ids[i] for i in rows) for _, rows in ref]
+    assert [(f.params["current_a"], f.params["circuits"], f.params["pdus_per_side"]) for f in got] == [
+        k for k, _ in ref
+    ]
+    ref_b = _budget_groups_loop(c, p.catalog)
+    got_b = budget_raised_findings(c, p.catalog)
+    assert len(ref_b) >= 1
+    assert [f.items for f in got_b] == [tuple(c.racks.ids[i] for i in rows) for _, rows in ref_b]
+    assert [(f.params["budget_kw"], f.params["rated_kw"]) for f in got_b] == [
+        (_r(b), _r(r)) for (_, b, r), _ in ref_b
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-3, 12), max_size=200))
+def test_group_rows_equals_a_dict_of_lists(values):
+    from gpuplanner.engine.arrays import group_rows
+
+    ref: dict[int, list[int]] = {}
+    for i, v in enumerate(values):
+        ref.setdefault(v, []).append(i)
+    got = group_rows(np.array(values, dtype=np.int64))
+    assert [g.tolist() for g in got] == list(ref.values())
+
+
+def test_cable_lengths_equal_the_masked_formula():
+    """cable_lengths_m over whole arrays equals the formula applied to each case's rows (as it was written),
+    with unplaced devices, same-rack and cross-rack links."""
+    from gpuplanner.engine.compiled import RACK_TOP_M, U_HEIGHT_M, cable_lengths_m
+
+    p = _project("with-storage-and-management", 0)
+    c = compile_project(p)
+    rng = np.random.default_rng(3)
+    rack = c.devices.rack.copy()
+    rack[rng.random(len(rack)) < 0.2] = -1
+    devs = dataclasses.replace(c.devices, rack=rack)
+    a, b, site = c.links.a, c.links.b, p.site
+    ra, rb = rack[a], rack[b]
+    placed = (ra >= 0) & (rb >= 0)
+    same = placed & (ra == rb)
+    ua = devs.u_position[a].astype(np.float64) * U_HEIGHT_M
+    ub = devs.u_position[b].astype(np.float64) * U_HEIGHT_M
+    ref = np.full(a.shape, 5.0 + site.cable_slack_m)
+    ref[same] = np.abs(ua[same] - ub[same]) + 0.5 + site.cable_slack_m * 0.5
+    diff = placed & ~same
+    xa, ya = c.racks.floor_x_m[ra[diff]], c.racks.floor_y_m[ra[diff]]
+    xb, yb = c.racks.floor_x_m[rb[diff]], c.racks.floor_y_m[rb[diff]]
+    top = RACK_TOP_M + site.tray_height_m
+    vertical = (top - ua[diff]) + (top - ub[diff])
+    ref[diff] = np.abs(xa - xb) + np.abs(ya - yb) + np.maximum(vertical, 0) + site.cable_slack_m
+    assert same.any() and diff.any() and (~placed).any()
+    np.testing.assert_array_equal(cable_lengths_m(a, b, devs, c.racks, site), np.round(ref, 1))

@@ -70,7 +70,7 @@ def network_findings(
     compute_key = np.array([r == "compute" for r in lk.port_key_role] or [False], dtype=bool)
     for side, keys in ((lk.a, lk.a_port_key), (lk.b, lk.b_port_key)):
         has_compute[side[compute_key[keys]]] = True
-    lonely = [i for i in gpu_servers if not has_compute[i]]
+    lonely = gpu_servers[~has_compute[gpu_servers]].tolist()
     if lonely and len(gpu_servers) > 1:
         out.append(
             Finding(
