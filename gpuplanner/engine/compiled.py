@@ -519,7 +519,7 @@ def cable_lengths_m(
     ub = devs.u_position[b].astype(np.float64) * U_HEIGHT_M
     slack = site.cable_slack_m
     # each case over every link, then picked per link (no masked gathers); the same formula per element
-    out = np.where(same, np.abs(ua - ub) + 0.5 + slack * 0.5, 5.0 + slack)
+    out: FloatArray = np.where(same, np.abs(ua - ub) + 0.5 + slack * 0.5, 5.0 + slack)
     diff = placed & ~same
     if len(racks.floor_x_m) and diff.any():
         ia, ib = np.maximum(ra, 0), np.maximum(rb, 0)
@@ -529,4 +529,5 @@ def cable_lengths_m(
         out = np.where(
             diff, np.abs(fx[ia] - fx[ib]) + np.abs(fy[ia] - fy[ib]) + np.maximum(vertical, 0) + slack, out
         )
-    return np.round(out, 1)
+    rounded: FloatArray = np.round(out, 1)
+    return rounded
