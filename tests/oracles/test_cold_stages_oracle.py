@@ -349,3 +349,18 @@ def test_cable_lengths_equal_the_masked_formula():
     ref[diff] = np.abs(xa - xb) + np.abs(ya - yb) + np.maximum(vertical, 0) + site.cable_slack_m
     assert same.any() and diff.any() and (~placed).any()
     np.testing.assert_array_equal(cable_lengths_m(a, b, devs, c.racks, site), np.round(ref, 1))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_most_common_type_equals_np_unique(seed):
+    """The workload's server type: the most common id among the masked devices, ties to the first sorted."""
+    from gpuplanner.engine.workload import most_common_type
+
+    p = _project("with-storage-and-management", 0)
+    c = compile_project(p)
+    rng = np.random.default_rng(seed)
+    ids = rng.choice(["srv-b", "srv-a", "srv-c"], len(c.devices.ids), p=[0.4, 0.4, 0.2]).tolist()
+    c = dataclasses.replace(c, devices=dataclasses.replace(c.devices, type_ids=ids))
+    mask = rng.random(len(ids)) < 0.5
+    types, counts = np.unique(np.array(ids, dtype=object)[mask], return_counts=True)
+    assert most_common_type(c, mask) == str(types[np.argmax(counts)])
