@@ -69,3 +69,19 @@ def group_rows(key: npt.NDArray[np.integer[Any]]) -> list[IntArray]:
     parts = np.split(order, np.cumsum(np.bincount(inv, minlength=len(uniq)))[:-1])
     firsts = np.array([int(p[0]) for p in parts], dtype=np.int64)
     return [parts[g] for g in np.argsort(firsts).tolist()]
+
+
+def unique_inverse(key: npt.NDArray[np.integer[Any]]) -> tuple[IntArray, IntArray]:
+    """``np.unique(key, return_inverse=True)`` through a stable argsort: the same answer, and much faster on
+    keys made of sorted runs (flows part by part), which the stable sort merges instead of re-sorting."""
+    if not len(key):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    order = np.argsort(key, kind="stable")
+    ordered = key[order]
+    new = np.empty(len(key), dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(len(key), dtype=np.int64)
+    inverse[order] = np.cumsum(new, dtype=np.int64) - 1
+    uniq: IntArray = ordered[new].astype(np.int64)
+    return uniq, inverse

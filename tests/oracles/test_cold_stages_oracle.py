@@ -364,3 +364,17 @@ def test_most_common_type_equals_np_unique(seed):
     mask = rng.random(len(ids)) < 0.5
     types, counts = np.unique(np.array(ids, dtype=object)[mask], return_counts=True)
     assert most_common_type(c, mask) == str(types[np.argmax(counts)])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(-50, 10**12), max_size=60), max_size=6), st.booleans())
+def test_unique_inverse_equals_np_unique(parts, sort_parts):
+    """Keys as the flows build them: several parts, each often a sorted run, with repeats across parts."""
+    from gpuplanner.engine.arrays import unique_inverse
+
+    chunks = [sorted(p) if sort_parts else p for p in parts]
+    key = np.array([k for p in chunks for k in p] + [k for p in chunks[:1] for k in p[:5]], dtype=np.int64)
+    uniq, inv = unique_inverse(key)
+    ref, ref_inv = np.unique(key, return_inverse=True)
+    np.testing.assert_array_equal(uniq, ref)
+    np.testing.assert_array_equal(inv, ref_inv.ravel())
