@@ -378,3 +378,28 @@ def test_unique_inverse_equals_np_unique(parts, sort_parts):
     ref, ref_inv = np.unique(key, return_inverse=True)
     np.testing.assert_array_equal(uniq, ref)
     np.testing.assert_array_equal(inv, ref_inv.ravel())
+
+
+def test_each_gpu_takes_its_rail_endpoint_like_a_per_server_loop(case):
+    """GPU g of a server uses compute endpoint g × n_endpoints // gpus of that server, endpoints in link order
+    (the fabric graph's sort of endpoints by device, then link)."""
+    from gpuplanner.engine.fabric.fabric_graph import build_fabric_graph
+
+    _, c = case
+    g = build_fabric_graph(c)
+    is_switch = c.devices.kind == KIND_CODES["switch"]
+    compute = [r == "compute" for r in c.links.port_key_role]
+    eps: dict[int, list[int]] = defaultdict(list)
+    for j, row in enumerate(g.link_rows.tolist()):
+        for dev, key, node in (
+            (int(c.links.a[row]), int(c.links.a_port_key[row]), int(g.link_a[j])),
+            (int(c.links.b[row]), int(c.links.b_port_key[row]), int(g.link_b[j])),
+        ):
+            if not is_switch[dev] and compute[key]:
+                eps[dev].append(node)
+    ref = []
+    for dev, n in enumerate(c.devices.gpu_count.tolist()):
+        for local in range(n):
+            mine = eps.get(dev, [])
+            ref.append(mine[local * len(mine) // n] if mine else -1)
+    assert g.gpu_endpoint.tolist() == ref
