@@ -45,7 +45,7 @@ class PortUse:
     used: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # columns of arrays: compared by identity, never hashed by value
 class PortUseTable(Sequence[PortUse]):
     """Ports used per (device, port group), as columns: every switch group in device then catalog order,
     then the over-used groups of other devices. Indexing or iterating gives ``PortUse`` rows (the checks and
