@@ -8,7 +8,8 @@ Two figures per size:
   then the whole pipeline again with one ``EngineCache`` kept across the runs (the routing state of the
   unchanged topology and the link columns are reused). The runner's incremental paths (only the dirty
   stages) are timed by benchmarks/bench_runner.py.
-Wall-clock median/min over the runs, CPU time (process_time) median/min, per-stage medians.
+Wall-clock median/min over the runs, CPU time (process_time) median/min, per-stage medians; at 131k the cold
+figure against the ≤ 1 s target. Inside each stage: benchmarks/bench_cold.py.
 
     python benchmarks/bench_perf.py [--runs 7] [--sizes 1024,16384,131072] [--no-model]
 """
@@ -29,6 +30,7 @@ from gpuplanner.model import Project, Workload
 from gpuplanner.topology import GenerateOptions, generate_into
 
 HERE = Path(__file__).resolve().parent
+COLD_TARGET_MS = 1000.0  # issue #19: the 131k-GPU full analysis, cold
 
 SIZES = {
     1024: GenerateOptions(template="fat-tree-3tier", servers=128, rack_budget_kw=42),
@@ -89,6 +91,12 @@ def bench_size(gpus: int, runs: int) -> None:
         cpu.append(c)
         stages.append(r.stage_ms)
     print(_fmt("cold", wall, cpu))
+    if gpus >= 100_000:  # issue #19: the 131k-GPU full analysis ≤ 1 s cold
+        met = "met" if statistics.median(cpu) <= COLD_TARGET_MS else "not met"
+        print(
+            f"  target ≤ {COLD_TARGET_MS:.0f} ms cold: CPU median {statistics.median(cpu):.0f} ms, "
+            f"wall median {statistics.median(wall):.0f} ms → {met} (CPU; wall on a shared machine is inflated)"
+        )
     print(
         "  stages (median): "
         + ", ".join(f"{k} {statistics.median(s[k] for s in stages):.1f}" for k in stages[0])

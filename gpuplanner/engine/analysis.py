@@ -325,7 +325,8 @@ def _steady_findings(
     steady += budget_raised_findings(c, project.catalog)
     steady += network_findings(c, fabric, project.catalog, wl)
     steady += workload_findings(c, wres, project.catalog)
-    steady += team_findings(project, c, island_gpus(c))
+    if project.tables["teams"]:  # the island size is only read against teams' largest jobs
+        steady += team_findings(project, c, island_gpus(c))
     phases = sorted(project.tables["phases"].values(), key=lambda p: p.order)
     last = phases[-1].scheduler if phases and phases[-1].scheduler else None
     advice = scheduler_finding(project, c, last)

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from gpuplanner.catalog.types import GpuType, PoweredType, ServerType, StorageType, SwitchType
-from gpuplanner.engine.arrays import FloatArray
+from gpuplanner.engine.arrays import FloatArray, dense_unique
 from gpuplanner.model import Project
 from gpuplanner.model.rows import Link, Rack, Site
 
@@ -77,16 +79,48 @@ class RackArrays:
     floor_y_m: np.ndarray
 
 
+class RowIndex(Mapping[str, int]):
+    """id → row of a list of ids, built on first use: the engine itself never looks a link up by id (only
+    the desktop and exports do), so a cold analysis of 393,216 links does not pay for a dict it never reads."""
+
+    __slots__ = ("_ids", "_map")
+
+    def __init__(self, ids: list[str]) -> None:
+        self._ids = ids
+        self._map: dict[str, int] | None = None
+
+    def _built(self) -> dict[str, int]:
+        if self._map is None:
+            self._map = dict(zip(self._ids, range(len(self._ids)), strict=True))
+        return self._map
+
+    def __getitem__(self, key: str) -> int:
+        return self._built()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._built()
+
+    def __repr__(self) -> str:
+        return f"RowIndex({len(self._ids)} ids)"
+
+
 @dataclass(frozen=True)
 class LinkArrays:
+    """Per-link columns. The per-link strings derived from port keys (``a_role``, ``b_role``, ``technology``,
+    ``connector``) are built on first read from the integer codes: no engine stage reads them."""
+
     ids: list[str]
-    row: dict[str, int]
+    row: Mapping[str, int]  # id → row (a RowIndex, built on first use)
     a: np.ndarray  # device rows
     b: np.ndarray
     a_group: list[str]
     b_group: list[str]
-    a_role: list[str]  # port-group roles at each end
-    b_role: list[str]
     speed_gbps: np.ndarray  # per cable
     multiplicity: np.ndarray
     capacity_gbps: np.ndarray  # per direction = speed × multiplicity
@@ -94,8 +128,6 @@ class LinkArrays:
     length_given: np.ndarray  # bool: set by the user
     medium: list[str]  # "" = automatic
     cable_ids: list[str]
-    technology: list[str]  # infiniband | ethernet
-    connector: list[str]  # cage/connector of the a end (osfp, qsfp112, qsfp56, qsfp28, sfp28, rj45)
     a_port_key: np.ndarray  # int32 index into port_keys: (device type, port group) of the a end
     b_port_key: np.ndarray
     port_keys: list[tuple[str, str]]
@@ -104,6 +136,31 @@ class LinkArrays:
     port_key_role: list[str]  # per port key: the group's role ("" = unknown group)
     infiniband: np.ndarray  # bool: technology == "infiniband"
     connector_code: np.ndarray  # int8 index into CONNECTORS of `connector`
+
+    @cached_property
+    def a_role(self) -> list[str]:
+        """Port-group role at the a end of each link ("" = unknown group)."""
+        return _gather_names(self.port_key_role, self.a_port_key)
+
+    @cached_property
+    def b_role(self) -> list[str]:
+        return _gather_names(self.port_key_role, self.b_port_key)
+
+    @cached_property
+    def technology(self) -> list[str]:
+        """infiniband | ethernet per link."""
+        return _gather_names(list(TECHNOLOGIES), self.infiniband.astype(np.int8))
+
+    @cached_property
+    def connector(self) -> list[str]:
+        """Cage/connector of each link (osfp, qsfp112, qsfp56, qsfp28, sfp28, rj45; "" = unknown)."""
+        return _gather_names(list(CONNECTORS), self.connector_code)
+
+
+def _gather_names(names: list[str], codes: npt.NDArray[np.integer[Any]]) -> list[str]:
+    table = np.array(names or [""], dtype=object)
+    out: list[str] = table[codes].tolist()
+    return out
 
 
 @dataclass(frozen=True)
@@ -264,7 +321,6 @@ class _LinkRows:
     """What compile reads from the link rows themselves (nothing from the catalog, racks or site)."""
 
     ids: list[str]
-    row: dict[str, int]
     a: np.ndarray  # int32 device rows
     b: np.ndarray
     a_group: list[str]
@@ -278,11 +334,7 @@ class _LinkRows:
     cable_ids: list[str]
 
     def copy(self) -> _LinkRows:
-        fields: dict[str, Any] = {
-            f.name: (dict(v) if isinstance(v, dict) else v.copy())
-            for f in dataclasses.fields(self)
-            for v in (getattr(self, f.name),)
-        }
+        fields: dict[str, Any] = {f.name: getattr(self, f.name).copy() for f in dataclasses.fields(self)}
         return _LinkRows(**fields)
 
 
@@ -314,30 +366,30 @@ class LinkRowCache:
 
 
 def _read_link_rows(
-    links: list[Link], dev_ids: list[str], d_row: dict[str, int], cache: LinkRowCache | None = None
+    table: dict[str, Link], dev_ids: list[str], d_row: dict[str, int], cache: LinkRowCache | None = None
 ) -> _LinkRows:
     """Row fields are read with one list comprehension each (the fastest way to read slotted rows); every
-    lookup after that is a C-level ``map`` over a dict or an array operation."""
+    lookup after that is a C-level ``map`` over a dict or an array operation. The ids are the table's keys
+    (a table is keyed by its rows' ids), read without touching the rows."""
+    links = list(table.values())
     cached = cache.get(links, dev_ids) if cache is not None else None
     if cached is not None:
         return cached
     n = len(links)
-    ids = [lk.id for lk in links]
     a_group = [lk.a_group for lk in links]
     b_group = [lk.b_group for lk in links]
-    g_codes, g_names = codes_of(a_group + b_group)
+    g_codes, g_names = _codes_of_pair(a_group, b_group)
     length_list = [lk.length_m for lk in links]
     rows = _LinkRows(
-        ids=ids,
-        row=dict(zip(ids, range(n), strict=True)),
+        ids=list(table),
         a=np.fromiter(map(d_row.__getitem__, [lk.a_device for lk in links]), np.int32, n),
         b=np.fromiter(map(d_row.__getitem__, [lk.b_device for lk in links]), np.int32, n),
         a_group=a_group,
         b_group=b_group,
         group_codes=g_codes,
         group_names=g_names,
-        speed_gbps=np.array([lk.speed_gbps for lk in links], dtype=np.float64),
-        multiplicity=np.array([lk.multiplicity for lk in links], dtype=np.int32),
+        speed_gbps=np.fromiter([lk.speed_gbps for lk in links], np.float64, n),
+        multiplicity=np.fromiter([lk.multiplicity for lk in links], np.int32, n),
         # None → NaN; the common all-automatic case skips numpy's slow per-object conversion
         length_m=np.full(n, np.nan)
         if length_list.count(None) == n
@@ -350,6 +402,17 @@ def _read_link_rows(
     return rows
 
 
+def _codes_of_pair(first: list[str], second: list[str]) -> tuple[npt.NDArray[np.int32], list[str]]:
+    """``codes_of(first + second)`` without the joined list: each half coded on its own (a column with one
+    value everywhere costs one ``count``), then the second half's few codes renumbered into one table."""
+    c1, n1 = codes_of(first)
+    c2, n2 = codes_of(second)
+    names = list(dict.fromkeys(n1 + n2))
+    at = {v: i for i, v in enumerate(names)}
+    remap = np.array([at[v] for v in n2] or [0], dtype=np.int32)
+    return np.concatenate([c1, remap[c2]]), names
+
+
 def _compile_links(
     project: Project,
     d_row: dict[str, int],
@@ -358,7 +421,7 @@ def _compile_links(
     cache: LinkRowCache | None = None,
 ) -> LinkArrays:
     """Per-link figures; port-group facts are looked up once per distinct (device type, group) pair."""
-    rows = _read_link_rows(list(project.links.values()), devs.ids, d_row, cache)
+    rows = _read_link_rows(project.links, devs.ids, d_row, cache)
     site = project.site
     n = len(rows.ids)
     a, b, a_group, b_group = rows.a, rows.b, rows.a_group, rows.b_group
@@ -368,8 +431,9 @@ def _compile_links(
     a_g, b_g = g_codes[:n].astype(np.int64), g_codes[n:].astype(np.int64)
     n_g = max(len(g_names), 1)
     dev_type = dev_type.astype(np.int64)
-    combo, inv = np.unique(
-        np.concatenate([dev_type[a] * n_g + a_g, dev_type[b] * n_g + b_g]), return_inverse=True
+    # the pairs as ascending key codes: a table of len(types) × len(groups) flags, no sort of 786k ends
+    combo, inv = dense_unique(
+        np.concatenate([dev_type[a] * n_g + a_g, dev_type[b] * n_g + b_g]), max(len(t_names), 1) * n_g
     )
     a_pgi = inv[:n].astype(np.int32)
     b_pgi = inv[n:].astype(np.int32)
@@ -396,13 +460,11 @@ def _compile_links(
     conn = np.where((pg_speed[a_pgi] > speed) & (pg_speed[b_pgi] == speed), pg_conn[b_pgi], pg_conn[a_pgi])
     return LinkArrays(
         ids=rows.ids,
-        row=rows.row,
+        row=RowIndex(rows.ids),
         a=a,
         b=b,
         a_group=a_group,
         b_group=b_group,
-        a_role=pg_role[a_pgi].tolist(),
-        b_role=pg_role[b_pgi].tolist(),
         speed_gbps=speed,
         multiplicity=mult,
         capacity_gbps=speed * mult,
@@ -410,8 +472,6 @@ def _compile_links(
         length_given=given,
         medium=rows.medium,
         cable_ids=rows.cable_ids,
-        technology=np.array(TECHNOLOGIES, dtype=object)[ib.astype(np.int8)].tolist(),
-        connector=np.array(CONNECTORS, dtype=object)[conn].tolist(),
         a_port_key=a_pgi,
         b_port_key=b_pgi,
         port_keys=list(keys),
@@ -457,13 +517,17 @@ def cable_lengths_m(
     same = placed & (ra == rb)
     ua = devs.u_position[a].astype(np.float64) * U_HEIGHT_M
     ub = devs.u_position[b].astype(np.float64) * U_HEIGHT_M
-    out = np.full(a.shape, 5.0 + site.cable_slack_m)
-    out[same] = np.abs(ua[same] - ub[same]) + 0.5 + site.cable_slack_m * 0.5
+    slack = site.cable_slack_m
+    # each case over every link, then picked per link (no masked gathers); the same formula per element
+    out: FloatArray = np.where(same, np.abs(ua - ub) + 0.5 + slack * 0.5, 5.0 + slack)
     diff = placed & ~same
-    if diff.any():
-        xa, ya = racks.floor_x_m[ra[diff]], racks.floor_y_m[ra[diff]]
-        xb, yb = racks.floor_x_m[rb[diff]], racks.floor_y_m[rb[diff]]
+    if len(racks.floor_x_m) and diff.any():
+        ia, ib = np.maximum(ra, 0), np.maximum(rb, 0)
+        fx, fy = racks.floor_x_m, racks.floor_y_m
         top = RACK_TOP_M + site.tray_height_m
-        vertical = (top - ua[diff]) + (top - ub[diff])
-        out[diff] = np.abs(xa - xb) + np.abs(ya - yb) + np.maximum(vertical, 0) + site.cable_slack_m
-    return np.round(out, 1)
+        vertical = (top - ua) + (top - ub)
+        out = np.where(
+            diff, np.abs(fx[ia] - fx[ib]) + np.abs(fy[ia] - fy[ib]) + np.maximum(vertical, 0) + slack, out
+        )
+    rounded: FloatArray = np.round(out, 1)
+    return rounded

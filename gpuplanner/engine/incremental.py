@@ -20,18 +20,17 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.catalog import Catalog
-from gpuplanner.engine.compiled import Compiled, LinkArrays, cable_lengths_m, codes_of
-from gpuplanner.engine.fabric.cabling import CablePlan, bom_cable_m, plan_cables
+from gpuplanner.engine.compiled import Compiled, LinkArrays, RowIndex, cable_lengths_m, codes_of
+from gpuplanner.engine.fabric.cabling import MEDIUM_NAMES, CablePlan, bom_cable_m, plan_cables
 
-# LinkArrays fields with one entry per link (the rest are per port key, or the id → row map)
+# LinkArrays fields with one entry per link (the rest are per port key, or the id → row map; the per-link
+# role, technology and connector strings are derived from the port-key codes on first read)
 _PER_LINK = (
     "ids",
     "a",
     "b",
     "a_group",
     "b_group",
-    "a_role",
-    "b_role",
     "speed_gbps",
     "multiplicity",
     "capacity_gbps",
@@ -39,15 +38,13 @@ _PER_LINK = (
     "length_given",
     "medium",
     "cable_ids",
-    "technology",
-    "connector",
     "a_port_key",
     "b_port_key",
     "infiniband",
     "connector_code",
 )
-# CablePlan fields with one entry per link that a move may not change for the plan to be kept
-_CHOICES = ("medium", "cable_id", "transceiver_a", "transceiver_b")
+# CablePlan per-link codes that a move may not change for the plan to be kept, with the table each indexes
+_CHOICES = ("medium_code", "cable_code", "tr_a_code", "tr_b_code")
 _CHOICE_NUMBERS = ("transceivers_a", "transceivers_b", "reach_m", "copper_reach_m", "optics_power_w")
 
 
@@ -99,15 +96,22 @@ def _link_subset(lk: LinkArrays, rows: np.ndarray) -> LinkArrays:
     for name in _PER_LINK:
         v = getattr(lk, name)
         picked[name] = v[rows] if isinstance(v, np.ndarray) else [v[i] for i in idx]
-    picked["row"] = {lid: i for i, lid in enumerate(picked["ids"])}
+    picked["row"] = RowIndex(picked["ids"])
     return dataclasses.replace(lk, **picked)
 
 
+def _choice_names(plan: CablePlan, name: str, rows: np.ndarray | None = None) -> np.ndarray:
+    """The chosen medium / catalog id of each link (of ``rows``), whatever the plan's code numbering."""
+    codes = getattr(plan, name)
+    names = MEDIUM_NAMES if name == "medium_code" else plan.code_ids
+    table = np.array(names, dtype=object)
+    picked: np.ndarray = table[codes if rows is None else codes[rows]]
+    return picked
+
+
 def _same_choices(sub: CablePlan, prev: CablePlan, rows: np.ndarray) -> bool:
-    idx = rows.tolist()
     for name in _CHOICES:
-        old = getattr(prev, name)
-        if getattr(sub, name) != [old[i] for i in idx]:
+        if not np.array_equal(_choice_names(sub, name), _choice_names(prev, name, rows)):
             return False
     return all(
         np.array_equal(getattr(sub, name), getattr(prev, name)[rows], equal_nan=True)

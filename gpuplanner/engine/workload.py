@@ -20,7 +20,7 @@ from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import GpuType, ModelType, ServerType
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.arrays import FloatArray
-from gpuplanner.engine.compiled import KIND_CODES, Compiled
+from gpuplanner.engine.compiled import KIND_CODES, Compiled, codes_of
 from gpuplanner.engine.fabric.fabric_graph import FabricGraph
 from gpuplanner.engine.fabric.routing import Router
 from gpuplanner.engine.perf.shapes import (
@@ -90,8 +90,7 @@ def cluster_of(
         raise PlannerError(
             text.en("error.no_gpu_servers" if servers is None else "error.no_gpu_servers_in_partition")
         )
-    types, counts = np.unique(np.array(c.devices.type_ids, dtype=object)[is_gpu], return_counts=True)
-    srv = catalog.get_typed(str(types[np.argmax(counts)]), ServerType)
+    srv = catalog.get_typed(most_common_type(c, is_gpu), ServerType)
     gpu = catalog.get_typed(str(srv.gpu), GpuType)  # a server without a GPU: "no catalog entry 'None'"
     n_gpus = int(c.devices.gpu_count[is_gpu].sum())
     ep = fg.endpoint_link[fg.endpoint_link >= 0]
@@ -230,11 +229,21 @@ def switch_hops(fg: FabricGraph, router: Router, flows: Flows) -> dict[str, floa
     return out
 
 
+def most_common_type(c: Compiled, rows: npt.NDArray[np.bool_]) -> str:
+    """The type id most of the masked devices have (ties: the first id in sorting order), counted over type
+    codes (np.unique of 26k id strings sorts them; this does not)."""
+    t_code, t_names = codes_of(c.devices.type_ids)
+    counts = np.bincount(t_code[rows], minlength=len(t_names))
+    return min(t_names[k] for k in np.flatnonzero(counts == counts.max()).tolist())
+
+
 def switch_latency_ns(c: Compiled, catalog: Catalog) -> float | None:
     """The largest port-to-port latency the catalog prints for the plan's switch models (None: none printed)."""
     is_switch = c.devices.kind == KIND_CODES["switch"]
     found = []
-    for type_id in np.unique(np.array(c.devices.type_ids, dtype=object)[is_switch]):  # loop over models
+    t_code, t_names = codes_of(c.devices.type_ids)
+    present = np.bincount(t_code[is_switch], minlength=len(t_names)) > 0
+    for type_id in sorted(t_names[k] for k in np.flatnonzero(present).tolist()):  # loop over models
         value = getattr(catalog.get(str(type_id)), "latency_ns", None)
         if value is not None:
             found.append(float(value))

@@ -7,9 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from gpuplanner.catalog import Catalog
+from gpuplanner.engine.arrays import few_unique, group_rows
 from gpuplanner.engine.checks.findings import Finding
-from gpuplanner.engine.compiled import Compiled
-from gpuplanner.engine.fabric.network import PortUse
+from gpuplanner.engine.compiled import Compiled, codes_of
+from gpuplanner.engine.fabric.network import PortUseTable, running_sum
 from gpuplanner.engine.facility.electrical import ElectricalResult
 from gpuplanner.engine.facility.power import load_assumptions
 from gpuplanner.engine.facility.thermal import ThermalResult
@@ -28,32 +29,36 @@ def electrical_findings(c: Compiled, e: ElectricalResult, thermal: ThermalResult
         load_assumptions("facility").number("feeds_per_rack")
     )
     bad = np.flatnonzero((e.rack_circuits_per_side > 1) & (e.rack_circuits_per_side > pdus_per_side))
-    groups: dict[
-        tuple[float, int, int], list[int]
-    ] = {}  # one finding per (current, circuits, PDUs): a row of equal racks
-    for i in bad.tolist():
-        key = (_r(e.rack_side_current_a[i]), int(e.rack_circuits_per_side[i]), int(pdus_per_side[i]))
-        groups.setdefault(key, []).append(int(i))
+    # one finding per (current, circuits, PDUs): a row of equal racks. The currents are rounded once per
+    # distinct value (Python's round, as the sentence shows it), then the racks grouped by their key codes.
+    raw, raw_code = few_unique(e.rack_side_current_a[bad].astype(np.float64))
+    amp_code, amp_names = codes_of([_r(v) for v in raw.tolist()])
+    amps_of = amp_code[raw_code].astype(np.int64)
+    circuits_of = e.rack_circuits_per_side[bad].astype(np.int64)
+    per_side_of = pdus_per_side[bad]
+    width = int(max(circuits_of.max(), per_side_of.max(), 0)) + 1 if len(bad) else 1
+    key = (amps_of * width + circuits_of) * width + per_side_of
     pf = a.number("it_power_factor")
-    for (amps, circuits, per_side), rows in groups.items():
-        i = rows[0]
+    for g in group_rows(key):
+        rows = bad[g].tolist()
+        i, k = rows[0], int(g[0])
         params = {
             "count": len(rows),
             "rack": c.racks.names[i],
             "kw_max": _r(e.rack_side_current_a[i] * np.sqrt(3) * e.voltage_v * pf / 1000),
-            "current_a": amps,
+            "current_a": amp_names[int(amps_of[k])],
             "feed_a": _r(feed_a),
-            "circuits": circuits,
-            "pdus_per_side": per_side,
+            "circuits": int(circuits_of[k]),
+            "pdus_per_side": int(per_side_of[k]),
         }
         out.append(
             Finding("warning", "rack-needs-several-circuits", tuple(c.racks.ids[k] for k in rows), params)
         )
+    row_code, row_names = codes_of(c.racks.row_label)
     for row in e.rows:
         if row["busways_per_side"] > 1:
-            racks = tuple(
-                rid for rid, r in zip(c.racks.ids, c.racks.row_label, strict=True) if r == row["row"]
-            )
+            at = row_names.index(row["row"]) if row["row"] in row_names else -1
+            racks = tuple(c.racks.ids[k] for k in np.flatnonzero(row_code == at).tolist())
             params = {
                 "row": row["row"],
                 "kw_max": _r(row["kw_max"]),
@@ -73,19 +78,19 @@ def electrical_findings(c: Compiled, e: ElectricalResult, thermal: ThermalResult
 UNUSED_PORTS_SHARE = 0.25  # a quarter of the fabric ports idle is worth a sentence in the proposal
 
 
-def unused_port_findings(c: Compiled, port_use: list[PortUse]) -> list[Finding]:
+def unused_port_findings(c: Compiled, port_use: PortUseTable) -> list[Finding]:
     """Free ports on compute/storage fabric switches (management switches excluded: their spare ports are
-    normal). ``port_use``: engine.network.PortUse rows."""
+    normal). ``port_use``: the fabric stage's port-use columns."""
     from gpuplanner.engine.compiled import KIND_CODES, ROLE_CODES
 
     mgmt = ROLE_CODES.get("management", -1)
     sw = (c.devices.kind == KIND_CODES["switch"]) & (c.devices.role != mgmt)
-    rows = [p for p in port_use if sw[p.device_row]]
-    ports = sum(p.ports for p in rows)
-    free = sum(max(0.0, p.ports - p.used) for p in rows)
+    sel = sw[port_use.device_row] if len(port_use) else np.zeros(0, bool)
+    ports = int(port_use.ports[sel].sum())
+    free = running_sum(port_use.free()[sel])
     if ports <= 0 or free / ports <= UNUSED_PORTS_SHARE:
         return []
-    devs = sorted({p.device_row for p in rows})
+    devs = np.unique(port_use.device_row[sel]).tolist()
     params = {
         "free": int(round(free)),
         "ports": int(ports),
@@ -97,19 +102,23 @@ def unused_port_findings(c: Compiled, port_use: list[PortUse]) -> list[Finding]:
 
 def budget_raised_findings(c: Compiled, catalog: Catalog) -> list[Finding]:
     """Racks whose budget was set above their rack type's rating: said once per (type, budget)."""
-    groups: dict[tuple[str, float, float], list[int]] = {}
-    for i, t in enumerate(c.racks.type_ids):
-        rated = getattr(catalog.entries.get(t), "power_budget_kw", None)
-        b = float(c.racks.budget_kw[i])
-        if rated and b == b and b > float(rated) + 1e-9:
-            groups.setdefault((t, b, float(rated)), []).append(i)
+    t_code, t_names = codes_of(c.racks.type_ids)
+    rated_of_type = [getattr(catalog.entries.get(t), "power_budget_kw", None) for t in t_names]
+    rated = np.array([float(r) if r else np.nan for r in rated_of_type] or [np.nan])[t_code]
+    b = c.racks.budget_kw.astype(np.float64)
+    bad = np.flatnonzero(~np.isnan(rated) & ~np.isnan(b) & (b > rated + 1e-9))
+    # one finding per (type, budget, rating): the rating follows the type
+    _, b_code = few_unique(b[bad])
     out = []
-    for (t, b, rated), rows in groups.items():
+    for g in group_rows(t_code[bad].astype(np.int64) * (len(bad) + 1) + b_code):
+        rows = bad[g].tolist()
+        i = rows[0]
+        t = c.racks.type_ids[i]
         params = {
             "count": len(rows),
-            "rack": c.racks.names[rows[0]],
-            "budget_kw": _r(b),
-            "rated_kw": _r(rated),
+            "rack": c.racks.names[i],
+            "budget_kw": _r(b[i]),
+            "rated_kw": _r(rated[i]),
             "type": getattr(catalog.entries.get(t), "name", t),
         }
         out.append(Finding("info", "rack-budget-above-rating", tuple(c.racks.ids[k] for k in rows), params))

@@ -47,7 +47,8 @@ def network_findings(
     ``wiring_findings``)."""
     out: list[Finding] = []
     lk = c.links
-    for p in fabric.port_use:
+    pu = fabric.port_use
+    for p in (pu[i] for i in pu.over_used().tolist()):
         if p.used > p.ports + 1e-9:
             out.append(
                 Finding(
@@ -69,7 +70,7 @@ def network_findings(
     compute_key = np.array([r == "compute" for r in lk.port_key_role] or [False], dtype=bool)
     for side, keys in ((lk.a, lk.a_port_key), (lk.b, lk.b_port_key)):
         has_compute[side[compute_key[keys]]] = True
-    lonely = [i for i in gpu_servers if not has_compute[i]]
+    lonely = gpu_servers[~has_compute[gpu_servers]].tolist()
     if lonely and len(gpu_servers) > 1:
         out.append(
             Finding(

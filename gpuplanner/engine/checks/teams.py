@@ -8,20 +8,20 @@ from collections import defaultdict
 import numpy as np
 
 from gpuplanner.engine.checks.findings import Finding
-from gpuplanner.engine.compiled import Compiled
+from gpuplanner.engine.compiled import Compiled, codes_of
 from gpuplanner.model import Project
 
 
 def partition_gpus(project: Project, c: Compiled) -> dict[str, int]:
-    """GPUs per partition ("" = the whole cluster)."""
-    by: dict[str, int] = defaultdict(int)
+    """GPUs per partition ("" = the whole cluster), partitions in order of their first GPU device: the GPU
+    devices' partition names coded once (a C-level map), then one ``np.bincount`` of their GPU counts."""
+    gpu = c.devices.gpu_count
+    rows = np.flatnonzero(gpu).tolist()
     devices = list(project.devices.values())
-    for d, g in zip(devices, c.devices.gpu_count.tolist(), strict=True):
-        if g:
-            by[d.partition or ""] += g
-    total = int(c.devices.gpu_count.sum())
-    out = dict(by)
-    out[""] = total
+    code, names = codes_of([devices[i].partition or "" for i in rows])
+    sums = np.bincount(code, weights=gpu[rows], minlength=len(names)) if rows else np.zeros(0)
+    out = {name: int(n) for name, n in zip(names, sums.tolist(), strict=True)} if rows else {}
+    out[""] = int(gpu.sum())
     return out
 
 

@@ -13,11 +13,13 @@ links on a twin-cage group still takes a whole module for the last cage.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import CableType, TransceiverType
+from gpuplanner.engine.arrays import dense_unique, few_unique, first_index
 from gpuplanner.engine.compiled import CONNECTORS, KIND_CODES, TECHNOLOGIES, Compiled, LinkArrays, codes_of
 
 DIRECT_ORDER = {"utp": 0, "dac": 0, "acc": 1, "aec": 1, "aoc": 2}
@@ -28,11 +30,11 @@ MEDIUM_NAMES = ("", *MEDIA)  # CablePlan.medium_code indexes this
 
 @dataclass(frozen=True)
 class CablePlan:
-    medium: list[str]  # per link
+    """Per-link choices as integer codes (``medium_code`` into MEDIUM_NAMES; ``cable_code``, ``tr_a_code``,
+    ``tr_b_code`` into ``code_ids``); the per-link id strings (``medium``, ``cable_id``, ``transceiver_a``,
+    ``transceiver_b``) are built from them on first read (exports and the desktop read them, no stage does)."""
+
     medium_code: np.ndarray  # int32 per link: index into MEDIUM_NAMES
-    cable_id: list[str]  # per link ("" = none found)
-    transceiver_a: list[str]  # per link, "" for direct cables
-    transceiver_b: list[str]
     transceivers_a: np.ndarray  # modules at the a end (twin-port modules serve 2 links)
     transceivers_b: np.ndarray
     reach_m: np.ndarray  # reach of the chosen medium (NaN = none)
@@ -47,7 +49,33 @@ class CablePlan:
     )  # total metres per cable id (per-metre prices)
     bom_transceivers: dict[str, int] = field(default_factory=dict)
     cable_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # per link, into code_ids
+    tr_a_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # per link, into code_ids
+    tr_b_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     code_ids: list[str] = field(default_factory=lambda: [""])  # catalog ids the plan names (0 = none)
+
+    @cached_property
+    def medium(self) -> list[str]:
+        """Medium per link ("none" when nothing fits)."""
+        return _names_of(list(MEDIUM_NAMES), self.medium_code)
+
+    @cached_property
+    def cable_id(self) -> list[str]:
+        """Cable per link ("" = none found)."""
+        return _names_of(self.code_ids, self.cable_code)
+
+    @cached_property
+    def transceiver_a(self) -> list[str]:
+        """Module at the a end per link ("" for direct cables)."""
+        return _names_of(self.code_ids, self.tr_a_code)
+
+    @cached_property
+    def transceiver_b(self) -> list[str]:
+        return _names_of(self.code_ids, self.tr_b_code)
+
+
+def _names_of(names: list[str], codes: np.ndarray) -> list[str]:
+    out: list[str] = np.array(names, dtype=object)[codes].tolist()
+    return out
 
 
 def _fits(item_connector: str, cage: str) -> bool:
@@ -90,9 +118,13 @@ def _link_groups(lk: LinkArrays) -> tuple[np.ndarray, list[tuple[float, str, str
     n = len(lk.ids)
     if not n:
         return np.zeros(0, np.int32), []
-    speeds, speed_code = np.unique(lk.speed_gbps, return_inverse=True)
-    key = (speed_code.astype(np.int64) * 2 + lk.infiniband) * len(CONNECTORS) + lk.connector_code
-    combos, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    # codes without sorting the 393k-link columns: the few distinct speeds by binary search, the key
+    # combinations by a table of flags (np.unique of each gives the same codes)
+    speeds, speed_code = few_unique(lk.speed_gbps)
+    key = (speed_code * 2 + lk.infiniband) * len(CONNECTORS) + lk.connector_code
+    size = len(speeds) * 2 * len(CONNECTORS)
+    combos, inv = dense_unique(key, size)
+    first = first_index(key, size)[combos]
     order = np.argsort(first)
     rank = np.empty(len(combos), np.int32)
     rank[order] = np.arange(len(combos), dtype=np.int32)
@@ -104,7 +136,7 @@ def _link_groups(lk: LinkArrays) -> tuple[np.ndarray, list[tuple[float, str, str
         )
         for k in combos[order].tolist()
     ]
-    return rank[inv.ravel()], keys
+    return rank[inv], keys
 
 
 def _twin_port_keys(lk: LinkArrays, catalog: Catalog) -> np.ndarray:
@@ -124,12 +156,27 @@ def _modules_per_cage(
     modules per device port group, never a half module shared between two devices."""
     if not len(n_tr_a):
         return np.zeros(n_ids)
+    nk = int(max(lk.a_port_key.max(), lk.b_port_key.max())) + 1
+    size = (int(max(lk.a.max(), lk.b.max())) + 1) * nk * n_ids
+    share = np.concatenate([n_tr_a, n_tr_b])
+    if size <= 8 * len(share) + 65536:
+        # a dense (device, port key, module) table: one bincount over both ends in the order a ends, b ends
+        # (the order np.unique's groups summed in); ends with no module add 0 to their own cells, and cells
+        # of code 0 ("no module") are not counted
+        combo = np.concatenate(
+            [
+                (lk.a.astype(np.int64) * nk + lk.a_port_key) * n_ids + ch.tr_a,
+                (lk.b.astype(np.int64) * nk + lk.b_port_key) * n_ids + ch.tr_b,
+            ]
+        )
+        whole = np.ceil(np.bincount(combo, weights=share, minlength=size) - 1e-9).reshape(-1, n_ids)
+        per_id: np.ndarray = np.maximum(whole, 0.0).sum(axis=0)  # whole modules: integer sums, exact
+        per_id[0] = 0.0
+        return per_id
     dev = np.concatenate([lk.a, lk.b]).astype(np.int64)
     key = np.concatenate([lk.a_port_key, lk.b_port_key]).astype(np.int64)
     mod = np.concatenate([ch.tr_a, ch.tr_b]).astype(np.int64)
-    share = np.concatenate([n_tr_a, n_tr_b])
     used = (mod > 0) & (share > 0)
-    nk = int(key.max()) + 1 if len(key) else 1
     combo = (dev[used] * nk + key[used]) * n_ids + mod[used]
     groups, inv = np.unique(combo, return_inverse=True)
     whole = np.ceil(np.bincount(inv.ravel(), weights=share[used]) - 1e-9)
@@ -160,7 +207,13 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
         (c.devices.kind[lk.b] == KIND_CODES["switch"]) | twin_key[lk.b_port_key] if n else np.zeros(0, bool)
     )
     want_code, want_names = codes_of(lk.medium)
-    want_ok = {name: np.array([w in ("", name) for w in want_names] or [True])[want_code] for name in MEDIA}
+    # per medium: which of the drawn medium codes take it ("" = any); gathered per group of links below
+    want_tab = {name: np.array([w in ("", name) for w in want_names] or [True]) for name in MEDIA}
+    any_medium = want_names == [""]  # nothing drawn with a medium: every link takes any (the common case)
+
+    def wanted(name: str, group: np.ndarray) -> np.ndarray | bool:
+        return True if any_medium else want_tab[name][want_code[group]]
+
     done = np.zeros(n, dtype=bool)
 
     def assign(rows: np.ndarray, medium: str, cable: str, reach_m: float) -> None:
@@ -197,9 +250,13 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
         copper = [cb.reach_max_m for cb in direct if cb.medium in COPPER]
         if copper:
             copper_reach[group] = max(copper)
+        g_len = length[group]
+        free = np.ones(len(group), dtype=bool)  # the group's links not yet given a medium
         for cb in direct:
-            rows = group[~done[group] & (length[group] <= cb.reach_max_m) & want_ok[cb.medium][group]]
+            pick = free & (g_len <= cb.reach_max_m) & wanted(cb.medium, group)
+            rows = group[pick]
             if len(rows):
+                free &= ~pick
                 assign(rows, cb.medium, cb.id, cb.reach_max_m)
                 power[rows] = 2 * cb.power_w * mult[rows]
         # 3. transceivers + fiber: multimode first, twin-port modules in twin-port cages
@@ -215,9 +272,11 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
         )
         for fiber in ("mmf", "smf"):
             for reach_m in sorted({t.reach_max_m for t in optics if t.fiber == fiber}):
-                rows = group[~done[group] & (length[group] <= reach_m) & want_ok[f"fiber-{fiber}"][group]]
+                pick = free & (g_len <= reach_m) & wanted(f"fiber-{fiber}", group)
+                rows = group[pick]
                 if not len(rows):
                     continue
+                free &= ~pick
                 same = [t for t in optics if t.fiber == fiber and t.reach_max_m >= reach_m]
                 if any(t.speed_gbps == speed for t in same):
                     same = [t for t in same if t.speed_gbps == speed]  # per-port modules
@@ -244,14 +303,8 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
     n_ids = len(ch.ids)
     cnt = np.bincount(ch.cable, weights=mult, minlength=n_ids)
     trs = _modules_per_cage(lk, ch, n_tr_a, n_tr_b, n_ids)
-    ids = np.array(ch.ids, dtype=object)
-    medium_names = np.array(ch.medium_names, dtype=object)
     return CablePlan(
-        medium=medium_names[ch.medium].tolist(),
         medium_code=ch.medium,
-        cable_id=ids[ch.cable].tolist(),
-        transceiver_a=ids[ch.tr_a].tolist(),
-        transceiver_b=ids[ch.tr_b].tolist(),
         transceivers_a=n_tr_a,
         transceivers_b=n_tr_b,
         reach_m=reach,
@@ -270,6 +323,8 @@ def plan_cables(c: Compiled, catalog: Catalog) -> CablePlan:
             if trs[i] > 0
         },
         cable_code=ch.cable,
+        tr_a_code=ch.tr_a,
+        tr_b_code=ch.tr_b,
         code_ids=list(ch.ids),
     )
 

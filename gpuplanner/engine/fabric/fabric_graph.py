@@ -84,7 +84,9 @@ def build_fabric_graph(c: Compiled) -> FabricGraph:
     ep_nodes = np.concatenate([link_a[a_cmp], link_b[b_cmp]])
     ep_links = np.concatenate([np.flatnonzero(a_cmp), np.flatnonzero(b_cmp)])
     ep_dev = node_device[ep_nodes] if len(ep_nodes) else np.zeros(0, np.int32)
-    order = np.lexsort((ep_links, ep_dev))
+    # by device, then link: one stable sort of a combined key (the ends come in link order, mostly in device
+    # order too, so the sort merges runs) — the order np.lexsort((ep_links, ep_dev)) gives
+    order = np.argsort(ep_dev.astype(np.int64) * max(n_links, 1) + ep_links, kind="stable")
     ep_nodes, ep_dev = ep_nodes[order], ep_dev[order]
     n_ep_of_dev = np.bincount(ep_dev, minlength=n_dev)
     first_ep = np.cumsum(n_ep_of_dev) - n_ep_of_dev

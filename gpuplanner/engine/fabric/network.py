@@ -7,9 +7,10 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -44,12 +45,69 @@ class PortUse:
     used: float
 
 
+@dataclass(frozen=True, eq=False)  # columns of arrays: compared by identity, never hashed by value
+class PortUseTable(Sequence[PortUse]):
+    """Ports used per (device, port group), as columns: every switch group in device then catalog order,
+    then the over-used groups of other devices. Indexing or iterating gives ``PortUse`` rows (the checks and
+    the JSON read the columns; 10,240 switches × their groups are never turned into objects)."""
+
+    device_row: IntArray  # int64
+    group_code: IntArray  # int64 index into group_names
+    group_names: list[str]
+    ports: IntArray  # int64: ports in the group
+    used: FloatArray  # Σ multiplicity × link speed / port speed
+
+    def __len__(self) -> int:
+        return len(self.device_row)
+
+    def _row(self, i: int) -> PortUse:
+        return PortUse(
+            int(self.device_row[i]),
+            self.group_names[int(self.group_code[i])],
+            int(self.ports[i]),
+            float(self.used[i]),
+        )
+
+    @overload
+    def __getitem__(self, i: int) -> PortUse: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[PortUse]: ...
+
+    def __getitem__(self, i: int | slice) -> PortUse | list[PortUse]:
+        if isinstance(i, slice):
+            return [self._row(k) for k in range(len(self))[i]]
+        return self._row(range(len(self))[i])
+
+    def __iter__(self) -> Iterator[PortUse]:
+        return (self._row(k) for k in range(len(self)))
+
+    def group(self, i: int) -> str:
+        return self.group_names[int(self.group_code[i])]
+
+    def over_used(self) -> IntArray:
+        """Rows using more ports than the group has."""
+        rows: IntArray = np.flatnonzero(self.used > self.ports + 1e-9)
+        return rows
+
+    def free(self) -> FloatArray:
+        """Free ports per row (never negative)."""
+        out: FloatArray = np.maximum(0.0, self.ports - self.used)
+        return out
+
+
+def running_sum(values: npt.NDArray[Any]) -> float:
+    """Σ values added one after another in order, as Python's ``sum`` over the rows did (np.sum adds
+    pairwise, which can differ in the last bit)."""
+    return float(np.cumsum(values)[-1]) if len(values) else 0.0
+
+
 @dataclass
 class FabricResult:
     graph: FabricGraph
     router: Router
     cables: CablePlan
-    link_tier: list[str]  # "node-leaf", "leaf-spine", "spine-core", … per link
+    link_tier_code: IntArray  # per link: index into TIER_NAMES
     switches_by_tier: dict[str, int]
     endpoints: int
     gpus: int
@@ -60,15 +118,22 @@ class FabricResult:
     oversubscription_by_tier: dict[str, float]
     hop_histogram: dict[int, int]
     max_hops: int
-    port_use: list[PortUse] = field(default_factory=list)
+    port_use: PortUseTable = field(default_factory=lambda: _port_table([], [], [], [], []))
     network_capex_usd: float = 0.0
     gpu_capex_usd: float = 0.0
+
+    @cached_property
+    def link_tier(self) -> list[str]:
+        """Tier pair of each link: "node-leaf", "leaf-spine", "spine-core", … (built on first read)."""
+        names: list[str] = TIER_NAMES[self.link_tier_code].tolist()
+        return names
 
     @property
     def network_share_of_gpu_cost(self) -> float | None:
         return self.network_capex_usd / self.gpu_capex_usd if self.gpu_capex_usd else None
 
     def to_json(self, c: Compiled) -> dict[str, Any]:
+        pu = self.port_use
         over_ports = [
             {
                 "device": c.devices.ids[p.device_row],
@@ -77,8 +142,7 @@ class FabricResult:
                 "ports": p.ports,
                 "used": p.used,
             }
-            for p in self.port_use
-            if p.used > p.ports + 1e-9
+            for p in (pu[i] for i in pu.over_used().tolist())
         ]
         return {
             "switches_by_tier": self.switches_by_tier,
@@ -94,8 +158,8 @@ class FabricResult:
             "oversubscription_by_tier": self.oversubscription_by_tier,
             "hop_histogram": {str(k): v for k, v in sorted(self.hop_histogram.items())},
             "max_hops": self.max_hops,
-            "ports_used": float(sum(p.used for p in self.port_use)),
-            "ports_free": float(sum(max(0.0, p.ports - p.used) for p in self.port_use)),
+            "ports_used": running_sum(pu.used),
+            "ports_free": running_sum(pu.free()),
             "over_subscribed_ports": over_ports,
             "links_too_long": [c.links.ids[i] for i in np.flatnonzero(self.cables.too_long)],
             # switches + cables + optics at catalog prices; the plan's one network share (with the servers'
@@ -121,6 +185,8 @@ def _tier_table() -> npt.NDArray[np.object_]:
 
 TIER_NAMES = _tier_table()  # index: role of a × len(ROLE_NAMES) + role of b
 TIER_CODES = {t: [i for i, n in enumerate(TIER_NAMES) if n == t] for t in dict.fromkeys(TIER_NAMES)}
+# per tier pair name: a bool table over TIER_NAMES codes (one gather per link instead of np.isin)
+_TIER_IS = {t: np.isin(np.arange(len(TIER_NAMES)), codes) for t, codes in TIER_CODES.items()}
 
 
 def link_tier_codes(c: Compiled) -> IntArray:
@@ -148,15 +214,29 @@ def _count_by_name(
     return dict(sorted(out.items()))
 
 
+def _port_table(
+    device_row: Any, group_code: Any, group_names: list[str], ports: Any, used: Any
+) -> PortUseTable:
+    return PortUseTable(
+        device_row=np.asarray(device_row, dtype=np.int64),
+        group_code=np.asarray(group_code, dtype=np.int64),
+        group_names=group_names,
+        ports=np.asarray(ports, dtype=np.int64),
+        used=np.asarray(used, dtype=np.float64),
+    )
+
+
 def _switch_port_use(
     c: Compiled, catalog: Catalog, combo: np.ndarray, used: np.ndarray, nk: int
-) -> list[PortUse]:
+) -> tuple[IntArray, IntArray, list[str], IntArray, FloatArray]:
     """Every port group of every switch, in device then catalog order, with its use (0 when no link): the
-    groups of each distinct switch type are listed once and repeated per switch of that type."""
+    groups of each distinct switch type are listed once and repeated per switch of that type. Columns:
+    device row, group code, group names, ports, used."""
     lk = c.links
     sw = np.flatnonzero(c.devices.kind == KIND_CODES["switch"])
     if not len(sw):
-        return []
+        z = np.zeros(0, np.int64)
+        return z, z, [], z, np.zeros(0)
     t_code, t_names = codes_of([c.devices.type_ids[d] for d in sw.tolist()])
     key_of = {k: i for i, k in enumerate(lk.port_keys)}
     groups = [catalog.get_typed(t, SwitchType).port_groups for t in t_names]  # kind "switch": a SwitchType
@@ -164,6 +244,7 @@ def _switch_port_use(
     flat = [(t, pg) for t, gs in zip(t_names, groups, strict=True) for pg in gs]
     g_key = np.array([key_of.get((t, pg.name), -1) for t, pg in flat] or [-1], dtype=np.int64)
     g_mgmt = np.array([pg.role == "management" for _, pg in flat] or [False])
+    g_count = np.array([pg.count for _, pg in flat] or [0], dtype=np.int64)
     # entries: one per (switch, group of its type)
     per_sw = n_groups[t_code]
     first = (np.cumsum(n_groups) - n_groups)[t_code]
@@ -175,13 +256,10 @@ def _switch_port_use(
     hit[hit] = combo[pos[hit]] == (d * nk + k)[hit]
     u = np.where(hit, used[np.minimum(pos, max(len(used) - 1, 0))] if len(used) else 0.0, 0.0)
     show = ~g_mgmt[gi] | (u != 0)
-    return [
-        PortUse(dd, flat[g][1].name, flat[g][1].count, uu)
-        for dd, g, uu in zip(d[show].tolist(), gi[show].tolist(), u[show].tolist(), strict=True)
-    ]
+    return d[show], gi[show], [pg.name for _, pg in flat], g_count[gi[show]], u[show].astype(np.float64)
 
 
-def port_use(c: Compiled, catalog: Catalog) -> list[PortUse]:
+def port_use(c: Compiled, catalog: Catalog) -> PortUseTable:
     """Ports used per (device, port group): Σ multiplicity × link speed / port speed (a 800G port carries two
     400G links); every switch group is listed, other devices' groups only when over-used."""
     lk = c.links
@@ -202,17 +280,21 @@ def port_use(c: Compiled, catalog: Catalog) -> list[PortUse]:
     else:
         combo, inv = np.unique(flat, return_inverse=True)
         used = np.bincount(inv, weights=w, minlength=len(combo))
-    out = _switch_port_use(c, catalog, combo, used, nk)
-    counts = lk.port_key_count[combo % nk] if len(combo) else np.zeros(0)
-    over: npt.NDArray[np.intp] | list[int] = (
+    d, g, names, ports, u = _switch_port_use(c, catalog, combo, used, nk)
+    counts = lk.port_key_count[combo % nk] if len(combo) else np.zeros(0, np.int64)
+    over = (
         np.flatnonzero((used > counts + 1e-9) & (c.devices.kind[combo // nk] != KIND_CODES["switch"]))
         if len(combo)
-        else []
+        else np.zeros(0, np.int64)
     )
-    for i in over:
-        d, k = int(combo[i] // nk), int(combo[i] % nk)
-        out.append(PortUse(d, lk.port_keys[k][1], int(counts[i]), float(used[i])))
-    return out
+    # the over-used groups of other devices, named by their port key (codes after the switch groups')
+    return _port_table(
+        np.concatenate([d, combo[over] // nk]),
+        np.concatenate([g, len(names) + combo[over] % nk]),
+        names + [k[1] for k in lk.port_keys],
+        np.concatenate([ports, counts[over]]),
+        np.concatenate([u, used[over]]),
+    )
 
 
 def _cap_at_role(c: Compiled, m: np.ndarray, code: int, n_dev: int) -> np.ndarray:
@@ -231,7 +313,7 @@ def _bisection_and_oversub(c: Compiled, tiers: np.ndarray) -> tuple[float, dict[
     lk = c.links
     cap = lk.capacity_gbps
     codes = np.asarray(tiers, dtype=np.int64)
-    masks = {t: np.isin(codes, TIER_CODES[t]) for t in ("node-leaf", "leaf-spine", "spine-core")}
+    masks = {t: _TIER_IS[t][codes] for t in ("node-leaf", "leaf-spine", "spine-core")}
     boundaries = {}
     for t, m in masks.items():
         if m.any():
@@ -351,7 +433,6 @@ def analyze_fabric(
             router = build_router(g.n_nodes, g.link_a, g.link_b, g.transit)
     cables = plan_cables(c, catalog)
     tier_codes = link_tier_codes(c)
-    tiers = TIER_NAMES[tier_codes].tolist()
     sw_roles = c.devices.role[c.devices.kind == KIND_CODES["switch"]]
     switches_by_tier = {
         ROLE_NAMES[int(r)]: int(n) for r, n in zip(*np.unique(sw_roles, return_counts=True), strict=True)
@@ -373,7 +454,7 @@ def analyze_fabric(
         graph=g,
         router=router,
         cables=cables,
-        link_tier=tiers,
+        link_tier_code=tier_codes,
         switches_by_tier=switches_by_tier,
         endpoints=int(len(eps)),
         gpus=int(c.devices.gpu_count.sum()),

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
-from gpuplanner.engine.arrays import FloatArray
+from gpuplanner.engine.arrays import FloatArray, unique_inverse
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.layer_time import ACT_BYTES
 from gpuplanner.engine.perf.shapes import ModelShape, TrainConfig
@@ -168,7 +168,7 @@ def _aggregate(parts: list[_Part], gpus_per_node: int) -> Flows:
     kind = np.concatenate([np.full(len(p[0]), KIND_CODES[p[3]], dtype=np.int64) for p in parts])
     n = int(max(src.max(), dst.max())) + 1
     key = (src * n + dst) * len(KIND_CODES) + kind
-    uniq, inv = np.unique(key, return_inverse=True)
+    uniq, inv = unique_inverse(key)  # np.unique's answer; the parts' sorted runs merge, not re-sort
     total = np.bincount(inv, weights=val, minlength=uniq.size)
     k = (uniq % len(KIND_CODES)).astype(np.int8)
     pair = uniq // len(KIND_CODES)
