@@ -123,6 +123,7 @@ SETTING_NAMES = (
     "zero3_regather_on_recompute",
     "zero3_nics_per_node",
     "optimizer",
+    "optimizer_state",
 )
 
 
@@ -355,6 +356,13 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
         "--optimizer",
         choices=["fused", "unfused"],
         help="Adam as one fused kernel (Megatron, DeepSpeed) or per-tensor passes (torch foreach, Composer)",
+    )
+    p.add_argument(
+        "--optimizer-state",
+        choices=["fp32", "fp32-remainder", "bf16"],
+        help="Adam state per parameter: fp32 master + moments (12 B, default); fp32-remainder: the master as 16 "
+        "remainder bits beside the bf16 weight (10 B, NeMo distributed_fused_adam); bf16: bf16 moments, no "
+        "master copy (4 B, NeMo optim dtype bf16)",
     )
 
 

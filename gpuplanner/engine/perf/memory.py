@@ -160,12 +160,15 @@ def model_state_bytes(
     precision: str,
     grad_dtype: str | None = None,
     balanced: bool = False,
+    optimizer_state: str = "fp32",
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """(weights, gradients, optimizer) bytes on the GPU holding the most parameters (first/last stage).
 
     FP8 training with bf16 weights also keeps each GEMM weight's FP8 copy and its FP8 transpose, cast on the
     first micro-batch and reused by the others (Transformer Engine `get_fp8_workspace(cache_name="weight")`,
-    Megatron-Core passes is_first_microbatch): counted in the weights.
+    Megatron-Core passes is_first_microbatch): counted in the weights. `optimizer_state` says how Adam stores
+    its state (optimizer_state_bytes_per_param): 12 bytes with an fp32 master, 10 with only the master's 16
+    remainder bits beside the bf16 weight, 4 with bf16 moments and the bf16 weights as master.
     """
     c = param_counts(shape)
     p = np.asarray(pp, dtype=np.float64)
@@ -202,7 +205,7 @@ def model_state_bytes(
     if precision == "fp8":
         weights = weights + a.number("fp8_weight_cache_bytes_per_param") * held(3, gemm_dense)
     grads = grad_b * held(2)
-    optim = table["optimizer"] * held(1)
+    optim = a.table("optimizer_state_bytes_per_param")[optimizer_state] * held(1)
     return weights, grads, optim, dense + experts
 
 
@@ -240,6 +243,7 @@ def training_memory(
     gpu_name: str = "",
     grad_dtype: str | None = None,
     balanced: bool = False,
+    optimizer_state: str = "fp32",
 ) -> dict[str, Any]:
     """Per-GPU breakdown in GB (arrays over configurations) and `fits` against the usable share of mem_gb."""
     w, g, o, _ = model_state_bytes(
@@ -254,6 +258,7 @@ def training_memory(
         precision=precision,
         grad_dtype=grad_dtype,
         balanced=balanced,
+        optimizer_state=optimizer_state,
     )
 
     def act(rc: Num) -> FloatArray:

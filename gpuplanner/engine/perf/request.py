@@ -281,7 +281,7 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
     settings_rest = {
         k: settings[k]
         for k in ("grad_dtype", "balanced_pipeline", "param_gather_overlap", "ep_overlap")
-        + ("zero3_regather_on_recompute", "zero3_nics_per_node", "optimizer")
+        + ("zero3_regather_on_recompute", "zero3_nics_per_node", "optimizer", "optimizer_state")
     }
     res = sweep(
         shape,

@@ -17,7 +17,7 @@ import yaml
 from gpuplanner import text
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError, ValidationError
-from gpuplanner.engine.perf.shapes import ATTENTION, OPTIMIZERS, PRECISIONS, RECOMPUTE
+from gpuplanner.engine.perf.shapes import ATTENTION, OPTIMIZER_STATES, OPTIMIZERS, PRECISIONS, RECOMPUTE
 
 # field → allowed values (None: a boolean; int: an integer range)
 SETTINGS: dict[str, Any] = {
@@ -37,6 +37,7 @@ SETTINGS: dict[str, Any] = {
     "zero3_regather_on_recompute": None,
     "zero3_nics_per_node": (0, 1, 2, 4, 8),
     "optimizer": OPTIMIZERS,
+    "optimizer_state": OPTIMIZER_STATES,
 }
 # what a run gets when neither the user nor a stack says (TrainConfig's defaults: Megatron-Core-like)
 DEFAULTS: dict[str, Any] = {
@@ -56,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
     "zero3_regather_on_recompute": False,
     "zero3_nics_per_node": 0,
     "optimizer": "fused",
+    "optimizer_state": "fp32",
 }
 
 

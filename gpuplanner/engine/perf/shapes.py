@@ -18,6 +18,10 @@ PRECISIONS = ("bf16", "fp16", "fp8")
 RECOMPUTE = ("none", "selective", "full")
 ATTENTION = ("flash", "unfused")
 OPTIMIZERS = ("fused", "unfused")
+# what Adam keeps per parameter besides the model's weights (catalogs/assumptions/performance.yaml
+# optimizer_state_bytes_per_param): fp32 master + fp32 moments; the fp32 master rebuilt from the bf16
+# weight and its 16-bit remainder; bf16 moments with the bf16 weights as the master copy
+OPTIMIZER_STATES = ("fp32", "fp32-remainder", "bf16")
 COLLECTIVE_KINDS = ("tp", "cp", "dp", "pp", "ep")
 
 
@@ -143,6 +147,10 @@ class TrainConfig:
     # Adam as one fused kernel (Apex/Megatron/DeepSpeed FusedAdam, torch fused=True) or as separate
     # per-tensor passes (torch foreach/for-loop AdamW, Composer's DecoupledAdamW)
     optimizer: str = "fused"
+    # the optimizer state's storage (OPTIMIZER_STATES): Megatron-Core's distributed optimizer keeps fp32
+    # master weights and moments; NeMo's Apex distributed_fused_adam with bf16 weights keeps only the 16
+    # remainder bits of the fp32 master (store_param_remainders), or bf16 moments and no master (dtype: bf16)
+    optimizer_state: str = "fp32"
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):
@@ -175,6 +183,17 @@ class TrainConfig:
                 text.en("error.unknown_optimizer", value=self.optimizer),
                 field="optimizer",
                 hint=text.en("error.unknown_optimizer.hint"),
+            )
+        if self.optimizer_state not in OPTIMIZER_STATES:
+            raise ValidationError(
+                text.en(
+                    "error.setting_not_allowed",
+                    where="setting",
+                    key="optimizer_state",
+                    value=self.optimizer_state,
+                    options=", ".join(OPTIMIZER_STATES),
+                ),
+                field="optimizer_state",
             )
         if not 0 <= self.zero_stage <= 3:
             raise ValidationError(text.en("error.zero_stage"), field="zero_stage", value=self.zero_stage)

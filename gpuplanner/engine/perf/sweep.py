@@ -66,6 +66,7 @@ class SweepResult:
             zero3_regather_on_recompute=o.zero3_regather_on_recompute,
             zero3_nics_per_node=o.zero3_nics_per_node,
             optimizer=o.optimizer,
+            optimizer_state=o.optimizer_state,
         )
 
     def estimate(self, i: int) -> TrainEstimate:

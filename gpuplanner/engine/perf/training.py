@@ -66,6 +66,7 @@ class Options:
     zero3_regather_on_recompute: bool = False
     zero3_nics_per_node: int = 0
     optimizer: str = "fused"
+    optimizer_state: str = "fp32"
 
 
 def evaluate(
@@ -171,6 +172,9 @@ def evaluate(
     opt_bytes = a.number(
         "optimizer_bytes_per_param" if opt.optimizer == "fused" else "optimizer_bytes_per_param_unfused"
     )
+    # the step reads and writes every byte of optimizer state once: a smaller state moves fewer bytes
+    state_b = a.table("optimizer_state_bytes_per_param")
+    opt_bytes = opt_bytes - 2.0 * (state_b["fp32"] - state_b[opt.optimizer_state])
     optimizer = opt_bytes * params_gpu / shard / hw.ew_byte_per_s
 
     parts = {
@@ -219,6 +223,7 @@ def evaluate(
         gpu_name=cluster.gpu_name,
         grad_dtype=opt.grad_dtype,
         balanced=opt.balanced_pipeline,
+        optimizer_state=opt.optimizer_state,
     )
     out = {k: np.asarray(p + 0.0 * step) for k, p in parts.items()}
     out.update(
@@ -427,6 +432,7 @@ def options_for(cfg: TrainConfig) -> Options:
         zero3_regather_on_recompute=cfg.zero3_regather_on_recompute,
         zero3_nics_per_node=cfg.zero3_nics_per_node,
         optimizer=cfg.optimizer,
+        optimizer_state=cfg.optimizer_state,
     )
 
 
