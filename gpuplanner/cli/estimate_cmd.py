@@ -124,6 +124,8 @@ SETTING_NAMES = (
     "zero3_nics_per_node",
     "optimizer",
     "optimizer_state",
+    "moe_dispatcher",
+    "expert_tp",
 )
 
 
@@ -285,6 +287,11 @@ def _add_shape_options(p: argparse.ArgumentParser) -> None:
     for name in ("layers", "hidden", "heads", "kv-heads", "ffn"):
         p.add_argument(f"--{name}", type=int_in(1, MAX_COUNT))
     p.add_argument(
+        "--head-dim",
+        type=int_in(1, MAX_COUNT),
+        help="width of one attention head when heads × head-dim ≠ hidden (Qwen3, GPT-OSS; default hidden / heads)",
+    )
+    p.add_argument(
         "--vocab",
         type=int_in(1, 10 * MAX_COUNT),
         default=None,
@@ -363,6 +370,19 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
         help="Adam state per parameter: fp32 master + moments (12 B, default); fp32-remainder: the master as 16 "
         "remainder bits beside the bf16 weight (10 B, NeMo distributed_fused_adam); bf16: bf16 moments, no "
         "master copy (4 B, NeMo optim dtype bf16)",
+    )
+    p.add_argument(
+        "--moe-dispatcher",
+        choices=["alltoall", "deepep"],
+        help="MoE token dispatch: one message per expert copy (all-to-all, default) or once per destination "
+        "node with NVLink fan-out (DeepEP/HybridEP), where node-limited routing caps the network bytes",
+    )
+    p.add_argument(
+        "--expert-tp",
+        action=Bool,
+        default=None,
+        help="experts split over the TP ranks (default, Megatron etp = tp); --no-expert-tp: etp 1 "
+        "(MoE parallel folding, as Megatron-Bridge's MoE recipes)",
     )
 
 

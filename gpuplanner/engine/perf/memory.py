@@ -47,7 +47,10 @@ def activation_coefficients(shape: ModelShape) -> tuple[float, float, float]:
     """
     h = float(shape.hidden)
     kv = shape.kv_heads * shape.head_dim
-    attention = 7.0 + 4.0 * kv / h  # QKV input 2, Q 2, K and V 4·kv/h, proj input 2, dropout mask 1
+    q = shape.heads * shape.head_dim / h  # 1 unless heads × head_dim ≠ hidden (Qwen3, GPT-OSS)
+    attention = (
+        3.0 + 4.0 * q + 4.0 * kv / h
+    )  # QKV input 2, Q 2q, K and V 4·kv/h, proj input 2q, dropout mask 1
     act_bytes = (
         6.0 if shape.gated_mlp else 4.0
     )  # activation input(s) + down-projection input, per ffn element
@@ -62,7 +65,7 @@ def activation_coefficients(shape: ModelShape) -> tuple[float, float, float]:
     else:
         mlp = dense_mlp
     masks = 0.0 if shape.dropout else 2.0
-    return attention + mlp + 4.0 - masks, 10.0 - masks, 6.0 + fc2_in
+    return attention + mlp + 4.0 - masks, 10.0 - masks, 4.0 + 2.0 * q + fc2_in
 
 
 def activation_bytes_per_layer(
@@ -96,7 +99,8 @@ def activation_bytes_per_layer(
         total = total - gemm_inputs / 2.0
         replicated = replicated - 2.0  # the QKV and fc1 inputs (LayerNorm outputs) in one byte
         if flash:
-            total = total + np.where(rc == 0, 2.0, 0.0)
+            q_width = shape.heads * shape.head_dim / h
+            total = total + np.where(rc == 0, 2.0 * q_width, 0.0)
     linear = np.where(sp, total / t, replicated + (total - replicated) / t)
     score_bytes = 5.0 if shape.dropout else 2.0  # softmax output 2, dropout mask 1 and output 2
     scores = 0.0 if flash else score_bytes * shape.heads * np.asarray(seq_len, dtype=np.float64) / h / t
@@ -161,6 +165,7 @@ def model_state_bytes(
     grad_dtype: str | None = None,
     balanced: bool = False,
     optimizer_state: str = "fp32",
+    etp: Num | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """(weights, gradients, optimizer) bytes on the GPU holding the most parameters (first/last stage).
 
@@ -187,14 +192,17 @@ def model_state_bytes(
     )
     gemm_dense = layers_per_stage * dense_per_layer / t
     dense = gemm_dense + emb_stage
-    experts = layers_per_stage * moe_share * expert_per_layer / (t * np.asarray(ep, dtype=np.float64))
+    # experts are split over etp ranks (Megatron's default etp = tp; MoE parallel folding: etp 1, the experts
+    # then sharded over tp·dp·cp / (etp·ep) expert-data-parallel ranks)
+    e_t = t if etp is None else np.asarray(etp, dtype=np.float64)
+    experts = layers_per_stage * moe_share * expert_per_layer / (e_t * np.asarray(ep, dtype=np.float64))
     table = a.table("adam_bytes_per_param")
     grad_key = {"fp32": "grads_fp32", "bf16": "grads_bf16", "fp16": "grads_fp16"}[
         grad_dtype or ("fp16" if precision == "fp16" else "fp32")
     ]
     grad_b = table[grad_key]
     shard_dense = np.asarray(dp, dtype=np.float64) * np.asarray(cp, dtype=np.float64)
-    shard_expert = np.maximum(shard_dense / np.asarray(ep, dtype=np.float64), 1.0)
+    shard_expert = np.maximum(shard_dense * t / (e_t * np.asarray(ep, dtype=np.float64)), 1.0)
 
     def held(stage_min: int, dense_part: FloatArray = dense) -> FloatArray:
         if zero_stage >= stage_min:
@@ -244,6 +252,7 @@ def training_memory(
     grad_dtype: str | None = None,
     balanced: bool = False,
     optimizer_state: str = "fp32",
+    etp: Num | None = None,
 ) -> dict[str, Any]:
     """Per-GPU breakdown in GB (arrays over configurations) and `fits` against the usable share of mem_gb."""
     w, g, o, _ = model_state_bytes(
@@ -259,6 +268,7 @@ def training_memory(
         grad_dtype=grad_dtype,
         balanced=balanced,
         optimizer_state=optimizer_state,
+        etp=etp,
     )
 
     def act(rc: Num) -> FloatArray:

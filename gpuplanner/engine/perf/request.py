@@ -27,6 +27,7 @@ LAYOUT = ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch")
 # every name a request may carry (the estimate command's option names); anything else is a typo
 REQUEST_KEYS = frozenset(
     {"model", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "seq", "tied_embeddings", "dropout"}
+    | {"head_dim"}
     | {"gated_mlp", "gpu", "gpus", "server", "gpus_per_node", "nic_gbps", "nics_per_node", "oversub"}
     | {"scaleup_gbyte_per_s", "global_batch", "tokens", "measured_mfu", "measured_busbw", "stack", "top"}
     | {"sharp", "switch_latency_ns"}
@@ -86,6 +87,7 @@ def shape_of(req: dict[str, Any], catalog: Catalog) -> ModelShape:
         gated_mlp=overrides.get("gated_mlp", ffn != 4 * req["hidden"]),
         tied_embeddings=overrides.get("tied_embeddings", False),
         dropout=overrides.get("dropout", True),
+        head_dim=req.get("head_dim") or 0,
     )
 
 
@@ -281,7 +283,14 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
     settings_rest = {
         k: settings[k]
         for k in ("grad_dtype", "balanced_pipeline", "param_gather_overlap", "ep_overlap")
-        + ("zero3_regather_on_recompute", "zero3_nics_per_node", "optimizer", "optimizer_state")
+        + (
+            "zero3_regather_on_recompute",
+            "zero3_nics_per_node",
+            "optimizer",
+            "optimizer_state",
+            "moe_dispatcher",
+            "expert_tp",
+        )
     }
     res = sweep(
         shape,

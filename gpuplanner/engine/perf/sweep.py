@@ -67,6 +67,8 @@ class SweepResult:
             zero3_nics_per_node=o.zero3_nics_per_node,
             optimizer=o.optimizer,
             optimizer_state=o.optimizer_state,
+            moe_dispatcher=o.moe_dispatcher,
+            expert_tp=o.expert_tp,
         )
 
     def estimate(self, i: int) -> TrainEstimate:

@@ -67,6 +67,8 @@ class Options:
     zero3_nics_per_node: int = 0
     optimizer: str = "fused"
     optimizer_state: str = "fp32"
+    moe_dispatcher: str = "alltoall"
+    expert_tp: bool = True
 
 
 def evaluate(
@@ -93,8 +95,21 @@ def evaluate(
     if opt.balanced_pipeline:  # middle stages hold (layers + 2) / pp; first and last one fewer
         layers_stage = np.where(pp > 1, np.ceil((shape.layers + 2.0) / pp), layers_stage)
     full, sel = (rc == 2).astype(float), (rc == 1).astype(float)
+    etp = tp if opt.expert_tp else np.ones_like(tp)  # expert tensor parallelism (1: MoE parallel folding)
 
-    lt = layer_times(shape, hw, a, tp=tp, cp=cp, ep=ep, mb=mb, sp=sp, flash=opt.flash)
+    lt = layer_times(
+        shape,
+        hw,
+        a,
+        tp=tp,
+        cp=cp,
+        ep=ep,
+        mb=mb,
+        sp=sp,
+        flash=opt.flash,
+        dedup_dispatch=opt.moe_dispatcher == "deepep",
+        etp=etp,
+    )
     layer_fwd = lt.gemm_fwd + lt.attn_fwd + lt.ew_fwd
     layer_bwd = 2.0 * lt.gemm_fwd + lt.attn_bwd + lt.ew_bwd
     recompute = full * layer_fwd + sel * lt.attn_fwd
@@ -121,7 +136,7 @@ def evaluate(
     if shape.vocab:
         logits = 3.0 * gemm_s(tokens, shape.vocab / tp, float(shape.hidden), hw)
         logits += hw.ew["logits"] * tokens * shape.vocab / tp / hw.ew_byte_per_s
-    params_gpu, params_dense, params_exp = params_on_gpu(shape, tp, pp, ep)
+    params_gpu, params_dense, params_exp = params_on_gpu(shape, tp, pp, ep, etp)
     # fp16 (Megatron 2021) adds each micro-batch's gradient in a separate kernel; bf16/fp8 accumulate into
     # fp32 main_grad inside the weight-gradient GEMM epilogue (gradient-accumulation fusion)
     accum_rate = hw.ew_byte_per_s if opt.precision == "fp16" else hw.gemm_byte_per_s
@@ -167,6 +182,7 @@ def evaluate(
         t_mb=t_mb,
         layers_stage=layers_stage,
         full=full,
+        etp=etp,
     )
     shard = dp * cp if opt.zero_stage >= 1 else 1.0
     opt_bytes = a.number(
@@ -224,6 +240,7 @@ def evaluate(
         grad_dtype=opt.grad_dtype,
         balanced=opt.balanced_pipeline,
         optimizer_state=opt.optimizer_state,
+        etp=etp,
     )
     out = {k: np.asarray(p + 0.0 * step) for k, p in parts.items()}
     out.update(
@@ -256,8 +273,10 @@ def _with_seq(shape: ModelShape, seq_len: int) -> ModelShape:
     return replace(shape, seq_len=seq_len)
 
 
-def params_on_gpu(shape: ModelShape, tp: Num, pp: Num, ep: Num) -> tuple[Real, Real, Real]:
-    """Parameters held by a GPU of the largest stage: (all, dense part, expert part)."""
+def params_on_gpu(
+    shape: ModelShape, tp: Num, pp: Num, ep: Num, etp: Num | None = None
+) -> tuple[Real, Real, Real]:
+    """Parameters held by a GPU of the largest stage: (all, dense part, expert part); experts split etp-way."""
     c = param_counts(shape)
     layers_stage = np.ceil(shape.layers / pp)
     moe_share = shape.moe_layers / shape.layers
@@ -265,7 +284,7 @@ def params_on_gpu(shape: ModelShape, tp: Num, pp: Num, ep: Num) -> tuple[Real, R
     dense_layer = (c["layers_total"] - c["experts_total"]) / shape.layers
     emb = shape.vocab * shape.hidden / tp
     dense = layers_stage * dense_layer / tp + emb
-    experts = layers_stage * moe_share * expert_layer / (tp * ep)
+    experts = layers_stage * moe_share * expert_layer / ((tp if etp is None else etp) * ep)
     return dense + experts, dense, experts
 
 
@@ -287,6 +306,7 @@ def _dp_time(
     t_mb: FloatArray,
     layers_stage: FloatArray,
     full: FloatArray,
+    etp: FloatArray | None = None,
 ) -> FloatArray:
     """Exposed data-parallel time: gradient reduction (and parameter gathers with ZeRO/distributed optimizer).
 
@@ -299,8 +319,9 @@ def _dp_time(
     links = hw.links
     n = dp * cp
     g = np.clip(links.gpus_per_node / tp, 1.0, n)  # members per node: the group strides over tp
-    n_e = np.maximum(n / ep, 1.0)
-    g_e = np.clip(g / ep, 1.0, n_e)
+    e_t = tp if etp is None else etp
+    n_e = np.maximum(n * tp / (e_t * ep), 1.0)  # expert-data-parallel ranks
+    g_e = np.clip(links.gpus_per_node / (e_t * ep), 1.0, n_e)
     grad_bytes_per_param = a.table("grad_reduce_bytes")[opt.precision]
     frac = a.number("dp_overlap_fraction") if opt.dp_overlap else 0.0
     if opt.zero_stage == 0:
@@ -433,6 +454,8 @@ def options_for(cfg: TrainConfig) -> Options:
         zero3_nics_per_node=cfg.zero3_nics_per_node,
         optimizer=cfg.optimizer,
         optimizer_state=cfg.optimizer_state,
+        moe_dispatcher=cfg.moe_dispatcher,
+        expert_tp=cfg.expert_tp,
     )
 
 
