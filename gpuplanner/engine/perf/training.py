@@ -418,7 +418,8 @@ def validate_config(shape: ModelShape, cfg: TrainConfig) -> None:
         raise ValidationError(
             text.en("error.pp_layers", pp=cfg.pp, layers=shape.layers), field="pp", value=cfg.pp
         )
-    if cfg.ep > 1 and (shape.experts % cfg.ep or (cfg.dp * cfg.cp) % cfg.ep):
+    expert_grid = cfg.dp * cfg.cp * (1 if cfg.expert_tp else cfg.tp)  # etp 1: EP drawn from tp·dp·cp
+    if cfg.ep > 1 and (shape.experts % cfg.ep or expert_grid % cfg.ep):
         raise ValidationError(
             text.en("error.ep_experts_dp_cp", ep=cfg.ep, experts=shape.experts), field="ep", value=cfg.ep
         )
