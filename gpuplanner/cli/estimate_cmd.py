@@ -126,6 +126,7 @@ SETTING_NAMES = (
     "optimizer_state",
     "moe_dispatcher",
     "expert_tp",
+    "fp8_params",
 )
 
 
@@ -383,6 +384,13 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="experts split over the TP ranks (default, Megatron etp = tp); --no-expert-tp: etp 1 "
         "(MoE parallel folding, as Megatron-Bridge's MoE recipes)",
+    )
+    p.add_argument(
+        "--fp8-params",
+        action=Bool,
+        default=None,
+        help="FP8 primary weights with --precision fp8 (Megatron --fp8-param-gather): 1-byte GEMM weights, "
+        "gathered in 1 byte by the distributed optimizer",
     )
 
 

@@ -166,6 +166,7 @@ def model_state_bytes(
     balanced: bool = False,
     optimizer_state: str = "fp32",
     etp: Num | None = None,
+    fp8_params: bool = False,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """(weights, gradients, optimizer) bytes on the GPU holding the most parameters (first/last stage).
 
@@ -211,7 +212,10 @@ def model_state_bytes(
 
     weights = table["weights"] * held(3)
     if precision == "fp8":
-        weights = weights + a.number("fp8_weight_cache_bytes_per_param") * held(3, gemm_dense)
+        cache = a.number("fp8_weight_cache_bytes_per_param")
+        if fp8_params:  # FP8 primary weights: the GEMM weight is its 1-byte FP8 copy (+ the 1-byte transpose)
+            cache = cache - table["weights"]
+        weights = weights + cache * held(3, gemm_dense)
     grads = grad_b * held(2)
     optim = a.table("optimizer_state_bytes_per_param")[optimizer_state] * held(1)
     return weights, grads, optim, dense + experts
@@ -253,6 +257,7 @@ def training_memory(
     balanced: bool = False,
     optimizer_state: str = "fp32",
     etp: Num | None = None,
+    fp8_params: bool = False,
 ) -> dict[str, Any]:
     """Per-GPU breakdown in GB (arrays over configurations) and `fits` against the usable share of mem_gb."""
     w, g, o, _ = model_state_bytes(
@@ -269,6 +274,7 @@ def training_memory(
         balanced=balanced,
         optimizer_state=optimizer_state,
         etp=etp,
+        fp8_params=fp8_params,
     )
 
     def act(rc: Num) -> FloatArray:

@@ -300,6 +300,7 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
             "optimizer_state",
             "moe_dispatcher",
             "expert_tp",
+            "fp8_params",
         )
     }
     res = sweep(

@@ -47,6 +47,7 @@ SETTINGS: dict[str, Any] = {
     "optimizer_state": OPTIMIZER_STATES,
     "moe_dispatcher": MOE_DISPATCHERS,
     "expert_tp": None,
+    "fp8_params": None,
 }
 # what a run gets when neither the user nor a stack says (TrainConfig's defaults: Megatron-Core-like)
 DEFAULTS: dict[str, Any] = {
@@ -69,6 +70,7 @@ DEFAULTS: dict[str, Any] = {
     "optimizer_state": "fp32",
     "moe_dispatcher": "alltoall",
     "expert_tp": True,
+    "fp8_params": False,
 }
 
 

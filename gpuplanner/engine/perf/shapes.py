@@ -182,6 +182,10 @@ class TrainConfig:
     # experts split over the TP ranks (Megatron's default, etp = tp); False: etp 1, MoE parallel folding
     # (Megatron-Core --expert-tensor-parallel-size 1, Megatron-Bridge's DeepSeek-V3/Qwen3 recipes)
     expert_tp: bool = True
+    # FP8 primary weights (Megatron --fp8-param-gather, NeMo fp8_params, MLPerf FP8_PARAMS): with precision fp8
+    # the GEMM weights live as FP8 (1 byte + the 1-byte transpose) instead of bf16 + an FP8 cache, and the
+    # distributed optimizer all-gathers them in 1 byte
+    fp8_params: bool = False
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):

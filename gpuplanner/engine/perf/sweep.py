@@ -69,6 +69,7 @@ class SweepResult:
             optimizer_state=o.optimizer_state,
             moe_dispatcher=o.moe_dispatcher,
             expert_tp=o.expert_tp,
+            fp8_params=o.fp8_params,
         )
 
     def estimate(self, i: int) -> TrainEstimate:

@@ -69,6 +69,7 @@ class Options:
     optimizer_state: str = "fp32"
     moe_dispatcher: str = "alltoall"
     expert_tp: bool = True
+    fp8_params: bool = False
 
 
 def evaluate(
@@ -241,6 +242,7 @@ def evaluate(
         balanced=opt.balanced_pipeline,
         optimizer_state=opt.optimizer_state,
         etp=etp,
+        fp8_params=opt.fp8_params and opt.precision == "fp8",
     )
     out = {k: np.asarray(p + 0.0 * step) for k, p in parts.items()}
     out.update(
@@ -323,6 +325,13 @@ def _dp_time(
     n_e = np.maximum(n * tp / (e_t * ep), 1.0)  # expert-data-parallel ranks
     g_e = np.clip(links.gpus_per_node / (e_t * ep), 1.0, n_e)
     grad_bytes_per_param = a.table("grad_reduce_bytes")[opt.precision]
+    # the distributed optimizer gathers the updated weights in their own type: bf16, or 1 byte for the GEMM
+    # weights when they are FP8 primary weights (Megatron --fp8-param-gather, NeMo fp8_params); the embedding
+    # stays bf16
+    emb = (shape.vocab * shape.hidden / tp) if shape.vocab else 0.0
+    fp8_gather = opt.fp8_params and opt.precision == "fp8"
+    gather_dense = 2.0 * params_dense - (params_dense - emb if fp8_gather else 0.0)
+    gather_exp = (1.0 if fp8_gather else 2.0) * params_exp
     frac = a.number("dp_overlap_fraction") if opt.dp_overlap else 0.0
     if opt.zero_stage == 0:
         red = group_all_reduce_s(grad_bytes_per_param * params_dense, n, g, links, "dp", nvls=True)
@@ -331,16 +340,16 @@ def _dp_time(
     rs = group_reduce_scatter_s(
         grad_bytes_per_param * params_dense, n, g, links, "dp"
     ) + group_reduce_scatter_s(grad_bytes_per_param * params_exp, n_e, g_e, links, "dp")
-    ag = group_all_gather_s(2.0 * params_dense, n, g, links, "dp") + group_all_gather_s(
-        2.0 * params_exp, n_e, g_e, links, "dp"
+    ag = group_all_gather_s(gather_dense, n, g, links, "dp") + group_all_gather_s(
+        gather_exp, n_e, g_e, links, "dp"
     )
     if opt.zero_stage == 3:
         nics = opt.zero3_nics_per_node or None
         rs = group_reduce_scatter_s(
             grad_bytes_per_param * params_dense, n, g, links, "dp", nics
         ) + group_reduce_scatter_s(grad_bytes_per_param * params_exp, n_e, g_e, links, "dp", nics)
-        ag = group_all_gather_s(2.0 * params_dense, n, g, links, "dp", nics) + group_all_gather_s(
-            2.0 * params_exp, n_e, g_e, links, "dp", nics
+        ag = group_all_gather_s(gather_dense, n, g, links, "dp", nics) + group_all_gather_s(
+            gather_exp, n_e, g_e, links, "dp", nics
         )
         gathers = 2.0 + (full if opt.zero3_regather_on_recompute else 0.0)
         comm_mb = gathers * ag + rs
@@ -457,6 +466,7 @@ def options_for(cfg: TrainConfig) -> Options:
         optimizer_state=cfg.optimizer_state,
         moe_dispatcher=cfg.moe_dispatcher,
         expert_tp=cfg.expert_tp,
+        fp8_params=cfg.fp8_params,
     )
 
 
