@@ -108,3 +108,14 @@ def test_experts_not_split_over_tp_hold_twice_the_expert_weights_at_tp_2_and_do_
 def _swap(t):
     shape, cluster, cfg = t
     return shape, cfg, cluster
+
+
+def test_impossible_router_groups_are_refused_with_the_numbers():
+    from gpuplanner.core.errors import ValidationError
+    from gpuplanner.engine.perf.shapes import ModelShape
+
+    with pytest.raises(ValidationError, match="router_groups 3 with 8 experts"):
+        ModelShape("moe", 2, 64, 4, 4, 64, 10, 8, experts=8, top_k=2, router_groups=3, router_group_topk=1)
+    with pytest.raises(ValidationError):
+        ModelShape("moe", 2, 64, 4, 4, 64, 10, 8, experts=8, top_k=2, router_groups=4, router_group_topk=5)
+    assert ModelShape("moe", 2, 64, 4, 4, 64, 10, 8, experts=8, top_k=2, router_groups=4, router_group_topk=2)

@@ -86,11 +86,10 @@ class ModelShape:
         ):
             raise ValidationError(
                 text.en(
-                    "error.setting_not_allowed",
-                    where=self.name or "model",
-                    key="router_group_topk",
-                    value=f"{self.router_group_topk} of {self.router_groups} groups, {self.experts} experts",
-                    options="1 ≤ router_group_topk ≤ router_groups, experts divisible by router_groups",
+                    "error.router_groups",
+                    topk=self.router_group_topk,
+                    groups=self.router_groups,
+                    experts=self.experts,
                 ),
                 field="router_groups",
                 entry=self.name,
