@@ -237,7 +237,7 @@ def distinct_remote_nodes(
         spread = np.maximum(per_group, 1.0)
         hit = 1.0 - (1.0 - 1.0 / spread) * (1.0 - 1.0 / (kept * spread)) ** (top_k - kept)
         shared = n_nodes * (1.0 - _miss(float(groups), groups / n_nodes, kept))
-        distinct = np.where(per_group >= 1.0, kept * spread * hit, shared)
+        distinct = np.where(per_group >= 1.0, reachable_nodes(n_nodes, groups, int(kept)) * hit, shared)
     return distinct * (1.0 - 1.0 / n_nodes)
 
 
