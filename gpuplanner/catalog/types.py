@@ -296,6 +296,9 @@ class ModelType(CatalogEntry):
     moe_ffn_hidden: int | None = None
     dense_layers: int = 0
     gated_mlp: bool | None = None
+    head_dim: int | None = None  # width of one attention head when heads × head_dim ≠ hidden (Qwen3, GPT-OSS)
+    router_groups: int | None = None  # MoE experts in this many groups (DeepSeek-V3 n_group)
+    router_group_topk: int | None = None  # a token's experts come from at most this many groups (topk_group)
 
 
 def _export_control(value: Any) -> dict[str, Any] | None:

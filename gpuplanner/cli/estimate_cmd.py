@@ -123,6 +123,10 @@ SETTING_NAMES = (
     "zero3_regather_on_recompute",
     "zero3_nics_per_node",
     "optimizer",
+    "optimizer_state",
+    "moe_dispatcher",
+    "expert_tp",
+    "fp8_params",
 )
 
 
@@ -284,6 +288,11 @@ def _add_shape_options(p: argparse.ArgumentParser) -> None:
     for name in ("layers", "hidden", "heads", "kv-heads", "ffn"):
         p.add_argument(f"--{name}", type=int_in(1, MAX_COUNT))
     p.add_argument(
+        "--head-dim",
+        type=int_in(1, MAX_COUNT),
+        help="width of one attention head when heads × head-dim ≠ hidden (Qwen3, GPT-OSS; default hidden / heads)",
+    )
+    p.add_argument(
         "--vocab",
         type=int_in(1, 10 * MAX_COUNT),
         default=None,
@@ -355,6 +364,33 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
         "--optimizer",
         choices=["fused", "unfused"],
         help="Adam as one fused kernel (Megatron, DeepSpeed) or per-tensor passes (torch foreach, Composer)",
+    )
+    p.add_argument(
+        "--optimizer-state",
+        choices=["fp32", "fp32-remainder", "bf16"],
+        help="Adam state per parameter: fp32 master + moments (12 B, default); fp32-remainder: the master as 16 "
+        "remainder bits beside the bf16 weight (10 B, NeMo distributed_fused_adam); bf16: bf16 moments, no "
+        "master copy (4 B, NeMo optim dtype bf16)",
+    )
+    p.add_argument(
+        "--moe-dispatcher",
+        choices=["alltoall", "deepep"],
+        help="MoE token dispatch: one message per expert copy (all-to-all, default) or once per destination "
+        "node with NVLink fan-out (DeepEP/HybridEP), where node-limited routing caps the network bytes",
+    )
+    p.add_argument(
+        "--expert-tp",
+        action=Bool,
+        default=None,
+        help="experts split over the TP ranks (default, Megatron etp = tp); --no-expert-tp: etp 1 "
+        "(MoE parallel folding, as Megatron-Bridge's MoE recipes)",
+    )
+    p.add_argument(
+        "--fp8-params",
+        action=Bool,
+        default=None,
+        help="FP8 primary weights with --precision fp8 (Megatron --fp8-param-gather): 1-byte GEMM weights, "
+        "gathered in 1 byte by the distributed optimizer",
     )
 
 

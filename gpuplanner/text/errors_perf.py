@@ -107,6 +107,10 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "top_k exceeds experts",
         "top_k 超过了专家数 experts",
     ),
+    "error.router_groups": (
+        "router_group_topk {topk} of router_groups {groups} with {experts} experts: it needs 1 ≤ router_group_topk ≤ router_groups and experts divisible by router_groups",
+        "router_groups 为 {groups}、router_group_topk 为 {topk}、专家数为 {experts}：需要 1 ≤ router_group_topk ≤ router_groups，且专家数能被 router_groups 整除",
+    ),
     "error.dense_layers": (
         "dense_layers exceeds layers",
         "dense_layers 超过了总层数 layers",

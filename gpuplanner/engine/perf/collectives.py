@@ -194,6 +194,87 @@ def all_to_all_s(size_byte: Num, n: Num, g: Num, links: Links, kind: str = "ep")
     return _zero_if_single(n, t)
 
 
+def reachable_nodes(nodes: Num, groups: int, group_topk: int) -> Floats:
+    """Nodes a token's experts can sit on when they come from at most `group_topk` of `groups` expert groups.
+
+    Experts are laid out in order over the EP ranks, so a group spans nodes/groups nodes (several groups share a
+    node when there are fewer nodes than groups). DeepSeek-V3 trains with EP 64 on 8 nodes and 8 groups, top 4:
+    at most 4 nodes (report §2.1.2). Without groups every node of the EP group is reachable.
+    """
+    n_nodes = np.asarray(nodes, dtype=np.float64)
+    if not groups:
+        return n_nodes
+    out: Floats = np.minimum(n_nodes, group_topk * np.maximum(1.0, n_nodes / groups))
+    return out
+
+
+def _miss(total: Num, taken: Num, draws: float) -> Floats:
+    """Probability that `draws` picks without replacement from `total` items miss all `taken` of them."""
+    out = np.ones_like(np.asarray(total, dtype=np.float64) * np.asarray(taken, dtype=np.float64))
+    for i in range(int(draws)):
+        out = out * np.maximum(total - taken - i, 0.0) / np.maximum(total - i, 1.0)
+    return out
+
+
+def distinct_remote_nodes(
+    top_k: int, nodes: Num, experts: int, groups: int = 0, group_topk: int = 0
+) -> Floats:
+    """Expected number of other nodes a token's top_k expert copies go to (each node counted once).
+
+    Experts lie in order over the nodes of the EP group (experts/nodes each). Without groups the top_k experts
+    are a uniform draw without replacement. With group-limited routing the router keeps the `group_topk`
+    groups whose best experts score highest, so each kept group holds at least one of the token's experts and
+    the other top_k - kept fall anywhere in the kept groups; a group spans nodes/groups nodes, and when groups
+    share a node the kept groups are a draw without replacement of groups. By symmetry the token's own node is
+    one of the distinct nodes with probability distinct/nodes.
+    """
+    n_nodes = np.maximum(np.asarray(nodes, dtype=np.float64), 1.0)
+    if not groups:
+        distinct = n_nodes * (1.0 - _miss(float(experts), experts / n_nodes, top_k))
+    else:
+        kept = float(min(group_topk, top_k))
+        per_group = n_nodes / groups
+        spread = np.maximum(per_group, 1.0)
+        hit = 1.0 - (1.0 - 1.0 / spread) * (1.0 - 1.0 / (kept * spread)) ** (top_k - kept)
+        shared = n_nodes * (1.0 - _miss(float(groups), groups / n_nodes, kept))
+        distinct = np.where(per_group >= 1.0, reachable_nodes(n_nodes, groups, int(kept)) * hit, shared)
+    return distinct * (1.0 - 1.0 / n_nodes)
+
+
+def expert_dispatch_s(
+    token_bytes: Num,
+    top_k: int,
+    n: Num,
+    g: Num,
+    links: Links,
+    dedup: bool,
+    experts: int = 0,
+    groups: int = 0,
+    group_topk: int = 0,
+) -> Floats:
+    """One dispatch (or combine) of `token_bytes` of tokens to their top_k experts over an EP group of n ranks.
+
+    Without `dedup` (Megatron's all-to-all dispatcher) every (token, expert) copy is its own message: an
+    all-to-all of top_k copies, of which the share on other nodes crosses the network whatever nodes the router
+    allowed. With `dedup` (DeepEP / HybridEP, Megatron's flex dispatcher) a token crosses the network once per
+    destination node and NVLink fans it out to that node's experts (DeepSeek-V3 report §3.2.2), so node-limited
+    routing (`groups`, `group_topk`) caps the network bytes at the reachable nodes.
+    """
+    if not dedup:
+        return all_to_all_s(np.asarray(token_bytes, dtype=np.float64) * top_k, n, g, links, "ep")
+    n = np.asarray(n, dtype=np.float64)
+    g = np.minimum(np.asarray(g, dtype=np.float64), n)
+    nodes = n / g
+    remote = distinct_remote_nodes(top_k, nodes, experts or top_k * int(np.max(n)), groups, group_topk)
+    nic = links.nic_busbw_byte_per_s * links.factor.get("ep", 1.0)
+    if "ep" in links.override_byte_per_s:
+        nic = links.override_byte_per_s["ep"]
+    inter = token_bytes * remote / nic
+    intra = token_bytes * top_k * (g - 1.0) / g / links.nvl_busbw_byte_per_s
+    t = np.maximum(intra, inter) + (n - 1.0) * links.latency(n, g, "ep")
+    return _zero_if_single(n, t)
+
+
 def p2p_s(size_byte: Num, intra_node: Num, links: Links, kind: str = "pp") -> Floats:
     """One point-to-point send; inter-node sends use the sender's NIC."""
     nic = links.nic_busbw_byte_per_s * links.factor.get(kind, 1.0)

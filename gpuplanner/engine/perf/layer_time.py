@@ -19,7 +19,12 @@ import numpy as np
 
 from gpuplanner.engine.arrays import Flag, Num, Real
 from gpuplanner.engine.perf.assumptions import Assumptions
-from gpuplanner.engine.perf.collectives import Links, all_to_all_s, group_all_reduce_s, links_for
+from gpuplanner.engine.perf.collectives import (
+    Links,
+    expert_dispatch_s,
+    group_all_reduce_s,
+    links_for,
+)
 from gpuplanner.engine.perf.flops import mlp_matrices
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 
@@ -107,11 +112,16 @@ def layer_times(
     mb: Num,
     sp: Flag,
     flash: bool,
+    dedup_dispatch: bool = False,
+    etp: Num | None = None,
 ) -> LayerTimes:
     """Times of the average layer (MoE layers weighted by their share of the model).
 
     Expert-parallel ranks are taken from the data-parallel dimension (Megatron order tp-cp-ep-dp-pp), so an
-    EP group has min(ep, gpus_per_node / (tp·cp)) members per node.
+    EP group has min(ep, gpus_per_node / (tp·cp)) members per node. With `etp` below tp (Megatron-Core MoE
+    parallel folding, Liu et al. arXiv:2504.14960: the expert layers get their own etp × ep × edp grid) each
+    rank routes only its sequence-parallel share of the tokens (tokens·etp/tp), experts are etp-way split, and
+    an EP group has gpus_per_node / etp members per node.
     """
     h, hd, s = float(shape.hidden), float(shape.head_dim), float(shape.seq_len)
     tp = np.asarray(tp, dtype=np.float64)
@@ -128,9 +138,11 @@ def layer_times(
         # tokens are spread over experts; an expert's GEMM sees tokens·top_k/experts rows on average
         fe = float(shape.expert_ffn)
         ep_arr = np.asarray(ep, dtype=np.float64)
+        e_t = tp if etp is None else np.asarray(etp, dtype=np.float64)
         local_experts = shape.experts / ep_arr
-        rows = tokens * shape.top_k / local_experts  # EP brings the ep ranks' tokens to the local experts
-        routed = local_experts * _mlp_gemms_s(rows, h, fe, mats, tp, hw)
+        moe_tokens = tokens * e_t / tp  # tokens this rank routes (its SP share when experts are not TP-split)
+        rows = moe_tokens * shape.top_k / local_experts  # EP brings the ep ranks' tokens to the local experts
+        routed = local_experts * _mlp_gemms_s(rows, h, fe, mats, e_t, hw)
         shared = (
             _mlp_gemms_s(tokens, h, fe * shape.shared_experts, mats, tp, hw) if shape.shared_experts else 0.0
         )
@@ -166,16 +178,16 @@ def layer_times(
     act_b = hw.ew["mlp_act_bwd"] * (10.0 / 6.0 if gated else 1.0)
     act_elems = tokens * act_width / tp
     # token copies sent to experts
-    routed_elems: Real = (moe_share * shape.top_k * tokens * h) if shape.is_moe else 0.0
+    routed_elems: Real = (moe_share * shape.top_k * moe_tokens * h) if shape.is_moe else 0.0
     ew_fwd = (
         hw.ew["norm_residual_fwd"] * replicated
-        + hw.ew["attn_io_fwd"] * tokens * h / tp
+        + hw.ew["attn_io_fwd"] * tokens * q_width / tp
         + act_f * act_elems
         + hw.ew["moe_permute_fwd"] * routed_elems
     ) / hw.ew_byte_per_s
     ew_bwd = (
         hw.ew["norm_residual_bwd"] * replicated
-        + hw.ew["attn_io_bwd"] * tokens * h / tp
+        + hw.ew["attn_io_bwd"] * tokens * q_width / tp
         + act_b * act_elems
         + hw.ew["moe_permute_bwd"] * routed_elems
     ) / hw.ew_byte_per_s
@@ -200,10 +212,21 @@ def layer_times(
     cp_fwd = np.maximum(0.0, cp_raw - a.number("cp_overlap_fraction") * attn_fwd)
 
     if shape.is_moe:
-        dispatch = tokens * shape.top_k * h * ACT_BYTES
         ep = np.asarray(ep, dtype=np.float64)
-        g_ep = np.clip(links.gpus_per_node / (tp * cp), 1.0, ep)
-        ep_fwd = moe_share * 2.0 * all_to_all_s(dispatch, ep, g_ep, links, "ep")
+        stride = np.where(e_t == tp, tp * cp, e_t)  # EP ranks stride over tp·cp, or over etp when folded
+        g_ep = np.clip(links.gpus_per_node / stride, 1.0, ep)
+        one = expert_dispatch_s(
+            moe_tokens * h * ACT_BYTES,
+            shape.top_k,
+            ep,
+            g_ep,
+            links,
+            dedup_dispatch,
+            shape.experts,
+            shape.router_groups,
+            shape.router_group_topk,
+        )
+        ep_fwd = moe_share * 2.0 * one  # dispatch and combine
         ep_fwd = ep_fwd * (1.0 - a.number("ep_overlap_fraction"))
     else:
         ep_fwd = np.zeros_like(tokens)

@@ -47,7 +47,10 @@ def activation_coefficients(shape: ModelShape) -> tuple[float, float, float]:
     """
     h = float(shape.hidden)
     kv = shape.kv_heads * shape.head_dim
-    attention = 7.0 + 4.0 * kv / h  # QKV input 2, Q 2, K and V 4·kv/h, proj input 2, dropout mask 1
+    q = shape.heads * shape.head_dim / h  # 1 unless heads × head_dim ≠ hidden (Qwen3, GPT-OSS)
+    attention = (
+        3.0 + 4.0 * q + 4.0 * kv / h
+    )  # QKV input 2, Q 2q, K and V 4·kv/h, proj input 2q, dropout mask 1
     act_bytes = (
         6.0 if shape.gated_mlp else 4.0
     )  # activation input(s) + down-projection input, per ffn element
@@ -62,7 +65,7 @@ def activation_coefficients(shape: ModelShape) -> tuple[float, float, float]:
     else:
         mlp = dense_mlp
     masks = 0.0 if shape.dropout else 2.0
-    return attention + mlp + 4.0 - masks, 10.0 - masks, 6.0 + fc2_in
+    return attention + mlp + 4.0 - masks, 10.0 - masks, 4.0 + 2.0 * q + fc2_in
 
 
 def activation_bytes_per_layer(
@@ -96,7 +99,8 @@ def activation_bytes_per_layer(
         total = total - gemm_inputs / 2.0
         replicated = replicated - 2.0  # the QKV and fc1 inputs (LayerNorm outputs) in one byte
         if flash:
-            total = total + np.where(rc == 0, 2.0, 0.0)
+            q_width = shape.heads * shape.head_dim / h
+            total = total + np.where(rc == 0, 2.0 * q_width, 0.0)
     linear = np.where(sp, total / t, replicated + (total - replicated) / t)
     score_bytes = 5.0 if shape.dropout else 2.0  # softmax output 2, dropout mask 1 and output 2
     scores = 0.0 if flash else score_bytes * shape.heads * np.asarray(seq_len, dtype=np.float64) / h / t
@@ -160,12 +164,17 @@ def model_state_bytes(
     precision: str,
     grad_dtype: str | None = None,
     balanced: bool = False,
+    optimizer_state: str = "fp32",
+    etp: Num | None = None,
+    fp8_params: bool = False,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """(weights, gradients, optimizer) bytes on the GPU holding the most parameters (first/last stage).
 
     FP8 training with bf16 weights also keeps each GEMM weight's FP8 copy and its FP8 transpose, cast on the
     first micro-batch and reused by the others (Transformer Engine `get_fp8_workspace(cache_name="weight")`,
-    Megatron-Core passes is_first_microbatch): counted in the weights.
+    Megatron-Core passes is_first_microbatch): counted in the weights. `optimizer_state` says how Adam stores
+    its state (optimizer_state_bytes_per_param): 12 bytes with an fp32 master, 10 with only the master's 16
+    remainder bits beside the bf16 weight, 4 with bf16 moments and the bf16 weights as master.
     """
     c = param_counts(shape)
     p = np.asarray(pp, dtype=np.float64)
@@ -184,14 +193,17 @@ def model_state_bytes(
     )
     gemm_dense = layers_per_stage * dense_per_layer / t
     dense = gemm_dense + emb_stage
-    experts = layers_per_stage * moe_share * expert_per_layer / (t * np.asarray(ep, dtype=np.float64))
+    # experts are split over etp ranks (Megatron's default etp = tp; MoE parallel folding: etp 1, the experts
+    # then sharded over tp·dp·cp / (etp·ep) expert-data-parallel ranks)
+    e_t = t if etp is None else np.asarray(etp, dtype=np.float64)
+    experts = layers_per_stage * moe_share * expert_per_layer / (e_t * np.asarray(ep, dtype=np.float64))
     table = a.table("adam_bytes_per_param")
     grad_key = {"fp32": "grads_fp32", "bf16": "grads_bf16", "fp16": "grads_fp16"}[
         grad_dtype or ("fp16" if precision == "fp16" else "fp32")
     ]
     grad_b = table[grad_key]
     shard_dense = np.asarray(dp, dtype=np.float64) * np.asarray(cp, dtype=np.float64)
-    shard_expert = np.maximum(shard_dense / np.asarray(ep, dtype=np.float64), 1.0)
+    shard_expert = np.maximum(shard_dense * t / (e_t * np.asarray(ep, dtype=np.float64)), 1.0)
 
     def held(stage_min: int, dense_part: FloatArray = dense) -> FloatArray:
         if zero_stage >= stage_min:
@@ -200,9 +212,12 @@ def model_state_bytes(
 
     weights = table["weights"] * held(3)
     if precision == "fp8":
-        weights = weights + a.number("fp8_weight_cache_bytes_per_param") * held(3, gemm_dense)
+        cache = a.number("fp8_weight_cache_bytes_per_param")
+        if fp8_params:  # FP8 primary weights: the GEMM weight is its 1-byte FP8 copy (+ the 1-byte transpose)
+            cache = cache - table["weights"]
+        weights = weights + cache * held(3, gemm_dense)
     grads = grad_b * held(2)
-    optim = table["optimizer"] * held(1)
+    optim = a.table("optimizer_state_bytes_per_param")[optimizer_state] * held(1)
     return weights, grads, optim, dense + experts
 
 
@@ -240,6 +255,9 @@ def training_memory(
     gpu_name: str = "",
     grad_dtype: str | None = None,
     balanced: bool = False,
+    optimizer_state: str = "fp32",
+    etp: Num | None = None,
+    fp8_params: bool = False,
 ) -> dict[str, Any]:
     """Per-GPU breakdown in GB (arrays over configurations) and `fits` against the usable share of mem_gb."""
     w, g, o, _ = model_state_bytes(
@@ -254,6 +272,9 @@ def training_memory(
         precision=precision,
         grad_dtype=grad_dtype,
         balanced=balanced,
+        optimizer_state=optimizer_state,
+        etp=etp,
+        fp8_params=fp8_params,
     )
 
     def act(rc: Num) -> FloatArray:

@@ -27,6 +27,7 @@ LAYOUT = ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch")
 # every name a request may carry (the estimate command's option names); anything else is a typo
 REQUEST_KEYS = frozenset(
     {"model", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "seq", "tied_embeddings", "dropout"}
+    | {"head_dim"}
     | {"gated_mlp", "gpu", "gpus", "server", "gpus_per_node", "nic_gbps", "nics_per_node", "oversub"}
     | {"scaleup_gbyte_per_s", "global_batch", "tokens", "measured_mfu", "measured_busbw", "stack", "top"}
     | {"sharp", "switch_latency_ns"}
@@ -86,6 +87,7 @@ def shape_of(req: dict[str, Any], catalog: Catalog) -> ModelShape:
         gated_mlp=overrides.get("gated_mlp", ffn != 4 * req["hidden"]),
         tied_embeddings=overrides.get("tied_embeddings", False),
         dropout=overrides.get("dropout", True),
+        head_dim=req.get("head_dim") or 0,
     )
 
 
@@ -197,7 +199,9 @@ def check_layout(
             text.en("error.dp_gpus", product=model_par * dp, gpus=n_gpus), field="--dp", value=dp
         )
     dp_eff = dp or n_gpus // model_par
-    if ep is not None and ep > 1 and (dp_eff * (cp or 1)) % ep:
+    # with experts not split over TP (etp 1, MoE parallel folding) the EP group is drawn from tp·dp·cp ranks
+    expert_grid = dp_eff * (cp or 1) * (1 if lay.get("expert_tp", True) else (tp or 1))
+    if ep is not None and ep > 1 and expert_grid % ep:
         raise ValidationError(text.en("error.ep_dp_cp", ep=ep, dp=dp_eff, cp=cp or 1), field="--ep", value=ep)
 
 
@@ -230,7 +234,13 @@ def build(req: dict[str, Any], catalog: Catalog | None = None) -> tuple[ModelSha
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
     settings, _ = resolve(req.get("stack"), {k: req.get(k) for k in SETTINGS})
     check_layout(
-        shape, req["gpus"], {**{k: req.get(k) for k in LAYOUT}, "balanced": settings["balanced_pipeline"]}
+        shape,
+        req["gpus"],
+        {
+            **{k: req.get(k) for k in LAYOUT},
+            "balanced": settings["balanced_pipeline"],
+            "expert_tp": settings["expert_tp"],
+        },
     )
     return shape, cluster, stated_config(req, shape, req["gpus"], settings)
 
@@ -251,7 +261,9 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
         raise ValidationError(text.en("error.give_gpus"), field="--gpus")
     settings, from_stack = resolve(req.get("stack"), {k: req.get(k) for k in SETTINGS})
     lay = {k: req.get(k) for k in LAYOUT}
-    check_layout(shape, n, {**lay, "balanced": settings["balanced_pipeline"]})
+    check_layout(
+        shape, n, {**lay, "balanced": settings["balanced_pipeline"], "expert_tp": settings["expert_tp"]}
+    )
     gb = req.get("global_batch") or 1024
     seq = req.get("seq") or shape.seq_len
     tokens = req.get("tokens") or 0.0
@@ -281,7 +293,15 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
     settings_rest = {
         k: settings[k]
         for k in ("grad_dtype", "balanced_pipeline", "param_gather_overlap", "ep_overlap")
-        + ("zero3_regather_on_recompute", "zero3_nics_per_node", "optimizer")
+        + (
+            "zero3_regather_on_recompute",
+            "zero3_nics_per_node",
+            "optimizer",
+            "optimizer_state",
+            "moe_dispatcher",
+            "expert_tp",
+            "fp8_params",
+        )
     }
     res = sweep(
         shape,

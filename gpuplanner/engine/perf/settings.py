@@ -17,7 +17,14 @@ import yaml
 from gpuplanner import text
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError, ValidationError
-from gpuplanner.engine.perf.shapes import ATTENTION, OPTIMIZERS, PRECISIONS, RECOMPUTE
+from gpuplanner.engine.perf.shapes import (
+    ATTENTION,
+    MOE_DISPATCHERS,
+    OPTIMIZER_STATES,
+    OPTIMIZERS,
+    PRECISIONS,
+    RECOMPUTE,
+)
 
 # field → allowed values (None: a boolean; int: an integer range)
 SETTINGS: dict[str, Any] = {
@@ -37,6 +44,10 @@ SETTINGS: dict[str, Any] = {
     "zero3_regather_on_recompute": None,
     "zero3_nics_per_node": (0, 1, 2, 4, 8),
     "optimizer": OPTIMIZERS,
+    "optimizer_state": OPTIMIZER_STATES,
+    "moe_dispatcher": MOE_DISPATCHERS,
+    "expert_tp": None,
+    "fp8_params": None,
 }
 # what a run gets when neither the user nor a stack says (TrainConfig's defaults: Megatron-Core-like)
 DEFAULTS: dict[str, Any] = {
@@ -56,6 +67,10 @@ DEFAULTS: dict[str, Any] = {
     "zero3_regather_on_recompute": False,
     "zero3_nics_per_node": 0,
     "optimizer": "fused",
+    "optimizer_state": "fp32",
+    "moe_dispatcher": "alltoall",
+    "expert_tp": True,
+    "fp8_params": False,
 }
 
 

@@ -18,6 +18,13 @@ PRECISIONS = ("bf16", "fp16", "fp8")
 RECOMPUTE = ("none", "selective", "full")
 ATTENTION = ("flash", "unfused")
 OPTIMIZERS = ("fused", "unfused")
+# what Adam keeps per parameter besides the model's weights (catalogs/assumptions/performance.yaml
+# optimizer_state_bytes_per_param): fp32 master + fp32 moments; the fp32 master rebuilt from the bf16
+# weight and its 16-bit remainder; bf16 moments with the bf16 weights as the master copy
+OPTIMIZER_STATES = ("fp32", "fp32-remainder", "bf16")
+# how MoE tokens reach their experts: one message per (token, expert) copy, or once per destination node
+# with NVLink fan-out (DeepEP / HybridEP behind Megatron-Core's flex dispatcher)
+MOE_DISPATCHERS = ("alltoall", "deepep")
 COLLECTIVE_KINDS = ("tp", "cp", "dp", "pp", "ep")
 
 
@@ -42,6 +49,14 @@ class ModelShape:
     tied_embeddings: bool = False  # output layer shares the input embedding (GPT-2/3, Megatron GPT)
     dropout: bool = True  # hidden/attention dropout (GPT-3, BLOOM); Llama-style models train without it
     name: str = ""
+    # width of one attention head; 0 = hidden / heads. Qwen3 and GPT-OSS use heads × head_dim ≠ hidden
+    # (Megatron kv_channels, Hugging Face head_dim): Q/K/V/O widths, attention scores and the KV cache follow it
+    head_dim: int = 0
+    # node-limited MoE routing (DeepSeek-V3 report §2.1.2; Megatron-Core moe_router_num_groups / group_topk):
+    # experts sit in `router_groups` equal groups and a token's top_k experts come from at most
+    # `router_group_topk` of them; 0 = no limit
+    router_groups: int = 0
+    router_group_topk: int = 0
 
     def __post_init__(self) -> None:
         if self.architecture not in ARCHITECTURES:
@@ -56,7 +71,9 @@ class ModelShape:
                 raise ValidationError(
                     text.en("error.at_least_one", name=name), field=name, value=getattr(self, name)
                 )
-        if self.hidden % self.heads:
+        if self.head_dim < 0:
+            raise ValidationError(text.en("error.at_least_one", name="head_dim"), field="head_dim")
+        if not self.head_dim and self.hidden % self.heads:
             raise ValidationError(
                 text.en("error.hidden_heads"), field="hidden", value=self.hidden, entry=self.name
             )
@@ -64,14 +81,25 @@ class ModelShape:
             raise ValidationError(
                 text.en("error.top_k_experts"), field="top_k", value=self.top_k, entry=self.name
             )
+        if self.router_group_topk > self.router_groups or (
+            self.router_groups and (self.experts % self.router_groups or not self.router_group_topk)
+        ):
+            raise ValidationError(
+                text.en(
+                    "error.router_groups",
+                    topk=self.router_group_topk,
+                    groups=self.router_groups,
+                    experts=self.experts,
+                ),
+                field="router_groups",
+                entry=self.name,
+            )
         if self.dense_layers > self.layers:
             raise ValidationError(
                 text.en("error.dense_layers"), field="dense_layers", value=self.dense_layers
             )
-
-    @property
-    def head_dim(self) -> int:
-        return self.hidden // self.heads
+        if not self.head_dim:  # stated as 0: the usual hidden / heads (frozen, so set once here)
+            object.__setattr__(self, "head_dim", self.hidden // self.heads)
 
     @property
     def is_moe(self) -> bool:
@@ -143,6 +171,20 @@ class TrainConfig:
     # Adam as one fused kernel (Apex/Megatron/DeepSpeed FusedAdam, torch fused=True) or as separate
     # per-tensor passes (torch foreach/for-loop AdamW, Composer's DecoupledAdamW)
     optimizer: str = "fused"
+    # the optimizer state's storage (OPTIMIZER_STATES): Megatron-Core's distributed optimizer keeps fp32
+    # master weights and moments; NeMo's Apex distributed_fused_adam with bf16 weights keeps only the 16
+    # remainder bits of the fp32 master (store_param_remainders), or bf16 moments and no master (dtype: bf16)
+    optimizer_state: str = "fp32"
+    # MOE_DISPATCHERS: "deepep" sends a token across the network once per destination node, so node-limited
+    # routing (ModelShape.router_groups) caps the network bytes; "alltoall" sends every expert copy
+    moe_dispatcher: str = "alltoall"
+    # experts split over the TP ranks (Megatron's default, etp = tp); False: etp 1, MoE parallel folding
+    # (Megatron-Core --expert-tensor-parallel-size 1, Megatron-Bridge's DeepSeek-V3/Qwen3 recipes)
+    expert_tp: bool = True
+    # FP8 primary weights (Megatron --fp8-param-gather, NeMo fp8_params, MLPerf FP8_PARAMS): with precision fp8
+    # the GEMM weights live as FP8 (1 byte + the 1-byte transpose) instead of bf16 + an FP8 cache, and the
+    # distributed optimizer all-gathers them in 1 byte
+    fp8_params: bool = False
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):
@@ -175,6 +217,28 @@ class TrainConfig:
                 text.en("error.unknown_optimizer", value=self.optimizer),
                 field="optimizer",
                 hint=text.en("error.unknown_optimizer.hint"),
+            )
+        if self.optimizer_state not in OPTIMIZER_STATES:
+            raise ValidationError(
+                text.en(
+                    "error.setting_not_allowed",
+                    where="setting",
+                    key="optimizer_state",
+                    value=self.optimizer_state,
+                    options=", ".join(OPTIMIZER_STATES),
+                ),
+                field="optimizer_state",
+            )
+        if self.moe_dispatcher not in MOE_DISPATCHERS:
+            raise ValidationError(
+                text.en(
+                    "error.setting_not_allowed",
+                    where="setting",
+                    key="moe_dispatcher",
+                    value=self.moe_dispatcher,
+                    options=", ".join(MOE_DISPATCHERS),
+                ),
+                field="moe_dispatcher",
             )
         if not 0 <= self.zero_stage <= 3:
             raise ValidationError(text.en("error.zero_stage"), field="zero_stage", value=self.zero_stage)
@@ -289,6 +353,9 @@ SHAPE_FIELDS = (
     "dense_layers",
     "gated_mlp",
     "dropout",
+    "head_dim",
+    "router_groups",
+    "router_group_topk",
 )
 
 

@@ -66,6 +66,10 @@ class SweepResult:
             zero3_regather_on_recompute=o.zero3_regather_on_recompute,
             zero3_nics_per_node=o.zero3_nics_per_node,
             optimizer=o.optimizer,
+            optimizer_state=o.optimizer_state,
+            moe_dispatcher=o.moe_dispatcher,
+            expert_tp=o.expert_tp,
+            fp8_params=o.fp8_params,
         )
 
     def estimate(self, i: int) -> TrainEstimate:

@@ -66,6 +66,10 @@ class Options:
     zero3_regather_on_recompute: bool = False
     zero3_nics_per_node: int = 0
     optimizer: str = "fused"
+    optimizer_state: str = "fp32"
+    moe_dispatcher: str = "alltoall"
+    expert_tp: bool = True
+    fp8_params: bool = False
 
 
 def evaluate(
@@ -92,8 +96,21 @@ def evaluate(
     if opt.balanced_pipeline:  # middle stages hold (layers + 2) / pp; first and last one fewer
         layers_stage = np.where(pp > 1, np.ceil((shape.layers + 2.0) / pp), layers_stage)
     full, sel = (rc == 2).astype(float), (rc == 1).astype(float)
+    etp = tp if opt.expert_tp else np.ones_like(tp)  # expert tensor parallelism (1: MoE parallel folding)
 
-    lt = layer_times(shape, hw, a, tp=tp, cp=cp, ep=ep, mb=mb, sp=sp, flash=opt.flash)
+    lt = layer_times(
+        shape,
+        hw,
+        a,
+        tp=tp,
+        cp=cp,
+        ep=ep,
+        mb=mb,
+        sp=sp,
+        flash=opt.flash,
+        dedup_dispatch=opt.moe_dispatcher == "deepep",
+        etp=etp,
+    )
     layer_fwd = lt.gemm_fwd + lt.attn_fwd + lt.ew_fwd
     layer_bwd = 2.0 * lt.gemm_fwd + lt.attn_bwd + lt.ew_bwd
     recompute = full * layer_fwd + sel * lt.attn_fwd
@@ -120,7 +137,7 @@ def evaluate(
     if shape.vocab:
         logits = 3.0 * gemm_s(tokens, shape.vocab / tp, float(shape.hidden), hw)
         logits += hw.ew["logits"] * tokens * shape.vocab / tp / hw.ew_byte_per_s
-    params_gpu, params_dense, params_exp = params_on_gpu(shape, tp, pp, ep)
+    params_gpu, params_dense, params_exp = params_on_gpu(shape, tp, pp, ep, etp)
     # fp16 (Megatron 2021) adds each micro-batch's gradient in a separate kernel; bf16/fp8 accumulate into
     # fp32 main_grad inside the weight-gradient GEMM epilogue (gradient-accumulation fusion)
     accum_rate = hw.ew_byte_per_s if opt.precision == "fp16" else hw.gemm_byte_per_s
@@ -166,11 +183,15 @@ def evaluate(
         t_mb=t_mb,
         layers_stage=layers_stage,
         full=full,
+        etp=etp,
     )
     shard = dp * cp if opt.zero_stage >= 1 else 1.0
     opt_bytes = a.number(
         "optimizer_bytes_per_param" if opt.optimizer == "fused" else "optimizer_bytes_per_param_unfused"
     )
+    # the step reads and writes every byte of optimizer state once: a smaller state moves fewer bytes
+    state_b = a.table("optimizer_state_bytes_per_param")
+    opt_bytes = opt_bytes - 2.0 * (state_b["fp32"] - state_b[opt.optimizer_state])
     optimizer = opt_bytes * params_gpu / shard / hw.ew_byte_per_s
 
     parts = {
@@ -219,6 +240,9 @@ def evaluate(
         gpu_name=cluster.gpu_name,
         grad_dtype=opt.grad_dtype,
         balanced=opt.balanced_pipeline,
+        optimizer_state=opt.optimizer_state,
+        etp=etp,
+        fp8_params=opt.fp8_params and opt.precision == "fp8",
     )
     out = {k: np.asarray(p + 0.0 * step) for k, p in parts.items()}
     out.update(
@@ -251,8 +275,10 @@ def _with_seq(shape: ModelShape, seq_len: int) -> ModelShape:
     return replace(shape, seq_len=seq_len)
 
 
-def params_on_gpu(shape: ModelShape, tp: Num, pp: Num, ep: Num) -> tuple[Real, Real, Real]:
-    """Parameters held by a GPU of the largest stage: (all, dense part, expert part)."""
+def params_on_gpu(
+    shape: ModelShape, tp: Num, pp: Num, ep: Num, etp: Num | None = None
+) -> tuple[Real, Real, Real]:
+    """Parameters held by a GPU of the largest stage: (all, dense part, expert part); experts split etp-way."""
     c = param_counts(shape)
     layers_stage = np.ceil(shape.layers / pp)
     moe_share = shape.moe_layers / shape.layers
@@ -260,7 +286,7 @@ def params_on_gpu(shape: ModelShape, tp: Num, pp: Num, ep: Num) -> tuple[Real, R
     dense_layer = (c["layers_total"] - c["experts_total"]) / shape.layers
     emb = shape.vocab * shape.hidden / tp
     dense = layers_stage * dense_layer / tp + emb
-    experts = layers_stage * moe_share * expert_layer / (tp * ep)
+    experts = layers_stage * moe_share * expert_layer / ((tp if etp is None else etp) * ep)
     return dense + experts, dense, experts
 
 
@@ -282,6 +308,7 @@ def _dp_time(
     t_mb: FloatArray,
     layers_stage: FloatArray,
     full: FloatArray,
+    etp: FloatArray | None = None,
 ) -> FloatArray:
     """Exposed data-parallel time: gradient reduction (and parameter gathers with ZeRO/distributed optimizer).
 
@@ -294,9 +321,17 @@ def _dp_time(
     links = hw.links
     n = dp * cp
     g = np.clip(links.gpus_per_node / tp, 1.0, n)  # members per node: the group strides over tp
-    n_e = np.maximum(n / ep, 1.0)
-    g_e = np.clip(g / ep, 1.0, n_e)
+    e_t = tp if etp is None else etp
+    n_e = np.maximum(n * tp / (e_t * ep), 1.0)  # expert-data-parallel ranks
+    g_e = np.clip(links.gpus_per_node / (e_t * ep), 1.0, n_e)
     grad_bytes_per_param = a.table("grad_reduce_bytes")[opt.precision]
+    # the distributed optimizer gathers the updated weights in their own type: bf16, or 1 byte for the GEMM
+    # weights when they are FP8 primary weights (Megatron --fp8-param-gather, NeMo fp8_params); the embedding
+    # stays bf16
+    emb = (shape.vocab * shape.hidden / tp) if shape.vocab else 0.0
+    fp8_gather = opt.fp8_params and opt.precision == "fp8"
+    gather_dense = 2.0 * params_dense - (params_dense - emb if fp8_gather else 0.0)
+    gather_exp = (1.0 if fp8_gather else 2.0) * params_exp
     frac = a.number("dp_overlap_fraction") if opt.dp_overlap else 0.0
     if opt.zero_stage == 0:
         red = group_all_reduce_s(grad_bytes_per_param * params_dense, n, g, links, "dp", nvls=True)
@@ -305,16 +340,16 @@ def _dp_time(
     rs = group_reduce_scatter_s(
         grad_bytes_per_param * params_dense, n, g, links, "dp"
     ) + group_reduce_scatter_s(grad_bytes_per_param * params_exp, n_e, g_e, links, "dp")
-    ag = group_all_gather_s(2.0 * params_dense, n, g, links, "dp") + group_all_gather_s(
-        2.0 * params_exp, n_e, g_e, links, "dp"
+    ag = group_all_gather_s(gather_dense, n, g, links, "dp") + group_all_gather_s(
+        gather_exp, n_e, g_e, links, "dp"
     )
     if opt.zero_stage == 3:
         nics = opt.zero3_nics_per_node or None
         rs = group_reduce_scatter_s(
             grad_bytes_per_param * params_dense, n, g, links, "dp", nics
         ) + group_reduce_scatter_s(grad_bytes_per_param * params_exp, n_e, g_e, links, "dp", nics)
-        ag = group_all_gather_s(2.0 * params_dense, n, g, links, "dp", nics) + group_all_gather_s(
-            2.0 * params_exp, n_e, g_e, links, "dp", nics
+        ag = group_all_gather_s(gather_dense, n, g, links, "dp", nics) + group_all_gather_s(
+            gather_exp, n_e, g_e, links, "dp", nics
         )
         gathers = 2.0 + (full if opt.zero3_regather_on_recompute else 0.0)
         comm_mb = gathers * ag + rs
@@ -392,7 +427,8 @@ def validate_config(shape: ModelShape, cfg: TrainConfig) -> None:
         raise ValidationError(
             text.en("error.pp_layers", pp=cfg.pp, layers=shape.layers), field="pp", value=cfg.pp
         )
-    if cfg.ep > 1 and (shape.experts % cfg.ep or (cfg.dp * cfg.cp) % cfg.ep):
+    expert_grid = cfg.dp * cfg.cp * (1 if cfg.expert_tp else cfg.tp)  # etp 1: EP drawn from tp·dp·cp
+    if cfg.ep > 1 and (shape.experts % cfg.ep or expert_grid % cfg.ep):
         raise ValidationError(
             text.en("error.ep_experts_dp_cp", ep=cfg.ep, experts=shape.experts), field="ep", value=cfg.ep
         )
@@ -427,6 +463,10 @@ def options_for(cfg: TrainConfig) -> Options:
         zero3_regather_on_recompute=cfg.zero3_regather_on_recompute,
         zero3_nics_per_node=cfg.zero3_nics_per_node,
         optimizer=cfg.optimizer,
+        optimizer_state=cfg.optimizer_state,
+        moe_dispatcher=cfg.moe_dispatcher,
+        expert_tp=cfg.expert_tp,
+        fp8_params=cfg.fp8_params,
     )
 
 
