@@ -13,6 +13,8 @@ ids have no prefix (``page_of``, ``sum_plan``), as its API (``reports.i18n.tr``)
 
 from __future__ import annotations
 
+from gpuplanner.text.errors_edit import ERRORS_EDIT
+from gpuplanner.text.errors_file import ERRORS_FILE
 from gpuplanner.text.errors_perf import ERRORS_PERF
 from gpuplanner.text.errors_plan import ERRORS_PLAN
 from gpuplanner.text.export_xlsx import XLSX
@@ -37,6 +39,8 @@ TABLES: dict[str, dict[str, tuple[str, str]]] = {
     "perf": PERF,
     "errors_perf": ERRORS_PERF,
     "errors_plan": ERRORS_PLAN,
+    "errors_file": ERRORS_FILE,
+    "errors_edit": ERRORS_EDIT,
     "words": WORDS,
     "report_front": FRONT,
     "report_body": BODY,

@@ -142,6 +142,32 @@ def en(msg_id: str, **params: Any) -> str:
     return render(msg_id, "en", **params)
 
 
+def error_line(exc: BaseException, lang: str = "en", label: Callable[[str], str] | None = None) -> str:
+    """An error's one line in ``lang``: where (file, entry, field: each field name through ``label`` when
+    given), the message and the hint. An error raised with English text only (no message id) is shown as its
+    English line whole, never half translated; in English this is ``str(exc)``."""
+    msg = getattr(exc, "msg", None)
+    if lang == "en" or msg is None or not hasattr(exc, "one_line"):
+        return exc.one_line() if hasattr(exc, "one_line") else str(exc)
+    parts = []
+    if getattr(exc, "file", None):
+        parts.append(str(exc.file))  # type: ignore[attr-defined]
+    if getattr(exc, "entry", None):
+        parts.append(render("error.where.entry", lang, entry=exc.entry))  # type: ignore[attr-defined]
+    name = getattr(exc, "field", None)
+    if name:
+        parts.append(render("error.where.field", lang, field=label(name) if label else name))
+    text = msg.render(lang)
+    if parts:
+        sep = template("error.where.separator", lang) or ", "
+        text = render("error.where.line", lang, where=sep.join(parts), message=text)
+    hint = getattr(exc, "hint_msg", None)
+    hint_text = hint.render(lang) if hint is not None else getattr(exc, "hint", None)
+    if hint_text:
+        text = render("error.where.hint", lang, text=text, hint=hint_text)
+    return text
+
+
 def fields(text: str) -> set[str]:
     """The parameter names a template uses (plural choices and word look-ups count by their parameter)."""
     names = {m.group(1) for m in _PLURAL.finditer(text)} | {m.group(1) for m in _WORD.finditer(text)}
