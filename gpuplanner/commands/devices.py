@@ -116,11 +116,7 @@ class EditDevices(Command):
                 self.old_links.append(lk)
                 self.new_links.append(dataclasses.replace(lk, **fields))
         if unmapped:
-            more = (
-                Msg("error.edit.and_more", {"n": len(unmapped) - 5})
-                if len(unmapped) > 5
-                else ""
-            )
+            more = Msg("error.edit.and_more", {"n": len(unmapped) - 5}) if len(unmapped) > 5 else ""
             raise ValidationError(
                 Msg(
                     "error.edit.no_group_for_links",

@@ -309,8 +309,9 @@ class PlotsPanel(QWidget):
             symbol="t",
             symbolBrush="#ed7d31",
         )
-        cloud_text = self.tr("cloud at {p:g} USD/GPU·h, {u:.0f} % used").format(
-            p=round(c.cloud_usd_per_gpu_hour, 2), u=self.doc.project.site.expected_utilization * 100
+        cloud_text = self.tr("cloud at {p} USD/GPU·h, {u} % used").format(
+            p=fmt.short(c.cloud_usd_per_gpu_hour),
+            u=fmt.number(self.doc.project.site.expected_utilization * 100),
         )
         self.tco_legend.setText(
             legend_html([("#4472c4", self.tr("own: capex + opex")), ("#ed7d31", cloud_text)])
@@ -366,5 +367,7 @@ class PlotsPanel(QWidget):
                 ]
             )
             + " &nbsp; "
-            + html.escape(self.tr("base {v:.2f}; ranges in catalogs/assumptions/cost.yaml").format(v=base))
+            + html.escape(
+                self.tr("base {v}; ranges in catalogs/assumptions/cost.yaml").format(v=fmt.number(base, 2))
+            )
         )

@@ -246,8 +246,8 @@ class ResultsPanel(QWidget):
             "font-weight: bold" + ("" if th.feed_ok else f"; color: {theme.ERROR_TEXT.name()}")
         )
         tip = self.tr(
-            "Facility kW at maximum ({max} kW) plus {pct:.0f} % headroom (Site and costs ▸ feed headroom)."
-        ).format(max=fmt.number(th.facility_kw_max, 1), pct=headroom * 100)
+            "Facility kW at maximum ({max} kW) plus {pct} % headroom (Site and costs ▸ feed headroom)."
+        ).format(max=fmt.number(th.facility_kw_max, 1), pct=fmt.number(headroom * 100))
         if th.utility_kw_available <= 0:
             tip += "\n" + self.tr("No utility feed is stated for the site (Site and costs ▸ utility).")
         elif not th.feed_ok:
