@@ -3616,6 +3616,10 @@ The current project is unchanged.</source>
         <translation>过载：请增加设备、把机柜移到其他列，或选用更大容量的设备</translation>
     </message>
     <message>
+        <source>Row {row}</source>
+        <translation>第 {row} 列</translation>
+    </message>
+    <message>
         <source>cold aisle</source>
         <translation>冷通道</translation>
     </message>
