@@ -17,6 +17,7 @@ from gpuplanner.text.errors_edit import ERRORS_EDIT
 from gpuplanner.text.errors_file import ERRORS_FILE
 from gpuplanner.text.errors_perf import ERRORS_PERF
 from gpuplanner.text.errors_plan import ERRORS_PLAN
+from gpuplanner.text.errors_topology import ERRORS_TOPOLOGY
 from gpuplanner.text.export_xlsx import XLSX
 from gpuplanner.text.findings_facility import FINDINGS_FACILITY
 from gpuplanner.text.findings_network import FINDINGS_NETWORK
@@ -41,6 +42,7 @@ TABLES: dict[str, dict[str, tuple[str, str]]] = {
     "errors_plan": ERRORS_PLAN,
     "errors_file": ERRORS_FILE,
     "errors_edit": ERRORS_EDIT,
+    "errors_topology": ERRORS_TOPOLOGY,
     "words": WORDS,
     "report_front": FRONT,
     "report_body": BODY,

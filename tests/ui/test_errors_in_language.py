@@ -136,3 +136,28 @@ def test_the_english_window_and_str_keep_english(make_window, warnings, tmp_path
     with pytest.raises(Exception) as info:
         open_project(text_file)
     assert not CJK.search(str(info.value))
+
+
+def test_the_template_dialog_refuses_in_chinese(chinese, make_window):
+    """New from template with 64 DGX in one scalable unit: the generator's refusal (topology/fattree.py) is
+    shown in Chinese with the figures (the leaf's ports, the downlinks it would need)."""
+    from gpuplanner.core.errors import GenerationError
+    from gpuplanner.model import Project
+    from gpuplanner.topology.generators import generate
+    from gpuplanner.ui.dialogs.template_dialog import TemplateDialog
+
+    w = make_window(small_project())
+    dlg = TemplateDialog(w.doc.project.catalog, w)
+    dlg.servers.setValue(64)
+    dlg.su_size.setValue(64)
+    with pytest.raises(GenerationError) as info:  # the same request, outside the window: English
+        generate(Project(w.doc.project.catalog), dlg.options())
+    dlg.generate()
+    message = dlg.error.text()
+    assert dlg.project is None
+    assert message.startswith("无法生成"), message
+    assert "叶交换机" in message and "收敛比" in message, message
+    numbers = re.findall(r"\d+", str(info.value))
+    assert numbers and all(n in message for n in numbers), (numbers, message)
+    _chinese(message)
+    assert not CJK.search(str(info.value))
