@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.model import Project
 from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import field_specs, kinds_for_role
-from gpuplanner.text import error_line
+from gpuplanner.text import error_line, line_in
 from gpuplanner.ui import fmt
 from gpuplanner.ui.i18n import current_language, translate
 
@@ -89,6 +89,12 @@ def plain_error(exc: BaseException) -> str:
     text = error_line(exc, current_language(), label=label_of)
     text = _FIELD_REF.sub(lambda m: "“" + label_of(m.group(1)) + "”", text)
     return re.sub(r"(“[^”]+”): \1 ", r"\1 ", text)  # "“x”: “x” must be …" → "“x” must be …"
+
+
+def plain_line(line: str) -> str:
+    """An error's English one line kept as text by the engine (a result's ``workload_error``) in the window's
+    language when it was made from message ids (``text.line_in``), field names as the UI labels them."""
+    return line_in(line, current_language(), label=label_of) if line else line
 
 
 # English labels for fields whose name reads like code ("target pue", "type id"); the translations are keyed on

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.engine.analysis import Results
 from gpuplanner.text import finding as finding_text
-from gpuplanner.ui import fmt, theme
+from gpuplanner.ui import fields, fmt, theme
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.estimate_text import no_estimate_text, refusal_text
 from gpuplanner.ui.fmt import duration, money  # noqa: F401 (duration: re-exported for the dialogs)
@@ -178,7 +178,11 @@ class ResultsPanel(QWidget):
                 name=e.name, partition=e.partition or self.tr("all"), gpus=fmt.number(e.gpus)
             )
             if d.get("error"):
-                out.append(self.tr("{where}: not evaluated — {why}").format(where=where, why=d["error"]))
+                out.append(
+                    self.tr("{where}: not evaluated — {why}").format(
+                        where=where, why=fields.plain_line(d["error"])
+                    )
+                )
             elif e.kind in ("training", "fine-tuning"):
                 days = d.get("time_to_train_days")
                 out.append(

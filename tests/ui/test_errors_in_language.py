@@ -161,3 +161,25 @@ def test_the_template_dialog_refuses_in_chinese(chinese, make_window):
     assert numbers and all(n in message for n in numbers), (numbers, message)
     _chinese(message)
     assert not CJK.search(str(info.value))
+
+
+def test_an_engine_refusal_kept_as_text_shows_in_chinese_in_the_workload_dialog(chinese, make_window):
+    """The engine keeps a workload's refusal as its English line (``Results.workload_error``, raised with
+    ``text.en``); the Workload dialog reads it back to its message ids and shows it in Chinese, with the
+    field as the form labels it and the figures."""
+    import dataclasses
+
+    from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
+
+    p = small_project()
+    wl = next(iter(p.tables["workloads"].values()))
+    p.tables["workloads"][wl.id] = dataclasses.replace(wl, tp=3, dp=16)  # 32 heads do not split over 3
+    w = make_window(p)
+    english = w.doc.results.workload_error
+    assert english.startswith("field 'tp': 32 attention heads cannot be split over tp = 3"), english
+    dlg = WorkloadDialog(w.doc, w)
+    shown = dlg.status.text()
+    assert wl.name in shown and "32 个注意力头无法按 tp = 3 切分" in shown, shown
+    assert "请选择能整除注意力头数的 tp" in shown and "attention heads" not in shown, shown
+    _chinese(shown.replace(wl.name, "").replace("tp", ""))
+    dlg.deleteLater()

@@ -142,3 +142,51 @@ def test_a_real_refusal_from_storage_in_both_languages(tmp_path):
     with pytest.raises(PlannerError) as info:
         save_project(Project(), tmp_path / "missing" / "y.gpuplan")
     assert text.error_line(info.value, "zh").endswith("文件夹不存在")
+
+
+# -- errors raised as English made from an id (``text.en``, the engine's raise sites) are read back ------------
+def test_every_error_sentence_is_read_back_to_its_id_and_values():
+    """Each error template (bar plural choices, word look-ups and all-placeholder ones), filled with distinct
+    values and rendered in English, is recognised as that id with those values, and its Chinese is the Chinese
+    template filled with them."""
+    from gpuplanner.text.recover import _patterns, plain, recover
+
+    ids = [i for i, _ in _patterns()]
+    assert len(ids) >= 150
+    for msg_id in ids:
+        en, zh = text.MESSAGES[msg_id]
+        values = {n: f"V{k}x" for k, n in enumerate(sorted(text.fields(en)))}
+        english = text.fill(plain(en), "en", values)
+        found = recover(english)
+        assert found is not None and found.id == msg_id, (msg_id, english, found)
+        assert dict(found.params) == values
+        assert found.render("zh") == text.fill(plain(zh), "zh", values)
+
+
+def test_an_engine_refusal_raised_in_english_shows_in_chinese(tmp_path):
+    """engine/assumptions.py raises ``CatalogError(text.en("error.no_entries_map"), file=…)``: English for the
+    CLI, and the window reads it back to its id."""
+    from gpuplanner.engine.assumptions import load_assumptions
+
+    bad = tmp_path / "cost.yaml"
+    bad.write_text("kind: assumptions\narea: cost\n", encoding="utf-8")
+    with pytest.raises(PlannerError) as info:
+        load_assumptions("cost", bad)
+    assert info.value.msg is None and str(info.value).endswith("no 'entries' map")
+    assert text.error_line(info.value, "zh") == f"{bad}：缺少 “entries” 映射"
+
+
+def test_values_with_specs_come_back_as_shown():
+    err = ValidationError(
+        text.en("error.heads_over_tp", heads=32, tp=3), field="tp", hint=text.en("error.heads_over_tp.hint")
+    )
+    zh = text.error_line(err, "zh")
+    assert "32" in zh and "tp = 3" in zh and CJK.search(zh) and "cannot" not in zh, zh
+
+
+def test_english_that_no_template_gives_stays_english_whole():
+    said = text.en("error.heads_over_tp", heads=32, tp=3).replace("cannot", "can no longer")
+    err = ValidationError(said, field="tp")
+    assert text.error_line(err, "zh") == str(err)
+    hinted = ValidationError(text.en("error.heads_over_tp", heads=32, tp=3), hint="ask someone")
+    assert text.error_line(hinted, "zh") == str(hinted)  # a hint that cannot be read back: all English
