@@ -106,6 +106,16 @@ def placeholders(text: str) -> list[str]:
     return sorted(PLACEHOLDER.findall(text))
 
 
+def baked_digits(source: str, translation: str) -> set[str]:
+    """Numbers in a translation that its source does not have ("{n} racks" → "3 个机架"): a figure fixed in
+    one language, not formatted by the locale."""
+
+    def digits(text: str) -> set[str]:
+        return set(re.findall(r"\d+", PLACEHOLDER.sub("", text)))
+
+    return digits(translation) - digits(source)
+
+
 def problems(lang: str) -> list[str]:
     """What is wrong with the committed translation of ``lang`` (empty when it is complete and current)."""
     ts = ts_path(lang)
@@ -129,6 +139,11 @@ def problems(lang: str) -> list[str]:
             out.append(f"not translated ({m.kind or 'empty'}): [{m.context}] {m.source!r}")
         elif any(placeholders(f) != placeholders(m.source) for f in m.translation.split(NUMERUS_SEP)):
             out.append(f"placeholders differ: [{m.context}] {m.source!r} → {m.translation!r}")
+        elif baked_digits(m.source, m.translation):
+            out.append(
+                f"a number written into the translation (pass it as a placeholder): [{m.context}] "
+                f"{m.source!r} → {m.translation!r}"
+            )
     qm = qm_path(lang)
     if not qm.exists():
         out.append(f"{qm.relative_to(ROOT)} is missing: run python tools/translations.py --release")

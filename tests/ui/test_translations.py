@@ -327,3 +327,9 @@ def test_short_numbers_keep_the_decimals_they_need_with_separators():
     assert [fmt.short(v) for v in (80.0, 1.5, 0.354, 1234.5, 141)] == ["80", "1.5", "0.35", "1,234.5", "141"]
     assert fmt.short(2.25, 1) in ("2.2", "2.3")  # rounded to one decimal
     assert fmt.short(float("nan")) == fmt.DASH
+
+
+def test_a_number_written_into_a_translation_is_found():
+    assert tool.baked_digits("{n} racks", "3 个机架") == {"3"}
+    assert not tool.baked_digits("48U rack, {kw} kW", "48U 机柜，{kw} kW")
+    assert not any(tool.baked_digits(m.source, m.translation) for m in tool.read_ts(tool.ts_path("zh")))
