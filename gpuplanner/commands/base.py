@@ -13,6 +13,7 @@ from typing import Any
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.model import Project
 from gpuplanner.model.refs import keys_to
+from gpuplanner.text import Msg
 
 
 class Command:
@@ -105,7 +106,8 @@ def SetFields(project: Project, table: str, row_id: str, text: str = "", **field
     names = {f.name for f in dataclasses.fields(row)}
     unknown = set(fields) - names
     if unknown:
-        raise ValidationError(f"{table} has no field {sorted(unknown)[0]!r}", field=sorted(unknown)[0])
+        name = sorted(unknown)[0]
+        raise ValidationError(Msg("error.edit.no_field", {"table": table, "name": name}), field=name)
     return edit_rows(
         project, table, [dataclasses.replace(row, **fields)], text=text or f"Edit {table} {row_id}"
     )

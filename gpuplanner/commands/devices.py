@@ -21,6 +21,7 @@ from gpuplanner.commands.base import Command, ReplaceRows
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.model import Device, Link, Project
 from gpuplanner.model.validate import check_device_kind
+from gpuplanner.text import Msg
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ class EditDevices(Command):
             entry = cat.entries.get(dev.type_id)
             if entry is None:
                 raise ValidationError(
-                    f"device '{dev.name}' has an unknown catalog type", field="type_id", value=dev.type_id
+                    Msg("error.edit.unknown_type", {"name": dev.name}), field="type_id", value=dev.type_id
                 )
             check_device_kind(dev, entry)
         link_ids = sorted({lid for d in changed for lid in project.links_of(d)})
@@ -115,10 +116,12 @@ class EditDevices(Command):
                 self.old_links.append(lk)
                 self.new_links.append(dataclasses.replace(lk, **fields))
         if unmapped:
-            shown = ", ".join(unmapped[:5]) + (f" and {len(unmapped) - 5} more" if len(unmapped) > 5 else "")
+            more = Msg("error.edit.and_more", {"n": len(unmapped) - 5}) if len(unmapped) > 5 else ""
             raise ValidationError(
-                f"the {model} has no port group of the same kind for links {shown}; delete or move"
-                " those links first",
+                Msg(
+                    "error.edit.no_group_for_links",
+                    {"model": model, "links": ", ".join(unmapped[:5]), "more": more},
+                ),
                 field="type_id",
             )
         self._count_ports(project, changed)

@@ -16,6 +16,7 @@ from pathlib import Path
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.imports.build import Builder
 from gpuplanner.model import Project
+from gpuplanner.text import Msg
 
 FORMATS = ("slurm", "netbox", "ibnetdiscover")
 
@@ -34,7 +35,9 @@ def detect(path: Path) -> str:
     try:
         head = path.read_text(encoding="utf-8", errors="replace")[:20000]
     except OSError as exc:
-        raise ValidationError(f"cannot read: {exc.strerror or exc}", field="file", value=str(path)) from exc
+        raise ValidationError(
+            Msg("error.file.cannot_read", {"reason": exc.strerror or exc}), field="file", value=str(path)
+        ) from exc
     low = head.lower()
     if "switchname=" in low:
         return "slurm"
@@ -43,7 +46,7 @@ def detect(path: Path) -> str:
     if "side_a_device" in low or ("device_type" in low and "manufacturer" in low):
         return "netbox"
     raise ValidationError(
-        "not a format GPU Planner can import (Slurm topology.conf, NetBox CSV folder, ibnetdiscover output)",
+        Msg("error.import.unknown_format"),
         field="file",
         value=str(path),
     )
@@ -60,11 +63,13 @@ def import_file(
 ) -> ImportResult:
     path = Path(path)
     if not path.exists():
-        raise ValidationError("no such file or folder", field="file", value=str(path))
+        raise ValidationError(Msg("error.import.not_found"), field="file", value=str(path))
     fmt = fmt or detect(path)
     if fmt not in FORMATS:
         raise ValidationError(
-            f"no import format '{fmt}' (choose {', '.join(FORMATS)})", field="format", value=fmt
+            Msg("error.import.no_format", {"fmt": fmt, "options": ", ".join(FORMATS)}),
+            field="format",
+            value=fmt,
         )
     project = project if project is not None else Project()
     b = Builder(project, server=server, switch=switch)

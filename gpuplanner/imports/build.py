@@ -10,6 +10,7 @@ from collections import defaultdict
 from gpuplanner.catalog.types import ServerType, StorageType, SwitchType
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.model import Project, Rack
+from gpuplanner.text import Msg
 from gpuplanner.topology.generators import apply_plan
 from gpuplanner.topology.placement import U_PX
 from gpuplanner.topology.plan import Plan, fabric_group
@@ -28,7 +29,9 @@ class Builder:
         cat = project.catalog
         for tid, cls, what in ((server, ServerType, "server"), (switch, SwitchType, "switch")):
             if not isinstance(cat.entries.get(tid), cls):
-                raise ValidationError(f"'{tid}' is not a {what} in the catalog", field=what, value=tid)
+                raise ValidationError(
+                    Msg("error.import.not_in_catalog", {"id": tid, "what": what}), field=what, value=tid
+                )
         self.defaults = {"server": server, "switch": switch}
         self.devices: dict[str, dict] = {}  # name → {kind, role, type_id, rack, u}
         self.racks: dict[str, str] = {}  # name → row label
@@ -88,7 +91,7 @@ class Builder:
 
     def apply(self, text: str) -> None:
         if not self.devices:
-            raise ValidationError("the file describes no devices", field="file")
+            raise ValidationError(Msg("error.import.no_devices"), field="file")
         plan = Plan(self.project)
         rack_rows = {}
         for k, (rname, row) in enumerate(sorted(self.racks.items())):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.imports.build import Builder
+from gpuplanner.text import Msg
 
 _NODE = re.compile(r'^(Switch|Ca)\s+(\d+)\s+"([^"]+)"\s*#\s*"([^"]*)"')
 _PORT = re.compile(r'^\[(\d+)\](?:\([0-9a-fx]+\))?\s+"([^"]+)"\[(\d+)\]')
@@ -56,7 +57,7 @@ def read_ibnetdiscover(path: Path, b: Builder) -> None:
             gbps = int(sp.group(1)) * LANE_GBPS[sp.group(2)] if sp else 0.0
             ports.append((current, int(m.group(1)), m.group(2), int(m.group(3)), float(gbps)))
     if not nodes:
-        raise ValidationError("no Switch or Ca blocks found", field="file", value=str(path))
+        raise ValidationError(Msg("error.import.no_ib_blocks"), field="file", value=str(path))
     up: dict[str, set[str]] = {}
     for kind, name, _ in nodes.values():
         if kind == "Switch":

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.imports.build import Builder
+from gpuplanner.text import Msg
 
 SWITCH_ROLES = {"leaf", "spine", "core", "storage-switch", "management", "switch"}
 
@@ -16,7 +17,7 @@ SWITCH_ROLES = {"leaf", "spine", "core", "storage-switch", "management", "switch
 def _find(folder: Path, word: str, required: bool = True) -> Path | None:
     hits = sorted(p for p in folder.glob("*.csv") if word in p.name.lower())
     if not hits and required:
-        raise ValidationError(f"no {word} CSV in the folder", field="file", value=str(folder))
+        raise ValidationError(Msg("error.import.no_csv", {"what": word}), field="file", value=str(folder))
     return hits[-1] if hits else None
 
 
@@ -25,13 +26,15 @@ def _rows(path: Path, need: tuple[str, ...]) -> list[dict[str, str]]:
         rows = list(csv.DictReader(fh))
     missing = [c for c in need if rows and c not in rows[0]]
     if missing:
-        raise ValidationError(f"missing column '{missing[0]}'", field="file", value=str(path))
+        raise ValidationError(
+            Msg("error.import.missing_column", {"column": missing[0]}), field="file", value=str(path)
+        )
     return rows
 
 
 def read_netbox(folder: Path, b: Builder) -> None:
     if not folder.is_dir():
-        raise ValidationError("give the folder holding the NetBox CSV files", field="file", value=str(folder))
+        raise ValidationError(Msg("error.import.give_folder"), field="file", value=str(folder))
     racks = _find(folder, "racks", required=False)
     if racks:
         for r in _rows(racks, ("name",)):

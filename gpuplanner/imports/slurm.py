@@ -11,6 +11,7 @@ import hostlist
 
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.imports.build import Builder
+from gpuplanner.text import Msg
 
 VIRTUAL_ROOT = "gpuplanner-root"
 
@@ -25,21 +26,23 @@ def parse(text: str, origin: str = "") -> dict[str, dict[str, list[str]]]:
         for tok in line.split():
             k, sep, v = tok.partition("=")
             if not sep:
-                raise ValidationError(f"line {n}: '{tok}' is not Key=Value", field="file", value=origin)
+                raise ValidationError(
+                    Msg("error.import.not_key_value", {"line": n, "token": tok}), field="file", value=origin
+                )
             kv[k.lower()] = v
         if "blockname" in kv:
-            raise ValidationError(
-                "the block form cannot be imported; give the tree form", field="file", value=origin
-            )
+            raise ValidationError(Msg("error.import.block_form"), field="file", value=origin)
         if "switchname" not in kv:
-            raise ValidationError(f"line {n}: no SwitchName", field="file", value=origin)
+            raise ValidationError(Msg("error.import.no_switchname", {"line": n}), field="file", value=origin)
         try:
             switches[kv["switchname"]] = {
                 "switches": hostlist.expand_hostlist(kv.get("switches", "")) if kv.get("switches") else [],
                 "nodes": hostlist.expand_hostlist(kv.get("nodes", "")) if kv.get("nodes") else [],
             }
         except hostlist.BadHostlist as exc:
-            raise ValidationError(f"line {n}: bad hostlist ({exc})", field="file", value=origin) from exc
+            raise ValidationError(
+                Msg("error.import.bad_hostlist", {"line": n, "reason": exc}), field="file", value=origin
+            ) from exc
     return switches
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from gpuplanner.core.errors import PlannerError, ProjectFileError
 from gpuplanner.model.refs import REFERRING_TABLES
 from gpuplanner.model.validate import check_references, validate_row
+from gpuplanner.text import Msg
 
 # Tables whose rows refer to other rows (model/refs.py), checked after every row has loaded.
 REFERENCE_TABLES = REFERRING_TABLES
@@ -25,8 +26,10 @@ MAX_PRICE_USD = 1e12
 def row_error(
     table: str, row_id: Any, exc: PlannerError, file: str, what: str = "bad value"
 ) -> ProjectFileError:
+    msg_id = "error.file.bad_reference" if what == "bad reference" else "error.file.bad_value"
+    reason = exc.msg if exc.msg is not None else exc.message  # the row's own message, in its language
     return ProjectFileError(
-        f"{what} in table '{table}', row '{row_id}': {exc.message}",
+        Msg(msg_id, {"table": table, "row": row_id, "reason": reason}),
         file=file,
         entry=None if row_id is None else str(row_id),
         field=exc.field,
@@ -38,11 +41,15 @@ def check_rows(project: Any, file: str) -> None:
     """Every row's values and ids (the checks the loader makes row by row)."""
     for table, rows in project.tables.items():
         if table in SINGLE_ROW_TABLES and len(rows) != 1:
-            raise ProjectFileError(f"table '{table}' must hold exactly one row", file=file)
+            raise ProjectFileError(Msg("error.file.one_row", {"table": table}), file=file)
         for key, row in rows.items():
             if getattr(row, "id", None) != key:
                 raise ProjectFileError(
-                    f"table '{table}': row '{key}' carries the id '{getattr(row, 'id', None)}'", file=file
+                    Msg(
+                        "error.file.row_id_mismatch",
+                        {"table": table, "key": key, "id": getattr(row, "id", None)},
+                    ),
+                    file=file,
                 )
             try:
                 validate_row(table, row)
@@ -61,15 +68,17 @@ def check_project_references(project: Any, file: str) -> None:
 
 def check_price(entry_id: str, data: Any, file: str) -> dict[str, Any]:
     """A project's copy of a price: a JSON object of the Price fields with sane values."""
-    where = f"bad price copy for '{entry_id}'"
+    where = Msg("error.file.price_copy", {"entry": entry_id})
     if not isinstance(data, dict):
-        raise ProjectFileError(f"{where}: not an object", file=file, entry=entry_id)
+        raise ProjectFileError(Msg("error.file.not_object", {"what": where}), file=file, entry=entry_id)
     price = data.get("price_usd")
     if isinstance(price, bool) or not isinstance(price, int | float):
-        raise ProjectFileError(f"{where}: price_usd is not a number", file=file, entry=entry_id, value=price)
+        raise ProjectFileError(
+            Msg("error.file.price_not_number", {"what": where}), file=file, entry=entry_id, value=price
+        )
     if not math.isfinite(price) or price < 0 or price > MAX_PRICE_USD:
         raise ProjectFileError(
-            f"{where}: price_usd must be between 0 and {MAX_PRICE_USD:,.0f}",
+            Msg("error.file.price_range", {"what": where, "max_usd": f"{MAX_PRICE_USD:,.0f}"}),
             file=file,
             entry=entry_id,
             field="price_usd",
@@ -77,13 +86,22 @@ def check_price(entry_id: str, data: Any, file: str) -> dict[str, Any]:
         )
     for name in ("id", "unit", "source", "as_of", "note"):
         if name in data and not isinstance(data[name], str):
-            raise ProjectFileError(f"{where}: {name} is not text", file=file, entry=entry_id, field=name)
+            raise ProjectFileError(
+                Msg("error.file.not_text", {"what": where, "name": name}),
+                file=file,
+                entry=entry_id,
+                field=name,
+            )
     if "estimate" in data and not isinstance(data["estimate"], bool):
-        raise ProjectFileError(f"{where}: estimate is not true/false", file=file, entry=entry_id)
+        raise ProjectFileError(
+            Msg("error.file.estimate_not_bool", {"what": where}), file=file, entry=entry_id
+        )
     allowed = {"id", "price_usd", "unit", "source", "as_of", "estimate", "note"}
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise ProjectFileError(f"{where}: unknown field '{unknown[0]}'", file=file, entry=entry_id)
+        raise ProjectFileError(
+            Msg("error.file.unknown_field", {"what": where, "name": unknown[0]}), file=file, entry=entry_id
+        )
     return {**data, "price_usd": float(price)}
 
 
@@ -101,7 +119,9 @@ def check_saveable(project: Any, file: str) -> None:
         copy, errors = entry_from_dict(plain(entry.raw), origin=file)
         if copy is None:
             raise ProjectFileError(
-                f"the catalog entry '{tid}' would not reopen: {errors[0].message}", file=file, entry=tid
+                Msg("error.file.would_not_reopen", {"entry": tid, "reason": errors[0].message}),
+                file=file,
+                entry=tid,
             )
         price = project.catalog.prices.get(tid)
         if price is not None:

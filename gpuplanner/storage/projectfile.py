@@ -31,6 +31,7 @@ from gpuplanner.model.columns import columns_valid, references_valid
 from gpuplanner.model.validate import validate_row
 from gpuplanner.storage.integrity import SINGLE_ROW_TABLES, check_price, check_project_references, row_error
 from gpuplanner.storage.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
+from gpuplanner.text import Msg
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 TABLE_ORDER = (
@@ -50,7 +51,7 @@ TABLE_ORDER = (
 )
 # How long opening waits for another program's write lock on the file to go away.
 LOCK_WAIT_S = 4.0
-IN_USE = "the file is in use by another program (it holds a write lock)"
+IN_USE = Msg("error.file.in_use")
 
 
 def plain(value: Any) -> Any:
@@ -71,18 +72,20 @@ def _check_header(path: Path) -> None:
         with open_regular(path) as fh:
             head = fh.read(100)
     except FileNotFoundError as exc:
-        raise ProjectFileError("no such file", file=str(path)) from exc
+        raise ProjectFileError(Msg("error.file.not_found"), file=str(path)) from exc
     except NotRegularFileError as exc:
         raise ProjectFileError(
-            f"{exc.strerror or exc.args[0]}; a project is a .gpuplan file", file=str(path)
+            Msg("error.file.not_regular", {"reason": exc.strerror or exc.args[0]}), file=str(path)
         ) from exc
     except OSError as exc:
-        raise ProjectFileError(f"cannot read: {exc.strerror or exc}", file=str(path)) from exc
+        raise ProjectFileError(
+            Msg("error.file.cannot_read", {"reason": exc.strerror or exc}), file=str(path)
+        ) from exc
     if not head.startswith(SQLITE_MAGIC):
         raise ProjectFileError(
-            "not a GPU Planner project (the file holds something else)",
+            Msg("error.file.not_project"),
             file=str(path),
-            hint="open a .gpuplan file saved by GPU Planner",
+            hint=Msg("error.file.not_project.hint"),
         )
 
 
@@ -110,13 +113,13 @@ def _read_into_memory(path: Path) -> sqlite3.Connection:
         check = mem.execute("PRAGMA quick_check").fetchone()[0]
     except sqlite3.Error as exc:
         if _is_lock_error(exc):
-            raise ProjectFileError(
-                IN_USE, file=str(path), hint="close it there, or wait, and try again"
-            ) from exc
-        raise ProjectFileError(f"damaged or truncated project file ({exc})", file=str(path)) from exc
+            raise ProjectFileError(IN_USE, file=str(path), hint=Msg("error.file.in_use.hint")) from exc
+        raise ProjectFileError(
+            Msg("error.file.damaged_or_truncated", {"reason": exc}), file=str(path)
+        ) from exc
     if check != "ok":
         mem.close()
-        raise ProjectFileError(f"damaged project file ({check})", file=str(path))
+        raise ProjectFileError(Msg("error.file.damaged", {"reason": check}), file=str(path))
     return mem
 
 
@@ -124,17 +127,16 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if app_id != APPLICATION_ID:
-        raise ProjectFileError("not a GPU Planner project (a database of another program)", file=str(path))
+        raise ProjectFileError(Msg("error.file.other_database"), file=str(path))
     if version > FORMAT_VERSION:
         raise ProjectFileError(
-            f"made by a newer GPU Planner (file format {version}; this version reads up to {FORMAT_VERSION})",
+            Msg("error.file.newer", {"version": version, "max_version": FORMAT_VERSION}),
             file=str(path),
-            hint="update GPU Planner to open it",
+            hint=Msg("error.file.newer.hint"),
         )
     if version not in MIGRATIONS and version != FORMAT_VERSION:
         raise ProjectFileError(
-            f"damaged project file: unknown file format version {version} "
-            f"(GPU Planner files are versions 1 to {FORMAT_VERSION})",
+            Msg("error.file.unknown_version", {"version": version, "max_version": FORMAT_VERSION}),
             file=str(path),
         )
     while version < FORMAT_VERSION:
@@ -178,7 +180,9 @@ def _coerce(cls: type, raw: dict[str, Any], table: str, path: Path) -> Any:
     except PlannerError as exc:
         raise row_error(table, raw.get("id"), exc, str(path)) from exc
     except (TypeError, ValueError, OverflowError) as exc:
-        raise ProjectFileError(f"bad row in table '{table}': {exc}", file=str(path)) from exc
+        raise ProjectFileError(
+            Msg("error.file.bad_row", {"table": table, "reason": exc}), file=str(path)
+        ) from exc
     return row
 
 
@@ -231,13 +235,15 @@ def _build_rows(cls: type, names: list[str], cols: dict[str, Any], n: int) -> li
     return rows
 
 
-def _json_cell(text: Any, what: str, path: Path) -> Any:
+def _json_cell(text: Any, what: Msg, path: Path) -> Any:
     if not isinstance(text, str):
-        raise ProjectFileError(f"{what}: not JSON text", file=str(path))
+        raise ProjectFileError(Msg("error.file.not_json_text", {"what": what}), file=str(path))
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise ProjectFileError(f"{what}: not valid JSON ({str(exc)[:80]})", file=str(path)) from exc
+        raise ProjectFileError(
+            Msg("error.file.bad_json", {"what": what, "reason": str(exc)[:80]}), file=str(path)
+        ) from exc
 
 
 def _duplicate(conn: sqlite3.Connection, table: str) -> Any:
@@ -249,7 +255,7 @@ def _refuse_duplicates(conn: sqlite3.Connection, table: str, path: Path) -> None
     dup = _duplicate(conn, table)
     if dup is not None:
         raise ProjectFileError(
-            f"damaged project file: id '{dup}' appears more than once in table '{table}'",
+            Msg("error.file.duplicate_id", {"id": dup, "table": table}),
             file=str(path),
             entry=str(dup),
         )
@@ -262,23 +268,40 @@ def _project_catalog(conn: sqlite3.Connection, path: Path, base: Catalog) -> Cat
     for table in ("catalog_entries", "catalog_prices"):
         _refuse_duplicates(conn, table, path)
     for entry_id, text in conn.execute("SELECT id, json FROM catalog_entries"):
-        what = f"bad catalog copy for '{entry_id}'"
+        what = Msg("error.file.catalog_copy", {"entry": entry_id})
         data = _json_cell(text, what, path)
         if not isinstance(data, dict):
-            raise ProjectFileError(f"{what}: not an object", file=str(path), entry=str(entry_id))
+            raise ProjectFileError(
+                Msg("error.file.not_object", {"what": what}), file=str(path), entry=str(entry_id)
+            )
         try:
             entry, errors = entry_from_dict(data, origin=f"{path} (project copy)")
         except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
-            raise ProjectFileError(f"{what}: {exc}", file=str(path), entry=str(entry_id)) from exc
+            raise ProjectFileError(
+                Msg("error.file.with_reason", {"what": what, "reason": exc}),
+                file=str(path),
+                entry=str(entry_id),
+            ) from exc
         if entry is None:
-            raise ProjectFileError(f"{what}: {errors[0].message}", file=str(path), entry=str(entry_id))
+            raise ProjectFileError(
+                Msg("error.file.with_reason", {"what": what, "reason": errors[0].message}),
+                file=str(path),
+                entry=str(entry_id),
+            )
         cat.entries[entry.id] = entry  # the project's copy wins: same results on any machine
     for entry_id, text in conn.execute("SELECT id, json FROM catalog_prices"):
-        d = check_price(str(entry_id), _json_cell(text, f"bad price copy for '{entry_id}'", path), str(path))
+        copy = _json_cell(text, Msg("error.file.price_copy", {"entry": entry_id}), path)
+        d = check_price(str(entry_id), copy, str(path))
         try:
             cat.prices[str(entry_id)] = Price(**d, origin=f"{path} (project copy)")
         except TypeError as exc:
-            raise ProjectFileError(f"bad price copy for '{entry_id}': {exc}", file=str(path)) from exc
+            raise ProjectFileError(
+                Msg(
+                    "error.file.with_reason",
+                    {"what": Msg("error.file.price_copy", {"entry": entry_id}), "reason": exc},
+                ),
+                file=str(path),
+            ) from exc
     cat.errors = list(base.errors)
     return cat
 
@@ -293,26 +316,24 @@ def open_project(path: str | os.PathLike[str], catalog: Catalog | None = None) -
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         missing = [t for t in (*TABLE_ORDER, "catalog_entries", "catalog_prices") if t not in tables]
         if missing:
-            raise ProjectFileError(f"incomplete project file: table '{missing[0]}' is missing", file=str(p))
+            raise ProjectFileError(Msg("error.file.table_missing", {"table": missing[0]}), file=str(p))
         project = Project(_project_catalog(conn, p, catalog or default_catalog()))
         for table in TABLE_ORDER:
             cls = ROW_TYPES[table]
             present = {r[1] for r in conn.execute(f"PRAGMA table_info([{table}])")}
             if "id" not in present:
-                raise ProjectFileError(f"damaged project file: table '{table}' has no id column", file=str(p))
+                raise ProjectFileError(Msg("error.file.no_id_column", {"table": table}), file=str(p))
             names = [n for n, _ in _coercions(cls) if n in present]  # an older file lacks new columns
             cols = ", ".join(f"[{n}]" for n in names)
             raw = conn.execute(f"SELECT {cols} FROM [{table}]").fetchall()
             id_at = names.index("id")
             if len({r[id_at] for r in raw}) != len(raw):  # a file written by hand or damaged: never
                 _refuse_duplicates(conn, table, p)  # "last row wins"; SQLite names the duplicate id
-                raise ProjectFileError(
-                    f"damaged project file: an id appears more than once in table '{table}'", file=str(p)
-                )
+                raise ProjectFileError(Msg("error.file.duplicate_ids", {"table": table}), file=str(p))
             rows = _read_rows(cls, table, names, raw, p)
             if table in SINGLE_ROW_TABLES:
                 if len(rows) != 1:
-                    raise ProjectFileError(f"table '{table}' must hold exactly one row", file=str(p))
+                    raise ProjectFileError(Msg("error.file.one_row", {"table": table}), file=str(p))
                 project.tables[table] = {rows[0].id: rows[0]}
             else:
                 project.load_rows(table, rows)
@@ -320,6 +341,6 @@ def open_project(path: str | os.PathLike[str], catalog: Catalog | None = None) -
             check_project_references(project, str(p))
         return project
     except sqlite3.DatabaseError as exc:
-        raise ProjectFileError(f"damaged project file ({exc})", file=str(p)) from exc
+        raise ProjectFileError(Msg("error.file.damaged", {"reason": exc}), file=str(p)) from exc
     finally:
         conn.close()

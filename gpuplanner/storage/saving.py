@@ -33,6 +33,7 @@ from gpuplanner.model.validate import check_savable
 from gpuplanner.storage.integrity import check_saveable
 from gpuplanner.storage.projectfile import TABLE_ORDER, plain
 from gpuplanner.storage.schema import APPLICATION_ID, FORMAT_VERSION
+from gpuplanner.text import Msg
 
 try:
     import fcntl
@@ -45,8 +46,8 @@ if typing.TYPE_CHECKING:
 # A temp file whose lock is free is left only by a killed save, but a save that has just created its
 # temp file takes its lock a moment later: files younger than this are never removed.
 STALE_TMP_MIN_AGE_S = 10.0
-DISK_FULL = "the disk is full (no space left on device)"
-KEPT = "the file on disk is as it was"
+DISK_FULL = Msg("error.file.disk_full")
+KEPT = Msg("error.file.kept")
 
 
 def _column_types(cls: type) -> dict[str, type]:
@@ -163,9 +164,9 @@ def save_project(project: Project, path: str | os.PathLike[str]) -> Path:
     check_saveable(project, str(target))  # the file's rules: catalog copies and prices that reopen
     folder = target.resolve().parent
     if not folder.is_dir():
-        raise ProjectFileError("the folder does not exist", file=str(target))
+        raise ProjectFileError(Msg("error.file.no_folder"), file=str(target))
     if target.exists() and target.is_dir():
-        raise ProjectFileError("is a folder, not a project file", file=str(target))
+        raise ProjectFileError(Msg("error.file.is_folder"), file=str(target))
     tmp: Path | None = None
     lock_fd = -1
     try:
@@ -192,11 +193,15 @@ def save_project(project: Project, path: str | os.PathLike[str]) -> Path:
         _fsync_dir(folder)
     except OSError as exc:
         why = DISK_FULL if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
-        raise ProjectFileError(f"cannot save: {why}", file=str(target), hint=KEPT) from exc
+        raise ProjectFileError(
+            Msg("error.file.cannot_save", {"reason": why}), file=str(target), hint=KEPT
+        ) from exc
     except (sqlite3.Error, ValueError) as exc:
         full = getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL"
         why = DISK_FULL if full else str(exc)
-        raise ProjectFileError(f"cannot save: {why}", file=str(target), hint=KEPT) from exc
+        raise ProjectFileError(
+            Msg("error.file.cannot_save", {"reason": why}), file=str(target), hint=KEPT
+        ) from exc
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):

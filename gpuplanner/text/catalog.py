@@ -13,8 +13,11 @@ ids have no prefix (``page_of``, ``sum_plan``), as its API (``reports.i18n.tr``)
 
 from __future__ import annotations
 
+from gpuplanner.text.errors_edit import ERRORS_EDIT
+from gpuplanner.text.errors_file import ERRORS_FILE
 from gpuplanner.text.errors_perf import ERRORS_PERF
 from gpuplanner.text.errors_plan import ERRORS_PLAN
+from gpuplanner.text.errors_topology import ERRORS_TOPOLOGY
 from gpuplanner.text.export_xlsx import XLSX
 from gpuplanner.text.findings_facility import FINDINGS_FACILITY
 from gpuplanner.text.findings_network import FINDINGS_NETWORK
@@ -38,6 +41,9 @@ TABLES: dict[str, dict[str, tuple[str, str]]] = {
     "perf": PERF,
     "errors_perf": ERRORS_PERF,
     "errors_plan": ERRORS_PLAN,
+    "errors_file": ERRORS_FILE,
+    "errors_edit": ERRORS_EDIT,
+    "errors_topology": ERRORS_TOPOLOGY,
     "words": WORDS,
     "report_front": FRONT,
     "report_body": BODY,

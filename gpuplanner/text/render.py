@@ -142,6 +142,55 @@ def en(msg_id: str, **params: Any) -> str:
     return render(msg_id, "en", **params)
 
 
+def error_line(exc: BaseException, lang: str = "en", label: Callable[[str], str] | None = None) -> str:
+    """An error's one line in ``lang``: where (file, entry, field: each field name through ``label`` when
+    given), the message and the hint. An error raised with English text made from a message id is read back
+    to its id (``text.recover``); one raised with other English text is shown as its English line whole,
+    never half translated. In English this is ``str(exc)``."""
+    msg = getattr(exc, "msg", None)
+    hint = getattr(exc, "hint_msg", None)
+    if lang != "en" and msg is None and hasattr(exc, "one_line"):  # English made from an id: read it back
+        from gpuplanner.text.recover import recover
+
+        msg = recover(str(getattr(exc, "message", "")))
+        if msg is not None and hint is None and getattr(exc, "hint", None):
+            hint = recover(str(exc.hint))  # type: ignore[attr-defined]
+            msg = msg if hint is not None else None  # a hint left in English: the whole line in English
+    if lang == "en" or msg is None or not hasattr(exc, "one_line"):
+        return exc.one_line() if hasattr(exc, "one_line") else str(exc)
+    parts = []
+    if getattr(exc, "file", None):
+        parts.append(str(exc.file))  # type: ignore[attr-defined]
+    if getattr(exc, "entry", None):
+        parts.append(render("error.where.entry", lang, entry=exc.entry))  # type: ignore[attr-defined]
+    name = getattr(exc, "field", None)
+    if name:
+        parts.append(render("error.where.field", lang, field=label(name) if label else name))
+    text = msg.render(lang)
+    if parts:
+        sep = template("error.where.separator", lang) or ", "
+        text = render("error.where.line", lang, where=sep.join(parts), message=text)
+    hint_text = hint.render(lang) if hint is not None else getattr(exc, "hint", None)
+    if hint_text:
+        text = render("error.where.hint", lang, text=text, hint=hint_text)
+    return text
+
+
+def line_in(line: str, lang: str = "en", label: Callable[[str], str] | None = None) -> str:
+    """An error's English one line kept as text (a result's ``workload_error``) in ``lang``: read back to
+    its message ids when it was made from them, else the line as it is."""
+    if lang == "en" or not line:
+        return line
+    from gpuplanner.core.errors import PlannerError
+    from gpuplanner.text.recover import line_parts
+
+    parts = line_parts(line)
+    if parts is None:
+        return line
+    where, msg, hint = parts
+    return error_line(PlannerError(msg, hint=hint, **where), lang, label)
+
+
 def fields(text: str) -> set[str]:
     """The parameter names a template uses (plural choices and word look-ups count by their parameter)."""
     names = {m.group(1) for m in _PLURAL.finditer(text)} | {m.group(1) for m in _WORD.finditer(text)}

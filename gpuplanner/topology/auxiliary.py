@@ -8,6 +8,7 @@ from gpuplanner.catalog import PortGroup
 from gpuplanner.catalog.types import ServerType, StorageType, SwitchType
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device
+from gpuplanner.text import Msg
 from gpuplanner.topology.fattree import Y_TIER, _spread_x
 from gpuplanner.topology.options import GenerateOptions
 from gpuplanner.topology.plan import Plan, fabric_group, links_per_port, storage_entry, switch_entry
@@ -74,7 +75,7 @@ def _leaf_spine_for(
                 k -= 1
             if k == 0 and leaves and used == 0.0:
                 raise GenerationError(
-                    f"{dev.name}: one {sw.name} cannot take even one of its ports and uplinks"
+                    Msg("error.gen.leaf_cannot_take_device", {"dev": dev.name, "switch": sw.name})
                 )
             if k == 0 or (
                 k < left and used > 0 and k < n
@@ -148,9 +149,7 @@ def default_storage_system(plan: Plan, technology: str = "infiniband") -> str:
             return name
     names = sorted(fit) or sorted(e.id for e in storages)
     if not names:
-        raise GenerationError(
-            "a storage fabric needs a storage system and the catalog has none", field="storage_system"
-        )
+        raise GenerationError(Msg("error.gen.no_storage_system"), field="storage_system")
     return names[0]
 
 
@@ -160,15 +159,13 @@ def add_storage_fabric(
     # the storage NICs; a server without them reaches storage over its front-end (converged) ports
     groups = srv.ports("storage") or srv.ports("frontend")
     if not groups:
-        raise GenerationError(
-            f"server '{srv.id}' has no storage or front-end ports for a storage fabric", entry=srv.id
-        )
+        raise GenerationError(Msg("error.gen.server_no_storage_ports", {"server": srv.id}), entry=srv.id)
     sw = switch_entry(plan.catalog, opts.storage_switch)
     system = opts.storage_system or default_storage_system(plan, sw.technology)
     st = storage_entry(plan.catalog, system)
     st_groups = [pg for pg in st.port_groups if pg.role != "management"]
     if not st_groups:
-        raise GenerationError(f"storage '{st.id}' has no data ports", entry=st.id)
+        raise GenerationError(Msg("error.gen.storage_no_data_ports", {"storage": st.id}), entry=st.id)
     same = [pg for pg in st_groups if _technology(pg.type) == sw.technology]
     default_switch = GenerateOptions.__dataclass_fields__["storage_switch"].default
     if not same and opts.storage_system and opts.storage_switch == default_switch:
@@ -193,8 +190,15 @@ def add_storage_fabric(
     same = [pg for pg in st_groups if _technology(pg.type) == sw.technology]
     if not same:
         raise GenerationError(
-            f"storage '{st.id}' has {_technology(st_groups[0].type)} data ports but the storage switch "
-            f"'{sw.id}' is {sw.technology}: choose a storage system or switch of the same technology",
+            Msg(
+                "error.gen.storage_technology_mismatch",
+                {
+                    "storage": st.id,
+                    "storage_tech": _technology(st_groups[0].type),
+                    "switch": sw.id,
+                    "switch_tech": sw.technology,
+                },
+            ),
             entry=st.id,
         )
     st_groups = same

@@ -14,6 +14,7 @@ import re
 from gpuplanner.commands import Compound
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Project
+from gpuplanner.text import Msg
 from gpuplanner.topology.generators import apply_plan, generate
 from gpuplanner.topology.options import GenerateOptions
 from gpuplanner.topology.plan import Plan
@@ -68,15 +69,13 @@ def plan_pod(
         free = free_positions_kw(project)
         if not free:
             raise GenerationError(
-                "the site states no free rack positions to fill",
+                Msg("error.gen.no_free_positions"),
                 field="positions",
-                hint="set them first: gpuplanner set FILE positions=24x40kW-air,8x120kW-liquid",
+                hint=Msg("error.gen.no_free_positions.hint"),
             )
         opts = opts.with_(rack_budgets_kw=free)
     if partition and not _NAME.match(partition):
-        raise GenerationError(
-            "a partition name is 1-32 letters, digits, '-', '_' or '.'", field="partition", value=partition
-        )
+        raise GenerationError(Msg("error.gen.partition_name"), field="partition", value=partition)
     prefix = opts.prefix or pod_prefix(project, partition)
     taken = {d.name for d in project.devices.values()}
     opts = opts.with_(prefix=prefix, first_row=max(opts.first_row, next_row(project)))
@@ -84,10 +83,10 @@ def plan_pod(
     clash = sorted({d.name for d in plan.devices} & taken)
     if clash:
         raise GenerationError(
-            f"the project already has devices named like this pod's ({clash[0]} …)",
+            Msg("error.gen.pod_names_taken", {"name": clash[0]}),
             field="partition",
             value=partition,
-            hint="give the pod another --partition name",
+            hint=Msg("error.gen.pod_names_taken.hint"),
         )
     dx = max((d.x for d in project.devices.values()), default=-400.0) + 400.0
     plan.devices = [

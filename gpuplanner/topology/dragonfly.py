@@ -10,6 +10,7 @@ import math
 from gpuplanner.catalog.types import ServerType
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device
+from gpuplanner.text import Msg
 from gpuplanner.topology.fattree import Y_TIER, _spread_x, compute_ports
 from gpuplanner.topology.options import GenerateOptions
 from gpuplanner.topology.plan import Plan, fabric_group, ports_at, switch_entry
@@ -25,15 +26,17 @@ def dragonfly(
     p = (k + 1) // 4
     a, h = 2 * p, p
     if p < 1:
-        raise GenerationError(f"switch radix {k} is too small for a dragonfly")
+        raise GenerationError(Msg("error.gen.dragonfly_radix", {"k": k}))
     servers_per_switch = max(1, p // cp.count)
     ep_per_group = a * servers_per_switch
     groups = math.ceil(len(servers) / ep_per_group)
     if groups > a * h + 1:
         raise GenerationError(
-            f"a balanced dragonfly of radix-{k} switches holds at most {a * h + 1} groups "
-            f"({(a * h + 1) * ep_per_group} servers)",
-            hint="use a fat tree or a higher radix",
+            Msg(
+                "error.gen.dragonfly_groups",
+                {"k": k, "groups": a * h + 1, "servers": (a * h + 1) * ep_per_group},
+            ),
+            hint=Msg("error.gen.dragonfly_groups.hint"),
         )
     grp = fabric_group(sw, speed)
     sw_of: list[list[Device]] = []

@@ -15,6 +15,7 @@ from gpuplanner.catalog import PortGroup
 from gpuplanner.catalog.types import ServerType, SwitchType
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device
+from gpuplanner.text import Msg
 from gpuplanner.topology.plan import Plan, fabric_group, ports_at, switch_entry
 
 X_SERVER = 150.0  # canvas spacing of rack columns
@@ -46,7 +47,9 @@ def compute_ports(server: ServerType) -> PortGroup:
     groups = server.ports("compute")
     if not groups:
         raise GenerationError(
-            f"server '{server.id}' has no compute-fabric ports", entry=server.id, field="port_groups"
+            Msg("error.gen.server_no_compute_ports", {"server": server.id}),
+            entry=server.id,
+            field="port_groups",
         )
     return groups[0]
 
@@ -56,8 +59,8 @@ def leaf_shape(k: int, down: int, oversub: float) -> tuple[int, int]:
     up = math.ceil(down / oversub)
     if down + up > k:
         raise GenerationError(
-            f"a leaf of {k} ports cannot take {down} downlinks at {oversub:g}:1 (needs {down + up} ports)",
-            hint="smaller scalable units, more oversubscription or a higher-radix switch",
+            Msg("error.gen.leaf_too_small", {"k": k, "down": down, "oversub": oversub, "ports": down + up}),
+            hint=Msg("error.gen.leaf_too_small.hint"),
         )
     return down, up
 
@@ -74,7 +77,9 @@ def connect_up(
 ) -> None:
     """Each lower switch spreads ``up_per_lower`` links evenly over every upper switch (multiplicity)."""
     if up_per_lower % len(upper):
-        raise GenerationError(f"{up_per_lower} uplinks do not spread evenly over {len(upper)} switches")
+        raise GenerationError(
+            Msg("error.gen.uplinks_uneven", {"uplinks": up_per_lower, "switches": len(upper)})
+        )
     mult = up_per_lower // len(upper)
     for lo in lower:
         for hi in upper:
@@ -101,9 +106,8 @@ def two_tier_spines(
     if len(leaves) * (up // n_spines) > k_spine:
         endpoints_max = k_spine * (ports_at(leaf_sw, speed) * 1 // 2)
         raise GenerationError(
-            f"a 2-tier fabric of {k_spine}-port spines holds at most {k_spine} leaves "
-            f"(≈ {endpoints_max:,} endpoints at 1:1); this plan needs {len(leaves)} leaves",
-            hint="choose 3 tiers (fat-tree-3tier), more planes or a higher-radix switch",
+            Msg("error.gen.two_tier_full", {"k": k_spine, "endpoints": endpoints_max, "leaves": len(leaves)}),
+            hint=Msg("error.gen.two_tier_full.hint"),
         )
     xs = _spread_x(n_spines, x_width)
     spines = [
@@ -146,7 +150,7 @@ def three_tier(
     k_core = ports_at(core_sw, speed)
     if 2 * leaves_per_pod > k_spine:
         raise GenerationError(
-            f"a pod of {leaves_per_pod} leaves needs spines of ≥ {2 * leaves_per_pod} ports"
+            Msg("error.gen.pod_spines_too_small", {"leaves": leaves_per_pod, "ports": 2 * leaves_per_pod})
         )
     pods = [leaves[i : i + leaves_per_pod] for i in range(0, len(leaves), leaves_per_pod)]
     n_pods = len(pods)
@@ -156,9 +160,8 @@ def three_tier(
     if n_pods * mult > k_core:
         max_ep = k_core * leaves_per_pod * (ports_at(leaf_sw, speed) - up)
         raise GenerationError(
-            f"a 3-tier fabric of {k_core}-port cores holds at most {k_core} pods (≈ {max_ep:,} endpoints); "
-            f"this plan needs {n_pods}",
-            hint="use two or more planes, or a higher-radix switch",
+            Msg("error.gen.three_tier_full", {"k": k_core, "endpoints": max_ep, "pods": n_pods}),
+            hint=Msg("error.gen.three_tier_full.hint"),
         )
     spines: list[Device] = []
     pod_w = x_width / n_pods

@@ -13,6 +13,7 @@ from gpuplanner.commands import Compound
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device, Project
 from gpuplanner.model.bounds import MAX_SERVERS
+from gpuplanner.text import Msg
 from gpuplanner.topology.auxiliary import add_management_fabric, add_storage_fabric
 from gpuplanner.topology.dragonfly import dragonfly
 from gpuplanner.topology.fattree import (
@@ -32,22 +33,23 @@ from gpuplanner.topology.plan import Plan, fabric_group, server_entry, switch_en
 def generate(project: Project, opts: GenerateOptions) -> Plan:
     """Builds the plan for ``opts`` against the project's catalog (the project itself is not changed)."""
     if opts.template not in TEMPLATES:
-        raise GenerationError(f"unknown template '{opts.template}'", hint=f"one of {', '.join(TEMPLATES)}")
+        raise GenerationError(
+            Msg("error.gen.unknown_template", {"name": opts.template}),
+            hint=Msg("error.gen.one_of", {"options": ", ".join(TEMPLATES)}),
+        )
     if opts.servers < 1:
-        raise GenerationError("at least one server is needed", field="servers", value=opts.servers)
+        raise GenerationError(Msg("error.gen.at_least_one_server"), field="servers", value=opts.servers)
     if opts.servers > MAX_SERVERS:  # feasibility before anything large is built
         raise GenerationError(
-            f"at most {MAX_SERVERS:,} servers can be generated", field="servers", value=opts.servers
+            Msg("error.gen.too_many_servers", {"max": MAX_SERVERS}), field="servers", value=opts.servers
         )
     if opts.oversub < 1:
-        raise GenerationError(
-            "oversubscription must be ≥ 1 (1 = non-blocking)", field="oversub", value=opts.oversub
-        )
+        raise GenerationError(Msg("error.gen.oversub_below_one"), field="oversub", value=opts.oversub)
     if opts.planes < 1:
-        raise GenerationError("planes must be ≥ 1", field="planes", value=opts.planes)
+        raise GenerationError(Msg("error.gen.planes_below_one"), field="planes", value=opts.planes)
     if opts.phase_id and opts.phase_id not in project.tables["phases"]:
         raise GenerationError(
-            f"no phase '{opts.phase_id}' in the project", field="phase_id", value=opts.phase_id
+            Msg("error.gen.no_phase", {"phase": opts.phase_id}), field="phase_id", value=opts.phase_id
         )
     plan = Plan(project, prefix=opts.prefix, phase_id=opts.phase_id)
     srv = server_entry(project.catalog, opts.server)
@@ -97,12 +99,15 @@ def server_port_group(srv: ServerType, opts: GenerateOptions) -> PortGroup:
         if pg is None:
             names = ", ".join(g.name for g in srv.port_groups)
             raise GenerationError(
-                f"server '{srv.id}' has no port group '{opts.server_ports}' ({names})", field="server_ports"
+                Msg(
+                    "error.gen.no_port_group", {"server": srv.id, "group": opts.server_ports, "names": names}
+                ),
+                field="server_ports",
             )
         return pg
     groups = srv.ports("compute") or srv.ports("frontend") or srv.ports("storage")
     if not groups:
-        raise GenerationError(f"server '{srv.id}' has no network ports to connect", entry=srv.id)
+        raise GenerationError(Msg("error.gen.server_no_network_ports", {"server": srv.id}), entry=srv.id)
     return groups[0]
 
 
@@ -119,8 +124,11 @@ def _single_switch(
     have = sw_grp.count * int(sw_grp.speed_gbps // speed)
     if need > have:
         raise GenerationError(
-            f"one {sw.name} offers {have} ports of {speed:g} Gb/s; {len(servers)} servers need {need}",
-            hint="use leaf-spine for more servers",
+            Msg(
+                "error.gen.single_switch_full",
+                {"switch": sw.name, "have": have, "speed": speed, "servers": len(servers), "need": need},
+            ),
+            hint=Msg("error.gen.single_switch_full.hint"),
         )
     switch = plan.add_device(sw.id, "switch-01", "leaf", fabric_id=fabric_id, x=width / 2, y=Y_TIER["leaf"])
     for s in servers:
@@ -141,11 +149,13 @@ def _leaf_spine(
 
     k = ports_at(leaf_sw, speed)
     if k == 0:
-        raise GenerationError(f"leaf '{leaf_sw.id}' has no ports of {speed:g} Gb/s", entry=leaf_sw.id)
+        raise GenerationError(
+            Msg("error.gen.leaf_no_speed", {"leaf": leaf_sw.id, "speed": speed}), entry=leaf_sw.id
+        )
     rails = cp.count
     if rails % opts.planes:
         raise GenerationError(
-            f"{rails} NIC ports per server do not split into {opts.planes} planes", field="planes"
+            Msg("error.gen.planes_split", {"rails": rails, "planes": opts.planes}), field="planes"
         )
     rails_pp = rails // opts.planes
     leaf_down_grp = fabric_group(leaf_sw, speed)
@@ -195,7 +205,7 @@ def _leaf_spine(
             max_down = math.floor(k * opts.oversub / (opts.oversub + 1))
             per_leaf = max_down // rails_pp
             if per_leaf < 1:
-                raise GenerationError(f"a leaf of {k} ports cannot take one server's {rails_pp} NIC ports")
+                raise GenerationError(Msg("error.gen.leaf_cannot_take_server", {"k": k, "ports": rails_pp}))
             down, up = leaf_shape(k, per_leaf * rails_pp, opts.oversub)
             groups = [servers[i : i + per_leaf] for i in range(0, len(servers), per_leaf)]
             for g_i, grp in enumerate(groups):

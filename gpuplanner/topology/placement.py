@@ -13,6 +13,7 @@ import dataclasses
 from gpuplanner.catalog.types import RackType, ServerType
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device, Rack
+from gpuplanner.text import Msg
 from gpuplanner.topology.fattree import X_SERVER, Y_TIER
 from gpuplanner.topology.options import GenerateOptions
 from gpuplanner.topology.plan import Plan
@@ -24,13 +25,13 @@ RESERVED_U = 2
 def rack_type(plan: Plan, opts: GenerateOptions) -> RackType:
     rt = plan.catalog.get(opts.rack)
     if not isinstance(rt, RackType):
-        raise GenerationError(f"'{opts.rack}' is not a rack type", entry=opts.rack)
+        raise GenerationError(Msg("error.gen.not_a_rack", {"name": opts.rack}), entry=opts.rack)
     return rt
 
 
 def per_rack(rt: RackType, ru: int, power_max_w: float, budget_kw: float) -> int:
     if ru > rt.ru:
-        raise GenerationError(f"a {ru}U device does not fit a {rt.ru}U rack", entry=rt.id)
+        raise GenerationError(Msg("error.gen.device_too_tall", {"ru": ru, "rack_ru": rt.ru}), entry=rt.id)
     u_fit = max(1, (rt.ru - RESERVED_U) // ru)
     kw_fit = int(budget_kw // (power_max_w / 1000.0)) if power_max_w > 0 else u_fit
     return max(1, min(u_fit, kw_fit))

@@ -11,6 +11,7 @@ from gpuplanner.catalog.types import ServerType, StorageType, SwitchType
 from gpuplanner.commands import AddRows, Compound
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device, Fabric, Link, Project, Rack
+from gpuplanner.text import Msg
 
 E = TypeVar("E", bound=CatalogEntry)
 
@@ -40,9 +41,9 @@ def fabric_group(switch: SwitchType, speed_gbps: float, prefer: str = "fabric") 
     cands = [pg for pg in switch.port_groups if pg.role != "management" and pg.speed_gbps >= speed_gbps]
     if not cands:
         raise GenerationError(
-            f"switch '{switch.id}' has no ports of {speed_gbps:g} Gb/s or faster",
+            Msg("error.gen.switch_too_slow", {"switch": switch.id, "speed": speed_gbps}),
             entry=switch.id,
-            hint="choose a switch model with ports at the servers' NIC speed",
+            hint=Msg("error.gen.switch_too_slow.hint"),
         )
     cands.sort(key=lambda pg: (pg.role != prefer, pg.speed_gbps, -pg.count))
     return cands[0]
@@ -133,9 +134,12 @@ class Plan:
             used = self.port_use.get(key, 0.0) + multiplicity * per_link
             if used > pg.count + 1e-9:
                 raise GenerationError(
-                    f"{dev.name}: port group '{pg.name}' would need {math.ceil(used)} ports, it has {pg.count}",
+                    Msg(
+                        "error.gen.port_group_full",
+                        {"dev": dev.name, "group": pg.name, "need": math.ceil(used), "have": pg.count},
+                    ),
                     entry=dev.type_id,
-                    hint="fewer servers per switch, a higher radix, or more oversubscription",
+                    hint=Msg("error.gen.port_group_full.hint"),
                 )
             self.port_use[key] = used
         lk = Link(
@@ -171,7 +175,9 @@ class Plan:
 def require(catalog: Catalog, type_id: str, cls: type[E], what: str) -> E:
     e = catalog.get(type_id)
     if not isinstance(e, cls):
-        raise GenerationError(f"'{type_id}' is a {e.kind}, not a {what}", entry=type_id)
+        raise GenerationError(
+            Msg("error.gen.wrong_kind", {"name": type_id, "kind": e.kind, "what": what}), entry=type_id
+        )
     return e
 
 
@@ -184,4 +190,4 @@ def switch_entry(catalog: Catalog, type_id: str) -> SwitchType:
 
 
 def storage_entry(catalog: Catalog, type_id: str) -> StorageType:
-    return require(catalog, type_id, StorageType, "storage system")
+    return require(catalog, type_id, StorageType, "storage")

@@ -22,6 +22,7 @@ from gpuplanner.catalog import Catalog
 from gpuplanner.commands import AddRows
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Project, Scenario, Workload
+from gpuplanner.text import Msg
 from gpuplanner.topology.generators import generate
 from gpuplanner.topology.options import GenerateOptions
 
@@ -231,7 +232,10 @@ def get_preset(preset_id: str) -> Preset:
     for p in PRESETS:
         if p.id == preset_id:
             return p
-    raise GenerationError(f"unknown preset '{preset_id}'", hint=f"one of {', '.join(preset_ids())}")
+    raise GenerationError(
+        Msg("error.gen.unknown_preset", {"name": preset_id}),
+        hint=Msg("error.gen.one_of", {"options": ", ".join(preset_ids())}),
+    )
 
 
 def build_preset(

@@ -21,6 +21,7 @@ from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.phases import phase_subset
 from gpuplanner.engine.runner import ALL_STAGES, EngineRunner, Outcome, dirty_stages
 from gpuplanner.model import ChangeSet, Project
+from gpuplanner.ui.fields import plain_error
 from gpuplanner.ui.file_service import FileService
 from gpuplanner.ui.view_state import ViewState
 
@@ -215,7 +216,7 @@ class Document(QObject):
             with self.project.batch():
                 step(self.project)
         except Exception as exc:  # noqa: BLE001 — a bug in a command must not cost the user's work either
-            why = exc.one_line() if isinstance(exc, PlannerError) else f"{type(exc).__name__}: {exc}"
+            why = plain_error(exc) if isinstance(exc, PlannerError) else f"{type(exc).__name__}: {exc}"
             message = (
                 self.tr("Cannot undo “{what}”: {why}. Nothing was changed.")
                 if undo

@@ -28,8 +28,9 @@ from PySide6.QtWidgets import (
 from gpuplanner.model import Project
 from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import field_specs, kinds_for_role
+from gpuplanner.text import error_line, line_in
 from gpuplanner.ui import fmt
-from gpuplanner.ui.i18n import translate
+from gpuplanner.ui.i18n import current_language, translate
 
 UNITS = (
     ("_usd_per_kwh", "USD/kWh"),
@@ -81,12 +82,19 @@ def label_of(name: str) -> str:
 _FIELD_REF = re.compile(r"(?:\b[a-z_]+ )?field '([a-z][a-z0-9_]*)'")
 
 
-def plain_error(exc: Exception) -> str:
-    """An error's one line with field names as the UI labels them ("links field 'b_group'" → "“port
-    group B”"), so that a message names what the user sees, not the file's column."""
-    text = exc.one_line() if hasattr(exc, "one_line") else str(exc)
+def plain_error(exc: BaseException) -> str:
+    """An error's one line in the window's language (rendered now from its message id and values: an error
+    keeps its English ``str`` for the CLI and the log), with field names as the UI labels them ("links field
+    'b_group'" → "“port group B”"), so that a message names what the user sees, not the file's column."""
+    text = error_line(exc, current_language(), label=label_of)
     text = _FIELD_REF.sub(lambda m: "“" + label_of(m.group(1)) + "”", text)
     return re.sub(r"(“[^”]+”): \1 ", r"\1 ", text)  # "“x”: “x” must be …" → "“x” must be …"
+
+
+def plain_line(line: str) -> str:
+    """An error's English one line kept as text by the engine (a result's ``workload_error``) in the window's
+    language when it was made from message ids (``text.line_in``), field names as the UI labels them."""
+    return line_in(line, current_language(), label=label_of) if line else line
 
 
 # English labels for fields whose name reads like code ("target pue", "type id"); the translations are keyed on

@@ -12,6 +12,7 @@ from pathlib import Path
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import Project
 from gpuplanner.storage import open_project, save_project
+from gpuplanner.text import Msg
 
 
 class FileService:
@@ -33,7 +34,7 @@ class FileService:
         """Save to ``path`` (Save As: it becomes the service's path) or to the current path."""
         target = Path(path) if path else self.path
         if target is None:
-            raise PlannerError("no file name yet: use Save As")
+            raise PlannerError(Msg("error.file.no_name_yet"))
         save_project(project, target)
         self.path = target
         return target

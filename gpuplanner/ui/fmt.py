@@ -45,6 +45,18 @@ def number(value: float, decimals: int = 0) -> str:
     return locale().toString(float(value), "f", decimals)
 
 
+def short(value: float, max_decimals: int = 2) -> str:
+    """``value`` with as few decimals as it needs, at most ``max_decimals`` ("80", "1.5", "0.35"), with the
+    locale's separators (a figure from a datasheet, shown as written rather than padded with zeros)."""
+    if value is None or not math.isfinite(float(value)):
+        return DASH
+    v = round(float(value), max_decimals)
+    for d in range(max_decimals):
+        if abs(v - round(v, d)) < 1e-9 * max(1.0, abs(v)):
+            return number(v, d)
+    return number(v, max_decimals)
+
+
 def percent(fraction: float, decimals: int = 1) -> str:
     return DASH if not math.isfinite(fraction) else f"{number(fraction * 100, decimals)} %"
 

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import Project
-from gpuplanner.ui import actions, fmt, i18n
+from gpuplanner.ui import actions, fields, fmt, i18n
 from gpuplanner.ui.autosave import AutoSaver
 from gpuplanner.ui.canvas.scene import PlannerScene
 from gpuplanner.ui.canvas.view import PlannerView
@@ -264,7 +264,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Opening cancelled; the current project is unchanged"), 5000)
             return False
         except PlannerError as exc:
-            self._file_error(self.tr("Cannot open the project"), str(path), exc.one_line())
+            self._file_error(self.tr("Cannot open the project"), str(path), fields.plain_error(exc))
             return False
         except Exception as exc:  # never lose the window over an unexpected file problem
             self._file_error(self.tr("Cannot open the project"), str(path), f"{type(exc).__name__}: {exc}")
@@ -311,7 +311,7 @@ class MainWindow(QMainWindow):
         try:
             self.doc.save(path)
         except (PlannerError, OSError) as exc:
-            why = exc.one_line() if isinstance(exc, PlannerError) else str(exc)
+            why = fields.plain_error(exc)
             self._file_error(self.tr("Cannot save the project"), str(path), why)
             return False
         self.autosaver.discard()

@@ -79,7 +79,7 @@ class Palette(QWidget):
 
     def label(self, e: CatalogEntry) -> str:
         if isinstance(e, GpuType):
-            return self.tr("{name} — {mem:g} GB").format(name=e.name, mem=e.mem_gb)
+            return self.tr("{name} — {mem} GB").format(name=e.name, mem=fmt.short(e.mem_gb))
         if isinstance(e, ServerType):
             return self.tr("{name} — {n} GPU, {ru}U").format(name=e.name, n=e.gpu_count, ru=e.ru)
         if isinstance(e, SwitchType):
@@ -87,14 +87,18 @@ class Palette(QWidget):
         if isinstance(e, StorageType):
             return self.tr("{name} — {ru}U").format(name=e.name, ru=e.ru)
         if isinstance(e, RackType):
-            return self.tr("{name} — {ru}U, {kw:g} kW").format(name=e.name, ru=e.ru, kw=e.power_budget_kw)
+            return self.tr("{name} — {ru}U, {kw} kW").format(
+                name=e.name, ru=e.ru, kw=fmt.short(e.power_budget_kw)
+            )
         return e.name
 
     def tooltip(self, e: CatalogEntry) -> str:
         lines = [f"{e.vendor} {e.model}", e.id]
         if isinstance(e, GpuType):
             lines.append(
-                self.tr("BF16 dense {tf:g} TFLOPS, TDP {w:g} W").format(tf=e.bf16_dense_tflops, w=e.tdp_w)
+                self.tr("BF16 dense {tf} TFLOPS, TDP {w} W").format(
+                    tf=fmt.short(e.bf16_dense_tflops), w=fmt.short(e.tdp_w)
+                )
             )
             lines.append(self.tr("dropping a GPU adds a server that carries it"))
         elif hasattr(e, "power_max_w"):

@@ -17,7 +17,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.facility.sensitivity import tornado
 from gpuplanner.engine.perf.scaling import dp_scaling
-from gpuplanner.ui import fmt, theme
+from gpuplanner.ui import fields, fmt, theme
 from gpuplanner.ui.canvas.annotations import rack_notes
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.estimate_text import no_estimate_text
@@ -144,7 +144,7 @@ class PlotsPanel(QWidget):
         try:
             s = dp_scaling(w.shape, w.config, w.cluster, max(res.fabric.gpus, w.estimate.n_gpus))
         except PlannerError as exc:
-            self.scaling_note.setText(exc.one_line())
+            self.scaling_note.setText(fields.plain_error(exc))
             return
         n = np.log2(s["n_gpus"].astype(float))  # doubling sizes, evenly spaced, labelled with GPU counts
         ticks = [[(float(x), fmt.number(int(g))) for x, g in zip(n, s["n_gpus"], strict=True)]]
@@ -309,8 +309,9 @@ class PlotsPanel(QWidget):
             symbol="t",
             symbolBrush="#ed7d31",
         )
-        cloud_text = self.tr("cloud at {p:g} USD/GPU·h, {u:.0f} % used").format(
-            p=round(c.cloud_usd_per_gpu_hour, 2), u=self.doc.project.site.expected_utilization * 100
+        cloud_text = self.tr("cloud at {p} USD/GPU·h, {u} % used").format(
+            p=fmt.short(c.cloud_usd_per_gpu_hour),
+            u=fmt.number(self.doc.project.site.expected_utilization * 100),
         )
         self.tco_legend.setText(
             legend_html([("#4472c4", self.tr("own: capex + opex")), ("#ed7d31", cloud_text)])
@@ -366,5 +367,7 @@ class PlotsPanel(QWidget):
                 ]
             )
             + " &nbsp; "
-            + html.escape(self.tr("base {v:.2f}; ranges in catalogs/assumptions/cost.yaml").format(v=base))
+            + html.escape(
+                self.tr("base {v}; ranges in catalogs/assumptions/cost.yaml").format(v=fmt.number(base, 2))
+            )
         )

@@ -25,6 +25,13 @@ class Counts(QObject):
         """The start of the estimate line: "16,384 GPUs"."""
         return self.tr("%Ln GPU(s):", None, n)
 
+    def delete_items(self, n: int) -> str:
+        """An undo step's name: "Delete 1,024 items"."""
+        return self.tr("Delete %Ln item(s)", None, n)
+
+    def paste_items(self, n: int) -> str:
+        return self.tr("Paste %Ln item(s)", None, n)
+
     def set_field_of(self, n: int) -> str:
         return self.tr("Set {field} of %Ln item(s)", None, n)
 

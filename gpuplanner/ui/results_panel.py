@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.engine.analysis import Results
 from gpuplanner.text import finding as finding_text
-from gpuplanner.ui import fmt, theme
+from gpuplanner.ui import fields, fmt, theme
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.estimate_text import no_estimate_text, refusal_text
 from gpuplanner.ui.fmt import duration, money  # noqa: F401 (duration: re-exported for the dialogs)
@@ -178,7 +178,11 @@ class ResultsPanel(QWidget):
                 name=e.name, partition=e.partition or self.tr("all"), gpus=fmt.number(e.gpus)
             )
             if d.get("error"):
-                out.append(self.tr("{where}: not evaluated — {why}").format(where=where, why=d["error"]))
+                out.append(
+                    self.tr("{where}: not evaluated — {why}").format(
+                        where=where, why=fields.plain_line(d["error"])
+                    )
+                )
             elif e.kind in ("training", "fine-tuning"):
                 days = d.get("time_to_train_days")
                 out.append(
@@ -246,8 +250,8 @@ class ResultsPanel(QWidget):
             "font-weight: bold" + ("" if th.feed_ok else f"; color: {theme.ERROR_TEXT.name()}")
         )
         tip = self.tr(
-            "Facility kW at maximum ({max} kW) plus {pct:.0f} % headroom (Site and costs ▸ feed headroom)."
-        ).format(max=fmt.number(th.facility_kw_max, 1), pct=headroom * 100)
+            "Facility kW at maximum ({max} kW) plus {pct} % headroom (Site and costs ▸ feed headroom)."
+        ).format(max=fmt.number(th.facility_kw_max, 1), pct=fmt.number(headroom * 100))
         if th.utility_kw_available <= 0:
             tip += "\n" + self.tr("No utility feed is stated for the site (Site and costs ▸ utility).")
         elif not th.feed_ok:

@@ -26,7 +26,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.engine.summary import results_json
 from gpuplanner.model import ChangeSet
-from gpuplanner.ui import fmt
+from gpuplanner.ui import fields, fmt
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.i18n import translate
 
@@ -164,7 +164,7 @@ def figures(doc: Document, scenario: str | None) -> dict[str, Any] | str:
         res = analyze_project(doc.project, scenario=scenario)
         return results_json(doc.project, res)
     except PlannerError as exc:
-        return exc.one_line()
+        return fields.plain_error(exc)
     except (ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
         return f"{type(exc).__name__}: {exc}"
 

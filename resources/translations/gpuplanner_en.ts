@@ -59,6 +59,20 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>Delete %Ln item(s)</source>
+        <translation>
+            <numerusform>Delete %Ln item</numerusform>
+            <numerusform>Delete %Ln items</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Paste %Ln item(s)</source>
+        <translation>
+            <numerusform>Paste %Ln item</numerusform>
+            <numerusform>Paste %Ln items</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Set {field} of %Ln item(s)</source>
         <translation>
             <numerusform>Set {field} of %Ln item</numerusform>

@@ -320,6 +320,18 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>Delete %Ln item(s)</source>
+        <translation>
+            <numerusform>删除 %Ln 项</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Paste %Ln item(s)</source>
+        <translation>
+            <numerusform>粘贴 %Ln 项</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Set {field} of %Ln item(s)</source>
         <translation>
             <numerusform>设置 %Ln 项的{field}</numerusform>
@@ -1298,8 +1310,16 @@ The current project is unchanged.</source>
         <translation>机柜</translation>
     </message>
     <message>
-        <source>{name} — {mem:g} GB</source>
-        <translation>{name} — {mem:g} GB</translation>
+        <source>{name} — {mem} GB</source>
+        <translation>{name} — {mem} GB 显存</translation>
+    </message>
+    <message>
+        <source>{name} — {ru}U, {kw} kW</source>
+        <translation>{name} — {ru}U，{kw} kW</translation>
+    </message>
+    <message>
+        <source>BF16 dense {tf} TFLOPS, TDP {w} W</source>
+        <translation>BF16 稠密算力 {tf} TFLOPS，TDP {w} W</translation>
     </message>
     <message>
         <source>{name} — {n} GPU, {ru}U</source>
@@ -1312,14 +1332,6 @@ The current project is unchanged.</source>
     <message>
         <source>{name} — {ru}U</source>
         <translation>{name} — {ru}U</translation>
-    </message>
-    <message>
-        <source>{name} — {ru}U, {kw:g} kW</source>
-        <translation>{name} — {ru}U，{kw:g} kW</translation>
-    </message>
-    <message>
-        <source>BF16 dense {tf:g} TFLOPS, TDP {w:g} W</source>
-        <translation>BF16 稠密算力 {tf:g} TFLOPS，TDP {w:g} W</translation>
     </message>
     <message>
         <source>dropping a GPU adds a server that carries it</source>
@@ -1566,8 +1578,12 @@ The current project is unchanged.</source>
         <translation>预算</translation>
     </message>
     <message>
-        <source>cloud at {p:g} USD/GPU·h, {u:.0f} % used</source>
-        <translation>云租用：{p:g} USD/GPU·h，利用率 {u:.0f} %</translation>
+        <source>cloud at {p} USD/GPU·h, {u} % used</source>
+        <translation>云租用：{p} USD/GPU·h，利用率 {u} %</translation>
+    </message>
+    <message>
+        <source>base {v}; ranges in catalogs/assumptions/cost.yaml</source>
+        <translation>基准 {v}；变动范围见 catalogs/assumptions/cost.yaml</translation>
     </message>
     <message>
         <source>own: capex + opex</source>
@@ -1612,10 +1628,6 @@ The current project is unchanged.</source>
     <message>
         <source>dearer</source>
         <translation>更贵</translation>
-    </message>
-    <message>
-        <source>base {v:.2f}; ranges in catalogs/assumptions/cost.yaml</source>
-        <translation>基准 {v:.2f}；变动范围见 catalogs/assumptions/cost.yaml</translation>
     </message>
 </context>
 <context>
@@ -1840,8 +1852,8 @@ The current project is unchanged.</source>
         <translation>{needed} kW</translation>
     </message>
     <message>
-        <source>Facility kW at maximum ({max} kW) plus {pct:.0f} % headroom (Site and costs ▸ feed headroom).</source>
-        <translation>最大负载时设施功率（{max} kW）另加 {pct:.0f}% 余量（场地与成本 ▸ 供电余量）。</translation>
+        <source>Facility kW at maximum ({max} kW) plus {pct} % headroom (Site and costs ▸ feed headroom).</source>
+        <translation>最大负载时设施功率（{max} kW）另加 {pct}% 余量（场地与成本 ▸ 供电余量）。</translation>
     </message>
     <message>
         <source>No utility feed is stated for the site (Site and costs ▸ utility).</source>
@@ -2122,8 +2134,8 @@ rule: {rule}</source>
         <translation>年平均室外温度；气候设为“自动”时使用。</translation>
     </message>
     <message>
-        <source>IT {it} kW at maximum → facility {fac} kW at PUE {pue:.2f}; the utility feed needs {feed} kW (with {pct:.0f} % headroom).</source>
-        <translation>最大 IT 功率 {it} kW → PUE {pue:.2f} 时设施功率 {fac} kW；所需市电容量 {feed} kW（含 {pct:.0f}% 余量）。</translation>
+        <source>IT {it} kW at maximum → facility {fac} kW at PUE {pue}; the utility feed needs {feed} kW (with {pct} % headroom).</source>
+        <translation>最大 IT 功率 {it} kW → PUE {pue} 时设施功率 {fac} kW；所需市电容量 {feed} kW（含 {pct}% 余量）。</translation>
     </message>
     <message>
         <source>No utility feed is stated.</source>
@@ -2584,8 +2596,8 @@ The current project is unchanged.</source>
         <translation>没有训练负载：无预测流量</translation>
     </message>
     <message>
-        <source>utilisation over a training step: {ab:.0f} % {a}→{b}, {ba:.0f} % {b}→{a}</source>
-        <translation>一个训练步内的利用率：{a}→{b} {ab:.0f} %，{b}→{a} {ba:.0f} %</translation>
+        <source>utilisation over a training step: {ab} % {a}→{b}, {ba} % {b}→{a}</source>
+        <translation>一个训练步内的利用率：{a}→{b} {ab} %，{b}→{a} {ba} %</translation>
     </message>
     <message>
         <source>busiest link for: {kinds} — it sets that traffic&apos;s speed</source>
@@ -3604,6 +3616,10 @@ The current project is unchanged.</source>
         <translation>过载：请增加设备、把机柜移到其他列，或选用更大容量的设备</translation>
     </message>
     <message>
+        <source>Row {row}</source>
+        <translation>第 {row} 列</translation>
+    </message>
+    <message>
         <source>cold aisle</source>
         <translation>冷通道</translation>
     </message>
@@ -3727,14 +3743,6 @@ The current project is unchanged.</source>
     <message>
         <source>{dev}: U{u} of {rack} is taken</source>
         <translation>{dev}：{rack} 的 U{u} 已被占用</translation>
-    </message>
-    <message>
-        <source>Delete {n} items</source>
-        <translation>删除 {n} 项</translation>
-    </message>
-    <message>
-        <source>Paste {n} items</source>
-        <translation>粘贴 {n} 项</translation>
     </message>
 </context>
 <context>

@@ -7,23 +7,13 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import re
 import sys
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QAbstractButton,
-    QDockWidget,
-    QGroupBox,
-    QHeaderView,
     QLabel,
-    QMenu,
-    QTabBar,
-    QTreeWidget,
-    QWidget,
 )
 
 from gpuplanner.model import rows
@@ -85,82 +75,9 @@ def test_the_app_loads_the_qm_the_pipeline_writes():
     assert i18n.qm_path("zh") == tool.qm_path("zh")
 
 
-# -- (c) strings handed to Qt are marked where lupdate sees them -----------------------------------------
-TEXT_SETTERS = {
-    "setText",
-    "setWindowTitle",
-    "setToolTip",
-    "setStatusTip",
-    "setWhatsThis",
-    "setPlaceholderText",
-    "setTitle",
-    "addMenu",
-    "addAction",
-    "addToolBar",
-    "addTab",
-    "insertTab",
-    "setTabText",
-    "addRow",
-    "showMessage",
-    "setHorizontalHeaderLabels",
-    "setVerticalHeaderLabels",
-    "setHeaderLabels",
-    "setHeaderLabel",
-    "setSpecialValueText",
-    "setLabelText",
-    "setItemText",
-    "addItem",
-    "addItems",
-    "setLabel",
-}
-TEXT_CTORS = {
-    "QAction",
-    "QLabel",
-    "QPushButton",
-    "QToolButton",
-    "QCheckBox",
-    "QRadioButton",
-    "QGroupBox",
-    "QDockWidget",
-    "QMenu",
-    "QTreeWidgetItem",
-    "QListWidgetItem",
-    "QTableWidgetItem",
-}
-MESSAGE_BOX = {"information", "warning", "critical", "question", "about"}
-# Not words for a reader: units, symbols, font sizes and pyqtgraph's axis names.
-NOT_WORDS = re.compile(r"^\s*(kW|W|m|U|°C|L/min|CFM|m³/h|Gb/s|GB/s|\d+pt|left|bottom|right|top)?\s*$")
-
-
-def _literal_texts(node: ast.AST) -> list[tuple[int, str]]:
-    items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
-    out = []
-    for n in items:
-        if isinstance(n, ast.Constant) and isinstance(n.value, str):
-            out.append((n.lineno, n.value))
-        elif isinstance(n, ast.JoinedStr):
-            out.append((n.lineno, "".join(v.value for v in n.values if isinstance(v, ast.Constant))))
-    return out
-
-
-def unmarked_texts(path: Path) -> list[str]:
-    """User-visible literals handed to Qt text setters/constructors without tr()/translate()."""
-    out = []
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        f = node.func
-        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-        boxed = isinstance(f, ast.Attribute) and getattr(f.value, "id", "") == "QMessageBox"
-        if not (name in TEXT_SETTERS or name in TEXT_CTORS or (boxed and name in MESSAGE_BOX)):
-            continue
-        args = node.args[:1] if name in ("addItem", "insertItem") else node.args  # (text, data): data unseen
-        texts = [t for arg in args for t in _literal_texts(arg)]  # keywords are options (color=, size=)
-        for line, text in texts:
-            if re.search(r"[A-Za-z]{2,}", text) and not NOT_WORDS.match(text):
-                out.append(f"{path.relative_to(ROOT)}:{line}: {name}({text!r})")
-    return out
+# -- (c) strings handed to Qt are marked where lupdate sees them; numbers go through the locale formatter --
+unmarked_texts = tool.unmarked_texts  # the same checks run in ``tools/translations.py --check``
+unformatted_numbers = tool.unformatted_numbers
 
 
 def misplaced_tr(path: Path) -> list[str]:
@@ -207,6 +124,29 @@ def test_the_static_check_finds_unmarked_text(tmp_path: Path):
         probe.unlink()
 
 
+def test_numbers_in_translated_texts_go_through_the_locale_formatter():
+    found = [line for p in ui_sources() for line in unformatted_numbers(p)]
+    assert not found, "use fmt.number / fmt.short, or %Ln:\n" + "\n".join(found)
+
+
+def test_the_number_check_finds_numbers_formatted_by_python():
+    probe = UI / "_probe_numbers_for_test.py"
+    probe.write_text(
+        'self.tr("PUE {pue:.2f}").format(pue=x)\n'
+        'translate("c", "{n:,} links").format(n=n)\n'
+        'self.tr("{n} links").format(n=len(ids))\n'
+        'self.tr("{v} kW").format(v=f"{kw:.1f}")\n'
+        'self.tr("{v} kW").format(v=fmt.number(kw, 1))\n'
+        'self.tr("{name} at U{u}").format(name=n, u=u)\n',
+        encoding="utf-8",
+    )
+    try:
+        found = unformatted_numbers(probe)
+        assert sorted(int(line.split(":")[1]) for line in found) == [1, 2, 3, 4], found
+    finally:
+        probe.unlink()
+
+
 def test_tr_calls_have_the_context_lupdate_records():
     found = [line for p in ui_sources() for line in misplaced_tr(p)]
     assert not found, "\n".join(found)
@@ -239,82 +179,14 @@ def test_words_from_data_are_listed_for_lupdate():
     )
 
 
-# -- (d) a Chinese window shows no English source text ---------------------------------------------------
-# Shown as they are in Chinese too: abbreviations, units, product and file names, the language names.
-SAME_IN_CHINESE = {
-    "GPU",
-    "GPUs",
-    "MFU",
-    "PUE",
-    "TCO",
-    "IB",
-    "RoCE",
-    "kW",
-    "W",
-    "U",
-    "m",
-    "CFM",
-    "English",
-    "GPU Planner",
-    "USD",
-    "CNY",
-    "x",
-    "y",
-}
-
-
-def _plain(text: str) -> str:
-    return text.replace("&&", "\0").replace("&", "").replace("\0", "&").split("\t")[0].strip()
-
-
-def translated_sources() -> set[str]:
-    """English sources whose Chinese translation differs from them (those must never show in Chinese)."""
-    return {
-        _plain(m.source)
-        for m in tool.read_ts(tool.ts_path("zh"))
-        if m.translation and _plain(m.translation) != _plain(m.source)
-    } - SAME_IN_CHINESE
-
-
-def visible_texts(root: QWidget) -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = [("window title", root.windowTitle())]
-    for a in root.findChildren(QAction):
-        out += [("action", a.text()), ("action tip", a.toolTip()), ("action status tip", a.statusTip())]
-    for m in root.findChildren(QMenu):
-        out.append(("menu", m.title()))
-    for d in root.findChildren(QDockWidget):
-        out.append(("dock", d.windowTitle()))
-    for t in root.findChildren(QTabBar):
-        out += [("tab", t.tabText(i)) for i in range(t.count())]
-    for g in root.findChildren(QGroupBox):
-        out.append(("group", g.title()))
-    for lab in root.findChildren(QLabel):
-        out.append(("label", lab.text()))
-    for b in root.findChildren(QAbstractButton):
-        out += [("button", b.text()), ("button tip", b.toolTip())]
-    for tree in root.findChildren(QTreeWidget):
-        h = tree.headerItem()
-        out += [("header", h.text(i)) for i in range(h.columnCount())]
-    for hv in root.findChildren(QHeaderView):
-        model = hv.model()
-        if model is not None:
-            orient = hv.orientation()
-            out += [("header", str(model.headerData(i, orient) or "")) for i in range(hv.count())]
-    for w in root.findChildren(QWidget):
-        if hasattr(w, "placeholderText"):
-            out.append(("placeholder", w.placeholderText()))
-    return [(kind, _plain(t)) for kind, t in out if _plain(t)]
-
-
-def english_left(root: QWidget, sources: set[str]) -> list[str]:
-    return sorted({f"{kind}: {text!r}" for kind, text in visible_texts(root) if text in sources})
+# -- (d) a Chinese window shows no English source text -------------------------------------------------
+# The walk lives in tools/translations.py (``--check`` runs it on a shipped example).
+translated_sources = tool.translated_sources
+english_left = tool.english_left
 
 
 def test_chinese_window_shows_no_english(chinese, make_window, qtbot):
-    from gpuplanner.ui.dialogs.preferences import PreferencesDialog
-    from gpuplanner.ui.dialogs.site_dialog import SiteDialog
-    from gpuplanner.ui.dialogs.template_dialog import TemplateDialog
-    from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
+    """The main window, the inspector's forms and every dialog of the UI (each QDialog subclass)."""
     from tests.ui.conftest import small_project
 
     sources = translated_sources()
@@ -322,24 +194,17 @@ def test_chinese_window_shows_no_english(chinese, make_window, qtbot):
     w = make_window(small_project())
     qtbot.waitUntil(lambda: w.doc.results is not None)
     assert w.menuBar().actions()[0].text().startswith("文件")
-    dialogs = [
-        SiteDialog(w.doc, w),
-        WorkloadDialog(w.doc, w),
-        TemplateDialog(w.doc.project.catalog, w),
-        PreferencesDialog(w.settings, w),
-    ]
-    left = english_left(w, sources)
-    for d in dialogs:
-        left += english_left(d, sources)
-        d.deleteLater()
-    # a selected rack, device and link fill the inspector with their forms
-    p = w.doc.project
-    for ids in ([next(iter(p.racks))], [next(iter(p.devices))], [next(iter(p.links))]):
-        w.select_and_show(ids)
-        left += english_left(w.inspector, sources)
+    left = tool.chinese_window_english(w)
     assert not left, "\n".join(left)
     # the check sees English: the same walk in English finds the source texts
     assert QCoreApplication.translate("MainWindow", "&File") == "文件(&F)"
+
+
+def test_the_walk_covers_every_dialog(make_window):
+    w = make_window()
+    dialogs = tool.ui_dialog_classes()
+    assert {"SiteDialog", "WorkloadDialog", "GoalDialog", "AdvisorDialog", "CompareDialog"} <= dialogs
+    assert dialogs <= set(tool.dialog_factories(w)), dialogs - set(tool.dialog_factories(w))
 
 
 def test_walk_finds_english_in_an_english_window(make_window):
@@ -348,7 +213,24 @@ def test_walk_finds_english_in_an_english_window(make_window):
     assert any("menu: 'File'" in line for line in left)
 
 
-# -- (4) switching the language in Preferences ------------------------------------------------------------
+def test_walk_finds_a_filled_english_sentence_in_a_dialog(chinese, make_window):
+    """A sentence built from an English source with its values filled in (the estimate line of a dialog)
+    is found, and a project's own names are not."""
+    from PySide6.QtWidgets import QDialog, QVBoxLayout
+
+    w = make_window()
+    d = QDialog(w)
+    lay = QVBoxLayout(d)
+    lay.addWidget(QLabel("IT 1,234.5 kW at maximum → facility 1,500.0 kW at PUE 1.22; the utility feed needs"
+                         " 1,650 kW (with 10 % headroom)."))  # fmt: skip
+    lay.addWidget(QLabel("compute"))
+    sources = translated_sources()
+    found = english_left(d, sources)
+    assert any("IT 1,234.5 kW" in line for line in found), found
+    assert any("'compute'" in line for line in found)
+    assert not any("'compute'" in line for line in english_left(d, sources, data={"compute"}))
+
+
 def test_switching_language_keeps_project_and_undo(make_window, qtbot, tmp_path):
     import shutil
 
@@ -439,3 +321,15 @@ def test_results_panel_shows_money_in_wan(chinese, make_window, qtbot):
     qtbot.waitUntil(lambda: w.doc.results is not None)
     capex = w.results_panel.values["capex"].text()
     assert "万美元" in capex or "亿美元" in capex, capex
+
+
+def test_short_numbers_keep_the_decimals_they_need_with_separators():
+    assert [fmt.short(v) for v in (80.0, 1.5, 0.354, 1234.5, 141)] == ["80", "1.5", "0.35", "1,234.5", "141"]
+    assert fmt.short(2.25, 1) in ("2.2", "2.3")  # rounded to one decimal
+    assert fmt.short(float("nan")) == fmt.DASH
+
+
+def test_a_number_written_into_a_translation_is_found():
+    assert tool.baked_digits("{n} racks", "3 个机架") == {"3"}
+    assert not tool.baked_digits("48U rack, {kw} kW", "48U 机柜，{kw} kW")
+    assert not any(tool.baked_digits(m.source, m.translation) for m in tool.read_ts(tool.ts_path("zh")))

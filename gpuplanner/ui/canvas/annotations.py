@@ -186,8 +186,8 @@ def link_tooltip(project: Project, res: Results | None, link_id: str, busiest: d
     else:
         lines.append(
             translate(
-                "annotations", "utilisation over a training step: {ab:.0f} % {a}→{b}, {ba:.0f} % {b}→{a}"
-            ).format(ab=ab * 100, ba=ba * 100, a=a.name, b=b.name)
+                "annotations", "utilisation over a training step: {ab} % {a}→{b}, {ba} % {b}→{a}"
+            ).format(ab=fmt.number(ab * 100), ba=fmt.number(ba * 100), a=a.name, b=b.name)
         )
     kinds = busiest.get(link_id, [])
     if kinds:
@@ -202,7 +202,7 @@ def link_tooltip(project: Project, res: Results | None, link_id: str, busiest: d
     length = res.compiled.links.length_m[row]
     lines.append(
         translate("annotations", "tier {tier} · {medium} · {length} m").format(
-            tier=tier, medium=medium or "–", length=f"{length:g}"
+            tier=tier, medium=medium or "–", length=fmt.short(length, 1)
         )
     )
     return "\n".join(lines)

@@ -32,6 +32,7 @@ from gpuplanner.ui.canvas.geometry import (
     u_at,
 )
 from gpuplanner.ui.i18n import translate
+from gpuplanner.ui.plurals import counts
 
 CLIPBOARD_MIME = "application/x-gpuplanner-rows"
 CATALOG_MIME = "application/x-gpuplanner-catalog-id"
@@ -307,7 +308,7 @@ def delete_command(project: Project, ids: list[str]) -> Command | None:
     if not children:
         return None
     n = len(links) + len(devices) + len(racks)
-    return Compound(translate("interactions", "Delete {n} items").format(n=n), children)
+    return Compound(counts().delete_items(n), children)
 
 
 def copy_text(project: Project, ids: list[str]) -> str:
@@ -359,7 +360,7 @@ def paste_command(
     if not children:
         return None, []
     new_ids = [r.id for r in racks] + [d.id for d in devs] + [lk.id for lk in links]
-    return Compound(translate("interactions", "Paste {n} items").format(n=len(new_ids)), children), new_ids
+    return Compound(counts().paste_items(len(new_ids)), children), new_ids
 
 
 def _copy_rack(project: Project, r: dict, rack_map: dict[str, str], dx: float, dy: float) -> Rack:

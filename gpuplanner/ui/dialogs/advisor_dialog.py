@@ -34,7 +34,7 @@ from gpuplanner.advisor.evaluate import build_project
 from gpuplanner.advisor.goal import Candidate, goal_row, project_goal
 from gpuplanner.commands import SetFields
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.ui import fmt
+from gpuplanner.ui import fields, fmt
 
 if TYPE_CHECKING:
     from gpuplanner.ui.main_window import MainWindow
@@ -146,7 +146,7 @@ class AdvisorDialog(QDialog):
             )
             self.window_.doc.push(cmd)
         except PlannerError as exc:
-            self.summary.setText(self.tr("Not kept: {why}").format(why=exc.one_line()))
+            self.summary.setText(self.tr("Not kept: {why}").format(why=fields.plain_error(exc)))
             return False
         self.summary.setText(self.tr("The project's goal is now the one in this form."))
         return True
@@ -265,7 +265,7 @@ class AdvisorDialog(QDialog):
         try:
             goal = self.goal()
         except PlannerError as exc:
-            self.summary.setText(self.tr("Not searched: {why}").format(why=exc.one_line()))
+            self.summary.setText(self.tr("Not searched: {why}").format(why=fields.plain_error(exc)))
             return
         self._cancel.clear()
         self.search_button.setEnabled(False)
@@ -293,7 +293,7 @@ class AdvisorDialog(QDialog):
                         ex.shutdown(wait=False, cancel_futures=True)
                 self.bridge.finished.emit(res)
             except PlannerError as exc:
-                self.bridge.finished.emit(exc.one_line())
+                self.bridge.finished.emit(fields.plain_error(exc))
             except Exception as exc:  # noqa: BLE001 — a failed search must not take the window down
                 self.bridge.finished.emit(f"{type(exc).__name__}: {exc}")
 

@@ -131,14 +131,14 @@ class SiteDialog(RowDialog):
         """The power answer for the site as applied: IT and facility kW, PUE, and the utility feed."""
         th, pw = res.thermal, res.power
         text = self.tr(
-            "IT {it} kW at maximum → facility {fac} kW at PUE {pue:.2f}; the utility feed needs {feed} kW "
-            "(with {pct:.0f} % headroom)."
+            "IT {it} kW at maximum → facility {fac} kW at PUE {pue}; the utility feed needs {feed} kW "
+            "(with {pct} % headroom)."
         ).format(
             it=fmt.number(pw.it_kw_max, 1),
             fac=fmt.number(th.facility_kw_max, 1),
-            pue=th.pue,
+            pue=fmt.number(th.pue, 2),
             feed=fmt.number(th.feed_kw_needed, 0),
-            pct=self.doc.project.site.feed_headroom * 100,
+            pct=fmt.number(self.doc.project.site.feed_headroom * 100),
         )
         if th.utility_kw_available <= 0:
             text += " " + self.tr("No utility feed is stated.")

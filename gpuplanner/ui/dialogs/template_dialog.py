@@ -34,6 +34,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import Project, ProjectInfo, Site, Workload
 from gpuplanner.topology.generators import generate
 from gpuplanner.topology.options import TEMPLATES, GenerateOptions
+from gpuplanner.ui import fields
 from gpuplanner.ui.i18n import translate
 
 # The leaf switch a fabric choice starts from: the 400G-class switch of each technology (as in the presets).
@@ -290,7 +291,7 @@ class TemplateDialog(QDialog):
             else:
                 self.plan = generate(project, opts)
         except PlannerError as exc:
-            self.error.setText(self.tr("Cannot generate: {why}").format(why=exc.one_line()))
+            self.error.setText(self.tr("Cannot generate: {why}").format(why=fields.plain_error(exc)))
             return
         self.project, self.opts = project, opts
         self.accept()

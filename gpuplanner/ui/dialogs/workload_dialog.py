@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QWidget
 from gpuplanner.commands import AddRows, Command, SetFields
 from gpuplanner.engine.analysis import Results, active_workload
 from gpuplanner.model import Workload
-from gpuplanner.ui import fmt
+from gpuplanner.ui import fields, fmt
 from gpuplanner.ui.dialogs.row_dialog import RowDialog
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.estimate_text import no_estimate_text, summary_text
@@ -93,7 +93,7 @@ class WorkloadDialog(RowDialog):
         if mine is not None and mine.kind == "inference":  # a serving workload: its capacity, not training
             d = mine.to_json()
             if d.get("error"):
-                self.status.setText(d["error"])
+                self.status.setText(fields.plain_line(d["error"]))
                 return
             text = self.tr(
                 "%Ln GPU(s): up to {users} concurrent users ({rate} requests/s), first token {ttft} s, "

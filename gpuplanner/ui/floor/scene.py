@@ -250,6 +250,7 @@ class FloorScene(QGraphicsScene):
         self.row_labels: dict[str, QGraphicsSimpleTextItem] = {}
         self.layout: fl.FloorLayout | None = None
         self.project: Project | None = None
+        self.scale = 1.0  # the view's scale (screen px per scene px), for the fixed-size labels
         self.runs = CableRunsItem()
         self.addItem(self.runs)
         self.setBackgroundBrush(QColor(250, 250, 251))
@@ -283,6 +284,7 @@ class FloorScene(QGraphicsScene):
         self.runs = CableRunsItem()
         self.runs.hide()
         self.addItem(self.runs)
+        self.place_row_labels()
 
     def apply_results(self, res: Results | None) -> None:
         if res is None:
@@ -306,6 +308,7 @@ class FloorScene(QGraphicsScene):
             tile.setToolTip(tile.tooltip())
             tile.refresh_label()
             tile.update()
+        self.place_row_labels()
 
     def show_runs(self, rack_id: str | None, res: Results | None) -> None:
         """Draw the cable runs of ``rack_id`` to the racks on the plan it connects to (None: hide them)."""
@@ -361,20 +364,97 @@ class FloorScene(QGraphicsScene):
             item.setFont(_font(12, bold=True))
             item.setBrush(QColor(60, 70, 86))
             item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-            item.setPos(self.aisle_rect(band).topLeft() + QPointF(4, 2))
             item.setZValue(1)
             self.addItem(item)
             self.row_labels[band.label] = item
 
+    @staticmethod
+    def fixed_rect(item: QGraphicsItem, scale: float) -> QRectF:
+        """Where a label that ignores the zoom covers the scene at ``scale``: its position is in the scene,
+        its size (and its own translation) in screen pixels."""
+        br = item.boundingRect().adjusted(-2, -1, 2, 1)  # the pale box of a unit label
+        shift = item.transform().map(QPointF(0, 0))
+        origin = item.parentItem().mapToScene(item.pos()) if item.parentItem() else item.pos()
+        return QRectF(
+            origin.x() + (br.left() + shift.x()) / scale,
+            origin.y() + (br.top() + shift.y()) / scale,
+            br.width() / scale,
+            br.height() / scale,
+        )
+
+    def label_obstacles(self) -> list[QRectF]:
+        """What a row label must not cover: every rack and unit, and each unit's label."""
+        out = [t.sceneBoundingRect() for t in (*self.racks.values(), *self.units.values())]
+        out += [self.fixed_rect(t.label, self.scale) for t in self.units.values() if t.label.isVisible()]
+        return out
+
+    def place_row_labels(self) -> None:
+        """Each row's label in its aisle, at the first place from the left where it covers no rack, unit or
+        unit label (the label keeps its size on screen, so where it fits depends on the zoom); in the row's
+        own strip, or across aisle and strip, when the aisle is full or too narrow; shortened to "Row R03",
+        then "R03" (the whole text in its tooltip) when only that fits within the rows' width; past the rows'
+        end over empty floor; else left of everything."""
+        if self.layout is None or not self.row_labels:
+            return
+        s = max(self.scale, 1e-6)
+        taken = self.label_obstacles()
+        pad = 4 / s
+        fm = QFontMetricsF(_font(12, bold=True))
+        for band in self.layout.rows:
+            item = self.row_labels.get(band.label)
+            if item is None:
+                continue
+            aisle = self.aisle_rect(band)
+            strip = QRectF(aisle.left(), px(band.y_m), aisle.width(), px(band.depth_m))
+            places = (aisle, strip, aisle.united(strip))
+            texts = [
+                self._row_label(band),
+                translate("floor", "Row {row}").format(row=band.label),
+                band.label,
+            ]
+            tries = [(t, b, True) for t in texts for b in places] + [(texts[0], b, False) for b in places]
+            h = fm.height() / s
+            spot, text = None, texts[0]
+            for text, place, within in tries:
+                spot = self._free_spot(place, fm.horizontalAdvance(text) / s, h, pad, taken, within)
+                if spot is not None:
+                    break
+            if spot is None:
+                left = min([aisle.left(), *(r.left() for r in taken)])
+                spot = QPointF(left - fm.horizontalAdvance(text) / s - 2 * pad, aisle.top() + 2 / s)
+            item.setText(text)
+            item.setToolTip(texts[0])
+            item.setPos(spot)
+            taken.append(QRectF(spot.x(), spot.y(), item.boundingRect().width() / s, h))
+
+    @staticmethod
+    def _free_spot(
+        band: QRectF, w: float, h: float, pad: float, taken: list[QRectF], within: bool = True
+    ) -> QPointF | None:
+        """The leftmost free place for a w × h label in ``band`` (at its top, else its bottom), clear of
+        ``taken`` by ``pad``; ``within=False`` lets the label run past the band's right end."""
+        ys = [band.top() + pad / 2, band.bottom() - h - pad / 2]
+        for y in ys if band.height() >= h + pad else []:
+            near = [r for r in taken if r.top() < y + h + pad and r.bottom() > y - pad]
+            for x in sorted([band.left() + pad, *(r.right() + pad for r in near)]):
+                if within and x + w > band.right():
+                    break
+                box = QRectF(x - pad / 2, y, w + pad, h)
+                if not any(box.intersects(r) for r in near):
+                    return QPointF(x, y)
+        return None
+
     def update_lod(self, scale: float) -> None:
         """Hide fixed-size labels when they would pile up: row labels when rows are closer on screen than a
         line of text, unit labels when the plan is tiny."""
+        self.scale = scale
         pitch = self.project.site.row_pitch_m if self.project else 3.0
         show_rows = px(pitch) * scale >= 18
         for item in self.row_labels.values():
             item.setVisible(show_rows)
         for tile in self.units.values():
             tile.label.setVisible(scale >= 0.08)
+        self.place_row_labels()
 
     @staticmethod
     def _row_label(band: fl.RowBand) -> str:
