@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from gpuplanner.commands import AddRows, ReplaceRows
 from gpuplanner.engine.analysis import Results, analyze_project
 from gpuplanner.engine.runner import EngineRunner, Outcome
+from gpuplanner.engine.scenarios import analyze_scenario, scenario_stages
 from gpuplanner.model import Project
 from gpuplanner.model.changes import ChangeSet
 from gpuplanner.model.rows import FloorItem, Phase, Scenario, Team
@@ -99,12 +100,31 @@ def _both(project: Project, scenario: str | None, phase: Phase | None) -> tuple[
     return new, old
 
 
+def _compared(project: Project, name: str, base: Results | None, phase: Phase | None) -> Any:
+    """A scenario compare's result (engine/scenarios.py: upstream stages of ``base`` reused when the
+    overrides are settings only), or its error, as ``_both`` gives them."""
+    try:
+        return analyze_scenario(project, name, base, phase=phase.id if phase else None)
+    except Exception as exc:  # noqa: BLE001
+        return ("error", type(exc).__name__, str(exc))
+
+
 def _check_every_view(project: Project) -> int:
     views = 0
     names: list[str | None] = [None, *(s.name for s in project.rows_of(Scenario).values())]
     for phase in [None, *ordered_phases(project)]:
+        base = None
         for sc in names:
             new, old = _both(project, sc, phase)
+            if sc is None:
+                base = new if isinstance(new, Results) else None
+            elif base is not None:  # the compare's shortcut gives what the full analysis gives
+                compared = _compared(project, sc, base, phase)
+                if isinstance(new, Results):
+                    assert_same(compared, new, f"compare[{sc!r}]")
+                    assert compared.scenario == new.scenario
+                else:
+                    assert compared == new
             if isinstance(new, Results):
                 assert isinstance(old, Results), (sc, phase, old)
                 assert_same(new, old, f"results[{sc!r}, {phase.id if phase else None!r}]")
@@ -150,6 +170,8 @@ OVERRIDES = st.sampled_from(
         {"site.rack_pitch_m": 1.2, "site.cable_slack_m": 3.0},
         {"site.hall_width_m": 3.0, "site.hall_depth_m": 3.0},
         {"project.currency": "EUR"},
+        {"project.usd_exchange_rate": 7.1, "site.discount_rate_pct": 3.0},
+        {"site.tco_years": 2, "site.staff_usd_per_year": 1e6, "site.cloud_usd_per_gpu_hour": 9.0},
         {"swap.nvidia-dgx-h100": "nvidia-dgx-b200"},
         {"swap.nvidia-dgx-a100": "nvidia-dgx-h100", "swap.nvidia-dgx-h100": "nvidia-dgx-h200"},
         {"devices.type_id": "nvidia-dgx-h100"},
@@ -218,7 +240,7 @@ def phased_projects(draw: st.DrawFn) -> Project:
     return p
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(phased_projects())
 def test_random_projects_every_scenario_and_phase_equal_the_copy_based_analysis(p: Project) -> None:
     _check_every_view(p)
@@ -264,3 +286,18 @@ def test_runner_reanalysis_of_a_phase_and_scenario_matches_the_copy_based_analys
         assert_same(got[-1].results, analyze_by_copy(project, "liquid", last))
     finally:
         runner.close()
+
+
+def test_a_settings_only_scenario_reuses_the_base_arrays_and_a_swap_does_not() -> None:
+    path = next(p for p in EXAMPLES if "superpod" in p.stem)
+    project = _with_extra_scenarios(open_project(path))
+    base = analyze_project(project)
+    assert scenario_stages(project, "dear power, 3 years") == {"thermal", "cost", "electrical", "checks"}
+    assert "workload" in scenario_stages(project, "bigger batch")
+    assert "compile" in scenario_stages(project, "h200") and "compile" in scenario_stages(project, "liquid")
+    cheap = analyze_scenario(project, "dear power, 3 years", base)
+    assert cheap.compiled.devices is base.compiled.devices and cheap.fabric is base.fabric
+    assert cheap.cost.tco_years == 3 != base.cost.tco_years
+    swapped = analyze_scenario(project, "h200", base)
+    assert swapped.compiled.devices is not base.compiled.devices
+    assert "nvidia-dgx-h200" in swapped.compiled.devices.type_ids
