@@ -25,7 +25,7 @@ from gpuplanner.catalog.types import GpuType, PoweredType, ServerType, StorageTy
 from gpuplanner.engine.arrays import FloatArray
 from gpuplanner.engine.selection import Inputs, Selection, select
 from gpuplanner.model import Project
-from gpuplanner.model.rows import AisleRow, Link, Site
+from gpuplanner.model.rows import AisleRow, Link, Rack, Site
 
 T = TypeVar("T")
 
@@ -163,6 +163,18 @@ def _rack_floor_positions(
     )
     y = np.array([fyi if fyi is not None else row_y[lab] for fyi, lab in zip(floor_y, labels, strict=True)])
     return x.astype(np.float64), y.astype(np.float64)
+
+
+def rack_floor_positions(project: Project, racks: Sequence[Rack]) -> tuple[FloatArray, FloatArray]:
+    """Floor position (m) of each of ``racks`` as compile places them (the floor view draws with this)."""
+    return _rack_floor_positions(
+        project.site,
+        project.rows_of(AisleRow),
+        [r.row for r in racks],
+        [r.position for r in racks],
+        [r.floor_x_m for r in racks],
+        [r.floor_y_m for r in racks],
+    )
 
 
 def device_slots(
