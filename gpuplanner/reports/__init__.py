@@ -41,14 +41,20 @@ def _default_warn(message: str) -> None:
     warnings.warn(message, ReportWarning, stacklevel=3)
 
 
-def scenario_figures(project: Any, lang: str) -> list[tuple[str, str, dict[str, Any] | str]]:
+def scenario_figures(
+    project: Any, lang: str, base: Any = None
+) -> list[tuple[str, str, dict[str, Any] | str]]:
     """Each scenario analysed: (name, description, results_json or the one-line error). The project as drawn
     is solved once; a scenario that changes only prices, rates or the workload reuses its upstream stages
-    (engine/scenarios.py), the others are solved in full."""
+    (engine/scenarios.py), the others are solved in full. ``base``: results of the project as drawn that the
+    caller already has (the report's own, when it prints the plan as drawn)."""
     out: list[tuple[str, str, dict[str, Any] | str]] = []
     scenarios = list(project.tables["scenarios"].values())
+    if base is not None and (base.scenario or base.phase):
+        base = None  # results of another view: not the plan as drawn
     try:
-        base = analyze(project, None) if scenarios else None
+        if base is None and scenarios:
+            base = analyze(project, None)
     except PlannerError:
         base = None
     for sc in scenarios:
@@ -135,7 +141,7 @@ def build_report(
     ctx = new_context(project, lang, scenario, results=results, today=today, warn=warn)
     ctx.options = options
     if len(project.tables["scenarios"]) >= 2:
-        ctx.scenarios = scenario_figures(project, ctx.lang)
+        ctx.scenarios = scenario_figures(project, ctx.lang, ctx.results)
     if len(project.tables["phases"]) >= 2:
         ctx.phases, ctx.growth = phase_figures(project, ctx.scenario, ctx.lang)
         ctx.data["findings"] = [*ctx.data["findings"], *(f.to_json(ctx.lang) for f in ctx.growth)]
