@@ -87,7 +87,7 @@ def _from_fabric(args: argparse.Namespace, shape: ModelShape):
         measured_busbw_gbyte_per_s=args.measured_busbw,
     )
     wl = apply_settings_to_workload(wl, settings)
-    res = analyze_workload(project, c, fab.graph, fab.router, wl, settings)
+    res = analyze_workload(c, fab.graph, fab.router, wl, settings)
     from gpuplanner.engine.perf.request import TrainResult
 
     return TrainResult(

@@ -1,5 +1,7 @@
-"""analyze_project(project) → Results: every stage in order, on the project as a scenario sees it.
+"""analyze_project(project) → Results: every stage in order, on the project as a scenario and phase see it.
 
+The scenario and the phase are filters at compile time (engine/selection.py): no model copy is made, and
+every stage below receives compiled input only (``Compiled`` and the results of the stages before it).
 compile → fabric (routing graph, cables, analysis) → workload (placement, flows routed over the fabric,
 performance) → power (at the predicted GPU utilisation) → thermal → cost → checks. Results are their own
 object, never written into the model; per-link and per-rack arrays follow the compiled row order.
@@ -8,16 +10,14 @@ object, never written into the model; per-link and per-rack arrays follow the co
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 import numpy as np
 
-from gpuplanner import text
-from gpuplanner.core.errors import PlannerError, ValidationError
+from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.arrays import FloatArray
 from gpuplanner.engine.cache import EngineCache
 from gpuplanner.engine.checks.devices import unnetworked_findings
@@ -39,6 +39,7 @@ from gpuplanner.engine.facility.electrical import ElectricalResult, compute_elec
 from gpuplanner.engine.facility.power import PowerResult, compute_power, move_devices
 from gpuplanner.engine.facility.thermal import ThermalResult, compute_thermal
 from gpuplanner.engine.incremental import replan_cables, with_placement
+from gpuplanner.engine.selection import Inputs, select
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload
 from gpuplanner.engine.workloads import (
     TRAINING_KINDS,
@@ -47,13 +48,9 @@ from gpuplanner.engine.workloads import (
     workload_entry_findings,
 )
 from gpuplanner.model import Project
-from gpuplanner.model.rows import Workload
-
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
+from gpuplanner.model.rows import Phase, Workload
 
 GIGA = 1e9
-RowT = TypeVar("RowT", bound="DataclassInstance")  # a row of any project table (a frozen dataclass)
 
 
 class AnalysisCancelled(Exception):
@@ -76,6 +73,7 @@ class Results:
         default_factory=dict
     )  # floor item → (load, capacity) kW
     scenario: str = ""
+    phase: str = ""  # the phase id the results are of ("" = every phase)
     workload_error: str = ""
     stage_ms: dict[str, float] = field(default_factory=dict)
     electrical: ElectricalResult | None = None
@@ -92,63 +90,14 @@ class Results:
         return busier
 
 
-# -- scenarios ------------------------------------------------------------------------------------------
-
-OVERRIDABLE = {"site", "project"}
-
-
-def apply_scenario(project: Project, name: str) -> tuple[Project, str]:
-    """A copy of the project as the named scenario sees it (overrides are data: table.field → value)."""
-
-    sc = next((s for s in project.tables["scenarios"].values() if s.name == name or s.id == name), None)
-    if sc is None:
-        names = ", ".join(s.name for s in project.tables["scenarios"].values()) or "none"
-        raise ValidationError(
-            text.en("error.no_scenario", name=name, names=names), field="scenario", value=name
-        )
-    try:
-        overrides = json.loads(sc.overrides_json or "{}")
-    except json.JSONDecodeError as exc:
-        raise ValidationError(text.en("error.scenario_json", name=sc.name, reason=exc)) from exc
-    copy = Project(project.catalog)
-    for t, rows in project.tables.items():
-        copy.load_rows(t, list(rows.values())) if t not in ("project", "site") else copy.tables[t].update(
-            rows
-        )
-    for key, value in overrides.items():
-        table, _, fname = key.partition(".")
-        if table in OVERRIDABLE:
-            row = copy.tables[table][table]
-            copy.tables[table][table] = _replace(row, fname, value, sc.name)
-        elif table in ("racks", "devices", "workloads", "links"):
-            copy.tables[table] = {
-                i: _replace(r, fname, value, sc.name) for i, r in copy.tables[table].items()
-            }
-        elif table == "swap":  # {"swap.<old type id>": "<new type id>"}: replace a model everywhere
-            copy.tables["devices"] = {
-                i: (dataclasses.replace(d, type_id=value) if d.type_id == fname else d)
-                for i, d in copy.tables["devices"].items()
-            }
-        else:
-            raise ValidationError(text.en("error.scenario_cannot_override", name=sc.name, key=key), field=key)
-    return copy, sc.name
-
-
-def _replace(row: RowT, fname: str, value: Any, scenario: str) -> RowT:
-    if fname not in {f.name for f in dataclasses.fields(row)}:
-        raise ValidationError(
-            text.en("error.scenario_no_field", name=scenario, field=fname), field=fname, value=value
-        )
-    return dataclasses.replace(row, **{fname: value})
-
-
 # -- the pipeline ---------------------------------------------------------------------------------------
 
 
-def active_workload(project: Project) -> Workload | None:
+def active_workload(project: Project | Inputs) -> Workload | None:
     """The workload the fabric, power and cost stages follow: the first active training or fine-tuning one
     (else the first active one). Every active workload is evaluated in `Results.workloads`."""
-    wls = [w for w in project.rows_of(Workload).values() if w.active]
+    rows = project.workloads if isinstance(project, Inputs) else project.rows_of(Workload).values()
+    wls = [w for w in rows if w.active]
     train = [w for w in wls if w.kind in TRAINING_KINDS]
     chosen = train or wls
     return chosen[0] if chosen else None
@@ -163,13 +112,17 @@ def analyze_project(
     project: Project,
     *,
     scenario: str | None = None,
+    phase: str | Phase | None = None,
     cancel: Callable[[], bool] | None = None,
     cache: EngineCache | None = None,
 ) -> Results:
-    """Every stage in order. ``cancel`` is asked between stages; when it returns True the solve stops with
-    AnalysisCancelled (a runner passes its "a newer request is waiting" check). ``cache``: the caller's
-    routers and link columns (the runner owns one); None analyses cold."""
-    return reanalyze(project, None, frozenset(STAGES), scenario=scenario, cancel=cancel, cache=cache)
+    """Every stage in order, on ``project`` as ``scenario`` (name or id) sees it at the end of ``phase``
+    (id, name or row; None = every phase). ``cancel`` is asked between stages; when it returns True the
+    solve stops with AnalysisCancelled (a runner passes its "a newer request is waiting" check). ``cache``:
+    the caller's routers and link columns (the runner owns one); None analyses cold."""
+    return reanalyze(
+        project, None, frozenset(STAGES), scenario=scenario, phase=phase, cancel=cancel, cache=cache
+    )
 
 
 def reanalyze(
@@ -178,16 +131,18 @@ def reanalyze(
     stages: frozenset[str],
     *,
     scenario: str | None = None,
+    phase: str | Phase | None = None,
     cancel: Callable[[], bool] | None = None,
     cache: EngineCache | None = None,
 ) -> Results:
     """The stages named dirty run again; the others are taken from ``prev`` (results of the same project
-    before the edits that dirtied ``stages``, seen through the same scenario). Without ``prev``, or with
-    compile or fabric dirty, everything runs. Thermal, cost, electrical and the facility checks always run
-    (a millisecond or two); the checks that read only the fabric and workload run with the workload stage."""
-    name = ""
-    if scenario:
-        project, name = apply_scenario(project, scenario)
+    before the edits that dirtied ``stages``, seen through the same scenario and phase). Without ``prev``,
+    or with compile or fabric dirty, everything runs. Thermal, cost, electrical and the facility checks
+    always run (a millisecond or two); the checks that read only the fabric and workload run with the
+    workload stage. Every stage reads compiled input only: the settings, workloads, teams and floor items
+    come with the compiled arrays (``Compiled.inputs``), refreshed from ``project`` on every call."""
+    sel = select(project, scenario, phase)
+    inputs = sel.inputs
     ms: dict[str, float] = {}
     t = time.perf_counter()
 
@@ -199,12 +154,12 @@ def reanalyze(
         if cancel is not None and cancel():
             raise AnalysisCancelled(stage)
 
-    catalog = project.catalog
+    catalog = inputs.catalog
     full = prev is None or bool(stages & {"compile", "fabric"})
     moved = None
     if not full and "placement" in stages:
         assert prev is not None
-        placed = with_placement(prev.compiled, project)
+        placed = with_placement(prev.compiled, sel)
         if placed is None:  # the device rows are not those of prev: only a full analysis is right
             full = True
         else:
@@ -215,16 +170,18 @@ def reanalyze(
                 fabric = with_cables(fabric, c, catalog, cables)
             lap("placement")
     if full:
-        c = compile_project(project, cache.link_rows if cache is not None else None)
+        c = compile_project(project, cache.link_rows if cache is not None else None, sel)
         lap("compile")
         fabric = analyze_fabric(c, catalog, topologies=cache.topologies if cache is not None else None)
         lap("fabric")
     elif moved is None:
         assert prev is not None
         c, fabric = prev.compiled, prev.fabric
-    wl = active_workload(project)
+    if c.inputs is not inputs:  # upstream arrays reused: the settings and workloads are today's
+        c = dataclasses.replace(c, inputs=inputs)
+    wl = active_workload(inputs)
     if full or "workload" in stages:
-        wres, werr, util_ab, util_ba, gpu_util = _workload_stage(project, c, fabric, wl)
+        wres, werr, util_ab, util_ba, gpu_util = _workload_stage(c, fabric, wl)
         lap("workload")
         power = compute_power(c, gpu_util)
     else:
@@ -235,7 +192,7 @@ def reanalyze(
         if moved is not None and len(moved):
             power = move_devices(power, moved, c.devices.rack[moved])
     lap("power")
-    thermal = compute_thermal(c, power, site_with_utility_feed(project), catalog)
+    thermal = compute_thermal(c, power, site_with_utility_feed(inputs), catalog)
     lap("thermal")
     bom = dict(fabric.cables.bom_cables)
     bom.update(fabric.cables.bom_transceivers)
@@ -244,28 +201,28 @@ def reanalyze(
         c,
         power,
         thermal,
-        project.site,
-        project.info,
+        inputs.site,
+        inputs.info,
         catalog,
         bom=bom,
         time_to_train_s=est.time_to_train_s if est is not None else None,
         tokens_per_s=est.tokens_per_s if est is not None else None,
     )
     lap("cost")
-    electrical = compute_electrical(power, thermal, project.site)
+    electrical = compute_electrical(power, thermal, inputs.site)
     lap("electrical")
-    findings = facility_findings(c, power, thermal, cost, project.site)
+    findings = facility_findings(c, power, thermal, cost, inputs.site)
     findings += electrical_findings(c, electrical, thermal)
     findings += wiring_findings(c, fabric)
-    loads = floor_loads(project, c, power, thermal)
-    findings += floor_findings(project, loads)
+    loads = floor_loads(c, power, thermal)
+    findings += floor_findings(c, loads)
     if full or "workload" in stages:
-        steady, entries = _steady_findings(project, c, fabric, wl, wres)
+        steady, entries = _steady_findings(c, fabric, wl, wres)
     else:  # nothing these read (ports, network, workload, teams, hall) changed
         assert prev is not None
         steady, entries = prev.steady_findings, prev.workloads
     findings += steady
-    limits, limit_findings = limits_and_findings(project, c, power, thermal, cost)
+    limits, limit_findings = limits_and_findings(c, power, thermal, cost)
     findings += limit_findings
     lap("checks")
     return Results(
@@ -279,7 +236,8 @@ def reanalyze(
         link_util_ab=util_ab,
         link_util_ba=util_ba,
         gpu_utilization=gpu_util,
-        scenario=name,
+        scenario=inputs.scenario,
+        phase=inputs.phase_id,
         workload_error=werr,
         stage_ms=ms,
         floor_loads=loads,
@@ -291,7 +249,7 @@ def reanalyze(
 
 
 def _workload_stage(
-    project: Project, c: Compiled, fabric: FabricResult, wl: Workload | None
+    c: Compiled, fabric: FabricResult, wl: Workload | None
 ) -> tuple[WorkloadResult | None, str, np.ndarray, np.ndarray, float]:
     """The active training workload placed and routed: its result (or the one-line reason there is none),
     each link's average utilisation per direction over a step, and the GPU utilisation power follows."""
@@ -299,13 +257,13 @@ def _workload_stage(
     werr = ""
     if wl is not None and wl.kind in TRAINING_KINDS and int(c.devices.gpu_count.sum()) > 0:
         try:
-            wres = analyze_workload(project, c, fabric.graph, fabric.router, wl)
+            wres = analyze_workload(c, fabric.graph, fabric.router, wl)
         except PlannerError as exc:
             werr = exc.one_line()
     n = len(c.links.ids)
     util_ab = np.zeros(n)
     util_ba = np.zeros(n)
-    gpu_util = project.site.load_factor
+    gpu_util = c.inputs.site.load_factor
     if wres is not None and wres.estimate.step_time_s > 0:
         cap = c.links.capacity_gbps * GIGA / 8 * wres.estimate.step_time_s
         util_ab = np.divide(wres.link_bytes_ab, cap, out=np.zeros(n), where=cap > 0)
@@ -317,23 +275,24 @@ def _workload_stage(
 
 
 def _steady_findings(
-    project: Project, c: Compiled, fabric: FabricResult, wl: Workload | None, wres: WorkloadResult | None
+    c: Compiled, fabric: FabricResult, wl: Workload | None, wres: WorkloadResult | None
 ) -> tuple[list[Finding], list[WorkloadEntry]]:
     """The findings no price, rate or rack move changes (ports, network, workload, teams, scheduler, hall,
     unnetworked devices, every workload's entry), and the workload entries."""
+    catalog = c.inputs.catalog
     steady = unused_port_findings(c, fabric.port_use)
-    steady += budget_raised_findings(c, project.catalog)
-    steady += network_findings(c, fabric, project.catalog, wl)
-    steady += workload_findings(c, wres, project.catalog)
-    if project.tables["teams"]:  # the island size is only read against teams' largest jobs
-        steady += team_findings(project, c, island_gpus(c))
-    phases = sorted(project.tables["phases"].values(), key=lambda p: p.order)
+    steady += budget_raised_findings(c, catalog)
+    steady += network_findings(c, fabric, catalog, wl)
+    steady += workload_findings(c, wres, catalog)
+    if c.inputs.teams:  # the island size is only read against teams' largest jobs
+        steady += team_findings(c, island_gpus(c))
+    phases = sorted(c.inputs.phases, key=lambda p: p.order)
     last = phases[-1].scheduler if phases and phases[-1].scheduler else None
-    advice = scheduler_finding(project, c, last)
+    advice = scheduler_finding(c, last)
     if advice is not None:
         steady.append(advice)
-    steady += hall_findings(project, c)
+    steady += hall_findings(c)
     steady += unnetworked_findings(c)
-    entries = evaluate_workloads(project, c, fabric, wres) if int(c.devices.gpu_count.sum()) > 0 else []
+    entries = evaluate_workloads(c, fabric, wres) if int(c.devices.gpu_count.sum()) > 0 else []
     steady += workload_entry_findings(entries)
     return steady, entries

@@ -3,15 +3,20 @@
 The engine's stages read only this (never the model), and write their results into their own objects
 with the same row order. Rows follow the model's table order (insertion order), so a compiled row index
 is stable across edits that do not add or remove rows.
+
+A scenario and a build-out phase are filters at compile time (engine/selection.py): compile reads the rows
+the phase holds and applies the scenario's overrides to the columns it builds; ``Compiled.inputs`` carries
+the settings, workloads, teams and floor items as that scenario and phase see them.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import attrgetter
 from typing import Any, TypeVar
 
 import numpy as np
@@ -19,8 +24,9 @@ import numpy.typing as npt
 
 from gpuplanner.catalog.types import GpuType, PoweredType, ServerType, StorageType, SwitchType
 from gpuplanner.engine.arrays import FloatArray, dense_unique
+from gpuplanner.engine.selection import Inputs, Selection, select
 from gpuplanner.model import Project
-from gpuplanner.model.rows import Link, Rack, Site
+from gpuplanner.model.rows import AisleRow, Link, Rack, Site
 
 T = TypeVar("T")
 
@@ -60,6 +66,14 @@ class DeviceArrays:
     price_override_usd: np.ndarray  # NaN = catalog price
     x: np.ndarray
     y: np.ndarray
+    partition_code: np.ndarray  # int32 index into `partitions`
+    partitions: list[str]  # scheduler partitions ("" = the default one), in order of first appearance
+
+    def partition_rows(self, partition: str) -> npt.NDArray[np.int64]:
+        """Rows of the devices in ``partition``, in row order (empty when no device names it)."""
+        if partition not in self.partitions:
+            return np.zeros(0, np.int64)
+        return np.flatnonzero(self.partition_code == self.partitions.index(partition)).astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -168,15 +182,27 @@ class Compiled:
     devices: DeviceArrays
     racks: RackArrays
     links: LinkArrays
+    inputs: Inputs  # settings, workloads, teams, floor items as the compiled scenario and phase see them
     gpu_types: dict[str, GpuType] = field(default_factory=dict)
 
 
-def _rack_floor_positions(project: Project, racks: list[Rack]) -> tuple[FloatArray, FloatArray]:
+def column(rows: Sequence[Any], name: str, overrides: Mapping[str, Any]) -> list[Any]:
+    """One field of every row (a C-level ``map``), or the scenario's value for the whole column."""
+    if name in overrides:
+        return [overrides[name]] * len(rows)
+    return list(map(attrgetter(name), rows))
+
+
+def _rack_floor_positions(
+    site: Site,
+    aisle_rows: Mapping[str, AisleRow],
+    labels: list[str],
+    position: list[int],
+    floor_x: list[float | None],
+    floor_y: list[float | None],
+) -> tuple[FloatArray, FloatArray]:
     """Floor position of each rack (m): its own when the floor plan placed it, else from row and position."""
-    site = project.site
-    labels = [r.row for r in racks]
     order = {lab: i for i, lab in enumerate(sorted(set(labels)))}
-    aisle_rows = project.tables["aisle_rows"]
     row_y = {
         lab: (
             aisle_rows[lab].y_m
@@ -186,53 +212,103 @@ def _rack_floor_positions(project: Project, racks: list[Rack]) -> tuple[FloatArr
         for lab, i in order.items()
     }
     x = np.array(
-        [r.floor_x_m if r.floor_x_m is not None else (r.position - 1) * site.rack_pitch_m for r in racks]
+        [
+            fxi if fxi is not None else (p - 1) * site.rack_pitch_m
+            for fxi, p in zip(floor_x, position, strict=True)
+        ]
     )
-    y = np.array([r.floor_y_m if r.floor_y_m is not None else row_y[r.row] for r in racks])
+    y = np.array([fyi if fyi is not None else row_y[lab] for fyi, lab in zip(floor_y, labels, strict=True)])
     return x.astype(np.float64), y.astype(np.float64)
 
 
-def compile_project(project: Project, link_rows: LinkRowCache | None = None) -> Compiled:
-    """The project as arrays. ``link_rows``: a cache of the link columns owned by the caller (the engine
+def rack_floor_positions(project: Project, racks: Sequence[Rack]) -> tuple[FloatArray, FloatArray]:
+    """Floor position (m) of each of ``racks`` as compile places them (the floor view draws with this)."""
+    return _rack_floor_positions(
+        project.site,
+        project.rows_of(AisleRow),
+        [r.row for r in racks],
+        [r.position for r in racks],
+        [r.floor_x_m for r in racks],
+        [r.floor_y_m for r in racks],
+    )
+
+
+def device_slots(
+    rack_ids: list[str | None], u_positions: list[int | None], r_row: Mapping[str, int], phased: bool
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int16]]:
+    """Each device's rack row (-1 = not in a rack) and U position (0 = unplaced). In a phase, a device
+    whose rack comes in a later phase stands unracked (rack -1, U 0) until then."""
+    n = len(rack_ids)
+    code, distinct = codes_of(rack_ids)  # one look-up per distinct rack
+    rack_of = np.array([r_row.get(r, -1) if r else -1 for r in distinct] or [-1], dtype=np.int32)
+    rack = rack_of[code] if n else np.zeros(0, np.int32)
+    u_pos = np.array([u or 0 for u in u_positions], dtype=np.int16)
+    if phased and n:
+        later = np.array([r is not None and r not in r_row for r in distinct] or [False])[code]
+        u_pos[later] = 0
+    return rack, u_pos
+
+
+def compile_project(
+    project: Project, link_rows: LinkRowCache | None = None, selection: Selection | None = None
+) -> Compiled:
+    """The project as arrays, as ``selection`` (a scenario and phase, engine/selection.py) sees it; None:
+    the project as drawn. ``link_rows``: a cache of the link columns owned by the caller (the engine
     runner); None reads every link row."""
-    cat = project.catalog
+    sel = selection if selection is not None else select(project)
+    cat = sel.inputs.catalog
+    site = sel.inputs.site
     # -- racks ----------------------------------------------------------------------------------------
-    racks = list(project.racks.values())
-    r_row = {r.id: i for i, r in enumerate(racks)}
-    r_types = [cat.entries.get(r.type_id) for r in racks]
+    racks = sel.racks
+    r_ov = sel.overrides.get("racks", {})
+    r_ids = column(racks, "id", r_ov)
+    r_row = {r: i for i, r in enumerate(r_ids)}
+    r_type_ids = column(racks, "type_id", r_ov)
+    r_types = [cat.entries.get(t) for t in r_type_ids]
     pdu_cap = []
     for t in r_types:
         pdu = cat.entries.get(getattr(t, "pdu", None) or "") if t is not None else None
         pdu_cap.append(getattr(pdu, "capacity_kw", np.nan) if pdu is not None else np.nan)
-    labels = [r.row for r in racks]
-    positions = np.array([r.position for r in racks], dtype=np.int32)
-    fx, fy = _rack_floor_positions(project, racks)
+    labels = column(racks, "row", r_ov)
+    position_list = column(racks, "position", r_ov)
+    positions = np.array(position_list, dtype=np.int32)
+    fx, fy = _rack_floor_positions(
+        site,
+        sel.inputs.aisle_rows,
+        labels,
+        position_list,
+        column(racks, "floor_x_m", r_ov),
+        column(racks, "floor_y_m", r_ov),
+    )
     rack_arrays = RackArrays(
-        ids=[r.id for r in racks],
+        ids=r_ids,
         row=r_row,
-        names=[r.name for r in racks],
-        type_ids=[r.type_id for r in racks],
+        names=column(racks, "name", r_ov),
+        type_ids=r_type_ids,
         row_label=labels,
         position=positions,
         ru=np.array([getattr(t, "ru", 42) for t in r_types], dtype=np.int16),
         budget_kw=np.array(
             [
-                r.power_budget_kw if r.power_budget_kw is not None else getattr(t, "power_budget_kw", np.nan)
-                for r, t in zip(racks, r_types, strict=True)
+                b if b is not None else getattr(t, "power_budget_kw", np.nan)
+                for b, t in zip(column(racks, "power_budget_kw", r_ov), r_types, strict=True)
             ],
             dtype=np.float64,
         ),
-        cooling_ids=[r.cooling_id for r in racks],
+        cooling_ids=column(racks, "cooling_id", r_ov),
         pdu_capacity_kw=np.array(pdu_cap, dtype=np.float64),
         pdu_count=np.array([getattr(t, "pdu_count", 2) for t in r_types], dtype=np.int16),
         floor_x_m=fx,
         floor_y_m=fy,
     )
     # -- devices --------------------------------------------------------------------------------------
-    devs = list(project.devices.values())
-    ids = [d.id for d in devs]
+    devs = sel.devices
+    d_ov = sel.overrides.get("devices", {})
+    ids = column(devs, "id", d_ov)
     d_row = dict(zip(ids, range(len(devs)), strict=True))
-    type_ids = [d.type_id for d in devs]
+    type_ids = column(devs, "type_id", d_ov)
+    if sel.swap:  # a scenario's "swap.<type>": one look-up per device, in C
+        type_ids = list(map(lambda t: sel.swap.get(t, t), type_ids))
     # catalog facts once per distinct type, then one gather per field
     t_code, t_names = codes_of(type_ids)
     types = [cat.entries.get(t) for t in t_names]
@@ -268,20 +344,22 @@ def compile_project(project: Project, link_rows: LinkRowCache | None = None) -> 
         [t.psu_n_m()[0] if isinstance(t, PoweredType) and t.psu_count else 0 for t in types],
         dtype=np.int16,
     )
-    role_code, role_names = codes_of([d.role for d in devs])
-    rack_code, rack_ids = codes_of([d.rack_id for d in devs])
-    rack_of = np.array([r_row.get(r, -1) if r else -1 for r in rack_ids], dtype=np.int32)
-    prices = [d.price_usd for d in devs]
+    role_code, role_names = codes_of(column(devs, "role", d_ov))
+    rack, u_position = device_slots(
+        column(devs, "rack_id", d_ov), column(devs, "u_position", d_ov), r_row, sel.phased
+    )
+    prices = column(devs, "price_usd", d_ov)
+    part_code, partitions = codes_of(column(devs, "partition", d_ov))
     dev_arrays = DeviceArrays(
         ids=ids,
         row=d_row,
         type_ids=type_ids,
-        names=[d.name for d in devs],
+        names=column(devs, "name", d_ov),
         kind=kind[t_code] if len(devs) else np.zeros(0, np.int8),
         role=np.array([ROLE_CODES.get(r, ROLE_CODES["other"]) for r in role_names], dtype=np.int8)[role_code],
-        rack=rack_of[rack_code] if len(devs) else np.zeros(0, np.int32),
+        rack=rack,
         ru=num("ru", 1).astype(np.int16),
-        u_position=np.array([d.u_position or 0 for d in devs], dtype=np.int16),
+        u_position=u_position,
         power_idle_w=num("power_idle_w"),
         power_typical_w=num("power_typical_w"),
         power_max_w=num("power_max_w"),
@@ -295,13 +373,16 @@ def compile_project(project: Project, link_rows: LinkRowCache | None = None) -> 
         price_override_usd=np.full(len(devs), np.nan)
         if prices.count(None) == len(prices)
         else np.array([np.nan if p is None else p for p in prices]),
-        x=np.array([d.x for d in devs]),
-        y=np.array([d.y for d in devs]),
+        x=np.array(column(devs, "x", d_ov)),
+        y=np.array(column(devs, "y", d_ov)),
+        partition_code=part_code,
+        partitions=partitions,
     )
     return Compiled(
         devices=dev_arrays,
         racks=rack_arrays,
-        links=_compile_links(project, d_row, dev_arrays, rack_arrays, link_rows),
+        links=_compile_links(sel, d_row, dev_arrays, rack_arrays, link_rows),
+        inputs=sel.inputs,
         gpu_types=gpu_types,
     )
 
@@ -366,38 +447,43 @@ class LinkRowCache:
 
 
 def _read_link_rows(
-    table: dict[str, Link], dev_ids: list[str], d_row: dict[str, int], cache: LinkRowCache | None = None
+    links: list[Link],
+    dev_ids: list[str],
+    d_row: dict[str, int],
+    cache: LinkRowCache | None = None,
+    overrides: Mapping[str, Any] | None = None,
 ) -> _LinkRows:
-    """Row fields are read with one list comprehension each (the fastest way to read slotted rows); every
-    lookup after that is a C-level ``map`` over a dict or an array operation. The ids are the table's keys
-    (a table is keyed by its rows' ids), read without touching the rows."""
-    links = list(table.values())
-    cached = cache.get(links, dev_ids) if cache is not None else None
+    """Row fields are read with one C-level ``map`` each (``column``); every lookup after that is a
+    ``map`` over a dict or an array operation. ``overrides``: a scenario's value for a whole column (the
+    cache is bypassed then: it keys on the rows alone)."""
+    ov = overrides or {}
+    cached = cache.get(links, dev_ids) if cache is not None and not ov else None
     if cached is not None:
         return cached
     n = len(links)
-    a_group = [lk.a_group for lk in links]
-    b_group = [lk.b_group for lk in links]
+    ids = column(links, "id", ov)
+    a_group = column(links, "a_group", ov)
+    b_group = column(links, "b_group", ov)
     g_codes, g_names = _codes_of_pair(a_group, b_group)
-    length_list = [lk.length_m for lk in links]
+    length_list = column(links, "length_m", ov)
     rows = _LinkRows(
-        ids=list(table),
-        a=np.fromiter(map(d_row.__getitem__, [lk.a_device for lk in links]), np.int32, n),
-        b=np.fromiter(map(d_row.__getitem__, [lk.b_device for lk in links]), np.int32, n),
+        ids=ids,
+        a=np.fromiter(map(d_row.__getitem__, column(links, "a_device", ov)), np.int32, n),
+        b=np.fromiter(map(d_row.__getitem__, column(links, "b_device", ov)), np.int32, n),
         a_group=a_group,
         b_group=b_group,
         group_codes=g_codes,
         group_names=g_names,
-        speed_gbps=np.fromiter([lk.speed_gbps for lk in links], np.float64, n),
-        multiplicity=np.fromiter([lk.multiplicity for lk in links], np.int32, n),
+        speed_gbps=np.fromiter(column(links, "speed_gbps", ov), np.float64, n),
+        multiplicity=np.fromiter(column(links, "multiplicity", ov), np.int32, n),
         # None → NaN; the common all-automatic case skips numpy's slow per-object conversion
         length_m=np.full(n, np.nan)
         if length_list.count(None) == n
         else np.array(length_list, dtype=np.float64),
-        medium=[lk.medium for lk in links],
-        cable_ids=[lk.cable_id for lk in links],
+        medium=column(links, "medium", ov),
+        cable_ids=column(links, "cable_id", ov),
     )
-    if cache is not None:
+    if cache is not None and not ov:
         cache.put(links, dev_ids, rows)
     return rows
 
@@ -414,15 +500,16 @@ def _codes_of_pair(first: list[str], second: list[str]) -> tuple[npt.NDArray[np.
 
 
 def _compile_links(
-    project: Project,
+    sel: Selection,
     d_row: dict[str, int],
     devs: DeviceArrays,
     racks: RackArrays,
     cache: LinkRowCache | None = None,
 ) -> LinkArrays:
     """Per-link figures; port-group facts are looked up once per distinct (device type, group) pair."""
-    rows = _read_link_rows(project.links, devs.ids, d_row, cache)
-    site = project.site
+    rows = _read_link_rows(sel.links, devs.ids, d_row, cache, sel.overrides.get("links"))
+    site = sel.inputs.site
+    catalog = sel.inputs.catalog
     n = len(rows.ids)
     a, b, a_group, b_group = rows.a, rows.b, rows.a_group, rows.b_group
     # (device type, port group) → one key per distinct pair, as integer arithmetic (no per-link tuples)
@@ -440,7 +527,7 @@ def _compile_links(
     keys = {(t_names[int(k) // n_g], g_names[int(k) % n_g]): i for i, k in enumerate(combo)}
     groups = []
     for tid, g in keys:
-        e = project.catalog.entries.get(tid)
+        e = catalog.entries.get(tid)
         groups.append(e.port_group(g) if e is not None and hasattr(e, "port_group") else None)
     pg_speed = np.array([pg.speed_gbps if pg else 0.0 for pg in groups] or [0.0])
     pg_role = np.array([pg.role if pg else "" for pg in groups] or [""], dtype=object)

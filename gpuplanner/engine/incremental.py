@@ -20,8 +20,16 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.catalog import Catalog
-from gpuplanner.engine.compiled import Compiled, LinkArrays, RowIndex, cable_lengths_m, codes_of
+from gpuplanner.engine.compiled import (
+    Compiled,
+    LinkArrays,
+    RowIndex,
+    cable_lengths_m,
+    column,
+    device_slots,
+)
 from gpuplanner.engine.fabric.cabling import MEDIUM_NAMES, CablePlan, bom_cable_m, plan_cables
+from gpuplanner.engine.selection import Selection
 
 # LinkArrays fields with one entry per link (the rest are per port key, or the id → row map; the per-link
 # role, technology and connector strings are derived from the port-key codes on first read)
@@ -57,25 +65,25 @@ class Placement:
     touched_links: np.ndarray  # link rows whose automatic length was recomputed
 
 
-def with_placement(prev: Compiled, project: Any) -> Placement | None:
-    """``prev`` with the devices' current racks and U positions from ``project``; None when the device rows
-    are not the same ids in the same order (then only a full compile is right)."""
-    devs = list(project.devices.values())
+def with_placement(prev: Compiled, sel: Selection) -> Placement | None:
+    """``prev`` with the devices' current racks and U positions from ``sel`` (the edited project as the same
+    scenario and phase see it); None when the device rows are not the same ids in the same order (then only
+    a full compile is right)."""
+    devs = sel.devices
+    ov = sel.overrides.get("devices", {})
     d = prev.devices
-    if [x.id for x in devs] != d.ids:
+    if column(devs, "id", ov) != d.ids:
         return None
-    r_row = prev.racks.row
-    code, rack_ids = codes_of([x.rack_id for x in devs])  # one look-up per distinct rack, as compile does
-    rack_of = np.array([r_row.get(r, -1) if r else -1 for r in rack_ids] or [-1], dtype=np.int32)
-    rack = rack_of[code] if len(devs) else np.zeros(0, np.int32)
-    u_pos = np.array([x.u_position or 0 for x in devs], dtype=np.int16)
+    rack, u_pos = device_slots(
+        column(devs, "rack_id", ov), column(devs, "u_position", ov), prev.racks.row, sel.phased
+    )
     changed = (rack != d.rack) | (u_pos != d.u_position)
     devices = dataclasses.replace(
         d,
         rack=rack,
         u_position=u_pos,
-        x=np.array([x.x for x in devs]),
-        y=np.array([x.y for x in devs]),
+        x=np.array(column(devs, "x", ov)),
+        y=np.array(column(devs, "y", ov)),
     )
     lk = prev.links
     links = lk
@@ -84,9 +92,11 @@ def with_placement(prev: Compiled, project: Any) -> Placement | None:
         touched = np.flatnonzero((changed[lk.a] | changed[lk.b]) & ~lk.length_given)
         if len(touched):
             length = lk.length_m.copy()
-            length[touched] = cable_lengths_m(lk.a[touched], lk.b[touched], devices, prev.racks, project.site)
+            length[touched] = cable_lengths_m(
+                lk.a[touched], lk.b[touched], devices, prev.racks, sel.inputs.site
+            )
             links = dataclasses.replace(lk, length_m=length)
-    c = dataclasses.replace(prev, devices=devices, links=links)
+    c = dataclasses.replace(prev, devices=devices, links=links, inputs=sel.inputs)
     return Placement(c, np.flatnonzero(rack != d.rack), touched)
 
 

@@ -1,9 +1,9 @@
 """Phased build-out: each phase adds racks, devices and links to the phases before it. Every phase is
-analysed as the cluster it makes; later phases are checked for growing without replacing equipment."""
+analysed as the cluster it makes — a filter at compile time (engine/selection.py), no project copy; later
+phases are checked for growing without replacing equipment."""
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,40 +27,10 @@ def ordered_phases(project: Project) -> list[Phase]:
     return sorted(project.rows_of(Phase).values(), key=lambda p: (p.order, p.id))
 
 
-def phase_subset(project: Project, phase: Phase) -> Project:
-    """The project as it stands at the end of ``phase`` (rows of that phase and the ones before)."""
-
-    phases = ordered_phases(project)
-    first = phases[0].id if phases else ""
-    allowed = {"", first} | {p.id for p in phases if p.order <= phase.order}
-    sub = Project(project.catalog)
-    kept: dict[str, list[Any]] = {}
-    for table, rows in project.tables.items():
-        if table in ("project", "site"):
-            sub.tables[table] = dict(rows)
-            continue
-        kept[table] = [r for r in rows.values() if getattr(r, "phase_id", "") in allowed]
-    # A phase's subset stays whole even when single items were put in phases one by one: a link waits for
-    # both its devices, and a device whose rack comes later stands unracked until then.
-    racks = {r.id for r in kept.get("racks", [])}
-    kept["devices"] = [
-        d
-        if d.rack_id is None or d.rack_id in racks
-        else dataclasses.replace(d, rack_id=None, u_position=None)
-        for d in kept.get("devices", [])
-    ]
-    devices = {d.id for d in kept["devices"]}
-    kept["links"] = [lk for lk in kept.get("links", []) if lk.a_device in devices and lk.b_device in devices]
-    for table, kept_rows in kept.items():
-        sub.load_rows(table, kept_rows)
-    return sub
-
-
 @dataclass
 class PhaseResult:
     phase: Phase
-    project: Project
-    results: Results
+    results: Results  # the project as it stands at the end of the phase (its compiled rows)
     summary: dict[str, Any]
 
 
@@ -72,9 +42,8 @@ def analyze_phases(
     findings: list[Finding] = []
     prev_capex = 0.0
     for i, ph in enumerate(phases):
-        sub = phase_subset(project, ph)
-        res = analyze_project(sub, scenario=scenario)
-        data = results_json(sub, res, lang)
+        res = analyze_project(project, scenario=scenario, phase=ph)
+        data = results_json(project, res, lang)
         perf = data["performance"] or {}
         summary = {
             "id": ph.id,
@@ -93,7 +62,7 @@ def analyze_phases(
             "capex": data["capex"],
             "capex_added": data["capex"] - prev_capex,
             "tco": data["tco"],
-            "scheduler": ph.scheduler or advised_scheduler(data["gpus"], sub),
+            "scheduler": ph.scheduler or advised_scheduler(data["gpus"], res.compiled.inputs.workloads),
             # room to grow into the next phase without replacing equipment
             "ports_free": data["fabric"]["ports_free"],
             "rack_kw_headroom": sum(
@@ -109,14 +78,14 @@ def analyze_phases(
         }
         prev_capex = data["capex"]
         if i:
-            findings.extend(_growth_findings(out[-1], ph, sub, res))
-        out.append(PhaseResult(ph, sub, res, summary))
+            findings.extend(_growth_findings(out[-1], ph, res))
+        out.append(PhaseResult(ph, res, summary))
     return out, findings
 
 
-def _growth_findings(before: PhaseResult, phase: Phase, sub: Project, res: Results) -> list[Finding]:
+def _growth_findings(before: PhaseResult, phase: Phase, res: Results) -> list[Finding]:
     """Problems of this phase that sit on equipment bought in an earlier phase."""
-    older = set(before.project.devices) | set(before.project.racks)
+    older = set(before.results.compiled.devices.ids) | set(before.results.compiled.racks.ids)
     out = []
     for f in res.findings:
         if f.rule in _GROWTH_RULES and any(i in older for i in f.items):

@@ -1,7 +1,8 @@
 """The engine runner: one worker thread, at most one pending request, cancellation between stages.
 
 Qt-free. A caller (the desktop's Document, a test, the CLI) submits a request — an immutable snapshot of the
-project plus the scenario to see it through — and gets one callback per request that was solved to the end.
+project plus the scenario and build-out phase to see it through (filters at compile time, no copy of the
+snapshot) — and gets one callback per request that was solved to the end.
 A newer request supersedes an older one: the pending slot holds one request, and a running solve is asked
 between stages whether a newer request waits (then it stops with AnalysisCancelled and its result is never
 delivered). ``force_sync`` solves on the caller's thread, for tests and the CLI.
@@ -79,6 +80,7 @@ def dirty_stages(cs: ChangeSet | None) -> frozenset[str]:
 class Request:
     project: Any  # a snapshot the caller will not mutate
     scenario: str | None = None
+    phase: str | None = None  # a phase id: the project as it stands at the end of that phase
     generation: int = 0
     stages: frozenset[str] = ALL_STAGES
 
@@ -122,7 +124,7 @@ class EngineRunner:
         # (the next solve must redo them too).
         self.cache = EngineCache()
         self._last: Results | None = None
-        self._last_scenario: str | None = None
+        self._last_view: tuple[str | None, str | None] = (None, None)  # scenario and phase of _last
         self._carry: frozenset[str] = frozenset()
 
     # -- caller side ------------------------------------------------------------------------------------
@@ -131,10 +133,12 @@ class EngineRunner:
         project: Any,
         *,
         scenario: str | None = None,
+        phase: str | None = None,
         change: ChangeSet | None = None,
         stages: frozenset[str] | None = None,
     ) -> int:
-        """Queue a solve of ``project`` (a snapshot); returns its generation. ``change`` (or ``stages``, the
+        """Queue a solve of ``project`` (a snapshot) as ``scenario`` sees it at the end of ``phase`` (an id;
+        None = every phase); returns its generation. ``change`` (or ``stages``, the
         union of several changes' dirty stages) says what the edits since the last submit dirtied; neither:
         everything. Edits that dirty no stage are not solved (returns the current generation)."""
         dirty = stages if stages is not None else dirty_stages(change)
@@ -146,7 +150,7 @@ class EngineRunner:
             self._generation += 1
             if self._pending is not None:  # the superseded request's edits are in this snapshot too
                 dirty = dirty | self._pending.stages
-            req = Request(project, scenario, self._generation, frozenset(dirty))
+            req = Request(project, scenario, phase or None, self._generation, frozenset(dirty))
             if not self.force_sync:
                 if self._pending is not None:
                     self.superseded += 1
@@ -223,12 +227,23 @@ class EngineRunner:
         cancel = lambda: self._stale(req.generation)  # noqa: E731
         try:
             upstream_clean = not stages & {"compile", "fabric"}
-            if prev is not None and upstream_clean and req.scenario == self._last_scenario:
+            view = (req.scenario, req.phase)
+            if prev is not None and upstream_clean and view == self._last_view:
                 out.results = reanalyze(
-                    req.project, prev, stages, scenario=req.scenario, cancel=cancel, cache=self.cache
+                    req.project,
+                    prev,
+                    stages,
+                    scenario=req.scenario,
+                    phase=req.phase,
+                    cancel=cancel,
+                    cache=self.cache,
                 )
                 self.partial += 1
-            else:
+            elif req.phase is not None:
+                out.results = self._solve(
+                    req.project, scenario=req.scenario, phase=req.phase, cancel=cancel, cache=self.cache
+                )
+            else:  # a solver without phases (tests pass their own) is called as before
                 out.results = self._solve(req.project, scenario=req.scenario, cancel=cancel, cache=self.cache)
         except AnalysisCancelled:
             self.cancelled += 1
@@ -238,7 +253,7 @@ class EngineRunner:
             out.error = exc.one_line()
         except Exception as exc:  # an engine bug must not take the caller down with the user's work
             out.error = f"analysis failed: {type(exc).__name__}: {exc}"
-        self._last, self._last_scenario = out.results, req.scenario
+        self._last, self._last_view = out.results, (req.scenario, req.phase)
         out.elapsed_ms = (time.perf_counter() - t) * 1000
         if not self._stale(req.generation):  # a newer request supersedes this one
             self._on_outcome(out)

@@ -122,9 +122,11 @@ def racks_json(results: Results) -> list[dict[str, Any]]:
 
 
 def results_json(project: Project, results: Results, lang: str = "en") -> dict[str, Any]:
-    """The documented output of ``gpuplanner analyze FILE --json``."""
+    """The documented output of ``gpuplanner analyze FILE --json``. The site and floor units are those the
+    results were solved with (the scenario's and phase's, ``Compiled.inputs``); the project gives its name."""
     p, t, cost = results.power, results.thermal, results.cost
     info = project.info
+    inputs = results.compiled.inputs
     fabric = results.fabric.to_json(results.compiled)
     return (
         {
@@ -182,8 +184,8 @@ def results_json(project: Project, results: Results, lang: str = "en") -> dict[s
             "floor_units": [
                 {
                     "id": iid,
-                    "name": project.tables["floor_items"][iid].name,
-                    "kind": project.tables["floor_items"][iid].kind,
+                    "name": inputs.floor_items[iid].name,
+                    "kind": inputs.floor_items[iid].kind,
                     "load_kw": load,
                     "capacity_kw": cap,
                 }
@@ -193,7 +195,7 @@ def results_json(project: Project, results: Results, lang: str = "en") -> dict[s
             "stage_ms": results.stage_ms,
         }
         | money_json(results)
-        | electrical_json(results, project.site)
+        | electrical_json(results, inputs.site)
     )
 
 

@@ -34,7 +34,6 @@ from gpuplanner.engine.perf.shapes import (
 from gpuplanner.engine.perf.traffic import KIND_CODES as FLOW_KINDS
 from gpuplanner.engine.perf.traffic import Flows, training_flows
 from gpuplanner.engine.perf.training import TrainEstimate, estimate
-from gpuplanner.model import Project
 from gpuplanner.model.rows import Workload
 
 GIGA = 1e9
@@ -278,21 +277,17 @@ def net_factors(
 
 
 def analyze_workload(
-    project: Project,
     c: Compiled,
     fg: FabricGraph,
     router: Router,
     workload: Workload,
     settings: dict[str, Any] | None = None,
 ) -> WorkloadResult:
-    catalog = project.catalog
+    catalog = c.inputs.catalog
     shape = shape_of(workload, catalog)
     servers = None
     if workload.partition:
-        servers = np.array(
-            [i for i, d in enumerate(project.devices.values()) if d.partition == workload.partition],
-            dtype=np.int64,
-        )
+        servers = c.devices.partition_rows(workload.partition)
         if not len(servers):
             raise PlannerError(
                 text.en(

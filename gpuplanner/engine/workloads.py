@@ -9,8 +9,6 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from gpuplanner import text
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.arrays import IntArray
@@ -19,7 +17,6 @@ from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.fabric.fabric_graph import FabricGraph
 from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload, cluster_of, shape_of
-from gpuplanner.model import Project
 from gpuplanner.model.rows import Workload
 
 if TYPE_CHECKING:  # for the hint only: the analysis hands the fabric result over
@@ -85,15 +82,15 @@ class WorkloadEntry:
         return out
 
 
-def _servers_of(project: Project, partition: str) -> IntArray | None:
+def _servers_of(c: Compiled, partition: str) -> IntArray | None:
     if not partition:
         return None
-    rows = [i for i, d in enumerate(project.devices.values()) if d.partition == partition]
-    if not rows:
+    rows = c.devices.partition_rows(partition)
+    if not len(rows):
         raise PlannerError(
             text.en("error.partition_empty", partition=partition), field="partition", value=partition
         )
-    return np.array(rows, dtype=np.int64)
+    return rows
 
 
 def serving_setup(w: Workload) -> ServingSetup:
@@ -108,9 +105,9 @@ def serving_setup(w: Workload) -> ServingSetup:
     )
 
 
-def _serve(project: Project, c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
-    spec, n_gpus = cluster_of(c, project.catalog, fg, _servers_of(project, w.partition))
-    shape = shape_of(w, project.catalog)
+def _serve(c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
+    spec, n_gpus = cluster_of(c, c.inputs.catalog, fg, _servers_of(c, w.partition))
+    shape = shape_of(w, c.inputs.catalog)
     setup = serving_setup(w)
     mode = getattr(w, "serving_mode", "best") or "best"
     cap = plan_serving(shape, spec, setup, n_gpus=n_gpus, mode=mode)
@@ -143,11 +140,11 @@ def _serve(project: Project, c: Compiled, fg: FabricGraph, w: Workload) -> Workl
 
 
 def evaluate_workloads(
-    project: Project, c: Compiled, fabric: FabricResult, primary: WorkloadResult | None
+    c: Compiled, fabric: FabricResult, primary: WorkloadResult | None
 ) -> list[WorkloadEntry]:
     """All active workloads in table order. `primary` is the training result the pipeline already has."""
     out: list[WorkloadEntry] = []
-    for w in project.tables["workloads"].values():
+    for w in c.inputs.workloads:
         if not w.active:
             continue
         try:
@@ -155,16 +152,16 @@ def evaluate_workloads(
                 res = (
                     primary
                     if primary is not None and primary.workload_id == w.id
-                    else analyze_workload(project, c, fabric.graph, fabric.router, w)
+                    else analyze_workload(c, fabric.graph, fabric.router, w)
                 )
-                servers = _servers_of(project, w.partition)
+                servers = _servers_of(c, w.partition)
                 n = int(c.devices.gpu_count.sum() if servers is None else c.devices.gpu_count[servers].sum())
                 e = WorkloadEntry(w.id, w.name, w.kind, w.partition, n, train=res)
                 if not res.estimate.fits:
                     e.error = res.estimate.refusal
                 out.append(e)
             else:
-                out.append(_serve(project, c, fabric.graph, w))
+                out.append(_serve(c, fabric.graph, w))
         except PlannerError as exc:
             out.append(WorkloadEntry(w.id, w.name, w.kind, w.partition, 0, error=exc.one_line()))
     return out

@@ -18,6 +18,7 @@ from typing import Any
 from gpuplanner.core.errors import PlannerError, ValidationError
 from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.engine.phases import analyze_phases
+from gpuplanner.engine.scenarios import analyze_scenario
 from gpuplanner.engine.summary import results_json
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.fonts import fonts_for
@@ -40,12 +41,25 @@ def _default_warn(message: str) -> None:
     warnings.warn(message, ReportWarning, stacklevel=3)
 
 
-def scenario_figures(project: Any, lang: str) -> list[tuple[str, str, dict[str, Any] | str]]:
-    """Each scenario analysed in full: (name, description, results_json or the one-line error)."""
+def scenario_figures(
+    project: Any, lang: str, base: Any = None
+) -> list[tuple[str, str, dict[str, Any] | str]]:
+    """Each scenario analysed: (name, description, results_json or the one-line error). The project as drawn
+    is solved once; a scenario that changes only prices, rates or the workload reuses its upstream stages
+    (engine/scenarios.py), the others are solved in full. ``base``: results of the project as drawn that the
+    caller already has (the report's own, when it prints the plan as drawn)."""
     out: list[tuple[str, str, dict[str, Any] | str]] = []
-    for sc in project.tables["scenarios"].values():
+    scenarios = list(project.tables["scenarios"].values())
+    if base is not None and (base.scenario or base.phase):
+        base = None  # results of another view: not the plan as drawn
+    try:
+        if base is None and scenarios:
+            base = analyze(project, None)
+    except PlannerError:
+        base = None
+    for sc in scenarios:
         try:
-            res = analyze(project, sc.name)
+            res = analyze(project, sc.name, base)
             out.append((sc.name, sc.description, results_json(project, res, lang)))
         except PlannerError as exc:
             out.append((sc.name, sc.description, exc.one_line()))
@@ -63,9 +77,12 @@ def phase_figures(project: Any, scenario: str | None, lang: str) -> tuple[list[A
         raise ReportError(f"the phases cannot be analysed ({exc.__class__.__name__}: {exc})") from exc
 
 
-def analyze(project: Any, scenario: str | None) -> Any:
-    """The analysis the report prints; an engine failure becomes one clear line instead of a traceback."""
+def analyze(project: Any, scenario: str | None, base: Any = None) -> Any:
+    """The analysis the report prints; an engine failure becomes one clear line instead of a traceback.
+    ``base``: the results of the project as drawn, which a settings-only scenario builds on."""
     try:
+        if scenario:
+            return analyze_scenario(project, scenario, base)
         return analyze_project(project, scenario=scenario)
     except PlannerError:
         raise
@@ -124,7 +141,7 @@ def build_report(
     ctx = new_context(project, lang, scenario, results=results, today=today, warn=warn)
     ctx.options = options
     if len(project.tables["scenarios"]) >= 2:
-        ctx.scenarios = scenario_figures(project, ctx.lang)
+        ctx.scenarios = scenario_figures(project, ctx.lang, ctx.results)
     if len(project.tables["phases"]) >= 2:
         ctx.phases, ctx.growth = phase_figures(project, ctx.scenario, ctx.lang)
         ctx.data["findings"] = [*ctx.data["findings"], *(f.to_json(ctx.lang) for f in ctx.growth)]

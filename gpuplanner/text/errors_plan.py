@@ -19,6 +19,10 @@ ERRORS_PLAN: dict[str, tuple[str, str]] = {
         "scenario '{name}': no field '{field}'",
         "场景“{name}”：没有字段“{field}”",
     ),
+    "error.no_phase": (
+        "no phase '{name}' (the project has: {names})",
+        "没有名为“{name}”的阶段（项目中有：{names}）",
+    ),
     "error.assumption_missing": (
         "assumption {name!r} is missing",
         "缺少假设参数 {name!r}",

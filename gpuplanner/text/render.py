@@ -173,7 +173,7 @@ def error_line(exc: BaseException, lang: str = "en", label: Callable[[str], str]
     hint_text = hint.render(lang) if hint is not None else getattr(exc, "hint", None)
     if hint_text:
         text = render("error.where.hint", lang, text=text, hint=hint_text)
-    return text
+    return str(text)
 
 
 def line_in(line: str, lang: str = "en", label: Callable[[str], str] | None = None) -> str:

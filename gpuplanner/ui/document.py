@@ -18,7 +18,6 @@ from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
 from gpuplanner.commands import Command
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import Results
-from gpuplanner.engine.phases import phase_subset
 from gpuplanner.engine.runner import ALL_STAGES, EngineRunner, Outcome, dirty_stages
 from gpuplanner.model import ChangeSet, Project
 from gpuplanner.ui.fields import plain_error
@@ -301,11 +300,14 @@ class Document(QObject):
 
     def _start_analysis(self) -> None:
         snap = snapshot_project(self.project)
-        phase = self.analysed_phase()
-        if phase is not None:
-            snap = phase_subset(snap, phase)
+        phase = self.analysed_phase()  # a filter the engine applies at compile time (no subset copy)
         stages, self._dirty = frozenset(self._dirty), set()
-        self._runner.submit(snap, scenario=self.scenario, stages=stages or ALL_STAGES)
+        self._runner.submit(
+            snap,
+            scenario=self.scenario,
+            phase=phase.id if phase is not None else None,
+            stages=stages or ALL_STAGES,
+        )
 
     def _on_outcome(self, out: Outcome) -> None:
         """On the UI thread (the runner's callback is queued here by ``_outcomeQueued``)."""

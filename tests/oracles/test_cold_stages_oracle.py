@@ -74,7 +74,7 @@ def _partition_gpus_loop(project: Project, c: Compiled) -> dict[str, int]:
 
 def test_partition_gpus_matches_a_per_device_loop(case):
     p, c = case
-    got = partition_gpus(p, c)
+    got = partition_gpus(c)
     ref = _partition_gpus_loop(p, c)
     assert list(got.items()) == list(ref.items())  # same figures, same order
     assert sum(v for k, v in got.items() if k) <= got[""]

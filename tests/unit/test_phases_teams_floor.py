@@ -10,7 +10,8 @@ import pytest
 
 from gpuplanner.commands import AddRows, SetFields, UndoStack
 from gpuplanner.engine.analysis import analyze_project
-from gpuplanner.engine.phases import analyze_phases, phase_subset
+from gpuplanner.engine.phases import analyze_phases
+from gpuplanner.engine.selection import select
 from gpuplanner.model import Device, FloorItem, Link, Phase, Project, Team
 from gpuplanner.storage import open_project
 from gpuplanner.topology import GenerateOptions, generate_into
@@ -76,7 +77,7 @@ def test_growth_that_overruns_an_earlier_switch_is_a_finding():
             for i, d in enumerate(new)
         ],
     ).apply(p)
-    assert len(phase_subset(p, p.tables["phases"]["a"]).devices) == 3
+    assert len(select(p, phase="a").devices) == 3
     _, growth = analyze_phases(p)
     assert "phase-growth-needs-replacement" in rules(growth)
     assert any(switch.id in f.items for f in growth)
@@ -172,9 +173,13 @@ def test_phase_subset_stays_whole_when_items_are_put_in_phases_one_by_one():
     rack = next(r for r in p.racks.values() if r.phase_id == phases[2].id)
     dev = next(d for d in p.devices.values() if d.rack_id == rack.id)
     SetFields(p, "devices", dev.id, phase_id=phases[0].id).apply(p)  # a scale-phase server in the pilot
-    sub = phase_subset(p, phases[0])
-    assert sub.devices[dev.id].rack_id is None  # its rack comes with phase 3
-    assert all(lk.a_device in sub.devices and lk.b_device in sub.devices for lk in sub.links.values())
+    c = analyze_project(p, phase=phases[0].id).compiled
+    row = c.devices.row[dev.id]
+    assert c.devices.rack[row] == -1 and c.devices.u_position[row] == 0  # its rack comes with phase 3
+    assert rack.id not in c.racks.row
+    present = set(c.devices.ids)  # a link waits for both its ends
+    waiting = [lk.id for lk in p.links.values() if not {lk.a_device, lk.b_device} <= present]
+    assert waiting and not set(waiting) & set(c.links.ids)
     results, _ = analyze_phases(p)  # every phase still analyses
     assert len(results) == 3 and results[0].summary["gpus"] == 16 + 8
 

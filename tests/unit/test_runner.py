@@ -172,7 +172,10 @@ def test_a_money_edit_reuses_upstream_stages_and_matches_a_full_analysis(project
     undo.push(SetFields(project, "site", "site", electricity_usd_per_kwh=0.31, discount_rate_pct=5.0))
     runner.submit(_snapshot(project), change=cs_seen[-1])
     assert runner.partial == 1 and got[-1].stages == {"thermal", "cost", "electrical", "checks"}
-    assert got[-1].results.compiled is got[0].results.compiled  # upstream reused, not recomputed
+    # upstream reused, not recomputed: the same arrays, with today's settings as the compiled inputs
+    new, old = got[-1].results.compiled, got[0].results.compiled
+    assert new.devices is old.devices and new.links is old.links and new.racks is old.racks
+    assert new.inputs.site.electricity_usd_per_kwh == 0.31 != old.inputs.site.electricity_usd_per_kwh
     assert _figures(project, got[-1].results) == _figures(project, analyze_project(project))
 
 
@@ -284,7 +287,8 @@ def test_a_workload_edit_keeps_compile_and_fabric_and_equals_a_full_analysis(tra
     UndoStack(p).push(SetFields(p, "workloads", "w1", global_batch=2048))
     runner.submit(_snapshot(p), change=seen[-1])
     after = got[-1].results
-    assert after.compiled is before.compiled and after.fabric is before.fabric
+    assert after.compiled.devices is before.compiled.devices and after.compiled.links is before.compiled.links
+    assert after.fabric is before.fabric
     assert after.workload is not before.workload
     assert after.workload.estimate.step_time_s != before.workload.estimate.step_time_s
     assert _figures(p, after) == _figures(p, analyze_project(p))

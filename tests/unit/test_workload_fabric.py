@@ -28,7 +28,7 @@ def _project() -> tuple[Project, Workload]:
 def _run(p: Project, wl: Workload):
     c = compile_project(p)
     fab = analyze_fabric(c, p.catalog)
-    return c, analyze_workload(p, c, fab.graph, fab.router, wl)
+    return c, analyze_workload(c, fab.graph, fab.router, wl)
 
 
 def test_removing_spines_does_not_touch_node_local_rings_but_oversubscription_does():

@@ -15,7 +15,7 @@ from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.facility.power import PowerResult
 from gpuplanner.engine.facility.thermal import ThermalResult
-from gpuplanner.model import Project
+from gpuplanner.engine.selection import Inputs
 from gpuplanner.model.rows import Site
 
 AIR = ("crah", "in-row")
@@ -23,13 +23,11 @@ LIQUID = ("cdu", "rear-door", "immersion-tank")
 ELECTRIC = ("pdu", "busway")
 
 
-def floor_loads(
-    project: Project, c: Compiled, power: PowerResult, thermal: ThermalResult
-) -> dict[str, tuple[float, float]]:
+def floor_loads(c: Compiled, power: PowerResult, thermal: ThermalResult) -> dict[str, tuple[float, float]]:
     """item id → (load kW, capacity kW)."""
     labels = np.array(c.racks.row_label, dtype=object)
     out: dict[str, tuple[float, float]] = {}
-    for item in project.tables["floor_items"].values():
+    for item in c.inputs.floor_items.values():
         sel = np.ones(len(labels), bool) if not item.row else labels == item.row
         if item.kind in AIR:
             load = float(thermal.rack_air_kw_max[sel].sum())
@@ -43,8 +41,8 @@ def floor_loads(
     return out
 
 
-def floor_findings(project: Project, loads: dict[str, tuple[float, float]]) -> list[Finding]:
-    items = project.tables["floor_items"]
+def floor_findings(c: Compiled, loads: dict[str, tuple[float, float]]) -> list[Finding]:
+    items = c.inputs.floor_items
     return [
         Finding(
             "warning",
@@ -57,9 +55,9 @@ def floor_findings(project: Project, loads: dict[str, tuple[float, float]]) -> l
     ]
 
 
-def hall_findings(project: Project, c: Compiled) -> list[Finding]:
+def hall_findings(c: Compiled) -> list[Finding]:
     """Racks (at the engine's floor positions) and floor units outside the hall the site gives (if any)."""
-    site = project.site
+    site = c.inputs.site
     w, d = float(site.hall_width_m or 0), float(site.hall_depth_m or 0)
     if w <= 0 or d <= 0:
         return []
@@ -68,7 +66,7 @@ def hall_findings(project: Project, c: Compiled) -> list[Finding]:
     out_r = (x < 0) | (y < 0) | (x + site.rack_pitch_m > w + 1e-9) | (y + depth > d + 1e-9)
     names = [c.racks.names[i] for i in np.flatnonzero(out_r)]
     ids = [c.racks.ids[i] for i in np.flatnonzero(out_r)]
-    for it in project.tables["floor_items"].values():
+    for it in c.inputs.floor_items.values():
         if it.x_m < 0 or it.y_m < 0 or it.x_m + it.width_m > w + 1e-9 or it.y_m + it.depth_m > d + 1e-9:
             names.append(it.name)
             ids.append(it.id)
@@ -84,11 +82,11 @@ def hall_findings(project: Project, c: Compiled) -> list[Finding]:
     ]
 
 
-def site_with_utility_feed(project: Project) -> Site:
+def site_with_utility_feed(inputs: Inputs) -> Site:
     """The site, with the utility feed the floor plan places when Site ▸ utility is not stated (0): the sum of
     the utility-feed units' capacities. The stated figure wins when both are given."""
-    site = project.site
+    site = inputs.site
     if site.utility_kw_available > 0:
         return site
-    feed = sum(it.capacity_kw for it in project.tables["floor_items"].values() if it.kind == "utility-feed")
+    feed = sum(it.capacity_kw for it in inputs.floor_items.values() if it.kind == "utility-feed")
     return dataclasses.replace(site, utility_kw_available=float(feed)) if feed > 0 else site

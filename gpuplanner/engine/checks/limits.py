@@ -21,7 +21,6 @@ from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.facility.cost import CostResult
 from gpuplanner.engine.facility.power import PowerResult
 from gpuplanner.engine.facility.thermal import ThermalResult
-from gpuplanner.model import Project
 from gpuplanner.model.site_limits import POSITION_COOLING, parse_positions
 
 
@@ -73,9 +72,9 @@ def assign_positions(
 
 
 def limits_and_findings(
-    project: Project, c: Compiled, power: PowerResult, thermal: ThermalResult, cost: CostResult
+    c: Compiled, power: PowerResult, thermal: ThermalResult, cost: CostResult
 ) -> tuple[list[dict[str, Any]], list[Finding]]:
-    site = project.site
+    site = c.inputs.site
     limits: list[dict[str, Any]] = []
     out: list[Finding] = []
     margin = float(site.feed_headroom)
@@ -135,7 +134,7 @@ def limits_and_findings(
                     "over_pct": round((plan / budget - 1) * 100, 1),
                 }
                 out.append(Finding("error", "budget-exceeded", ("site",), params))
-    out += export_findings(project, c)
+    out += export_findings(c)
     return limits, out
 
 
@@ -158,11 +157,11 @@ def restricted_in(catalog: Catalog, entry: CatalogEntry, region: str) -> dict[st
     return None
 
 
-def export_findings(project: Project, c: Compiled) -> list[Finding]:
-    region = (getattr(project.site, "region", "") or "").upper()
+def export_findings(c: Compiled) -> list[Finding]:
+    region = (getattr(c.inputs.site, "region", "") or "").upper()
     if not region:
         return []
-    catalog = project.catalog
+    catalog = c.inputs.catalog
     ids, counts = np.unique(np.array(c.devices.type_ids, dtype=object), return_counts=True)
     out = []
     for tid, n in zip(ids.tolist(), counts.tolist(), strict=True):

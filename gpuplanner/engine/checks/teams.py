@@ -4,33 +4,30 @@ and the scheduler the domain sources advise for the cluster's size and workload 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 
 import numpy as np
 
 from gpuplanner.engine.checks.findings import Finding
-from gpuplanner.engine.compiled import Compiled, codes_of
-from gpuplanner.model import Project
+from gpuplanner.engine.compiled import Compiled
+from gpuplanner.model.rows import Workload
 
 
-def partition_gpus(project: Project, c: Compiled) -> dict[str, int]:
-    """GPUs per partition ("" = the whole cluster), partitions in order of their first GPU device: the GPU
-    devices' partition names coded once (a C-level map), then one ``np.bincount`` of their GPU counts."""
-    gpu = c.devices.gpu_count
-    rows = np.flatnonzero(gpu).tolist()
-    devices = list(project.devices.values())
-    code, names = codes_of([devices[i].partition or "" for i in rows])
-    sums = np.bincount(code, weights=gpu[rows], minlength=len(names)) if rows else np.zeros(0)
-    out = {name: int(n) for name, n in zip(names, sums.tolist(), strict=True)} if rows else {}
-    out[""] = int(gpu.sum())
+def partition_gpus(c: Compiled) -> dict[str, int]:
+    """GPUs per partition ("" = the whole cluster), from the compiled partition codes."""
+    dev = c.devices
+    per = np.bincount(dev.partition_code, weights=dev.gpu_count, minlength=len(dev.partitions))
+    out = {p: int(g) for p, g in zip(dev.partitions, per.tolist(), strict=True) if g}
+    out[""] = int(dev.gpu_count.sum())
     return out
 
 
-def team_findings(project: Project, c: Compiled, island_gpus: int | None = None) -> list[Finding]:
-    teams = list(project.tables["teams"].values())
+def team_findings(c: Compiled, island_gpus: int | None = None) -> list[Finding]:
+    teams = list(c.inputs.teams)
     out: list[Finding] = []
     if not teams:
         return out
-    gpus = partition_gpus(project, c)
+    gpus = partition_gpus(c)
     guaranteed: dict[str, int] = defaultdict(int)
     for t in teams:
         guaranteed[t.partition] += t.gpu_guaranteed
@@ -93,14 +90,15 @@ def team_findings(project: Project, c: Compiled, island_gpus: int | None = None)
     return out
 
 
-def scheduler_finding(project: Project, c: Compiled, scheduler: str | None = None) -> Finding | None:
+def scheduler_finding(c: Compiled, scheduler: str | None = None) -> Finding | None:
     gpus = int(c.devices.gpu_count.sum())
     if not gpus:
         return None
-    wls = list(project.tables["workloads"].values())
+    wls = c.inputs.workloads
     kinds = {w.kind for w in wls} or {"training"}
-    mix = {("training",): "training", ("inference",): "inference"}.get(tuple(sorted(kinds)), "mixed")
-    choice = scheduler or advised_scheduler(gpus, project)
+    mixes: dict[tuple[str, ...], str] = {("training",): "training", ("inference",): "inference"}
+    mix = mixes.get(tuple(sorted(kinds)), "mixed")
+    choice = scheduler or advised_scheduler(gpus, wls)
     # slugs: the sentences name the scheduler, its reason and the mix in words (word.scheduler.* …)
     return Finding("info", "scheduler-advice", (), {"scheduler": choice, "gpus": gpus, "mix": mix})
 
@@ -124,10 +122,10 @@ def island_gpus(c: Compiled) -> int | None:
     return int(gpus_per_leaf.max())
 
 
-def advised_scheduler(gpus: int, project: Project) -> str:
+def advised_scheduler(gpus: int, workloads: Iterable[Workload]) -> str:
     """The domain article's advice (000, §5 and §7): Kubernetes + GPU Operator for small and inference clusters,
     Slurm + Kubernetes for mid-size, Slurm for large training clusters."""
-    wls = list(project.tables["workloads"].values())
+    wls = list(workloads)
     training = any(w.kind == "training" for w in wls) or not wls
     if gpus <= 64 or not training:
         return "kubernetes"

@@ -10,6 +10,7 @@ from reportlab.platypus import Flowable
 
 from gpuplanner.engine.checks.teams import partition_gpus
 from gpuplanner.engine.phases import advised_scheduler, ordered_phases
+from gpuplanner.model.rows import Workload
 from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.sections.common import section, sub
@@ -35,7 +36,7 @@ def team_findings(ctx: ReportContext) -> list[Any]:
 
 def team_rows(ctx: ReportContext) -> list[list[str]]:
     teams = list(ctx.project.tables["teams"].values())
-    gpus = partition_gpus(ctx.project, ctx.results.compiled)
+    gpus = partition_gpus(ctx.results.compiled)
     errors = [f for f in team_findings(ctx) if f.severity == "error"]
     rows = []
     for t in teams:
@@ -68,7 +69,7 @@ def scheduler_paragraphs(ctx: ReportContext) -> list[str]:
     phases = ordered_phases(ctx.project)
     planned = phases[-1].scheduler if phases else ""
     gpus = int(ctx.data["gpus"])
-    advised = advised_scheduler(gpus, ctx.project)
+    advised = advised_scheduler(gpus, ctx.project.rows_of(Workload).values())
     if planned and planned != advised:
         out.append(
             ctx.t(

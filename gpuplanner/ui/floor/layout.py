@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpuplanner.commands import AddRows, Command, Compound, ReplaceRows
-from gpuplanner.engine.compiled import _rack_floor_positions as rack_floor_positions
+from gpuplanner.engine.compiled import rack_floor_positions
 from gpuplanner.engine.phases import ordered_phases
 from gpuplanner.model import AisleRow, FloorItem, Project
 from gpuplanner.ui.i18n import translate
