@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -52,6 +53,8 @@ class Project:
         self.changed: Emitter[ChangeSet] = Emitter()
         self._ids = {t: IdAllocator(p) for t, p in ID_PREFIX.items()}
         self._links_by_device: dict[str, set[str]] = {}
+        # ids loaded in bulk (load_rows) that the table's id allocator has not looked at yet
+        self._unobserved: dict[str, list[list[str]]] = {}
         self._pending: ChangeSet | None = None
         self._depth = 0
         # (table, id, row before or _ABSENT) per mutation inside a batch: a batch that raises is rolled back.
@@ -114,6 +117,8 @@ class Project:
         return total
 
     def new_id(self, table: str) -> str:
+        if table in self._unobserved:
+            self._observe_loaded(table)
         return self._ids[table].next()
 
     def used_type_ids(self) -> set[str]:
@@ -279,22 +284,37 @@ class Project:
         """A cheap copy of every table (rows are immutable), for comparisons in tests and undo checks."""
         return {t: dict(rows) for t, rows in self.tables.items()}
 
-    def load_rows(self, table: str, rows: list[Any]) -> None:
-        """Bulk load without validation order issues (used by storage after its own validation)."""
-        target = self.tables[table]
-        ids = [row.id for row in rows]
-        target.update(zip(ids, rows, strict=True))
-        alloc = self._ids.get(table)
-        if alloc is not None:  # the highest numbered id of the allocator's form, observed once
+    def load_rows(self, table: str, rows: list[Any], ids: list[str] | None = None) -> None:
+        """Bulk load without validation order issues (used by storage after its own validation). ``ids``,
+        when given, are the rows' ids in order (the file loader has them as a column already)."""
+        if ids is None:
+            ids = list(map(_ROW_ID, rows))
+        self.tables[table].update(zip(ids, rows, strict=True))
+        if table in self._ids:  # the allocator observes the highest of these ids when it is first asked
+            self._unobserved.setdefault(table, []).append(ids)
+        if table == "links":
+            # one C call per link end (map over a defaultdict), not a Python frame per end
+            grouped: collections.defaultdict[str, set[str]] = collections.defaultdict(set)
+            ends = map(grouped.__getitem__, itertools.chain(map(_A_DEVICE, rows), map(_B_DEVICE, rows)))
+            collections.deque(map(set.add, ends, itertools.chain(ids, ids)), maxlen=0)
+            index = self._links_by_device
+            for dev, lids in grouped.items():
+                known = index.get(dev)
+                if known is None:
+                    index[dev] = lids
+                else:
+                    known.update(lids)
+
+    def _observe_loaded(self, table: str) -> None:
+        """The id allocator of ``table`` sees the highest numbered id of its form among the bulk-loaded
+        ids (done on the first new id, not on opening: one regular expression over every id)."""
+        alloc = self._ids[table]
+        for ids in self._unobserved.pop(table, ()):
             nums = re.findall(rf"(?m)^{re.escape(alloc.prefix)}([0-9]+)$", "\n".join(ids))
             if nums:
                 alloc.observe(f"{alloc.prefix}{max(map(int, nums))}")
-        if table == "links":
-            grouped: collections.defaultdict[str, set[str]] = collections.defaultdict(set)
-            ends = [r.a_device for r in rows] + [r.b_device for r in rows]
-            collections.deque(map(lambda d, lid: grouped[d].add(lid), ends, ids + ids), maxlen=0)
-            for dev, lids in grouped.items():
-                self._links_by_device.setdefault(dev, set()).update(lids)
 
+
+_ROW_ID, _A_DEVICE, _B_DEVICE = attrgetter("id"), attrgetter("a_device"), attrgetter("b_device")
 
 __all__ = ["DEVICE_ROLES", "FABRIC_KINDS", "Project"]
