@@ -9,8 +9,8 @@ one (nearly every file) is checked without a Python frame per row and field.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from operator import attrgetter, contains
+from collections.abc import Mapping, Sequence
+from operator import attrgetter, contains, eq
 from typing import Any
 
 import numpy as np
@@ -44,45 +44,49 @@ def columns_valid(table: str, cls: type, columns: dict[str, Sequence[Any]]) -> b
 _NOT_NUMBERS = frozenset({type(None), bool})
 
 
-def references_valid(project: Any) -> bool:
+def references_valid(project: Any, columns: Mapping[str, Mapping[str, Sequence[Any]]] | None = None) -> bool:
     """True when every rack, device and link passes ``check_references`` (links checked from their own
-    side, so the devices' view of their links adds nothing). Each rule is a set operation over a column
-    (taken from the rows by ``map(attrgetter)``, in C)."""
+    side, so the devices' view of their links adds nothing). Each rule is a set operation over a column:
+    ``columns[table][field]`` when given (the values of the rows in table order, as the file loader read
+    them), else taken from the rows by ``map(attrgetter)``, in C."""
+    given = columns or {}
+
+    def col(table: str, name: str) -> Sequence[Any]:
+        have = given.get(table, {}).get(name)
+        return have if have is not None else list(map(attrgetter(name), project.tables[table].values()))
+
     phases = project.tables["phases"]
     entries = project.catalog.entries
-    racks, devices, links = project.racks, project.devices, project.links
+    racks, devices = project.racks, project.devices
     for table in ("racks", "devices", "links", "floor_items"):
-        named = set(map(_PHASE, project.tables[table].values()))
+        named = set(col(table, "phase_id"))
         named.discard("")
         if not named <= phases.keys():
             return False
-    if not all(t in project.catalog for t in set(map(_TYPE, racks.values()))):
+    if not all(t in project.catalog for t in set(col("racks", "type_id"))):
         return False
-    devs = list(devices.values())
-    rack_of = list(map(_RACK, devs))
+    rack_of = col("devices", "rack_id")
     if not set(rack_of) - {None} <= racks.keys():
         return False
-    type_of_dev = list(map(_TYPE, devs))
+    type_of_dev = col("devices", "type_id")
     if not set(type_of_dev) <= entries.keys():
         return False
     rack_u = {rid: getattr(entries.get(r.type_id), "ru", None) for rid, r in racks.items()}
-    for rid, u in zip(rack_of, map(_U, devs), strict=True):
+    for rid, u in zip(rack_of, col("devices", "u_position"), strict=True):
         if rid is not None and u and (ru := rack_u[rid]) is not None and u > ru:
             return False
-    lks = list(links.values())
-    a_dev = list(map(_A_DEV, lks))
-    b_dev = list(map(_B_DEV, lks))
+    a_dev, b_dev = col("links", "a_device"), col("links", "b_device")
     if not set(a_dev) <= devices.keys() or not set(b_dev) <= devices.keys():
         return False
-    if any(map(str.__eq__, a_dev, b_dev)):
+    if any(map(eq, a_dev, b_dev)):
         return False
     # the port groups each link end may use: one set per device type, looked up per end without a tuple
     groups = {
         t: _group_names(e) if hasattr(e := entries[t], "port_group") else _ANY for t in set(type_of_dev)
     }
-    allowed = dict(zip(map(_ID, devs), map(groups.__getitem__, type_of_dev), strict=True))
-    return all(map(contains, map(allowed.__getitem__, a_dev), map(_A_GROUP, lks))) and all(
-        map(contains, map(allowed.__getitem__, b_dev), map(_B_GROUP, lks))
+    allowed = dict(zip(col("devices", "id"), map(groups.__getitem__, type_of_dev), strict=True))
+    return all(map(contains, map(allowed.__getitem__, a_dev), col("links", "a_group"))) and all(
+        map(contains, map(allowed.__getitem__, b_dev), col("links", "b_group"))
     )
 
 
@@ -94,5 +98,3 @@ class _AnyGroup(frozenset[str]):
 
 
 _ANY = _AnyGroup()
-_ID, _PHASE, _TYPE, _RACK, _U = map(attrgetter, ("id", "phase_id", "type_id", "rack_id", "u_position"))
-_A_DEV, _B_DEV, _A_GROUP, _B_GROUP = map(attrgetter, ("a_device", "b_device", "a_group", "b_group"))

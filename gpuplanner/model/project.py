@@ -52,7 +52,8 @@ class Project:
         self.tables["goal"]["goal"] = DesignGoal()
         self.changed: Emitter[ChangeSet] = Emitter()
         self._ids = {t: IdAllocator(p) for t, p in ID_PREFIX.items()}
-        self._links_by_device: dict[str, set[str]] = {}
+        # device id → ids of its links; None while it is to be built from the links (after a bulk load)
+        self._link_index: dict[str, set[str]] | None = {}
         # ids loaded in bulk (load_rows) that the table's id allocator has not looked at yet
         self._unobserved: dict[str, list[list[str]]] = {}
         self._pending: ChangeSet | None = None
@@ -267,17 +268,34 @@ class Project:
                 f"{table} row '{row_id}' is still referred to by {shown}", entry=row_id, value=row_id
             )
 
+    @property
+    def _links_by_device(self) -> dict[str, set[str]]:
+        """Device id → ids of its links. Built on first use after a bulk load (opening a file need not
+        index 40,000 links before anyone asks for a device's links), kept up to date by every edit after."""
+        if self._link_index is None:
+            self._link_index = _index_links(self.links.values())
+        return self._link_index
+
+    @_links_by_device.setter
+    def _links_by_device(self, index: dict[str, set[str]]) -> None:
+        self._link_index = index
+
     def _index_link(self, link: Link) -> None:
-        self._links_by_device.setdefault(link.a_device, set()).add(link.id)
-        self._links_by_device.setdefault(link.b_device, set()).add(link.id)
+        if self._link_index is None:
+            return  # built from the links as they are when first asked
+        self._link_index.setdefault(link.a_device, set()).add(link.id)
+        self._link_index.setdefault(link.b_device, set()).add(link.id)
 
     def _unindex_link(self, link: Link) -> None:
+        index = self._link_index
+        if index is None:
+            return
         for dev in (link.a_device, link.b_device):
-            s = self._links_by_device.get(dev)
+            s = index.get(dev)
             if s is not None:
                 s.discard(link.id)
                 if not s:
-                    del self._links_by_device[dev]
+                    del index[dev]
 
     # -- whole-document helpers -------------------------------------------------------------------------
     def snapshot(self) -> dict[str, dict[str, Any]]:
@@ -293,17 +311,11 @@ class Project:
         if table in self._ids:  # the allocator observes the highest of these ids when it is first asked
             self._unobserved.setdefault(table, []).append(ids)
         if table == "links":
-            # one C call per link end (map over a defaultdict), not a Python frame per end
-            grouped: collections.defaultdict[str, set[str]] = collections.defaultdict(set)
-            ends = map(grouped.__getitem__, itertools.chain(map(_A_DEVICE, rows), map(_B_DEVICE, rows)))
-            collections.deque(map(set.add, ends, itertools.chain(ids, ids)), maxlen=0)
-            index = self._links_by_device
-            for dev, lids in grouped.items():
-                known = index.get(dev)
-                if known is None:
-                    index[dev] = lids
-                else:
-                    known.update(lids)
+            if self._link_index is not None and not self._link_index:
+                self._link_index = None  # nothing indexed yet: built from every link when first asked
+            elif self._link_index is not None:
+                for dev, lids in _index_links(rows).items():
+                    self._link_index.setdefault(dev, set()).update(lids)
 
     def _observe_loaded(self, table: str) -> None:
         """The id allocator of ``table`` sees the highest numbered id of its form among the bulk-loaded
@@ -313,6 +325,16 @@ class Project:
             nums = re.findall(rf"(?m)^{re.escape(alloc.prefix)}([0-9]+)$", "\n".join(ids))
             if nums:
                 alloc.observe(f"{alloc.prefix}{max(map(int, nums))}")
+
+
+def _index_links(links: Iterable[Link]) -> dict[str, set[str]]:
+    """Device id → ids of its links: one C call per link end (a map over a defaultdict), not a Python frame."""
+    rows = list(links)
+    ids = list(map(_ROW_ID, rows))
+    grouped: collections.defaultdict[str, set[str]] = collections.defaultdict(set)
+    ends = map(grouped.__getitem__, itertools.chain(map(_A_DEVICE, rows), map(_B_DEVICE, rows)))
+    collections.deque(map(set.add, ends, itertools.chain(ids, ids)), maxlen=0)
+    return dict(grouped)
 
 
 _ROW_ID, _A_DEVICE, _B_DEVICE = attrgetter("id"), attrgetter("a_device"), attrgetter("b_device")

@@ -206,9 +206,9 @@ def _read_rows(cls: type, table: str, names: list[str], raw: list[tuple[Any, ...
 
 def _fast_rows(
     conn: sqlite3.Connection, cls: type, table: str, names: list[str]
-) -> tuple[list[Any], list[str]] | None:
-    """The rows of ``table`` and their ids, read a column at a time (storage/columnread.py) and checked a column at a time
-    (model/columns.py); None when anything is not plainly good (a duplicate id, a bad value, a value the
+) -> tuple[list[Any], dict[str, list[Any]]] | None:
+    """The rows of ``table`` and its columns as read, read a column at a time (storage/columnread.py) and
+    checked a column at a time (model/columns.py); None when anything is not plainly good (a duplicate id, a bad value, a value the
     fast read cannot vouch for) — the caller then reads the table row by row, which names what is wrong."""
     floats = [n for n, kind in _coercions(cls) if kind == "float" and n in names]
     cols = read_columns(conn, table, names, floats)
@@ -218,7 +218,7 @@ def _fast_rows(
     if len(set(ids)) != len(ids):
         return None
     rows = _rows_by_column(cls, table, cols, len(ids))
-    return None if rows is None else (rows, ids)
+    return None if rows is None else (rows, cols)
 
 
 def _rows_by_column(cls: type, table: str, given: dict[str, list[Any]], n: int) -> list[Any] | None:
@@ -354,6 +354,7 @@ def _open(p: Path, catalog: Catalog | None) -> Project:
         if missing:
             raise ProjectFileError(f"incomplete project file: table '{missing[0]}' is missing", file=str(p))
         project = Project(_project_catalog(conn, p, catalog or default_catalog()))
+        columns: dict[str, dict[str, list[Any]]] = {}  # the tables read a column at a time
         for table in TABLE_ORDER:
             cls = ROW_TYPES[table]
             present = {r[1] for r in conn.execute(f"PRAGMA table_info([{table}])")}
@@ -363,14 +364,18 @@ def _open(p: Path, catalog: Catalog | None) -> Project:
             fast = (
                 _fast_rows(conn, cls, table, names) if FAST_OPEN and table not in SINGLE_ROW_TABLES else None
             )
-            rows, ids = fast if fast is not None else (_slow_rows(conn, cls, table, names, p), None)
+            if fast is None:
+                rows, ids = _slow_rows(conn, cls, table, names, p), None
+            else:
+                rows, columns[table] = fast
+                ids = columns[table]["id"]
             if table in SINGLE_ROW_TABLES:
                 if len(rows) != 1:
                     raise ProjectFileError(f"table '{table}' must hold exactly one row", file=str(p))
                 project.tables[table] = {rows[0].id: rows[0]}
             else:
                 project.load_rows(table, rows, ids)
-        if not (FAST_OPEN and references_valid(project)):  # the row-by-row rules name the first bad one
+        if not (FAST_OPEN and references_valid(project, columns)):  # the row-by-row rules name the first one
             check_project_references(project, str(p))
         return project
     except sqlite3.DatabaseError as exc:
