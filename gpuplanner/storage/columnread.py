@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 # Names that would mean the column, not the row's rowid.
@@ -27,17 +27,23 @@ _ROWID_NAMES = frozenset({"rowid", "oid", "_rowid_"})
 
 
 def _inexact(col: str) -> str:
-    """SQL: the cell is a REAL whose 15-digit JSON rendering may not be its exact value."""
-    return f"(typeof({col}) = 'real' AND NOT ({col} = CAST({col} AS INTEGER) AND abs({col}) < 1e15))"
+    """SQL: the cell may be a REAL whose 15-digit JSON rendering is not its exact value — anything but a
+    whole number from -1e15 to 1e15 (text and large integers too: they are only read twice)."""
+    return f"({col} != CAST({col} AS INTEGER) OR {col} NOT BETWEEN -1e15 AND 1e15)"
 
 
 def read_columns(
-    conn: sqlite3.Connection, table: str, names: Sequence[str], float_names: Sequence[str]
+    conn: sqlite3.Connection,
+    table: str,
+    names: Sequence[str],
+    float_names: Sequence[str],
+    present: Iterable[str],
 ) -> dict[str, list[Any]] | None:
     """``names`` of ``table`` → its values in table order (as ``SELECT names FROM table`` gives them), or
     None when the values cannot be vouched for exactly this way. ``float_names`` are the columns that may
-    hold REALs the row class keeps (its float fields): their values are exact."""
-    if _ROWID_NAMES & {n.lower() for n in names}:
+    hold REALs the row class keeps (its float fields): their values are exact. ``present`` are all the
+    table's columns (one named like the rowid would hide it)."""
+    if _ROWID_NAMES & {n.lower() for n in present}:
         return None
     try:
         exact: list[tuple[Any, ...]] = []
