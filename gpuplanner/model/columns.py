@@ -65,6 +65,10 @@ def references_valid(project: Any, columns: Mapping[str, Mapping[str, Sequence[A
             return False
     if not all(t in project.catalog for t in set(col("racks", "type_id"))):
         return False
+    fabrics = project.tables["fabrics"]
+    for table in ("devices", "links"):
+        if not set(col(table, "fabric_id")) - {None} <= fabrics.keys():
+            return False
     rack_of = col("devices", "rack_id")
     if not set(rack_of) - {None} <= racks.keys():
         return False
