@@ -234,8 +234,10 @@ def _rows_by_column(cls: type, table: str, given: dict[str, list[Any]], n: int) 
                 if default is dataclasses.MISSING:
                     return None  # a required field is missing: cls(**fields) names it
                 col = [default] * n
-            elif kind and int in set(map(type, col)):  # SQLite gives ints for floats and bools
-                if kind == "float":
+            elif kind and int in (types := set(map(type, col))):  # SQLite gives ints for floats and bools
+                if kind == "float" and types <= {int, float}:
+                    col = list(map(float, col))
+                elif kind == "float":
                     col = [float(v) if type(v) is int else v for v in col]
                 else:  # 0/1 only: another integer fails the type check as text
                     col = [(bool(v) if v in (0, 1) else str(v)) if type(v) is int else v for v in col]
