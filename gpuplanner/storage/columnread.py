@@ -9,10 +9,11 @@ JSON keeps SQLite's value types apart (text stays a string, an integer an int, N
 cell still fails the column checks and the caller's row-by-row path names it. One thing JSON does not keep:
 SQLite writes a REAL with 15 significant digits, and generated layouts hold values such as
 64693.49999999999. A REAL that is a whole number from -1e15 to 1e15 is written as that integer (exact, and
-parsed three times faster than a float); every other REAL of a float column is read again exactly, with its
-rowid, by an ordinary query (few rows: most float columns hold whole numbers), and put back in place. Anything else that is not plain (a BLOB, text that is not UTF-8, a table
-without rowids or with a column named like one) makes this return None, and the caller reads the table with
-``fetchall`` as before.
+parsed twice as fast as a float); every other REAL of a float column is read again exactly, with its
+rowid, by an ordinary query (few rows: most float columns hold whole numbers), and put back in place.
+Anything else that is not plain (a BLOB, text that is not UTF-8, an infinite REAL — SQLite writes ``Inf``,
+which is not JSON —, a table without rowids or with a column named like one) makes this return None, and
+the caller reads the table with ``fetchall`` as before.
 """
 
 from __future__ import annotations

@@ -208,8 +208,9 @@ def _fast_rows(
     conn: sqlite3.Connection, cls: type, table: str, names: list[str], present: set[str]
 ) -> tuple[list[Any], dict[str, list[Any]]] | None:
     """The rows of ``table`` and its columns as read, read a column at a time (storage/columnread.py) and
-    checked a column at a time (model/columns.py); None when anything is not plainly good (a duplicate id, a bad value, a value the
-    fast read cannot vouch for) — the caller then reads the table row by row, which names what is wrong."""
+    checked a column at a time (model/columns.py); None when anything is not plainly good (a duplicate id,
+    a bad value, a value the fast read cannot vouch for) — the caller then reads the table row by row, which
+    names what is wrong."""
     floats = [n for n, kind in _coercions(cls) if kind == "float" and n in names]
     cols = read_columns(conn, table, names, floats, present)
     if cols is None:
