@@ -9,7 +9,8 @@ one (nearly every file) is checked without a Python frame per row and field.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from operator import attrgetter, contains, eq
 from typing import Any
 
 import numpy as np
@@ -25,54 +26,79 @@ def columns_valid(table: str, cls: type, columns: dict[str, Sequence[Any]]) -> b
         col = columns.get(name)
         if col is None:
             continue
-        if not set(map(type, col)) <= exact:
+        kinds = set(map(type, col))
+        if not kinds <= exact:
             return False
-        if rng is not None:
-            nums = [v for v in col if v is not None and type(v) is not bool]
-            if nums:
-                arr = np.asarray(nums, dtype=np.float64)
-                lo, hi = rng
-                # NaN fails both comparisons, as in validate_row
-                if not bool(np.all((arr >= lo) & (arr <= hi))):
-                    return False
+        if rng is not None and kinds - _NOT_NUMBERS:
+            # None and bool have no range; NaN fails both comparisons, as in validate_row
+            nums = [v for v in col if v is not None and type(v) is not bool] if kinds & _NOT_NUMBERS else col
+            arr = np.asarray(nums, dtype=np.float64)
+            lo, hi = rng
+            if not bool(np.all((arr >= lo) & (arr <= hi))):
+                return False
         if choices is not None and not set(col) <= set(choices):
             return False
     return True
 
 
-def references_valid(project: Any) -> bool:
+_NOT_NUMBERS = frozenset({type(None), bool})
+
+
+def references_valid(project: Any, columns: Mapping[str, Mapping[str, Sequence[Any]]] | None = None) -> bool:
     """True when every rack, device and link passes ``check_references`` (links checked from their own
-    side, so the devices' view of their links adds nothing)."""
+    side, so the devices' view of their links adds nothing). Each rule is a set operation over a column:
+    ``columns[table][field]`` when given (the values of the rows in table order, as the file loader read
+    them), else taken from the rows by ``map(attrgetter)``, in C."""
+    given = columns or {}
+
+    def col(table: str, name: str) -> Sequence[Any]:
+        have = given.get(table, {}).get(name)
+        return have if have is not None else list(map(attrgetter(name), project.tables[table].values()))
+
     phases = project.tables["phases"]
-    catalog = project.catalog
-    racks, devices, links = project.racks, project.devices, project.links
+    entries = project.catalog.entries
+    racks, devices = project.racks, project.devices
     for table in ("racks", "devices", "links", "floor_items"):
-        named = {r.phase_id for r in project.tables[table].values()}
-        if any(ph and ph not in phases for ph in named):
+        named = set(col(table, "phase_id"))
+        named.discard("")
+        if not named <= phases.keys():
             return False
-    if any(t not in catalog for t in {r.type_id for r in racks.values()}):
+    if not all(t in project.catalog for t in set(col("racks", "type_id"))):
         return False
-    devs = list(devices.values())
-    if not {d.rack_id for d in devs} - {None} <= racks.keys():
+    fabrics = project.tables["fabrics"]
+    for table in ("devices", "links"):
+        if not set(col(table, "fabric_id")) - {None} <= fabrics.keys():
+            return False
+    rack_of = col("devices", "rack_id")
+    if not set(rack_of) - {None} <= racks.keys():
         return False
-    if not {d.type_id for d in devs} <= catalog.entries.keys():
+    type_of_dev = col("devices", "type_id")
+    if not set(type_of_dev) <= entries.keys():
         return False
-    rack_u = {rid: getattr(catalog.entries.get(r.type_id), "ru", None) for rid, r in racks.items()}
-    placed = [(rack_u[d.rack_id], d.u_position) for d in devs if d.rack_id is not None and d.u_position]
-    if any(ru is not None and u > ru for ru, u in placed):
-        return False
-    lks = list(links.values())
-    a_dev = [lk.a_device for lk in lks]
-    b_dev = [lk.b_device for lk in lks]
+    rack_u = {rid: getattr(entries.get(r.type_id), "ru", None) for rid, r in racks.items()}
+    for rid, u in zip(rack_of, col("devices", "u_position"), strict=True):
+        if rid is not None and u and (ru := rack_u[rid]) is not None and u > ru:
+            return False
+    a_dev, b_dev = col("links", "a_device"), col("links", "b_device")
     if not set(a_dev) <= devices.keys() or not set(b_dev) <= devices.keys():
         return False
-    if any(map(str.__eq__, a_dev, b_dev)):
+    if any(map(eq, a_dev, b_dev)):
         return False
-    type_of = {d.id: d.type_id for d in devs}
-    pairs = set(zip(map(type_of.__getitem__, a_dev), [lk.a_group for lk in lks], strict=True))
-    pairs |= set(zip(map(type_of.__getitem__, b_dev), [lk.b_group for lk in lks], strict=True))
-    for type_id, group in pairs:
-        entry = catalog.entries.get(type_id)
-        if entry is not None and hasattr(entry, "port_group") and group not in _group_names(entry):
-            return False
-    return True
+    # the port groups each link end may use: one set per device type, looked up per end without a tuple
+    groups = {
+        t: _group_names(e) if hasattr(e := entries[t], "port_group") else _ANY for t in set(type_of_dev)
+    }
+    allowed = dict(zip(col("devices", "id"), map(groups.__getitem__, type_of_dev), strict=True))
+    return all(map(contains, map(allowed.__getitem__, a_dev), col("links", "a_group"))) and all(
+        map(contains, map(allowed.__getitem__, b_dev), col("links", "b_group"))
+    )
+
+
+class _AnyGroup(frozenset[str]):
+    """The port groups of a catalog entry that lists none: any name passes (as in ``check_references``)."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+
+_ANY = _AnyGroup()

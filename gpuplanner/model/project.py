@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -51,7 +52,10 @@ class Project:
         self.tables["goal"]["goal"] = DesignGoal()
         self.changed: Emitter[ChangeSet] = Emitter()
         self._ids = {t: IdAllocator(p) for t, p in ID_PREFIX.items()}
-        self._links_by_device: dict[str, set[str]] = {}
+        # device id → ids of its links; None while it is to be built from the links (after a bulk load)
+        self._link_index: dict[str, set[str]] | None = {}
+        # ids loaded in bulk (load_rows) that the table's id allocator has not looked at yet
+        self._unobserved: dict[str, list[list[str]]] = {}
         self._pending: ChangeSet | None = None
         self._depth = 0
         # (table, id, row before or _ABSENT) per mutation inside a batch: a batch that raises is rolled back.
@@ -114,6 +118,8 @@ class Project:
         return total
 
     def new_id(self, table: str) -> str:
+        if table in self._unobserved:
+            self._observe_loaded(table)
         return self._ids[table].next()
 
     def used_type_ids(self) -> set[str]:
@@ -262,39 +268,75 @@ class Project:
                 f"{table} row '{row_id}' is still referred to by {shown}", entry=row_id, value=row_id
             )
 
+    @property
+    def _links_by_device(self) -> dict[str, set[str]]:
+        """Device id → ids of its links. Built on first use after a bulk load (opening a file need not
+        index 40,000 links before anyone asks for a device's links), kept up to date by every edit after."""
+        if self._link_index is None:
+            self._link_index = _index_links(self.links.values())
+        return self._link_index
+
+    @_links_by_device.setter
+    def _links_by_device(self, index: dict[str, set[str]]) -> None:
+        self._link_index = index
+
     def _index_link(self, link: Link) -> None:
-        self._links_by_device.setdefault(link.a_device, set()).add(link.id)
-        self._links_by_device.setdefault(link.b_device, set()).add(link.id)
+        if self._link_index is None:
+            return  # built from the links as they are when first asked
+        self._link_index.setdefault(link.a_device, set()).add(link.id)
+        self._link_index.setdefault(link.b_device, set()).add(link.id)
 
     def _unindex_link(self, link: Link) -> None:
+        index = self._link_index
+        if index is None:
+            return
         for dev in (link.a_device, link.b_device):
-            s = self._links_by_device.get(dev)
+            s = index.get(dev)
             if s is not None:
                 s.discard(link.id)
                 if not s:
-                    del self._links_by_device[dev]
+                    del index[dev]
 
     # -- whole-document helpers -------------------------------------------------------------------------
     def snapshot(self) -> dict[str, dict[str, Any]]:
         """A cheap copy of every table (rows are immutable), for comparisons in tests and undo checks."""
         return {t: dict(rows) for t, rows in self.tables.items()}
 
-    def load_rows(self, table: str, rows: list[Any]) -> None:
-        """Bulk load without validation order issues (used by storage after its own validation)."""
-        target = self.tables[table]
-        ids = [row.id for row in rows]
-        target.update(zip(ids, rows, strict=True))
-        alloc = self._ids.get(table)
-        if alloc is not None:  # the highest numbered id of the allocator's form, observed once
+    def load_rows(self, table: str, rows: list[Any], ids: list[str] | None = None) -> None:
+        """Bulk load without validation order issues (used by storage after its own validation). ``ids``,
+        when given, are the rows' ids in order (the file loader has them as a column already)."""
+        if ids is None:
+            ids = list(map(_ROW_ID, rows))
+        self.tables[table].update(zip(ids, rows, strict=True))
+        if table in self._ids:  # the allocator observes the highest of these ids when it is first asked
+            self._unobserved.setdefault(table, []).append(ids)
+        if table == "links":
+            if self._link_index is not None and not self._link_index:
+                self._link_index = None  # nothing indexed yet: built from every link when first asked
+            elif self._link_index is not None:
+                for dev, lids in _index_links(rows).items():
+                    self._link_index.setdefault(dev, set()).update(lids)
+
+    def _observe_loaded(self, table: str) -> None:
+        """The id allocator of ``table`` sees the highest numbered id of its form among the bulk-loaded
+        ids (done on the first new id, not on opening: one regular expression over every id)."""
+        alloc = self._ids[table]
+        for ids in self._unobserved.pop(table, ()):
             nums = re.findall(rf"(?m)^{re.escape(alloc.prefix)}([0-9]+)$", "\n".join(ids))
             if nums:
                 alloc.observe(f"{alloc.prefix}{max(map(int, nums))}")
-        if table == "links":
-            grouped: collections.defaultdict[str, set[str]] = collections.defaultdict(set)
-            ends = [r.a_device for r in rows] + [r.b_device for r in rows]
-            collections.deque(map(lambda d, lid: grouped[d].add(lid), ends, ids + ids), maxlen=0)
-            for dev, lids in grouped.items():
-                self._links_by_device.setdefault(dev, set()).update(lids)
 
+
+def _index_links(links: Iterable[Link]) -> dict[str, set[str]]:
+    """Device id → ids of its links: one C call per link end (a map over a defaultdict), not a Python frame."""
+    rows = list(links)
+    ids = list(map(_ROW_ID, rows))
+    grouped: collections.defaultdict[str, set[str]] = collections.defaultdict(set)
+    ends = map(grouped.__getitem__, itertools.chain(map(_A_DEVICE, rows), map(_B_DEVICE, rows)))
+    collections.deque(map(set.add, ends, itertools.chain(ids, ids)), maxlen=0)
+    return dict(grouped)
+
+
+_ROW_ID, _A_DEVICE, _B_DEVICE = attrgetter("id"), attrgetter("a_device"), attrgetter("b_device")
 
 __all__ = ["DEVICE_ROLES", "FABRIC_KINDS", "Project"]

@@ -43,10 +43,14 @@ FOREIGN_KEYS: tuple[ForeignKey, ...] = (
     # A device taken out of its rack keeps standing, unracked (and loses its U slot).
     ForeignKey("devices", "rack_id", "racks", "set_null", also_clear=("u_position",)),
     ForeignKey("devices", "phase_id", "phases", "restrict", empty=""),
+    # A switch's or link's fabric: deleting the fabric leaves them in none (the generators fill it; a
+    # file of format 3 whose fabric id named no fabric row has it cleared by the migration to format 4).
+    ForeignKey("devices", "fabric_id", "fabrics", "set_null"),
     # A link cannot exist without both its devices.
     ForeignKey("links", "a_device", "devices", "cascade"),
     ForeignKey("links", "b_device", "devices", "cascade"),
     ForeignKey("links", "phase_id", "phases", "restrict", empty=""),
+    ForeignKey("links", "fabric_id", "fabrics", "set_null"),
     ForeignKey("floor_items", "phase_id", "phases", "restrict", empty=""),
 )
 # The tables holding foreign keys, in the order their references are checked.
@@ -58,6 +62,7 @@ NOUNS = {
     "devices": "device",
     "links": "link",
     "phases": "phase",
+    "fabrics": "fabric",
     "floor_items": "floor item",
 }
 

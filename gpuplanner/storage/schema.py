@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable
 
 APPLICATION_ID = 0x47504C4E  # "GPLN"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 
 
 def _v0_to_v1(conn: sqlite3.Connection) -> None:
@@ -57,5 +57,30 @@ def _v2_to_v3(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO [goal] ([id], [kind]) VALUES ('goal', '')")
 
 
+def _v3_to_v4(conn: sqlite3.Connection) -> None:
+    """Fabric ids became foreign keys (model/refs.py). A device's or link's fabric id that names no fabric
+    row (nothing could show or use it) is cleared, so that every file of format 3 still opens. Only text ids
+    are cleared: any other value is left for the loader to refuse; a table or column that is missing is left
+    for the loader to name."""
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "fabrics" not in tables or "id" not in _columns(conn, "fabrics"):
+        return
+    for table in ("devices", "links"):
+        if table in tables and "fabric_id" in _columns(conn, table):
+            conn.execute(
+                f"UPDATE [{table}] SET [fabric_id] = NULL WHERE typeof([fabric_id]) = 'text' "
+                "AND [fabric_id] NOT IN (SELECT [id] FROM [fabrics] WHERE [id] IS NOT NULL)"
+            )
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {r[1] for r in conn.execute(f"PRAGMA table_info([{table}])")}
+
+
 # MIGRATIONS[n] upgrades a file of format n to n + 1, in place (on the in-memory copy), inside one transaction.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v0_to_v1, 1: _v1_to_v2, 2: _v2_to_v3}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    0: _v0_to_v1,
+    1: _v1_to_v2,
+    2: _v2_to_v3,
+    3: _v3_to_v4,
+}

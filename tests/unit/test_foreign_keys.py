@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from gpuplanner.commands import AddRows, RemoveRows, ReplaceRows, UndoStack
 from gpuplanner.core.errors import ProjectFileError, ValidationError
-from gpuplanner.model import ROW_TYPES, FloorItem, Phase, Project
+from gpuplanner.model import ROW_TYPES, Fabric, FloorItem, Phase, Project
 from gpuplanner.model.refs import FOREIGN_KEYS, REFERRING_TABLES, ForeignKey
 from gpuplanner.model.validate import validate_project
 from gpuplanner.storage import open_project, save_project
@@ -25,11 +25,7 @@ from tests.strategies import projects
 # Columns that name catalog entries (checked against the catalog, not another table) and columns that are
 # labels, not references. A new *_id / *_device column must be declared in FOREIGN_KEYS or listed here.
 CATALOG_COLUMNS = {"type_id", "cooling_id", "cable_id", "model_id"}
-NOT_CHECKED = {
-    # A switch's or link's fabric: the generators write it; files exist where it names no fabric row.
-    ("devices", "fabric_id"),
-    ("links", "fabric_id"),
-}
+NOT_CHECKED: set[tuple[str, str]] = set()
 
 
 def test_every_reference_column_is_declared_once():
@@ -95,7 +91,7 @@ def after_delete(
     return out
 
 
-# -- random projects with phases and floor items ---------------------------------------------------------
+# -- random projects with phases, fabrics and floor items ------------------------------------------------
 
 
 @st.composite
@@ -104,6 +100,14 @@ def phased_projects(draw) -> Project:
     phases = [Phase(id=p.new_id("phases"), name=f"P{i}", order=i + 1) for i in range(draw(st.integers(0, 3)))]
     AddRows("phases", phases).apply(p)
     phase_ids = [""] + [ph.id for ph in phases]
+    fabrics = [Fabric(id=p.new_id("fabrics"), name=f"F{i}") for i in range(draw(st.integers(0, 2)))]
+    AddRows("fabrics", fabrics).apply(p)
+    fabric_ids = [None] + [f.id for f in fabrics]
+    for table in ("devices", "links"):
+        rows = list(p.tables[table].values())
+        placed = [dataclasses.replace(r, fabric_id=draw(st.sampled_from(fabric_ids))) for r in rows]
+        if placed:
+            ReplaceRows(table, placed).apply(p)
     items = [
         FloorItem(id=p.new_id("floor_items"), name=f"crah {i}", phase_id=draw(st.sampled_from(phase_ids)))
         for i in range(draw(st.integers(0, 3)))
@@ -211,3 +215,67 @@ def test_a_file_whose_floor_item_names_a_missing_phase_is_refused_on_open(tmp_pa
     conn.close()
     with pytest.raises(ProjectFileError, match="missing phase"):
         open_project(path)
+
+
+def _fabric_plan() -> tuple[Project, str]:
+    from gpuplanner.topology import GenerateOptions, generate_into
+
+    p = Project()
+    generate_into(p, GenerateOptions(template="leaf-spine", servers=8, management_fabric=True))
+    compute = next(f.id for f in p.tables["fabrics"].values() if f.kind == "compute")
+    return p, compute
+
+
+def test_deleting_a_fabric_leaves_its_switches_and_links_in_none():
+    p, fid = _fabric_plan()
+    before = p.snapshot()
+    named = {(t, r.id) for t in ("devices", "links") for r in p.tables[t].values() if r.fabric_id == fid}
+    assert any(t == "devices" for t, _ in named) and any(t == "links" for t, _ in named)
+    stack = UndoStack(p)
+    stack.push(RemoveRows("fabrics", [fid]))
+    assert p.snapshot() == after_delete(before, "fabrics", {fid})  # the per-row oracle
+    for t, rid in named:
+        assert p.tables[t][rid].fabric_id is None
+    assert len(p.devices) == len(before["devices"]) and len(p.links) == len(before["links"])
+    stack.undo()
+    assert p.snapshot() == before
+
+
+def test_a_dangling_fabric_id_is_refused_by_an_edit_and_by_open(tmp_path):
+    p, _ = _fabric_plan()
+    dev = next(d for d in p.devices.values() if d.fabric_id)
+    with pytest.raises(ValidationError, match="missing fabric") as exc:
+        p.replace("devices", dataclasses.replace(dev, fabric_id="f-404"))
+    assert exc.value.field == "fabric_id"
+    path = tmp_path / "p.gpuplan"
+    save_project(p, path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE links SET fabric_id = 'f-404' WHERE rowid = 3")
+    conn.commit()
+    conn.close()
+    with pytest.raises(ProjectFileError, match="refers to a missing fabric") as err:
+        open_project(path)
+    assert err.value.field == "fabric_id" and err.value.value == "f-404"
+
+
+def test_a_format_3_file_with_a_dangling_fabric_id_opens_with_it_cleared(tmp_path):
+    """Before format 4 nothing checked fabric ids: the migration clears one that names no fabric (and
+    only that: every other cell, and every fabric id that names a fabric, is as it was)."""
+    p, fid = _fabric_plan()
+    path = tmp_path / "old.gpuplan"
+    save_project(p, path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE devices SET fabric_id = 'f-gone' WHERE rowid = 2")
+    conn.execute("UPDATE links SET fabric_id = 'f-gone' WHERE rowid IN (1, 5)")
+    conn.execute("PRAGMA user_version=3")
+    conn.commit()
+    gone_dev = conn.execute("SELECT id FROM devices WHERE rowid = 2").fetchone()[0]
+    gone_links = {r[0] for r in conn.execute("SELECT id FROM links WHERE rowid IN (1, 5)")}
+    conn.close()
+    q = open_project(path)
+    expected = p.snapshot()
+    expected["devices"][gone_dev] = dataclasses.replace(expected["devices"][gone_dev], fabric_id=None)
+    for lid in gone_links:
+        expected["links"][lid] = dataclasses.replace(expected["links"][lid], fabric_id=None)
+    assert q.snapshot() == expected
+    assert sum(d.fabric_id == fid for d in q.devices.values()) > 0

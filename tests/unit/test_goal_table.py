@@ -192,5 +192,5 @@ def test_a_format_2_file_opens_without_a_goal_and_saves_as_the_current_format(tm
     _set_goal(p, ISSUE_GOAL)
     save_project(p, old)
     with sqlite3.connect(old) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == FORMAT_VERSION == 3
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == FORMAT_VERSION == 4
     assert project_goal(open_project(old)) == ISSUE_GOAL

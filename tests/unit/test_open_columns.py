@@ -40,8 +40,7 @@ def saved(tmp_path, big) -> Path:
 
 
 def _row_by_row(monkeypatch) -> None:
-    monkeypatch.setattr(projectfile, "COLUMN_CHECK_MIN_ROWS", 10**9)
-    monkeypatch.setattr(projectfile, "references_valid", lambda project: False)
+    monkeypatch.setattr(projectfile, "FAST_OPEN", False)
 
 
 def _error(path: Path) -> ProjectFileError:
