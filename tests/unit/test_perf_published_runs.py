@@ -98,12 +98,13 @@ def _req(run_id: str) -> dict:
 
 
 def test_tp_comm_overlap_is_what_closes_the_fp8_gap():
-    """NeMo's FP8 recipes overlap TP collectives with the GEMMs (userbuffers); without it the engine
-    under-predicts them by 15-16% (measured before the overlap was modelled)."""
+    """NeMo's FP8 recipes overlap TP collectives with the GEMMs (userbuffers). With the FP8 GEMM rate from the
+    MAMF ratio and the casts counted (session 6), the overlap is worth ~6 points on GPT-3 175B at 512 GPUs
+    (measured 842 TFLOP/s): without it the engine is more than 5 % pessimistic, with it within 5 %."""
     shape, cluster, cfg = build(_req("nemo-24.07-gpt3-175b-512"))
     with_ub = estimate(shape, cfg, cluster).tflops_per_gpu
     without = estimate(shape, replace(cfg, tp_comm_overlap=False), cluster).tflops_per_gpu
-    assert without / 842 - 1.0 < -0.10 < with_ub / 842 - 1.0
+    assert without / 842 - 1.0 < -0.05 < with_ub / 842 - 1.0 < 0.05
 
 
 def test_overlapped_pipeline_sends_only_expose_what_outlasts_a_chunk():

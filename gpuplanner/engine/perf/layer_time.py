@@ -45,6 +45,10 @@ class Hardware:
     links: Links
     peak_bf16_flop_per_s: float
     peak_flop_per_s: float  # dense peak at the run's precision (FP8 runs: the FP8 peak), the MFU denominator
+    fp8: bool = False  # FP8 GEMMs: Transformer Engine casts and transposes their operands (fp8_cast_bytes)
+    fp8_transposes: float = (
+        1.0  # 1: FP8 GEMMs take only TN (Hopper), operands kept transposed too; 0: Blackwell
+    )
 
 
 def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardware:
@@ -58,7 +62,7 @@ def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardwa
     precision_peak = peak
     if precision == "fp8" and cluster.peak_fp8_tflops:
         precision_peak = cluster.peak_fp8_tflops * 1e12
-        gemm_rate = cluster.peak_fp8_tflops * 1e12 * e_gemm * a.number("fp8_gemm_efficiency_ratio")
+        gemm_rate = cluster.peak_fp8_tflops * 1e12 * e_gemm * a.number("fp8_gemm_efficiency_ratio", g)
         operand = 1.5  # fp8 inputs, bf16 outputs
     bw = cluster.mem_bw_tbyte_per_s * 1e12
     return Hardware(
@@ -72,6 +76,8 @@ def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardwa
         links=links_for(cluster, a),
         peak_bf16_flop_per_s=peak,
         peak_flop_per_s=precision_peak,
+        fp8=operand == 1.5,
+        fp8_transposes=a.number("fp8_gemm_transposes", g),
     )
 
 
@@ -85,6 +91,39 @@ def gemm_s(m: Real, n: Real, k: Real, hw: Hardware) -> Real:
 def _mlp_gemms_s(tokens: Real, h: float, width: float, mats: int, tp: Real, hw: Hardware) -> Real:
     """Up (and gate) projection and down projection of an MLP of `width` split over tp."""
     return gemm_s(tokens, (mats - 1) * width / tp, h, hw) + gemm_s(tokens, h, width / tp, hw)
+
+
+def fp8_cast_bytes(
+    tokens: Real,
+    h: float,
+    q_width: float,
+    kv_width: float,
+    act_width: Real,
+    tp: Real,
+    sp: Flag,
+    ew: dict[str, float],
+    transposes: float = 1.0,
+) -> tuple[Real, Real]:
+    """HBM bytes of the FP8 casts and transposes of one layer, forward and backward, on one GPU.
+
+    Hopper/Blackwell FP8 GEMMs take only the TN layout, so Transformer Engine keeps each FP8 GEMM operand in
+    both orientations (transformer_engine/pytorch/cpp_extensions/transpose.py). Forward: the attention output
+    is cast and transposed before the projection (fp8_cast_transpose_fused: r2 w1 w1); the norm outputs
+    feeding QKV and FC1 and the activation feeding FC2 come out of fused kernels already in FP8 and only need
+    their transpose for the weight gradient (r1 w1), on the full, sequence-gathered tensor. Backward: the
+    output gradients of the projection and FC2 are cast to FP8 (r2 w1, each rank its sequence-parallel
+    share, gathered in FP8) and transposed on the gathered tensor; the QKV output gradient is cast and
+    transposed (r2 w1 w1); FC1's output gradient comes out of the fused dgelu kernel in FP8
+    (fp8_cast_transpose_bgrad_dgelu_fused), so it adds nothing. With `transposes` 0 (Blackwell takes FP8 GEMMs
+    in any layout, nvte_is_non_tn_fp8_gemm_supported) only the casts remain.
+    """
+    cast = ew["fp8_cast"]
+    ct = cast + transposes * (ew["fp8_cast_transpose"] - cast)
+    tr = transposes * ew["fp8_transpose"]
+    fwd = ct * tokens * q_width / tp + tr * (2.0 * tokens * h + tokens * act_width / tp)
+    grad_h = np.where(sp, cast * tokens * h / tp + tr * tokens * h, ct * tokens * h)
+    bwd = 2.0 * grad_h + ct * tokens * (q_width + 2.0 * kv_width) / tp
+    return fwd, bwd
 
 
 @dataclass(frozen=True)
@@ -191,6 +230,12 @@ def layer_times(
         + act_b * act_elems
         + hw.ew["moe_permute_bwd"] * routed_elems
     ) / hw.ew_byte_per_s
+    if hw.fp8:
+        cast_f, cast_b = fp8_cast_bytes(
+            tokens, h, q_width, kv_width, act_width, tp, sp, hw.ew, hw.fp8_transposes
+        )
+        ew_fwd = ew_fwd + cast_f / hw.ew_byte_per_s
+        ew_bwd = ew_bwd + cast_b / hw.ew_byte_per_s
 
     links = hw.links
     g_tp = np.minimum(tp, links.gpus_per_node)

@@ -138,7 +138,7 @@ def worker(
     eff = a.number("gemm_efficiency", g)
     if setup.weight_bytes <= 1.0 and cluster.peak_fp8_tflops:  # FP8 weights and activations: FP8 GEMMs
         peak = cluster.peak_fp8_tflops * 1e12
-        eff *= a.number("fp8_gemm_efficiency_ratio")
+        eff *= a.number("fp8_gemm_efficiency_ratio", g)
     rate = peak * eff
     bw = cluster.mem_bw_tbyte_per_s * 1e12 * a.number("decode_hbm_efficiency")
     links = links_for(cluster, a)
