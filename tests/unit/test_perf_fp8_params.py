@@ -49,9 +49,12 @@ def test_mlperf_rows_are_the_median_of_the_three_logged_runs(run):
     assert run.request["fp8_params"] is True and run.request["recompute"] == "none"
 
 
-def test_mlperf_rows_are_predicted_and_listed_with_their_error():
+def test_mlperf_rows_are_counted_and_predicted_within_ten_percent():
+    """Counted since session 6: the FP8 GEMM rate comes from the MAMF ratio, the casts are counted, and the
+    distributed optimizer's collectives overlap chunk by chunk in the interleaved schedule (at 10k GPUs the
+    engine exposed 0.33 s of data-parallel time per 0.92 s step before)."""
     by_id = {c.run.id: c for c in check_all()}
     for r in MLPERF:
         c = by_id[r.id]
-        assert c.error is not None and abs(c.error) <= 0.20  # within the row limit, pessimistic
-        assert c.error < 0
+        assert not r.excluded
+        assert c.error is not None and abs(c.error) <= 0.10, (r.id, c.error)

@@ -184,6 +184,8 @@ def evaluate(
         layers_stage=layers_stage,
         full=full,
         etp=etp,
+        pp=pp,
+        v=v,
     )
     shard = dp * cp if opt.zero_stage >= 1 else 1.0
     opt_bytes = a.number(
@@ -309,6 +311,8 @@ def _dp_time(
     layers_stage: FloatArray,
     full: FloatArray,
     etp: FloatArray | None = None,
+    pp: Real = 1.0,
+    v: Real = 1.0,
 ) -> FloatArray:
     """Exposed data-parallel time: gradient reduction (and parameter gathers with ZeRO/distributed optimizer).
 
@@ -359,10 +363,31 @@ def _dp_time(
         contention = a.number("overlap_contention_fraction") * np.minimum(comm_mb, t_mb)
         first = ag / np.maximum(layers_stage, 1.0)
         return m * (np.maximum(first, comm_mb - t_mb) + contention)
-    reduce = np.maximum(0.0, rs - frac * bwd_s)
+    c = a.number("overlap_contention_fraction")
+    reduce = _chunked_exposed(rs, frac * bwd_s, pp, v, m, c)
     if not opt.param_gather_overlap:
         return reduce + ag
-    return reduce + np.maximum(0.0, ag - frac * fwd_s)
+    return reduce + _chunked_exposed(ag, frac * fwd_s, pp, v, m, c)
+
+
+def _chunked_exposed(comm: Real, hide: Real, pp: Real, v: Real, m: Real, contention: float) -> FloatArray:
+    """Exposed time of a distributed-optimizer collective issued per model chunk (overlap_grad_sync /
+    overlap_param_sync, one bucket set per interleaved chunk), on the first pipeline rank.
+
+    `hide` is what one micro-batch's pass over the whole stage can hide (its v chunks). In the interleaved
+    1F1B cool-down the first rank runs the last backwards chunk by chunk, v-1 down to 0, each for min(p, m)
+    micro-batches (Narayanan et al. SC'21, Section 2.2.2), so chunk k's gradients are ready k·min(p, m)
+    chunk-backwards before the end, and their reduce-scatter queues on the NIC behind the earlier chunks'.
+    A queue of v collectives of comm/v, arriving every min(p, m) chunk-backwards, ends
+    max(comm/v, comm - (v-1)·min(p, m)·hide/v) after the compute (less what each chunk's own backward
+    hides). The warm-up mirrors it for the parameter all-gathers before each chunk's first forward. With
+    v = 1 this is comm - hide. The hidden part still slows the compute it runs under by `contention` of its
+    length (NCCL kernels take SMs and HBM bandwidth; overlap_contention_fraction, as for ZeRO-3).
+    """
+    v = np.asarray(v, dtype=np.float64)
+    spread = 1.0 + (v - 1.0) * np.minimum(pp, m)
+    exposed = np.maximum(0.0, np.maximum(comm / v - hide / v, comm - hide * spread / v))
+    return exposed + contention * (comm - exposed)
 
 
 # ---------------------------------------------------------------- scalar API

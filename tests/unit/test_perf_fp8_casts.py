@@ -1,0 +1,102 @@
+"""FP8 GEMM rate and Transformer Engine cast traffic (session 6), each against its published figure or a
+closed form.
+
+Sources: S. Bekman, Machine Learning Engineering, compute/accelerator/README.md, 'Maximum Achievable Matmul
+FLOPS comparison table' (BF16 and FP8 rows); Transformer Engine cpp_extensions/transpose.py and
+csrc/quantizer.cpp (create_transpose only when non-TN FP8 GEMMs are unsupported, i.e. before Blackwell);
+Zadouri, Dao et al., FlashAttention-4, arXiv:2603.05451 (B200: 1613 TFLOP/s, 1.3x cuDNN 9.13).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gpuplanner.engine.perf.assumptions import load_assumptions
+from gpuplanner.engine.perf.layer_time import fp8_cast_bytes, hardware_for, layer_times
+from gpuplanner.engine.perf.request import build
+
+A = load_assumptions()
+
+# (MAMF FP8, FP8 peak, MAMF BF16, BF16 peak) as published in the table
+MAMF = {
+    "NVIDIA H100 SXM": (1402.6, 1979, 794.5, 989),
+    "NVIDIA H200 SXM": (1453.4, 1979, 794.5, 989),  # BF16 row: 'H200 is the same' as H100
+    "NVIDIA B200": (3432.5, 4500, 1745.0, 2250),
+    "NVIDIA GB200": (3615.6, 5000, 1822.0, 2500),
+}
+
+
+@pytest.mark.parametrize("gpu", list(MAMF))
+def test_fp8_ratio_is_the_ratio_of_the_two_measured_mamf_efficiencies(gpu):
+    fp8, fp8_peak, bf16, bf16_peak = MAMF[gpu]
+    expected = (fp8 / fp8_peak) / (bf16 / bf16_peak)
+    assert A.number("fp8_gemm_efficiency_ratio", gpu) == pytest.approx(expected, abs=0.0015)
+
+
+def test_gpus_without_an_fp8_mamf_row_keep_the_earlier_estimate():
+    assert A.number("fp8_gemm_efficiency_ratio", "AMD Instinct MI300X") == 0.80
+
+
+EW = A.table("elementwise_bytes")
+
+
+def test_cast_bytes_of_a_gpt_layer_on_hopper_by_hand():
+    """tp 1, no SP, h = q = kv = 4096, ffn 16384: forward 4·q (attention output cast+transpose) + 2·(2h + ffn)
+    (transposes of the two norm outputs and the activation); backward 2·4h (proj and FC2 output gradients)
+    + 4·3h (QKV output gradient)."""
+    h, ffn, tokens = 4096.0, 16384.0, 1000.0
+    fwd, bwd = fp8_cast_bytes(tokens, h, h, h, ffn, 1.0, False, EW, 1.0)
+    assert float(fwd) == pytest.approx(tokens * (4 * h + 2 * (2 * h + ffn)))
+    assert float(bwd) == pytest.approx(tokens * (2 * 4 * h + 4 * 3 * h))
+
+
+def test_cast_bytes_with_sequence_parallelism_and_on_blackwell():
+    h, q, kv, ffn, tp, tokens = 8192.0, 8192.0, 1024.0, 28672.0, 4.0, 2048.0
+    fwd, bwd = fp8_cast_bytes(tokens, h, q, kv, ffn, tp, True, EW, 1.0)
+    # SP: each rank casts its 1/tp share of the output gradient (r2 w1), the gathered tensor is transposed
+    assert float(bwd) == pytest.approx(tokens * (2 * (3 * h / tp + 2 * h) + 4 * (q + 2 * kv) / tp))
+    assert float(fwd) == pytest.approx(tokens * (4 * q / tp + 2 * (2 * h + ffn / tp)))
+    # Blackwell takes FP8 GEMMs in any layout: casts (r2 w1) only, no transposes
+    fwd_b, bwd_b = fp8_cast_bytes(tokens, h, q, kv, ffn, tp, True, EW, 0.0)
+    assert float(fwd_b) == pytest.approx(tokens * 3 * q / tp)
+    assert float(bwd_b) == pytest.approx(tokens * (2 * 3 * h / tp + 3 * (q + 2 * kv) / tp))
+    assert A.number("fp8_gemm_transposes", "NVIDIA B200") == 0
+    assert A.number("fp8_gemm_transposes", "NVIDIA H100 SXM 80GB") == 1
+
+
+def _layer(req):
+    shape, cluster, cfg = build(req)
+    hw = hardware_for(cluster, cfg.precision, A)
+    lt = layer_times(shape, hw, A, tp=cfg.tp, cp=1, ep=1, mb=cfg.micro_batch, sp=True, flash=True)
+    return shape, hw, lt
+
+
+def test_casts_are_charged_only_in_fp8_runs():
+    req = {
+        "model": "llama3-8b",
+        "gpu": "nvidia-h100-sxm",
+        "gpus": 8,
+        "tp": 1,
+        "pp": 1,
+        "micro_batch": 1,
+        "global_batch": 64,
+        "seq": 4096,
+    }
+    shape, hw8, fp8 = _layer({**req, "precision": "fp8"})
+    _, hw16, bf16 = _layer({**req, "precision": "bf16"})
+    assert hw8.fp8 and not hw16.fp8
+    tokens = 4096.0
+    q, kv = shape.heads * shape.head_dim, shape.kv_heads * shape.head_dim
+    f, b = fp8_cast_bytes(tokens, float(shape.hidden), q, kv, float(shape.ffn_hidden), 1.0, True, EW, 1.0)
+    # the FP8 layer's memory-bound time is the bf16 one plus exactly the casts (same kernels, same bytes)
+    assert float(np.ravel(fp8.ew_fwd)[0] - np.ravel(bf16.ew_fwd)[0]) == pytest.approx(f / hw8.ew_byte_per_s)
+    assert float(np.ravel(fp8.ew_bwd)[0] - np.ravel(bf16.ew_bwd)[0]) == pytest.approx(b / hw8.ew_byte_per_s)
+
+
+def test_blackwell_flash_attention_efficiency_follows_the_published_cudnn_figure():
+    """H100's 0.45 is 0.60 of FA3's best forward (75 %); the same share of cuDNN 9.13's best B200 forward
+    (1613 / 1.3 TFLOP/s of 2250) gives Blackwell's value."""
+    share = A.number("flash_attention_efficiency", "NVIDIA H100 SXM") / 0.75
+    b200 = share * (1613 / 1.3) / 2250
+    assert A.number("flash_attention_efficiency", "NVIDIA B200") == pytest.approx(b200, abs=0.005)
