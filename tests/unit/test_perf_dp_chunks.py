@@ -12,7 +12,7 @@ import itertools
 
 import pytest
 
-from gpuplanner.engine.perf.training import _chunked_exposed
+from gpuplanner.engine.perf.data_parallel import chunked_exposed
 
 
 def _simulated_tail(comm: float, hide: float, p: int, v: int, m: int) -> float:
@@ -41,18 +41,18 @@ def _simulated_tail(comm: float, hide: float, p: int, v: int, m: int) -> float:
     ],
 )
 def test_closed_form_equals_the_simulated_cool_down(comm, hide, p, v, m):
-    exposed = float(_chunked_exposed(comm, hide, p, v, m, 0.0))
+    exposed = float(chunked_exposed(comm, hide, p, v, m, 0.0))
     assert exposed == pytest.approx(_simulated_tail(comm, hide, p, v, m), abs=1e-12)
 
 
 def test_without_interleaving_it_is_the_old_single_overlap():
-    assert float(_chunked_exposed(0.5, 0.2, 8, 1, 32, 0.0)) == pytest.approx(0.3)
-    assert float(_chunked_exposed(0.1, 0.2, 8, 1, 32, 0.0)) == 0.0
+    assert float(chunked_exposed(0.5, 0.2, 8, 1, 32, 0.0)) == pytest.approx(0.3)
+    assert float(chunked_exposed(0.1, 0.2, 8, 1, 32, 0.0)) == 0.0
 
 
 def test_the_hidden_part_slows_the_compute_by_the_contention_fraction():
     comm, hide = 0.5, 0.2
-    bare = float(_chunked_exposed(comm, hide, 8, 1, 32, 0.0))
-    assert float(_chunked_exposed(comm, hide, 8, 1, 32, 0.25)) == pytest.approx(bare + 0.25 * (comm - bare))
+    bare = float(chunked_exposed(comm, hide, 8, 1, 32, 0.0))
+    assert float(chunked_exposed(comm, hide, 8, 1, 32, 0.25)) == pytest.approx(bare + 0.25 * (comm - bare))
     # nothing overlapped (no hiding), nothing contended
-    assert float(_chunked_exposed(comm, 0.0, 8, 4, 32, 0.25)) == pytest.approx(comm)
+    assert float(chunked_exposed(comm, 0.0, 8, 4, 32, 0.25)) == pytest.approx(comm)
