@@ -102,6 +102,10 @@ INPUTS: dict[str, tuple[str, str]] = {
     # performance
     "aname_gemm_efficiency": ("Matrix multiply efficiency (share of peak)", "矩阵乘法效率（占峰值比例）"),
     "aname_fp8_gemm_efficiency_ratio": ("FP8 / BF16 matrix multiply efficiency", "FP8 与 BF16 矩阵乘法效率之比"),
+    "aname_fp8_gemm_transposes": (
+        "FP8 matrix operands also kept transposed (1 Hopper, 0 Blackwell)",
+        "FP8 矩阵乘法操作数是否另存转置（Hopper 为 1，Blackwell 为 0）",
+    ),
     "aname_gemm_hbm_efficiency": ("Memory bandwidth during matrix multiplies (share)", "矩阵乘法时的显存带宽利用率"),
     "aname_elementwise_hbm_efficiency": ("Memory bandwidth of memory-bound kernels (share)", "访存密集型算子的显存带宽利用率"),
     "aname_elementwise_bytes": ("Bytes per element of memory-bound kernels", "访存密集型算子每元素字节数"),
