@@ -102,9 +102,9 @@ def _stored(path: str) -> dict[str, Any]:
     try:
         doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(text.en("error.read_bands", reason=exc), file=path) from exc
+        raise CatalogError(text.Msg("error.read_bands", {"reason": str(exc)}), file=path) from exc
     if not isinstance(doc, dict) or not isinstance(doc.get("groups"), dict) or "all" not in doc["groups"]:
-        raise CatalogError(text.en("error.no_groups_map"), file=path)
+        raise CatalogError(text.Msg("error.no_groups_map"), file=path)
     return doc
 
 
