@@ -77,10 +77,13 @@ def phase_figures(project: Any, scenario: str | None, lang: str) -> tuple[list[A
         raise ReportError(f"the phases cannot be analysed ({exc.__class__.__name__}: {exc})") from exc
 
 
-def analyze(project: Any, scenario: str | None, base: Any = None) -> Any:
+def analyze(project: Any, scenario: str | None, base: Any = None, *, phase: str | None = None) -> Any:
     """The analysis the report prints; an engine failure becomes one clear line instead of a traceback.
-    ``base``: the results of the project as drawn, which a settings-only scenario builds on."""
+    ``base``: the results of the project as drawn, which a settings-only scenario builds on; ``phase``: the
+    plan at the end of that phase (name or id)."""
     try:
+        if phase:
+            return analyze_project(project, scenario=scenario, phase=phase)
         if scenario:
             return analyze_scenario(project, scenario, base)
         return analyze_project(project, scenario=scenario)
