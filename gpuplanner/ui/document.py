@@ -323,5 +323,12 @@ class Document(QObject):
         """Stop the engine worker (cancels a running solve); the document stays usable for editing."""
         self._runner.close()
 
+    def current_results(self) -> Results | None:
+        """The figures shown, when they are of the project as it is now: no edit waits for a solve and none
+        is being solved (else None)."""
+        if self._dirty or self._timer.isActive() or not self._runner.idle():
+            return None
+        return self.results
+
     def _store_results(self, res: Results) -> None:
         self.results = res
