@@ -48,6 +48,10 @@ RowT = TypeVar("RowT", bound="DataclassInstance")
 SETTINGS_TABLES = ("site", "project")  # one row each: the override replaces a field of that row
 COLUMN_TABLES = ("racks", "devices", "links")  # many rows: the override is one value for the whole column
 NOT_OVERRIDABLE = frozenset({"id"})  # the key rows are found by
+# The tables a scenario may override, each a table of the model (its row class from ``ROW_TYPES``).
+OVERRIDABLE_TABLES: dict[str, type] = {
+    t: ROW_TYPES[t] for t in (*SETTINGS_TABLES, *COLUMN_TABLES, "workloads")
+}
 
 
 @dataclass(frozen=True)
@@ -160,11 +164,11 @@ def select(project: Project, scenario: str | None = None, phase: str | Phase | N
                     swap = {k: (value if v == fname else v) for k, v in swap.items()}
                     swap.setdefault(fname, value)
                 continue
-            if table not in ROW_TYPES or table not in (*SETTINGS_TABLES, *COLUMN_TABLES, "workloads"):
+            if table not in OVERRIDABLE_TABLES:
                 raise ValidationError(
                     text.Msg("error.scenario_cannot_override", {"name": sc.name, "key": key}), field=key
                 )
-            _check_field(ROW_TYPES[table], fname, value, sc.name)
+            _check_field(OVERRIDABLE_TABLES[table], fname, value, sc.name)
             if fname in NOT_OVERRIDABLE:
                 raise ValidationError(
                     text.Msg("error.scenario_cannot_override", {"name": sc.name, "key": key}), field=key
