@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QTableWidget,
@@ -233,7 +234,10 @@ class CompareDialog(QDialog):
         self.table = QTableWidget()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setColumnCount(4)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)  # the difference takes the rest
         lay.addWidget(self.table, 1)
         self.note = QLabel()
         self.note.setWordWrap(True)
@@ -299,7 +303,6 @@ class CompareDialog(QDialog):
                 if c:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
         errors = [f"{n}: {d}" for n, d in ((self.left.currentText(), a), (self.right.currentText(), b))]
         errors = [e for e, d in zip(errors, (a, b), strict=True) if isinstance(d, str)]
         note = self.tr("{same} of %Ln figure(s) are the same.", None, len(rows)).format(same=fmt.number(same))
