@@ -20,7 +20,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.runner import ALL_STAGES, EngineRunner, Outcome, dirty_stages
 from gpuplanner.model import ChangeSet, Project
-from gpuplanner.ui.fields import plain_error
+from gpuplanner.ui.fields import plain_error, plain_line
 from gpuplanner.ui.file_service import FileService
 from gpuplanner.ui.view_state import ViewState
 
@@ -314,7 +314,7 @@ class Document(QObject):
         if out.generation != self._runner.generation:  # a newer request was submitted meanwhile
             return
         if out.results is None:
-            self.analysisFailed.emit(out.error)
+            self.analysisFailed.emit(plain_line(out.error))  # in the window's language
             return
         self.last_analysis_ms = out.elapsed_ms
         self.resultsReady.emit(out.results)

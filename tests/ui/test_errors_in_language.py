@@ -205,3 +205,23 @@ def test_a_model_refusal_of_a_value_reads_in_chinese_with_the_field_as_labelled(
     assert "power_budget_kw" not in shown and shown.count(label) == 1, shown
     assert f"条目“{rack.id}”" in shown, shown
     _chinese(shown)
+
+
+def test_a_refused_analysis_is_reported_in_chinese(chinese, make_window):
+    """The runner keeps the engine's refusal as message data (``Outcome.error``); the window says it in its
+    language: a scenario overriding a table no scenario may override."""
+    import json
+
+    from gpuplanner.model.rows import Scenario
+
+    w = make_window(small_project())
+    p = w.doc.project
+    sc = Scenario(id=p.new_id("scenarios"), name="bad", overrides_json=json.dumps({"teams.name": "x"}))
+    w.doc.push(AddRows("scenarios", [sc]))
+    said: list[str] = []
+    w.doc.analysisFailed.connect(said.append)
+    w.doc.set_scenario("bad")
+    QApplication.processEvents()
+    assert said, "no refusal"
+    assert "“bad”" in said[-1] and "teams.name" in said[-1], said
+    _chinese(said[-1].replace("teams.name", ""))
