@@ -10,7 +10,7 @@ docs/screenshots/welcome.png (the welcome screen with recent projects, one of th
 docs/screenshots/main-window-zh.png and site-dialog-zh.png (the Chinese UI on the 256-GPU example),
 docs/screenshots/floor-plan.png and floor-plan-zh.png (the floor-plan tab on the three-phase example, a rack
 selected), docs/screenshots/advisor.png (Plan ▸ Design advisor with a Pareto front) and
-docs/screenshots/scenario-compare.png (two scenarios side by side).
+docs/screenshots/scenario-compare.png and scenario-compare-zh.png (two scenarios side by side).
 Name shots to take only those: ``python tools/screenshots.py welcome``.
 """
 
@@ -215,26 +215,40 @@ def shot_advisor(app: QApplication, tmp: Path) -> None:
 
 
 def shot_scenarios(app: QApplication, tmp: Path) -> None:
-    """The scenario compare dialog on the 256-GPU example with a cheaper-power, liquid-cooled scenario."""
+    """The scenario compare dialog on the 256-GPU example with a cheaper-power, liquid-cooled scenario, in
+    English and in Chinese (the figures are solved off the UI thread: wait for them)."""
     import json
 
     from gpuplanner.model.rows import Scenario
+    from gpuplanner.ui import i18n
     from gpuplanner.ui.scenario_picker import CompareDialog
 
-    w, _rack = window_256(app, tmp)
-    p = w.doc.project
-    overrides = {"site.electricity_usd_per_kwh": 0.06, "racks.cooling_id": "generic-cold-plate-dlc-cdu"}
-    sc = Scenario(
-        id=p.new_id("scenarios"), name="Liquid, cheaper power", overrides_json=json.dumps(overrides)
-    )
-    w.doc.push(AddRows("scenarios", [sc]))
-    dlg = CompareDialog(w.doc, None, sc.name, w)
-    dlg.resize(760, 620)
-    dlg.show()
-    settle(app, w, 0.5)
-    dlg.grab().save(str(OUT / "scenario-compare.png"))
-    dlg.close()
-    w.close()
+    for lang, name in (("en", "scenario-compare.png"), ("zh", "scenario-compare-zh.png")):
+        i18n.set_language(lang)
+        try:
+            w, _rack = window_256(app, tmp)
+            p = w.doc.project
+            overrides = {
+                "site.electricity_usd_per_kwh": 0.06,
+                "racks.cooling_id": "generic-cold-plate-dlc-cdu",
+            }
+            title = "Liquid, cheaper power" if lang == "en" else "液冷、更低电价"
+            sc = Scenario(id=p.new_id("scenarios"), name=title, overrides_json=json.dumps(overrides))
+            w.doc.push(AddRows("scenarios", [sc]))
+            dlg = CompareDialog(w.doc, None, sc.name, w)
+            dlg.resize(760, 620)
+            dlg.show()
+            end = time.perf_counter() + 120
+            while dlg.pending and time.perf_counter() < end:
+                app.processEvents()
+                time.sleep(0.02)
+            settle(app, w, 0.5)
+            dlg.grab().save(str(OUT / name))
+            dlg.close()
+            w.doc.undo_stack.setClean()
+            w.close()
+        finally:
+            i18n.set_language("en")
 
 
 SHOTS = {

@@ -17,6 +17,7 @@ from gpuplanner import __version__
 from gpuplanner.cli import catalog_cmd, project_cmd
 from gpuplanner.cli.common import EXIT_BAD_INPUT
 from gpuplanner.core.errors import PlannerError
+from gpuplanner.text import error_line
 
 # Each module adds its sub-commands; the order here is the order of `gpuplanner --help`.
 COMMAND_MODULES = [project_cmd, catalog_cmd]
@@ -75,6 +76,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+ENV_LANG = "GPUPLANNER_LANG"
+
+
+def message_language(args: argparse.Namespace | None = None) -> str:
+    """The language of a refusal on stderr: the command's ``--lang`` when given, else ``GPUPLANNER_LANG``,
+    else the locale (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` in gettext's order: zh_* → Chinese);
+    English otherwise."""
+    given = getattr(args, "lang", None)
+    if given in ("en", "zh"):
+        return str(given)
+    for name in (ENV_LANG, "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -93,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except PlannerError as exc:
-        print(f"gpuplanner: {_flat(exc.one_line())}", file=sys.stderr)
+        print(f"gpuplanner: {_flat(error_line(exc, message_language(args)))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

@@ -1,10 +1,10 @@
-"""`gpuplanner analyze FILE [--json] [--scenario NAME] [--lang en|zh]`."""
+"""`gpuplanner analyze FILE [--json] [--scenario NAME] [--phase NAME|ID] [--lang en|zh]`."""
 
 from __future__ import annotations
 
 import argparse
 
-from gpuplanner.cli.common import int_in, print_json, print_table
+from gpuplanner.cli.common import add_phase_argument, int_in, phase_json, print_json, print_table
 
 SEV = {"error": "ERROR", "warning": "warn", "info": "info"}
 
@@ -21,10 +21,11 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
     project = open_project(args.file)
     lang = args.lang or project.info.language
-    res = analyze_project(project, scenario=args.scenario)
+    res = analyze_project(project, scenario=args.scenario, phase=args.phase)
     data = results_json(project, res, lang)
+    data["phase"] = phase_json(project, res.phase)
     data["phases"] = []
-    if project.tables["phases"]:
+    if project.tables["phases"] and not args.phase:  # the phase table: every phase (not one phase's view)
         from gpuplanner.engine.phases import analyze_phases
 
         phase_results, growth = analyze_phases(project, scenario=args.scenario, lang=lang)
@@ -34,7 +35,10 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         print_json(data)
         return 0
     cur = data["currency"]
-    print(f"{data['project']}" + (f"  [scenario: {data['scenario']}]" if data["scenario"] else ""))
+    view = (f"  [scenario: {data['scenario']}]" if data["scenario"] else "") + (
+        f"  [at the end of phase: {data['phase']['name']}]" if data["phase"] else ""
+    )
+    print(f"{data['project']}{view}")
     print(
         f"  GPUs {data['gpus']:,} in {data['servers']:,} servers; switches {data['fabric']['switches']:,}; "
         f"bisection {data['fabric']['bisection_gbps'] / 1000:,.1f} Tb/s"
@@ -110,6 +114,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("analyze", help="analyse a project: performance, power, cooling, cost, findings")
     p.add_argument("file")
     p.add_argument("--scenario", help="analyse a named scenario of the project")
+    add_phase_argument(p, "analyse the plan as it stands at the end of this phase (name or id)")
     p.add_argument("--lang", choices=["en", "zh"], help="language of the findings (default: the project's)")
     p.add_argument("--racks", type=int_in(0, 1_000_000), default=20, help="racks to list in the text output")
     p.add_argument("--json", action="store_true")

@@ -125,3 +125,16 @@ def output_file(path: str | os.PathLike[str], *, folder_ok: bool = False) -> Ite
                 elif out.is_file():
                     out.unlink()
         raise
+
+
+# -- phases ---------------------------------------------------------------------------------------------
+def add_phase_argument(p: argparse.ArgumentParser, help_text: str) -> None:
+    """``--phase NAME|ID``: the plan as it stands at the end of a phase (its rows and those of the phases
+    before), as the window's "Show phase" shows it. An unknown phase is refused naming the ones there are."""
+    p.add_argument("--phase", metavar="PHASE", help=help_text)
+
+
+def phase_json(project: Any, phase_id: str) -> dict[str, Any] | None:
+    """The phase figures are for (``Results.phase``): id and name; None for the whole plan."""
+    row = project.tables["phases"].get(phase_id) if phase_id else None
+    return None if row is None else {"id": row.id, "name": row.name}

@@ -1,11 +1,12 @@
-"""`gpuplanner report FILE -o proposal.pdf [--lang zh|en] [--scenario NAME]`: the PDF proposal, headless."""
+"""`gpuplanner report FILE -o proposal.pdf [--lang zh|en] [--scenario NAME] [--phase NAME|ID]`: the PDF
+proposal, headless."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from gpuplanner.cli.common import check_output
+from gpuplanner.cli.common import add_phase_argument, check_output
 
 
 def _warn(message: str) -> None:
@@ -18,6 +19,11 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     check_output(args.output)  # before the (long) analysis
     project = open_project(args.file)
+    results = None
+    if args.phase:  # the plan at the end of a phase: its figures; the phase and scenario tables stay whole
+        from gpuplanner.reports import analyze
+
+        results = analyze(project, args.scenario, phase=args.phase)
     options = None
     if args.options or args.advise:
         from gpuplanner.cli.report_options import advise_options, mark_other_goal, read_options
@@ -27,7 +33,13 @@ def _cmd_report(args: argparse.Namespace) -> int:
         )
         options = mark_other_goal(found, project)
     out = build_report(
-        project, args.output, lang=args.lang, scenario=args.scenario, warn=_warn, options=options
+        project,
+        args.output,
+        lang=args.lang,
+        scenario=args.scenario,
+        warn=_warn,
+        options=options,
+        results=results,
     )
     print(f"wrote {out}")
     return 0
@@ -39,6 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", required=True, help="the PDF to write")
     p.add_argument("--lang", choices=["en", "zh"], help="language of the report (default: the project's)")
     p.add_argument("--scenario", help="report on a named scenario of the project")
+    add_phase_argument(p, "report on the plan as it stands at the end of this phase (name or id)")
     opts = p.add_mutually_exclusive_group()
     opts.add_argument(
         "--options",

@@ -7,6 +7,8 @@ import argparse
 import shlex
 
 from gpuplanner.cli.common import print_json, print_table
+from gpuplanner.cli.validate_print import pct as _pct
+from gpuplanner.cli.validate_print import print_families
 
 
 def command_line(request: dict) -> str:
@@ -25,10 +27,6 @@ def command_line(request: dict) -> str:
         else:
             parts += [opt, str(v)]
     return shlex.join(parts)
-
-
-def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{x * 100:+.1f}%"
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -106,20 +104,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         )
     print_table(rows, ["run", "source", "GPUs", "layout", "metric", "measured", "predicted", "error"])
     print()
-    print_table(
-        [
-            [
-                f["family"],
-                f["runs"],
-                f["refused"],
-                _pct(f["mean_abs_error"])[1:],
-                _pct(f["worst_abs_error"])[1:],
-                _pct(f["mean_error"]),
-            ]
-            for f in fams
-        ],
-        ["family", "runs", "refused", "mean |error|", "worst |error|", "mean error"],
-    )
+    print_families(fams, "runs")
     print("\nsmall collectives between nodes (latency-bound; nccl-tests all-reduce, not in the error bands):")
     print_table(
         [

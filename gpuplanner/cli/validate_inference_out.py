@@ -10,6 +10,8 @@ from typing import Any
 
 from gpuplanner import text
 from gpuplanner.cli.common import print_json, print_table
+from gpuplanner.cli.validate_print import pct as _pct
+from gpuplanner.cli.validate_print import print_families
 
 
 def command_line(request: dict[str, Any]) -> str:
@@ -18,10 +20,6 @@ def command_line(request: dict[str, Any]) -> str:
     for k, v in request.items():
         parts += ["--" + k.replace("_", "-"), str(v)]
     return shlex.join(parts)
-
-
-def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{x * 100:+.1f}%"
 
 
 def _row_json(c: Any) -> dict[str, Any]:
@@ -114,20 +112,7 @@ def run_validate_inference(args: argparse.Namespace) -> int:
         ],
     )
     print()
-    print_table(
-        [
-            [
-                f["family"],
-                f["runs"],
-                f["refused"],
-                _pct(f["mean_abs_error"])[1:],
-                _pct(f["worst_abs_error"])[1:],
-                _pct(f["mean_error"]),
-            ]
-            for f in fams
-        ],
-        ["family", "rows", "refused", "mean |error|", "worst |error|", "mean error"],
-    )
+    print_families(fams, "rows")
     print()
     print_table(
         [[k, g["runs"], f"{g['low']:.2f}", f"{g['high']:.2f}"] for k, g in bands["groups"].items()],

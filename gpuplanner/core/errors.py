@@ -48,6 +48,12 @@ class PlannerError(Exception):
         self.value = value
         self.hint = hint if hint is None or isinstance(hint, str) else hint.render("en")
 
+    def set_message(self, message: str | Message) -> None:
+        """Replace the message (a caller that knows more says where: "table 'racks', row 'r1': …")."""
+        self.msg = None if isinstance(message, str) else message
+        self.message = message if isinstance(message, str) else message.render("en")
+        self.args = (self.message,)
+
     @property
     def msg_id(self) -> str | None:
         """The message id when the message was given as one (None: English text only)."""

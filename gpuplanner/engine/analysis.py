@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from gpuplanner import text
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.arrays import FloatArray
 from gpuplanner.engine.cache import EngineCache
@@ -49,6 +50,7 @@ from gpuplanner.engine.workloads import (
 )
 from gpuplanner.model import Project
 from gpuplanner.model.rows import Phase, Workload
+from gpuplanner.text import Msg
 
 GIGA = 1e9
 
@@ -74,7 +76,7 @@ class Results:
     )  # floor item → (load, capacity) kW
     scenario: str = ""
     phase: str = ""  # the phase id the results are of ("" = every phase)
-    workload_error: str = ""
+    workload_error: str | Msg = ""  # why the workload was not evaluated (text.shown renders it)
     stage_ms: dict[str, float] = field(default_factory=dict)
     electrical: ElectricalResult | None = None
     workloads: list[WorkloadEntry] = field(default_factory=list)  # every active workload on its partition
@@ -250,16 +252,16 @@ def reanalyze(
 
 def _workload_stage(
     c: Compiled, fabric: FabricResult, wl: Workload | None
-) -> tuple[WorkloadResult | None, str, np.ndarray, np.ndarray, float]:
+) -> tuple[WorkloadResult | None, str | Msg, np.ndarray, np.ndarray, float]:
     """The active training workload placed and routed: its result (or the one-line reason there is none),
     each link's average utilisation per direction over a step, and the GPU utilisation power follows."""
     wres: WorkloadResult | None = None
-    werr = ""
+    werr: str | Msg = ""
     if wl is not None and wl.kind in TRAINING_KINDS and int(c.devices.gpu_count.sum()) > 0:
         try:
             wres = analyze_workload(c, fabric.graph, fabric.router, wl)
         except PlannerError as exc:
-            werr = exc.one_line()
+            werr = text.error_msg(exc)
     n = len(c.links.ids)
     util_ab = np.zeros(n)
     util_ba = np.zeros(n)

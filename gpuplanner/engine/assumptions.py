@@ -31,10 +31,10 @@ class Assumptions:
             return self.entries[name]["value"]
         except KeyError:
             raise CatalogError(
-                text.en("error.assumption_missing", name=name),
+                text.Msg("error.assumption_missing", {"name": name}),
                 file=self.path,
                 entry=name,
-                hint=text.en("error.assumption_missing.hint"),
+                hint=text.Msg("error.assumption_missing.hint"),
             ) from None
 
     def number(self, name: str, gpu_name: str = "") -> float:
@@ -47,7 +47,7 @@ class Assumptions:
     def table(self, name: str) -> dict[str, float]:
         v = self.value(name)
         if not isinstance(v, dict):
-            raise CatalogError(text.en("error.expected_map"), file=self.path, entry=name)
+            raise CatalogError(text.Msg("error.expected_map"), file=self.path, entry=name)
         return {k: float(x) for k, x in v.items()}
 
 
@@ -57,7 +57,7 @@ def _by_family(values: dict[str, Any], gpu_name: str, path: str, name: str) -> A
         if key in g:
             return values[key]
     if "default" not in values:
-        raise CatalogError(text.en("error.no_gpu_value", gpu=gpu_name), file=path, entry=name)
+        raise CatalogError(text.Msg("error.no_gpu_value", {"gpu": gpu_name}), file=path, entry=name)
     return values["default"]
 
 
@@ -81,14 +81,16 @@ def _load(path: str, notes_required: bool) -> Assumptions:
         with open(path, encoding="utf-8") as fh:
             doc = yaml.safe_load(fh)
     except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(text.en("error.read_assumptions", reason=exc), file=path) from exc
+        raise CatalogError(text.Msg("error.read_assumptions", {"reason": str(exc)}), file=path) from exc
     entries = doc.get("entries") if isinstance(doc, dict) else None
     if not isinstance(entries, dict):
-        raise CatalogError(text.en("error.no_entries_map"), file=path)
+        raise CatalogError(text.Msg("error.no_entries_map"), file=path)
     for name, e in entries.items():
         missing = [f for f in REQUIRED_FIELDS if not isinstance(e, dict) or f not in e]
         if missing:
-            raise CatalogError(f"missing {', '.join(missing)}", file=path, entry=name)
+            raise CatalogError(
+                text.Msg("error.valinf_missing", {"fields": ", ".join(missing)}), file=path, entry=name
+            )
         if notes_required and e.get("estimate") and not e.get("note"):
-            raise CatalogError(text.en("error.estimate_needs_note"), file=path, entry=name)
+            raise CatalogError(text.Msg("error.estimate_needs_note"), file=path, entry=name)
     return Assumptions(entries=entries, path=path)

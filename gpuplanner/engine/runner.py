@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpuplanner import text
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import STAGES, AnalysisCancelled, Results, analyze_project, reanalyze
 from gpuplanner.engine.cache import EngineCache
@@ -91,7 +92,7 @@ class Outcome:
 
     generation: int
     results: Results | None = None
-    error: str = ""
+    error: str | text.Msg = ""  # a refusal as message data (text.shown renders it), or an engine bug's line
     elapsed_ms: float = 0.0
     stages: frozenset[str] = field(default_factory=frozenset)
 
@@ -250,7 +251,7 @@ class EngineRunner:
             self._last, self._carry = prev, stages  # prev stays valid with these stages still to redo
             return
         except PlannerError as exc:
-            out.error = exc.one_line()
+            out.error = text.error_msg(exc)
         except Exception as exc:  # an engine bug must not take the caller down with the user's work
             out.error = f"analysis failed: {type(exc).__name__}: {exc}"
         self._last, self._last_view = out.results, (req.scenario, req.phase)

@@ -48,6 +48,10 @@ RowT = TypeVar("RowT", bound="DataclassInstance")
 SETTINGS_TABLES = ("site", "project")  # one row each: the override replaces a field of that row
 COLUMN_TABLES = ("racks", "devices", "links")  # many rows: the override is one value for the whole column
 NOT_OVERRIDABLE = frozenset({"id"})  # the key rows are found by
+# The tables a scenario may override, each a table of the model (its row class from ``ROW_TYPES``).
+OVERRIDABLE_TABLES: dict[str, type] = {
+    t: ROW_TYPES[t] for t in (*SETTINGS_TABLES, *COLUMN_TABLES, "workloads")
+}
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,7 @@ def find_scenario(project: Project, name: str) -> Scenario:
     if sc is None:
         names = ", ".join(s.name for s in project.rows_of(Scenario).values()) or "none"
         raise ValidationError(
-            text.en("error.no_scenario", name=name, names=names), field="scenario", value=name
+            text.Msg("error.no_scenario", {"name": name, "names": names}), field="scenario", value=name
         )
     return sc
 
@@ -94,9 +98,11 @@ def scenario_overrides(sc: Scenario) -> dict[str, Any]:
     try:
         overrides = json.loads(sc.overrides_json or "{}")
     except json.JSONDecodeError as exc:
-        raise ValidationError(text.en("error.scenario_json", name=sc.name, reason=exc)) from exc
+        raise ValidationError(text.Msg("error.scenario_json", {"name": sc.name, "reason": str(exc)})) from exc
     if not isinstance(overrides, dict):
-        raise ValidationError(text.en("error.scenario_json", name=sc.name, reason=type(overrides).__name__))
+        raise ValidationError(
+            text.Msg("error.scenario_json", {"name": sc.name, "reason": type(overrides).__name__})
+        )
     return overrides
 
 
@@ -115,7 +121,9 @@ def find_phase(project: Project, phase: str | Phase) -> Phase:
     )
     if row is None:
         names = ", ".join(p.name for p in project.rows_of(Phase).values()) or "none"
-        raise ValidationError(text.en("error.no_phase", name=phase, names=names), field="phase", value=phase)
+        raise ValidationError(
+            text.Msg("error.no_phase", {"name": phase, "names": names}), field="phase", value=phase
+        )
     return row
 
 
@@ -156,14 +164,14 @@ def select(project: Project, scenario: str | None = None, phase: str | Phase | N
                     swap = {k: (value if v == fname else v) for k, v in swap.items()}
                     swap.setdefault(fname, value)
                 continue
-            if table not in ROW_TYPES or table not in (*SETTINGS_TABLES, *COLUMN_TABLES, "workloads"):
+            if table not in OVERRIDABLE_TABLES:
                 raise ValidationError(
-                    text.en("error.scenario_cannot_override", name=sc.name, key=key), field=key
+                    text.Msg("error.scenario_cannot_override", {"name": sc.name, "key": key}), field=key
                 )
-            _check_field(ROW_TYPES[table], fname, value, sc.name)
+            _check_field(OVERRIDABLE_TABLES[table], fname, value, sc.name)
             if fname in NOT_OVERRIDABLE:
                 raise ValidationError(
-                    text.en("error.scenario_cannot_override", name=sc.name, key=key), field=key
+                    text.Msg("error.scenario_cannot_override", {"name": sc.name, "key": key}), field=key
                 )
             if table == "site":
                 site = dataclasses.replace(site, **{fname: value})
@@ -193,5 +201,5 @@ def select(project: Project, scenario: str | None = None, phase: str | Phase | N
 def _check_field(cls: type, fname: str, value: Any, scenario: str) -> None:
     if fname not in {f.name for f in dataclasses.fields(cls)}:
         raise ValidationError(
-            text.en("error.scenario_no_field", name=scenario, field=fname), field=fname, value=value
+            text.Msg("error.scenario_no_field", {"name": scenario, "field": fname}), field=fname, value=value
         )

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from gpuplanner import text
 from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.facility.climate import climate_json
 from gpuplanner.engine.facility.power import load_assumptions
@@ -75,9 +76,9 @@ def _perf_ranges(e: TrainEstimate, w: WorkloadResult) -> dict[str, Any]:
     return out
 
 
-def workloads_json(results: Results) -> list[dict[str, Any]]:
+def workloads_json(results: Results, lang: str = "en") -> list[dict[str, Any]]:
     """`analyze --json` `workloads`: one entry per active workload, each on its partition's GPUs."""
-    return [_clean(e.to_json()) for e in results.workloads]
+    return [_clean(e.to_json(lang)) for e in results.workloads]
 
 
 def limits_json(results: Results) -> list[dict[str, Any]]:
@@ -171,8 +172,8 @@ def results_json(project: Project, results: Results, lang: str = "en") -> dict[s
             else None,
             "missing_prices": cost.missing_prices,
             "performance": performance_json(results, lang),
-            "workload_error": results.workload_error or None,
-            "workloads": workloads_json(results),
+            "workload_error": text.shown(results.workload_error, lang) or None,
+            "workloads": workloads_json(results, lang),
             "limits": limits_json(results),
             "fabric": fabric,
             "link_utilization": {

@@ -87,7 +87,7 @@ def cluster_of(
         is_gpu &= mask
     if not is_gpu.any():
         raise PlannerError(
-            text.en("error.no_gpu_servers" if servers is None else "error.no_gpu_servers_in_partition")
+            text.Msg("error.no_gpu_servers" if servers is None else "error.no_gpu_servers_in_partition")
         )
     srv = catalog.get_typed(most_common_type(c, is_gpu), ServerType)
     gpu = catalog.get_typed(str(srv.gpu), GpuType)  # a server without a GPU: "no catalog entry 'None'"
@@ -135,7 +135,9 @@ def workload_settings(workload: Workload) -> dict[str, Any]:
     for k in ON_OFF:
         v = str(getattr(workload, k, "") or "").strip().lower()
         if v not in ("", "on", "off"):
-            raise PlannerError(text.en("error.on_off", workload=workload.name, field=k), field=k, value=v)
+            raise PlannerError(
+                text.Msg("error.on_off", {"workload": workload.name, "field": k}), field=k, value=v
+            )
         stated[k] = None if not v else v == "on"
     for k in ("attention", "grad_dtype"):
         stated[k] = getattr(workload, k, "") or None
@@ -290,8 +292,9 @@ def analyze_workload(
         servers = c.devices.partition_rows(workload.partition)
         if not len(servers):
             raise PlannerError(
-                text.en(
-                    "error.workload_partition_empty", workload=workload.name, partition=workload.partition
+                text.Msg(
+                    "error.workload_partition_empty",
+                    {"workload": workload.name, "partition": workload.partition},
                 ),
                 field="partition",
                 value=workload.partition,
@@ -301,15 +304,17 @@ def analyze_workload(
     used = cfg.tp * cfg.pp * cfg.dp * cfg.cp
     if used > n_gpus:
         raise PlannerError(
-            text.en(
+            text.Msg(
                 "error.workload_needs_gpus",
-                workload=workload.name,
-                used=used,
-                tp=cfg.tp,
-                pp=cfg.pp,
-                dp=cfg.dp,
-                cp=cfg.cp,
-                gpus=n_gpus,
+                {
+                    "workload": workload.name,
+                    "used": used,
+                    "tp": cfg.tp,
+                    "pp": cfg.pp,
+                    "dp": cfg.dp,
+                    "cp": cfg.cp,
+                    "gpus": n_gpus,
+                },
             ),
             field="dp",
         )

@@ -15,6 +15,7 @@ from gpuplanner.engine.arrays import IntArray
 from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.fabric.fabric_graph import FabricGraph
+from gpuplanner.engine.perf.sentences import refusal_msg
 from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload, cluster_of, shape_of
 from gpuplanner.model.rows import Workload
@@ -37,17 +38,17 @@ class WorkloadEntry:
     train: WorkloadResult | None = None
     serving: ServingPlan | None = None  # the partition's capacity as drawn
     needed: ServingPlan | None = None  # the GPUs the stated load needs
-    error: str = ""
+    error: str | text.Msg = ""  # why it was not evaluated: text.shown(error, lang) says it in a language
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": self.id,
             "name": self.name,
             "kind": self.kind,
             "partition": self.partition,
             "gpus": self.gpus,
-            "error": self.error or None,
+            "error": text.shown(self.error, lang) or None,
         }
         if self.kind in TRAINING_KINDS:
             e = self.train.estimate if self.train is not None else None
@@ -88,7 +89,7 @@ def _servers_of(c: Compiled, partition: str) -> IntArray | None:
     rows = c.devices.partition_rows(partition)
     if not len(rows):
         raise PlannerError(
-            text.en("error.partition_empty", partition=partition), field="partition", value=partition
+            text.Msg("error.partition_empty", {"partition": partition}), field="partition", value=partition
         )
     return rows
 
@@ -158,12 +159,12 @@ def evaluate_workloads(
                 n = int(c.devices.gpu_count.sum() if servers is None else c.devices.gpu_count[servers].sum())
                 e = WorkloadEntry(w.id, w.name, w.kind, w.partition, n, train=res)
                 if not res.estimate.fits:
-                    e.error = res.estimate.refusal
+                    e.error = refusal_msg(res.estimate.memory)
                 out.append(e)
             else:
                 out.append(_serve(c, fabric.graph, w))
         except PlannerError as exc:
-            out.append(WorkloadEntry(w.id, w.name, w.kind, w.partition, 0, error=exc.one_line()))
+            out.append(WorkloadEntry(w.id, w.name, w.kind, w.partition, 0, error=text.error_msg(exc)))
     return out
 
 

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.text import Msg
 
 # The generators' templates (topology/options.py TEMPLATES; a test keeps the two equal: the model may not
 # import topology) and the cooling methods of the catalog's schema (catalogs/schema/cooling.json).
@@ -31,10 +32,10 @@ def split_list(text: str) -> list[str]:
 def parse_list(name: str, text: Any) -> tuple[str, ...] | tuple[float, ...]:
     """A list field's items, checked; oversubs as numbers. Raises ValidationError naming the field."""
     if not isinstance(text, str):
-        raise ValidationError(f"the goal's {name} must be comma-separated text", field=name, value=text)
+        raise ValidationError(Msg("error.model.goal_list_text", {"name": name}), field=name, value=text)
     items = split_list(text)
     if len(items) > MAX_ITEMS:
-        raise ValidationError(f"the goal's {name} list has more than {MAX_ITEMS} items", field=name)
+        raise ValidationError(Msg("error.model.goal_list_long", {"name": name, "max": MAX_ITEMS}), field=name)
     if name == "oversubs":
         out: list[float] = []
         for it in items:
@@ -44,7 +45,7 @@ def parse_list(name: str, text: Any) -> tuple[str, ...] | tuple[float, ...]:
                 v = math.nan
             if not (OVERSUB_RANGE[0] <= v <= OVERSUB_RANGE[1]):
                 raise ValidationError(
-                    f"the goal's oversubscription '{it[:40]}' is not between 1 (non-blocking) and 8",
+                    Msg("error.model.goal_oversub", {"item": it[:40]}),
                     field=name,
                     value=text,
                 )
@@ -53,15 +54,17 @@ def parse_list(name: str, text: Any) -> tuple[str, ...] | tuple[float, ...]:
     for it in items:
         if not _ITEM.match(it):
             raise ValidationError(
-                f"the goal's {name} list: '{it[:40]}' is not a name", field=name, value=text
+                Msg("error.model.goal_not_a_name", {"name": name, "item": it[:40]}), field=name, value=text
             )
     allowed = {"templates": GOAL_TEMPLATES, "cooling": GOAL_COOLING}.get(name)
-    what = {"templates": "fabric template", "cooling": "cooling method"}.get(name, name)
     if allowed is not None:
         bad = [it for it in items if it not in allowed]
         if bad:
             raise ValidationError(
-                f"the goal's {what} '{bad[0][:40]}' is not one of {', '.join(allowed)}",
+                Msg(
+                    "error.model.goal_not_one_of",
+                    {"what": name, "item": bad[0][:40], "allowed": ", ".join(allowed)},
+                ),
                 field=name,
                 value=text,
             )
@@ -73,12 +76,12 @@ def check_goal_row(row: Any) -> None:
     for name in GOAL_LISTS:
         parse_list(name, getattr(row, name))
     if not split_list(row.templates):
-        raise ValidationError("the goal needs at least one fabric template", field="templates")
+        raise ValidationError(Msg("error.model.goal_no_template"), field="templates")
     if not split_list(row.oversubs):
-        raise ValidationError("the goal needs at least one oversubscription", field="oversubs")
+        raise ValidationError(Msg("error.model.goal_no_oversub"), field="oversubs")
     if row.kind == "inference" and not row.requests_per_s > 0:
         raise ValidationError(
-            "a serving goal needs a request rate above 0",
+            Msg("error.model.serving_rate"),
             field="requests_per_s",
             value=row.requests_per_s,
         )

@@ -37,6 +37,7 @@ from gpuplanner.model.rows import (
     Site,
 )
 from gpuplanner.model.validate import check_rack_contents, validate_row
+from gpuplanner.text import Msg
 
 R = TypeVar("R")  # a row class of ROW_TYPES
 
@@ -99,7 +100,9 @@ class Project:
         try:
             return self.tables[table][row_id]
         except KeyError:
-            raise ValidationError(f"no row '{row_id}' in {table}", entry=row_id) from None
+            raise ValidationError(
+                Msg("error.model.no_row", {"row": row_id, "table": table}), entry=row_id
+            ) from None
 
     def links_of(self, device_id: str) -> set[str]:
         return set(self._links_by_device.get(device_id, ()))
@@ -192,9 +195,11 @@ class Project:
     def insert(self, table: str, row: Any) -> None:
         rows = self.tables[table]
         if table in SINGLETON_TABLES:
-            raise ValidationError(f"{table} has exactly one row; replace it instead")
+            raise ValidationError(Msg("error.model.singleton", {"table": table}))
         if row.id in rows:
-            raise ValidationError(f"id '{row.id}' already exists in {table}", entry=row.id, field="id")
+            raise ValidationError(
+                Msg("error.model.id_exists", {"row": row.id, "table": table}), entry=row.id, field="id"
+            )
         validate_row(table, row, self)
         with self.batch() as cs:
             self._log(table, row.id, _ABSENT)
@@ -209,7 +214,7 @@ class Project:
         rows = self.tables[table]
         old = rows.get(row.id)
         if old is None:
-            raise ValidationError(f"no row '{row.id}' in {table}", entry=row.id)
+            raise ValidationError(Msg("error.model.no_row", {"row": row.id, "table": table}), entry=row.id)
         validate_row(table, row, self)
         changed = {f.name for f in dataclasses.fields(row) if getattr(old, f.name) != getattr(row, f.name)}
         if not changed:
@@ -227,10 +232,10 @@ class Project:
 
     def delete(self, table: str, row_id: str) -> Any:
         if table in SINGLETON_TABLES:
-            raise ValidationError(f"{table} cannot be deleted")
+            raise ValidationError(Msg("error.model.cannot_delete", {"table": table}))
         rows = self.tables[table]
         if row_id not in rows:
-            raise ValidationError(f"no row '{row_id}' in {table}", entry=row_id)
+            raise ValidationError(Msg("error.model.no_row", {"row": row_id, "table": table}), entry=row_id)
         self._check_unreferenced(table, row_id)
         with self.batch() as cs:
             self._log(table, row_id, rows[row_id])
@@ -263,9 +268,14 @@ class Project:
             referring.update(dict.fromkeys(self.referrers(fk, (row_id,))))
         who = list(referring)
         if who:
-            shown = ", ".join(who[:5]) + (f" and {len(who) - 5} more" if len(who) > 5 else "")
+            more = Msg("error.model.and_more", {"n": len(who) - 5}) if len(who) > 5 else ""
             raise ValidationError(
-                f"{table} row '{row_id}' is still referred to by {shown}", entry=row_id, value=row_id
+                Msg(
+                    "error.model.still_referred",
+                    {"table": table, "row": row_id, "who": ", ".join(who[:5]), "more": more},
+                ),
+                entry=row_id,
+                value=row_id,
             )
 
     @property

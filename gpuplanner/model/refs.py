@@ -56,16 +56,6 @@ FOREIGN_KEYS: tuple[ForeignKey, ...] = (
 # The tables holding foreign keys, in the order their references are checked.
 REFERRING_TABLES: tuple[str, ...] = tuple(dict.fromkeys(fk.table for fk in FOREIGN_KEYS))
 
-# Singular nouns for messages ("link 'l3' refers to a missing device").
-NOUNS = {
-    "racks": "rack",
-    "devices": "device",
-    "links": "link",
-    "phases": "phase",
-    "fabrics": "fabric",
-    "floor_items": "floor item",
-}
-
 
 @cache
 def keys_of(table: str) -> tuple[ForeignKey, ...]:
@@ -85,11 +75,6 @@ def dangling_key(table: str, row: Any, tables: Mapping[str, Mapping[str, Any]]) 
         if fk.refers(row) and fk.value(row) not in tables[fk.target]:
             return fk
     return None
-
-
-def missing_message(fk: ForeignKey, row: Any) -> str:
-    label = getattr(row, "name", None) or row.id
-    return f"{NOUNS.get(fk.table, fk.table)} '{label}' refers to a missing {NOUNS.get(fk.target, fk.target)}"
 
 
 def referring_ids(fk: ForeignKey, rows: Iterable[Any], ids: set[str]) -> list[str]:

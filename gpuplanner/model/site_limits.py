@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.text import Msg
 
 POSITION_COOLING = ("air", "rear-door", "liquid")  # each takes the racks of the ones before it too
 _SHORT = re.compile(r"^\s*(\d+)\s*[x×]\s*([\d.]+)\s*kw\s*[-:/ ]?\s*(air|rear-door|liquid)?\s*$", re.I)
@@ -19,32 +20,32 @@ def parse_positions(text: str) -> list[dict[str, Any]]:
         data = json.loads(text or "[]")
     except json.JSONDecodeError as exc:
         raise ValidationError(
-            f"site positions are not valid JSON ({exc.msg})", field="positions_json", value=text
+            Msg("error.model.positions_json", {"reason": exc.msg}), field="positions_json", value=text
         ) from None
     if not isinstance(data, list):
-        raise ValidationError("site positions must be a list", field="positions_json", value=text)
+        raise ValidationError(Msg("error.model.positions_list"), field="positions_json", value=text)
     out = []
     for i, p in enumerate(data):
         if not isinstance(p, dict):
             raise ValidationError(
-                f"site position group {i + 1} is not a mapping", field="positions_json", value=p
+                Msg("error.model.position_map", {"n": i + 1}), field="positions_json", value=p
             )
         count, cooling, kw = p.get("count"), p.get("cooling", "air"), p.get("kw")
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise ValidationError(
-                f"site position group {i + 1}: count must be a whole number ≥ 1",
+                Msg("error.model.position_count", {"n": i + 1}),
                 field="positions_json",
                 value=count,
             )
         if cooling not in POSITION_COOLING:
             raise ValidationError(
-                f"site position group {i + 1}: cooling must be one of {', '.join(POSITION_COOLING)}",
+                Msg("error.model.position_cooling", {"n": i + 1, "choices": ", ".join(POSITION_COOLING)}),
                 field="positions_json",
                 value=cooling,
             )
         if not isinstance(kw, int | float) or isinstance(kw, bool) or not kw > 0:
             raise ValidationError(
-                f"site position group {i + 1}: kw must be a positive number", field="positions_json", value=kw
+                Msg("error.model.position_kw", {"n": i + 1}), field="positions_json", value=kw
             )
         out.append({"count": count, "cooling": cooling, "kw": float(kw)})
     return out
@@ -60,10 +61,10 @@ def positions_from_text(text: str) -> str:
         m = _SHORT.match(part)
         if not m:
             raise ValidationError(
-                f"cannot read rack positions '{part}'",
+                Msg("error.model.rack_positions", {"text": part}),
                 field="positions",
                 value=part,
-                hint="write COUNTxKWkW-COOLING, e.g. 24x40kW-air,8x120kW-liquid",
+                hint=Msg("error.model.rack_positions.hint"),
             )
         groups.append(
             {"count": int(m.group(1)), "cooling": (m.group(3) or "air").lower(), "kw": float(m.group(2))}
@@ -74,7 +75,7 @@ def positions_from_text(text: str) -> str:
 def check_region(code: str) -> None:
     if code and not re.fullmatch(r"[A-Z]{2}", code):
         raise ValidationError(
-            "region must be a two-letter ISO 3166-1 country code in capitals (CN, US, DE …)",
+            Msg("error.model.region"),
             field="region",
             value=code,
         )

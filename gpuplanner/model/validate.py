@@ -10,7 +10,8 @@ from typing import Any
 
 from gpuplanner.core.errors import ProjectFileError, ValidationError
 from gpuplanner.model.bounds import bounds, format_bound
-from gpuplanner.model.refs import REFERRING_TABLES, dangling_key, missing_message
+from gpuplanner.model.refs import REFERRING_TABLES, dangling_key
+from gpuplanner.text import Msg
 
 _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("devices", "role"): (
@@ -123,7 +124,7 @@ def validate_row(table: str, row: Any, project: Any = None) -> None:
         if choices is not None and value not in choices:
             shown = ", ".join(c or '""' for c in choices)  # "" (not stated) shown, not lost between commas
             raise ValidationError(
-                f"{table} field '{name}' must be one of {shown}",
+                Msg("error.model.choice", {"table": table, "name": name, "choices": shown}),
                 field=name,
                 value=value,
             )
@@ -149,24 +150,34 @@ def _bad_type(table: str, row: Any, name: str, value: Any) -> None:
     if isinstance(value, allowed) and not (isinstance(value, bool) and not bool_ok):
         return
     raise ValidationError(
-        f"{table} field '{name}' must be {' or '.join(t.__name__ for t in allowed)}, got {value!r}",
+        Msg("error.model.type", {"table": table, "name": name, "types": _type_word(allowed), "value": value}),
         entry=getattr(row, "id", None),
         field=name,
         value=value,
     )
 
 
+def _type_word(allowed: tuple[type, ...]) -> str:
+    """The value-type word of a field's allowed types ("int" → "a whole number", int | None → "… or empty")."""
+    names = [t.__name__ for t in allowed if t is not type(None)]
+    base = "float" if "float" in names else (names[0] if names else "NoneType")
+    return base + "_or_empty" if type(None) in allowed and names else base
+
+
 def _out_of_range(table: str, row: Any, name: str, value: Any, rng: tuple[float, float]) -> None:
     if isinstance(value, float) and not math.isfinite(value):
         raise ValidationError(
-            f"{table} field '{name}' is not a finite number",
+            Msg("error.model.not_finite", {"table": table, "name": name}),
             entry=getattr(row, "id", None),
             field=name,
             value=value,
         )
     lo, hi = rng
     raise ValidationError(
-        f"{table} field '{name}' must be between {format_bound(lo)} and {format_bound(hi)}, got {value!r}",
+        Msg(
+            "error.model.range",
+            {"table": table, "name": name, "lo": format_bound(lo), "hi": format_bound(hi), "value": value},
+        ),
         entry=getattr(row, "id", None),
         field=name,
         value=value,
@@ -207,7 +218,12 @@ def check_references(table: str, row: Any, project: Any, *, device_links: bool =
     links from the device's side (when every link is checked anyway, as on opening a file)."""
     fk = dangling_key(table, row, project.tables)  # the rows it names (model/refs.py)
     if fk is not None:
-        raise ValidationError(missing_message(fk, row), field=fk.column, value=fk.value(row))
+        label = getattr(row, "name", None) or row.id
+        raise ValidationError(
+            Msg("error.model.missing_ref", {"kind": table, "name": label, "target": fk.target}),
+            field=fk.column,
+            value=fk.value(row),
+        )
     if table == "devices":
         _check_device(row, project, device_links)
     elif table == "links":
@@ -217,13 +233,16 @@ def check_references(table: str, row: Any, project: Any, *, device_links: bool =
             group = getattr(row, f"{side}_group")
             if entry is not None and hasattr(entry, "port_group") and group not in _group_names(entry):
                 raise ValidationError(
-                    f"link '{row.id}': device '{dev.name}' ({dev.type_id}) has no port group '{group}'",
+                    Msg(
+                        "error.model.no_port_group",
+                        {"link": row.id, "device": dev.name, "type": dev.type_id, "group": group},
+                    ),
                     field=f"{side}_group",
                     value=group,
                 )
         if row.a_device == row.b_device:
             raise ValidationError(
-                f"link '{row.id}' joins a device to itself", field="b_device", value=row.b_device
+                Msg("error.model.self_link", {"link": row.id}), field="b_device", value=row.b_device
             )
     if (
         table == "goal"
@@ -231,14 +250,14 @@ def check_references(table: str, row: Any, project: Any, *, device_links: bool =
         and getattr(project.catalog.entries.get(row.model_id), "kind", "") != "model"
     ):
         raise ValidationError(
-            f"the goal's model '{row.model_id}' is not a model in the catalog",
+            Msg("error.model.goal_model", {"model": row.model_id}),
             field="model_id",
             value=row.model_id,
-            hint="see `gpuplanner catalog list model`",
+            hint=Msg("error.model.goal_model.hint"),
         )
     if table == "racks" and row.type_id not in project.catalog:
         raise ValidationError(
-            f"rack '{row.name}' has an unknown catalog type", field="type_id", value=row.type_id
+            Msg("error.model.rack_unknown_type", {"name": row.name}), field="type_id", value=row.type_id
         )
 
 
@@ -247,8 +266,10 @@ def check_device_kind(row: Any, entry: Any) -> None:
     kinds = kinds_for_role(row.role)
     if entry.kind not in kinds:
         raise ValidationError(
-            f"device '{row.name}' is a {row.role} device: its model must be a {' or '.join(kinds)},"
-            f" not the {entry.kind} {entry.name}",
+            Msg(
+                "error.model.role_kind",
+                {"name": row.name, "role": row.role, "kinds": kinds, "kind": entry.kind, "model": entry.name},
+            ),
             entry=row.id,
             field="type_id",
             value=row.type_id,
@@ -262,7 +283,7 @@ def _check_device(row: Any, project: Any, links: bool = True) -> None:
     entry = project.catalog.entries.get(row.type_id)
     if entry is None:
         raise ValidationError(
-            f"device '{row.name}' has an unknown catalog type", field="type_id", value=row.type_id
+            Msg("error.edit.unknown_type", {"name": row.name}), field="type_id", value=row.type_id
         )
     # The role ↔ kind rule (check_device_kind) is applied where a model is chosen (the inspector's list, the
     # model-change command), not here: files and tests that pair a role with another kind must still open.
@@ -271,8 +292,10 @@ def _check_device(row: Any, project: Any, links: bool = True) -> None:
         rack_u = getattr(rack_entry, "ru", None)
         if rack_u is not None and row.u_position > rack_u:
             raise ValidationError(
-                f"device '{row.name}' at U{row.u_position} is above the top of rack '{rack.name}'"
-                f" ({rack_u} U)",
+                Msg(
+                    "error.model.above_rack",
+                    {"name": row.name, "u": row.u_position, "rack": rack.name, "rack_u": rack_u},
+                ),
                 entry=row.id,
                 field="u_position",
                 value=row.u_position,
@@ -280,9 +303,12 @@ def _check_device(row: Any, project: Any, links: bool = True) -> None:
     bad = links_without_group(project, row.id, entry) if links else []
     if bad:
         shown = ", ".join(f"'{lid}' ({group})" for lid, group in bad[:5])
-        more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
+        more = Msg("error.edit.and_more", {"n": len(bad) - 5}) if len(bad) > 5 else ""
         raise ValidationError(
-            f"device '{row.name}': the {entry.name} has no port group for its links {shown}{more}",
+            Msg(
+                "error.model.no_group_for_links",
+                {"name": row.name, "model": entry.name, "links": shown, "more": more},
+            ),
             entry=row.id,
             field="type_id",
             value=row.type_id,
@@ -317,7 +343,10 @@ def check_rack_contents(row: Any, project: Any) -> None:
     if above:
         names = ", ".join(f"'{d.name}' (U{d.u_position})" for d in above[:5])
         raise ValidationError(
-            f"rack '{row.name}': the {entry.name} has {rack_u} U, below devices {names}; move them first",
+            Msg(
+                "error.model.rack_too_small",
+                {"name": row.name, "model": entry.name, "rack_u": rack_u, "devices": names},
+            ),
             entry=row.id,
             field="type_id",
             value=row.type_id,
@@ -331,7 +360,9 @@ def validate_project(project: Any) -> None:
     for table, rows in project.tables.items():
         for rid, row in rows.items():
             if getattr(row, "id", None) != rid:
-                raise ValidationError(f"{table}: row stored under '{rid}' has id {row.id!r}", entry=rid)
+                raise ValidationError(
+                    Msg("error.model.stored_under", {"table": table, "row": rid, "id": row.id}), entry=rid
+                )
             try:
                 validate_row(table, row)
                 if table in REFERRING_TABLES:
@@ -339,7 +370,9 @@ def validate_project(project: Any) -> None:
             except ValidationError as exc:
                 if exc.entry is None:
                     exc.entry = rid
-                exc.message = f"table '{table}', row '{rid}': {exc.message}"
+                exc.set_message(
+                    Msg("error.model.in_row", {"table": table, "row": rid, "message": exc.msg or exc.message})
+                )
                 raise
 
 
@@ -350,10 +383,10 @@ def check_savable(project: Any, file: Any) -> None:
         validate_project(project)
     except ValidationError as exc:
         raise ProjectFileError(
-            f"not saved, the project would not reopen: {exc.message}",
+            Msg("error.model.not_saved", {"message": exc.msg or exc.message}),
             file=str(file),
             entry=exc.entry,
             field=exc.field,
             value=exc.value,
-            hint="undo the last edit, or correct the value named, then save again",
+            hint=Msg("error.model.not_saved.hint"),
         ) from exc

@@ -25,6 +25,7 @@ from gpuplanner.reports.fonts import fonts_for
 from gpuplanner.reports.i18n import LANGS
 from gpuplanner.reports.story import make_story, write_pdf
 from gpuplanner.reports.styles import make_styles
+from gpuplanner.text import Msg
 
 __all__ = ["ReportError", "ReportWarning", "build_report", "new_context", "phase_figures", "scenario_figures"]
 
@@ -74,20 +75,25 @@ def phase_figures(project: Any, scenario: str | None, lang: str) -> tuple[list[A
     except PlannerError:
         raise
     except (ValueError, IndexError, KeyError, ZeroDivisionError, FloatingPointError) as exc:
-        raise ReportError(f"the phases cannot be analysed ({exc.__class__.__name__}: {exc})") from exc
+        reason = f"{exc.__class__.__name__}: {exc}"
+        raise ReportError(Msg("error.report.phases_failed", {"reason": reason})) from exc
 
 
-def analyze(project: Any, scenario: str | None, base: Any = None) -> Any:
+def analyze(project: Any, scenario: str | None, base: Any = None, *, phase: str | None = None) -> Any:
     """The analysis the report prints; an engine failure becomes one clear line instead of a traceback.
-    ``base``: the results of the project as drawn, which a settings-only scenario builds on."""
+    ``base``: the results of the project as drawn, which a settings-only scenario builds on; ``phase``: the
+    plan at the end of that phase (name or id)."""
     try:
+        if phase:
+            return analyze_project(project, scenario=scenario, phase=phase)
         if scenario:
             return analyze_scenario(project, scenario, base)
         return analyze_project(project, scenario=scenario)
     except PlannerError:
         raise
     except (ValueError, IndexError, KeyError, ZeroDivisionError, FloatingPointError) as exc:
-        raise ReportError(f"the project cannot be analysed ({exc.__class__.__name__}: {exc})") from exc
+        reason = f"{exc.__class__.__name__}: {exc}"
+        raise ReportError(Msg("error.report.analysis_failed", {"reason": reason})) from exc
 
 
 def new_context(
@@ -103,7 +109,9 @@ def new_context(
     lang = lang or getattr(project.info, "language", "") or "en"
     if lang not in LANGS:
         raise ValidationError(
-            f"no report language '{lang}' (choose {' or '.join(LANGS)})", field="lang", value=lang
+            Msg("error.report.no_language", {"lang": lang, "choices": ", ".join(LANGS)}),
+            field="lang",
+            value=lang,
         )
     if results is None:
         results = analyze(project, scenario)
@@ -137,7 +145,7 @@ def build_report(
     the design advisor's front (a designs.json as a dict) for the "options considered" section."""
     out = Path(path)
     if not out.parent.is_dir():
-        raise ReportError("the folder does not exist", file=str(out.parent))
+        raise ReportError(Msg("error.file.no_folder"), file=str(out.parent))
     ctx = new_context(project, lang, scenario, results=results, today=today, warn=warn)
     ctx.options = options
     if len(project.tables["scenarios"]) >= 2:
@@ -152,7 +160,8 @@ def build_report(
         write_pdf(ctx, story, tmp)
         os.replace(tmp, out)
     except OSError as exc:
-        raise ReportError(f"cannot write the report: {exc.strerror or exc}", file=str(out)) from exc
+        reason = str(exc.strerror or exc)
+        raise ReportError(Msg("error.report.cannot_write_report", {"reason": reason}), file=str(out)) from exc
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

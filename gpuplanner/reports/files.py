@@ -24,6 +24,7 @@ from gpuplanner.reports.drawings.topology import topology_drawing
 from gpuplanner.reports.drawings.topology_model import build_topology_model
 from gpuplanner.reports.sections.bom import lines_by_category
 from gpuplanner.reports.sections.racks import rack_layouts
+from gpuplanner.text import Msg
 
 FORMATS = ("bom-csv", "svg", "png")
 BOM_COLUMNS = (
@@ -90,7 +91,7 @@ def drawing_for(ctx: ReportContext, rack: str | None = None) -> Drawing:
             if names[r] == rack or ctx.results.compiled.racks.ids[r] == rack:
                 ru = int(ctx.results.compiled.racks.ru[r])
                 return rack_drawing(names[r], ru, slots, ctx.fonts, width=160.0)
-    raise ValidationError(f"no rack '{rack}' in the project", field="rack", value=rack)
+    raise ValidationError(Msg("error.report.no_rack", {"rack": rack}), field="rack", value=rack)
 
 
 def write_file(
@@ -106,11 +107,13 @@ def write_file(
     """Writes ``bom-csv``, ``svg`` or ``png`` to ``path`` and returns the files written."""
     if fmt not in FORMATS:
         raise ValidationError(
-            f"no file format '{fmt}' here (choose {', '.join(FORMATS)})", field="format", value=fmt
+            Msg("error.report.no_format", {"format": fmt, "choices": ", ".join(FORMATS)}),
+            field="format",
+            value=fmt,
         )
     out = Path(path)
     if not out.parent.is_dir():
-        raise ReportError("the folder does not exist", file=str(out.parent))
+        raise ReportError(Msg("error.file.no_folder"), file=str(out.parent))
     ctx = new_context(project, lang, scenario, results=results)
     try:
         if fmt == "bom-csv":  # UTF-8 with a byte-order mark: Excel on a Chinese Windows reads it right
@@ -124,7 +127,8 @@ def write_file(
                 drawing_to_png(drawing_for(ctx, rack), png)
                 write_atomic(out, png.read_bytes())
     except ExportError as exc:
-        raise ReportError(exc.message, file=exc.file) from exc
+        raise ReportError(exc.msg or exc.message, file=exc.file) from exc
     except OSError as exc:
-        raise ReportError(f"cannot write: {exc.strerror or exc}", file=str(out)) from exc
+        reason = str(exc.strerror or exc)
+        raise ReportError(Msg("error.report.cannot_write", {"reason": reason}), file=str(out)) from exc
     return [out]

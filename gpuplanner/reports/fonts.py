@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuplanner.core.errors import PlannerError
+from gpuplanner.text import Msg
 
 ENV_FONT = "GPUPLANNER_CJK_FONT"
 FONT_FILE = "wqy-microhei.ttc"
@@ -44,16 +45,20 @@ def font_path(file: str = FONT_FILE) -> Path:
     if env and file == FONT_FILE:
         p = Path(env)
         if not p.is_file():
-            raise FontError(f"{ENV_FONT} names a missing file", file=str(p), hint="unset it or fix the path")
+            raise FontError(
+                Msg("error.report.font_env_missing", {"env": ENV_FONT}),
+                file=str(p),
+                hint=Msg("error.report.font_env_missing.hint"),
+            )
         return p
     here = Path(__file__).resolve().parent.parent  # gpuplanner/
     for candidate in (here.parent / "resources" / "fonts", here / "_data" / "resources" / "fonts"):
         if (candidate / file).is_file():
             return candidate / file
     raise FontError(
-        f"the bundled font {file} is missing",
+        Msg("error.report.font_missing", {"file": file}),
         file=str(here.parent / "resources" / "fonts"),
-        hint=f"reinstall GPU Planner or set {ENV_FONT}",
+        hint=Msg("error.report.font_missing.hint", {"env": ENV_FONT}),
     )
 
 
@@ -80,7 +85,9 @@ def register_cjk() -> str:
     try:
         font = TTFont(CJK_FONT, str(path), subfontIndex=0)
     except Exception as exc:  # reportlab raises TTFError and plain errors for unreadable files
-        raise FontError(f"cannot read the CJK font: {exc}", file=str(path)) from exc
+        raise FontError(
+            Msg("error.report.cjk_font_unreadable", {"reason": str(exc)}), file=str(path)
+        ) from exc
     pdfmetrics.registerFont(font)
     # A family so that <b> inside a paragraph resolves (the font has a single weight).
     pdfmetrics.registerFontFamily(
@@ -100,7 +107,9 @@ def register_latin() -> tuple[str, str]:
         try:
             pdfmetrics.registerFont(TTFont(name, str(path)))
         except Exception as exc:  # reportlab raises TTFError and plain errors for unreadable files
-            raise FontError(f"cannot read the font: {exc}", file=str(path)) from exc
+            raise FontError(
+                Msg("error.report.font_unreadable", {"reason": str(exc)}), file=str(path)
+            ) from exc
     pdfmetrics.registerFontFamily(
         LATIN_FONT, normal=LATIN_FONT, bold=LATIN_BOLD, italic=LATIN_FONT, boldItalic=LATIN_BOLD
     )

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from gpuplanner.text.errors_edit import ERRORS_EDIT
 from gpuplanner.text.errors_file import ERRORS_FILE
+from gpuplanner.text.errors_model import ERRORS_MODEL
 from gpuplanner.text.errors_perf import ERRORS_PERF
 from gpuplanner.text.errors_plan import ERRORS_PLAN
+from gpuplanner.text.errors_report import ERRORS_REPORT
 from gpuplanner.text.errors_topology import ERRORS_TOPOLOGY
 from gpuplanner.text.export_xlsx import XLSX
 from gpuplanner.text.findings_facility import FINDINGS_FACILITY
@@ -43,6 +45,8 @@ TABLES: dict[str, dict[str, tuple[str, str]]] = {
     "errors_plan": ERRORS_PLAN,
     "errors_file": ERRORS_FILE,
     "errors_edit": ERRORS_EDIT,
+    "errors_model": ERRORS_MODEL,
+    "errors_report": ERRORS_REPORT,
     "errors_topology": ERRORS_TOPOLOGY,
     "words": WORDS,
     "report_front": FRONT,

@@ -144,51 +144,67 @@ def en(msg_id: str, **params: Any) -> str:
 
 def error_line(exc: BaseException, lang: str = "en", label: Callable[[str], str] | None = None) -> str:
     """An error's one line in ``lang``: where (file, entry, field: each field name through ``label`` when
-    given), the message and the hint. An error raised with English text made from a message id is read back
-    to its id (``text.recover``); one raised with other English text is shown as its English line whole,
-    never half translated. In English this is ``str(exc)``."""
+    given), the message and the hint. An error raised with English text only (no message id) is shown as its
+    English line whole, never half translated. In English this is ``str(exc)``."""
     msg = getattr(exc, "msg", None)
-    hint = getattr(exc, "hint_msg", None)
-    if lang != "en" and msg is None and hasattr(exc, "one_line"):  # English made from an id: read it back
-        from gpuplanner.text.recover import recover
-
-        msg = recover(str(getattr(exc, "message", "")))
-        if msg is not None and hint is None and getattr(exc, "hint", None):
-            hint = recover(str(exc.hint))  # type: ignore[attr-defined]
-            msg = msg if hint is not None else None  # a hint left in English: the whole line in English
     if lang == "en" or msg is None or not hasattr(exc, "one_line"):
         return exc.one_line() if hasattr(exc, "one_line") else str(exc)
-    parts = []
-    if getattr(exc, "file", None):
-        parts.append(str(exc.file))  # type: ignore[attr-defined]
-    if getattr(exc, "entry", None):
-        parts.append(render("error.where.entry", lang, entry=exc.entry))  # type: ignore[attr-defined]
-    name = getattr(exc, "field", None)
-    if name:
-        parts.append(render("error.where.field", lang, field=label(name) if label else name))
-    text = msg.render(lang)
-    if parts:
-        sep = template("error.where.separator", lang) or ", "
-        text = render("error.where.line", lang, where=sep.join(parts), message=text)
-    hint_text = hint.render(lang) if hint is not None else getattr(exc, "hint", None)
-    if hint_text:
-        text = render("error.where.hint", lang, text=text, hint=hint_text)
-    return str(text)
+    return error_msg(exc).render(lang, label)
 
 
-def line_in(line: str, lang: str = "en", label: Callable[[str], str] | None = None) -> str:
-    """An error's English one line kept as text (a result's ``workload_error``) in ``lang``: read back to
-    its message ids when it was made from them, else the line as it is."""
-    if lang == "en" or not line:
-        return line
-    from gpuplanner.core.errors import PlannerError
-    from gpuplanner.text.recover import line_parts
+@dataclass(frozen=True)
+class ErrorLine(Msg):
+    """An error's one line kept as message data (a result's refusal: "the workload cannot be evaluated: …"),
+    rendered in any language later; as a value inside another message it renders in that message's language.
+    ``params``: message (a Msg), and where known file, entry, field and hint (text or a Msg)."""
 
-    parts = line_parts(line)
-    if parts is None:
-        return line
-    where, msg, hint = parts
-    return error_line(PlannerError(msg, hint=hint, **where), lang, label)
+    id: str = "error.where.line"
+
+    def render(self, lang: str = "en", label: Callable[[str], str] | None = None) -> str:  # type: ignore[override]
+        p = self.params
+        parts = []
+        if p.get("file"):
+            parts.append(str(p["file"]))
+        if p.get("entry"):
+            parts.append(render("error.where.entry", lang, entry=p["entry"]))
+        name = p.get("field")
+        if name:
+            shown = name if lang == "en" or label is None else label(name)
+            parts.append(render("error.where.field", lang, field=shown))
+        message = p["message"]
+        text = message.render(lang) if isinstance(message, Msg) else str(message)
+        if parts:
+            sep = template("error.where.separator", lang) or ", "
+            text = render("error.where.line", lang, where=sep.join(parts), message=text)
+        hint = p.get("hint")
+        hint_text = hint.render(lang) if isinstance(hint, Msg) else hint
+        if hint_text:
+            text = render("error.where.hint", lang, text=text, hint=hint_text)
+        return str(text)
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+
+def error_msg(exc: BaseException) -> Msg | str:
+    """An error kept as data to show later in the user's language: its one line as an :class:`ErrorLine`
+    when it was raised with a message id, else its English line (text only; shown whole)."""
+    msg = getattr(exc, "msg", None)
+    if msg is None or not hasattr(exc, "one_line"):
+        return exc.one_line() if hasattr(exc, "one_line") else str(exc)
+    hint = getattr(exc, "hint_msg", None) or getattr(exc, "hint", None)
+    where = {k: getattr(exc, k, None) for k in ("file", "entry", "field")}
+    params = {k: v for k, v in where.items() if v} | {"message": msg}
+    if hint:
+        params["hint"] = hint
+    return ErrorLine("error.where.line", params)
+
+
+def shown(value: Msg | str, lang: str = "en", label: Callable[[str], str] | None = None) -> str:
+    """A refusal kept as data (an :class:`ErrorLine`, a ``Msg``) or as English text, in ``lang``."""
+    if isinstance(value, ErrorLine):
+        return value.render(lang, label)
+    return value.render(lang) if isinstance(value, Msg) else value
 
 
 def fields(text: str) -> set[str]:

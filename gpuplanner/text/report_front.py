@@ -18,6 +18,7 @@ FRONT: dict[str, tuple[str, str]] = {
     "scenario": ("Scenario", "场景"),
     "currency": ("Currency", "货币"),
     "as_drawn": ("As drawn", "按设计"),
+    "cover_phase": ("Phase", "阶段"),
     "prepared_by": ("Prepared by", "编制"),
     "approved_by": ("Approved by", "审核"),
     "accepted_by": ("Accepted for the customer", "客户确认"),

@@ -20,7 +20,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.runner import ALL_STAGES, EngineRunner, Outcome, dirty_stages
 from gpuplanner.model import ChangeSet, Project
-from gpuplanner.ui.fields import plain_error
+from gpuplanner.ui.fields import plain_error, plain_line
 from gpuplanner.ui.file_service import FileService
 from gpuplanner.ui.view_state import ViewState
 
@@ -314,7 +314,7 @@ class Document(QObject):
         if out.generation != self._runner.generation:  # a newer request was submitted meanwhile
             return
         if out.results is None:
-            self.analysisFailed.emit(out.error)
+            self.analysisFailed.emit(plain_line(out.error))  # in the window's language
             return
         self.last_analysis_ms = out.elapsed_ms
         self.resultsReady.emit(out.results)
@@ -322,6 +322,13 @@ class Document(QObject):
     def close_engine(self) -> None:
         """Stop the engine worker (cancels a running solve); the document stays usable for editing."""
         self._runner.close()
+
+    def current_results(self) -> Results | None:
+        """The figures shown, when they are of the project as it is now: no edit waits for a solve and none
+        is being solved (else None)."""
+        if self._dirty or self._timer.isActive() or not self._runner.idle():
+            return None
+        return self.results
 
     def _store_results(self, res: Results) -> None:
         self.results = res

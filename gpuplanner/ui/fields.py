@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.model import Project
 from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import field_specs, kinds_for_role
-from gpuplanner.text import error_line, line_in
+from gpuplanner.text import Msg, error_line, shown
 from gpuplanner.ui import fmt
 from gpuplanner.ui.i18n import current_language, translate
 
@@ -80,21 +80,30 @@ def label_of(name: str) -> str:
 
 
 _FIELD_REF = re.compile(r"(?:\b[a-z_]+ )?field '([a-z][a-z0-9_]*)'")
+_FIELD_REF_ZH = re.compile(
+    r"(?:[\u4e00-\u9fff]+的)?字段“([a-z][a-z0-9_]*)”"
+)  # "机柜的字段“x”" (text/errors_model.py)
 
 
 def plain_error(exc: BaseException) -> str:
     """An error's one line in the window's language (rendered now from its message id and values: an error
     keeps its English ``str`` for the CLI and the log), with field names as the UI labels them ("links field
     'b_group'" → "“port group B”"), so that a message names what the user sees, not the file's column."""
-    text = error_line(exc, current_language(), label=label_of)
+    return _plain(error_line(exc, current_language(), label=label_of))
+
+
+def _plain(text: str) -> str:
     text = _FIELD_REF.sub(lambda m: "“" + label_of(m.group(1)) + "”", text)
+    text = _FIELD_REF_ZH.sub(lambda m: "“" + label_of(m.group(1)) + "”", text)
+    text = re.sub(r"(“[^”]+”)：\1", r"\1", text)  # "“x”：“x”应在 …" → "“x”应在 …"
     return re.sub(r"(“[^”]+”): \1 ", r"\1 ", text)  # "“x”: “x” must be …" → "“x” must be …"
 
 
-def plain_line(line: str) -> str:
-    """An error's English one line kept as text by the engine (a result's ``workload_error``) in the window's
-    language when it was made from message ids (``text.line_in``), field names as the UI labels them."""
-    return line_in(line, current_language(), label=label_of) if line else line
+def plain_line(line: str | Msg) -> str:
+    """A refusal the engine keeps as data (a result's ``workload_error``, a workload entry's ``error``: an
+    error's line as ``text.ErrorLine``, or English text when it was raised without a message id) in the
+    window's language, field names as the UI labels them."""
+    return _plain(shown(line, current_language(), label=label_of)) if line else ""
 
 
 # English labels for fields whose name reads like code ("target pue", "type id"); the translations are keyed on

@@ -180,7 +180,7 @@ class ResultsPanel(QWidget):
             if d.get("error"):
                 out.append(
                     self.tr("{where}: not evaluated — {why}").format(
-                        where=where, why=fields.plain_line(d["error"])
+                        where=where, why=fields.plain_line(e.error)
                     )
                 )
             elif e.kind in ("training", "fine-tuning"):

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QTableWidget,
@@ -23,11 +25,12 @@ from PySide6.QtWidgets import (
 )
 
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.engine.analysis import analyze_project
+from gpuplanner.engine.analysis import Results, analyze_project
+from gpuplanner.engine.scenarios import analyze_scenario
 from gpuplanner.engine.summary import results_json
-from gpuplanner.model import ChangeSet
+from gpuplanner.model import ChangeSet, Project
 from gpuplanner.ui import fields, fmt
-from gpuplanner.ui.document import Document
+from gpuplanner.ui.document import Document, snapshot_project
 from gpuplanner.ui.i18n import translate
 
 BASE = ""  # the combo's data for the project as drawn (no scenario)
@@ -158,15 +161,51 @@ def metrics(currency: str) -> list[Metric]:
     ]
 
 
-def figures(doc: Document, scenario: str | None) -> dict[str, Any] | str:
-    """The scenario's figures as ``analyze --json`` gives them, or the one-line reason it cannot be analysed."""
+def as_drawn_base(doc: Document) -> Results | None:
+    """The window's own results when they are of the whole project as drawn (no scenario, no phase) and
+    current: the compare builds on them instead of solving the plan again."""
+    res = doc.current_results()
+    return res if res is not None and not res.scenario and not res.phase else None
+
+
+def figures(project: Project, scenario: str | None, base: Results | None = None) -> dict[str, Any] | str:
+    """The scenario's figures as ``analyze --json`` gives them, or the one-line reason it cannot be analysed.
+    ``base``: results of the project as drawn — used as they are for the base, and a settings-only scenario
+    re-runs only the stages it dirties on them (engine/scenarios.py; equal to a full solve)."""
     try:
-        res = analyze_project(doc.project, scenario=scenario)
-        return results_json(doc.project, res)
+        if scenario is None:
+            res = base if base is not None else analyze_project(project)
+        else:
+            res = analyze_scenario(project, scenario, base)
+        return results_json(project, res)
     except PlannerError as exc:
         return fields.plain_error(exc)
     except (ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
         return f"{type(exc).__name__}: {exc}"
+
+
+class _Solver(QObject):
+    """Both sides of a compare solved on one worker thread; ``done`` is delivered on the UI thread (a queued
+    connection: the signal is emitted from the worker)."""
+
+    done = Signal(int, object, object)  # generation, left figures, right figures
+
+    def __init__(self, parent: QObject) -> None:
+        super().__init__(parent)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scenario-compare")
+
+    def submit(
+        self, generation: int, project: Project, names: tuple[str | None, str | None], base: Any
+    ) -> None:
+        def work() -> None:
+            left = figures(project, names[0], base)
+            right = left if names[1] == names[0] else figures(project, names[1], base)
+            self.done.emit(generation, left, right)
+
+        self._pool.submit(work)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)  # a solve under way ends on its own
 
 
 def _finite(v: Any) -> float | None:
@@ -195,7 +234,10 @@ class CompareDialog(QDialog):
         self.table = QTableWidget()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setColumnCount(4)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)  # the difference takes the rest
         lay.addWidget(self.table, 1)
         self.note = QLabel()
         self.note.setWordWrap(True)
@@ -203,6 +245,12 @@ class CompareDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
+        self.generation = 0  # of the newest request; a slower, older answer is dropped
+        self.pending = False
+        self.shown: tuple[dict[str, Any] | str, dict[str, Any] | str] = ("", "")  # the figures on screen
+        self.solver = _Solver(self)
+        self.solver.done.connect(self._show)
+        self.finished.connect(lambda _r: self.solver.close())
         self.left.currentIndexChanged.connect(self.refresh)
         self.right.currentIndexChanged.connect(self.refresh)
         self.refresh()
@@ -216,8 +264,20 @@ class CompareDialog(QDialog):
         return combo
 
     def refresh(self) -> None:
-        a_name, b_name = self.left.currentData() or None, self.right.currentData() or None
-        a, b = figures(self.doc, a_name), figures(self.doc, b_name)
+        """Solve both sides off the UI thread (the window's own results serve for "as drawn" when current)."""
+        self.generation += 1
+        self.pending = True
+        names = (self.left.currentData() or None, self.right.currentData() or None)
+        self.note.setText(self.tr("Analysing…"))
+        self.solver.submit(
+            self.generation, snapshot_project(self.doc.project), names, as_drawn_base(self.doc)
+        )
+
+    def _show(self, generation: int, a: dict[str, Any] | str, b: dict[str, Any] | str) -> None:
+        if generation != self.generation:  # the choice changed while this pair was solved
+            return
+        self.pending = False
+        self.shown = (a, b)
         rows = metrics(self.doc.project.info.currency)
         self.table.setColumnCount(4)
         self.table.setHorizontalHeaderLabels(
@@ -243,7 +303,6 @@ class CompareDialog(QDialog):
                 if c:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
         errors = [f"{n}: {d}" for n, d in ((self.left.currentText(), a), (self.right.currentText(), b))]
         errors = [e for e, d in zip(errors, (a, b), strict=True) if isinstance(d, str)]
         note = self.tr("{same} of %Ln figure(s) are the same.", None, len(rows)).format(same=fmt.number(same))

@@ -269,6 +269,10 @@
         <translation>基准（按图）</translation>
     </message>
     <message>
+        <source>Analysing…</source>
+        <translation>正在分析…</translation>
+    </message>
+    <message>
         <source>Figure</source>
         <translation>指标</translation>
     </message>

@@ -164,9 +164,9 @@ def test_the_template_dialog_refuses_in_chinese(chinese, make_window):
 
 
 def test_an_engine_refusal_kept_as_text_shows_in_chinese_in_the_workload_dialog(chinese, make_window):
-    """The engine keeps a workload's refusal as its English line (``Results.workload_error``, raised with
-    ``text.en``); the Workload dialog reads it back to its message ids and shows it in Chinese, with the
-    field as the form labels it and the figures."""
+    """The engine keeps a workload's refusal as message data (``Results.workload_error``, an
+    ``text.ErrorLine`` of the error raised with ``text.Msg``); the Workload dialog shows it in Chinese, with
+    the field as the form labels it and the figures, and its English is the error's ``str``."""
     import dataclasses
 
     from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
@@ -175,7 +175,7 @@ def test_an_engine_refusal_kept_as_text_shows_in_chinese_in_the_workload_dialog(
     wl = next(iter(p.tables["workloads"].values()))
     p.tables["workloads"][wl.id] = dataclasses.replace(wl, tp=3, dp=16)  # 32 heads do not split over 3
     w = make_window(p)
-    english = w.doc.results.workload_error
+    english = str(w.doc.results.workload_error)
     assert english.startswith("field 'tp': 32 attention heads cannot be split over tp = 3"), english
     dlg = WorkloadDialog(w.doc, w)
     shown = dlg.status.text()
@@ -183,3 +183,45 @@ def test_an_engine_refusal_kept_as_text_shows_in_chinese_in_the_workload_dialog(
     assert "请选择能整除注意力头数的 tp" in shown and "attention heads" not in shown, shown
     _chinese(shown.replace(wl.name, "").replace("tp", ""))
     dlg.deleteLater()
+
+
+def test_a_model_refusal_of_a_value_reads_in_chinese_with_the_field_as_labelled(chinese):
+    """``model/validate.py`` raises message data: the window's line is Chinese, names the table in Chinese,
+    the field as the form labels it (not the file's column) once, and the value."""
+    import dataclasses
+
+    from gpuplanner.core.errors import ValidationError
+    from gpuplanner.model.validate import validate_row
+    from gpuplanner.ui import fields
+
+    p = small_project()
+    rack = next(iter(p.racks.values()))
+    with pytest.raises(ValidationError) as info:
+        validate_row("racks", dataclasses.replace(rack, power_budget_kw=1e9))
+    shown = fields.plain_error(info.value)
+    label = fields.label_of("power_budget_kw")
+    assert CJK.search(label), label  # the Chinese label, e.g. "功率预算 (kW)"
+    assert f"“{label}”应在 0 到 100,000 之间，现为 1000000000.0" in shown, shown
+    assert "power_budget_kw" not in shown and shown.count(label) == 1, shown
+    assert f"条目“{rack.id}”" in shown, shown
+    _chinese(shown)
+
+
+def test_a_refused_analysis_is_reported_in_chinese(chinese, make_window):
+    """The runner keeps the engine's refusal as message data (``Outcome.error``); the window says it in its
+    language: a scenario overriding a table no scenario may override."""
+    import json
+
+    from gpuplanner.model.rows import Scenario
+
+    w = make_window(small_project())
+    p = w.doc.project
+    sc = Scenario(id=p.new_id("scenarios"), name="bad", overrides_json=json.dumps({"teams.name": "x"}))
+    w.doc.push(AddRows("scenarios", [sc]))
+    said: list[str] = []
+    w.doc.analysisFailed.connect(said.append)
+    w.doc.set_scenario("bad")
+    QApplication.processEvents()
+    assert said, "no refusal"
+    assert "“bad”" in said[-1] and "teams.name" in said[-1], said
+    _chinese(said[-1].replace("teams.name", ""))

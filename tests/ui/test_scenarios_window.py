@@ -42,6 +42,7 @@ def test_compare_dialog_shows_the_difference(window, qtbot):
     _add_scenario(w, "Cheap power", {"site.electricity_usd_per_kwh": 0.02})
     dlg = CompareDialog(w.doc, None, "Cheap power", w)
     qtbot.addWidget(dlg)
+    qtbot.waitUntil(lambda: not dlg.pending, timeout=60_000)  # solved off the UI thread
     rows = {
         dlg.table.item(r, 0).text(): [dlg.table.item(r, c).text() for c in (1, 2, 3)]
         for r in range(dlg.table.rowCount())
@@ -73,3 +74,43 @@ def test_scenario_switch_by_keyboard_on_the_picker(window, qtbot):
     QTest.keyClick(combo, Qt.Key.Key_Up)
     QApplication.processEvents()
     assert w.doc.scenario is None and w.doc.results.thermal.energy_usd_per_year == base_energy
+
+
+def test_compare_figures_equal_the_reports_scenario_table_and_reuse_the_windows_results(
+    window, qtbot, monkeypatch
+):
+    """Oracle: the report's scenario table (``reports.scenario_figures``: what the PDF prints). The dialog
+    shows the same figures for a settings-only scenario and for a device swap, in the same format; the plan
+    as drawn is the window's own current results (no solve of the whole plan again), and a settings-only
+    scenario builds on them."""
+    from gpuplanner.engine.summary import results_json
+    from gpuplanner.reports import scenario_figures
+    from gpuplanner.ui import scenario_picker
+
+    w = window
+    _add_scenario(w, "Cheap power", {"site.electricity_usd_per_kwh": 0.02})
+    server = next(d for d in w.doc.project.devices.values() if d.role == "compute").type_id
+    assert server == "nvidia-dgx-h100"
+    _add_scenario(w, "H200", {"swap.nvidia-dgx-h100": "nvidia-dgx-h200"})  # a swap: solved in full
+    assert w.doc.current_results() is w.doc.results and not w.doc.results.scenario
+    solves: list[object] = []
+    real = scenario_picker.analyze_project
+    monkeypatch.setattr(scenario_picker, "analyze_project", lambda *a, **k: solves.append(a) or real(*a, **k))
+    report = {name: data for name, _desc, data in scenario_figures(w.doc.project, "en")}
+    drawn = results_json(w.doc.project, analyze_project(w.doc.project))
+    for right in ("Cheap power", "H200"):
+        dlg = CompareDialog(w.doc, None, right, w)
+        qtbot.addWidget(dlg)
+        qtbot.waitUntil(lambda d=dlg: not d.pending, timeout=60_000)
+        left_data, right_data = dlg.shown
+        assert isinstance(report[right], dict) and isinstance(right_data, dict), report[right]
+        for r, (label, get, show) in enumerate(scenario_picker.metrics(w.doc.project.info.currency)):
+            want_a, want_b = get(drawn), get(report[right])
+            assert get(left_data) == want_a and get(right_data) == want_b, (right, label)
+            cells = [dlg.table.item(r, c).text() for c in (0, 1, 2)]
+            assert cells[0] == label
+            assert cells[1] == (show(want_a) if want_a is not None else "—"), (label, cells)
+            assert cells[2] == (show(want_b) if want_b is not None else "—"), (label, cells)
+        dlg.close()
+    assert solves == []  # "as drawn" came from the window; the scenarios re-ran only their dirty stages
+    assert report["H200"]["capex"] != drawn["capex"]  # the swap changes figures: the test can fail

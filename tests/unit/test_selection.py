@@ -65,6 +65,9 @@ def test_the_summary_shows_the_scenarios_climate_the_figures_use() -> None:
         ({"devices.id": "d1"}, "cannot override 'devices.id'"),
         ({"site.no_such": 1}, "no field 'no_such'"),
         ({"links.no_such": 1}, "no field 'no_such'"),
+        ({"goal.kind": "training"}, "cannot override 'goal.kind'"),  # a model table, not an overridable one
+        ({"teams.name": "x"}, "cannot override 'teams.name'"),
+        ({"workloads.no_such": 1}, "no field 'no_such'"),
     ],
 )
 def test_a_bad_scenario_is_one_clear_refusal(overrides: object, words: str) -> None:
@@ -84,3 +87,11 @@ def test_an_unknown_scenario_or_phase_names_the_ones_there_are() -> None:
     assert all(n in err.value.one_line() for n in names)
     with pytest.raises(ValidationError, match="no scenario 'x'"):
         select(p, scenario="x")
+
+
+def test_the_overridable_tables_are_the_models_own_row_classes() -> None:
+    from gpuplanner.engine.selection import OVERRIDABLE_TABLES
+    from gpuplanner.model.rows import ROW_TYPES
+
+    assert set(OVERRIDABLE_TABLES) == {"site", "project", "racks", "devices", "links", "workloads"}
+    assert all(OVERRIDABLE_TABLES[t] is ROW_TYPES[t] for t in OVERRIDABLE_TABLES)

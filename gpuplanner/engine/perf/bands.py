@@ -24,11 +24,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import yaml
 
 from gpuplanner import text
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
+from gpuplanner.engine.perf.band_groups import (
+    group_ranges,
+    in_sample_inside,
+    loo_inside,
+    mean_or_none,
+    members_of,
+    pick_group,
+    read_bands,
+    write_bands,
+)
 
 if TYPE_CHECKING:  # validation imports the estimate modules; this module is imported by them
     from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
@@ -103,30 +112,15 @@ def compute(checked: Iterable[Checked]) -> dict[str, Any]:
     rows = [c for c in checked if c.error is not None and not c.run.excluded]
     ratio = np.array([1.0 / (1.0 + (c.error or 0.0)) for c in rows])  # rows all have an error
     keys = [group_keys(c.moe, c.gpu, c.n_gpus) for c in rows]
-    members: dict[str, list[int]] = {}
-    for i, ks in enumerate(keys):
-        for k in ks:
-            members.setdefault(k, []).append(i)
-    groups = {
-        k: {"runs": len(idx), "low": float(ratio[idx].min()), "high": float(ratio[idx].max())}
-        for k, idx in sorted(members.items())
-    }
-    inside = []
-    for i, ks in enumerate(keys):
-        k = next(k for k in ks if len(members[k]) - 1 >= MIN_RUNS)
-        others = [j for j in members[k] if j != i]
-        inside.append(bool(ratio[others].min() <= ratio[i] <= ratio[others].max()))
-    in_sample = []
-    for i, ks in enumerate(keys):
-        k = next((k for k in ks if len(members[k]) >= MIN_RUNS), "all")
-        in_sample.append(bool(groups[k]["low"] <= ratio[i] <= groups[k]["high"]))
+    members = members_of(keys)
+    groups = group_ranges(ratio, members)
     return {
         "kind": "error_bands",
         "note": text.en("perf.bands_file_note"),
         "min_runs": MIN_RUNS,
         "runs": len(rows),
-        "loo_coverage": float(np.mean(inside)) if inside else None,
-        "in_sample_coverage": float(np.mean(in_sample)) if in_sample else None,
+        "loo_coverage": mean_or_none(loo_inside(ratio, keys, members, MIN_RUNS)),
+        "in_sample_coverage": mean_or_none(in_sample_inside(ratio, keys, members, groups, MIN_RUNS)),
         "groups": groups,
     }
 
@@ -137,13 +131,7 @@ def bands_path() -> Path:
 
 @lru_cache(maxsize=2)
 def _stored(path: str) -> dict[str, Any]:
-    try:
-        doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(text.en("error.read_bands", reason=exc), file=path) from exc
-    if not isinstance(doc.get("groups"), dict) or "all" not in doc["groups"]:
-        raise CatalogError(text.en("error.no_groups_map"), file=path)
-    return doc
+    return read_bands(path)
 
 
 def stored_bands(path: str | Path | None = None) -> dict[str, Any]:
@@ -153,10 +141,8 @@ def stored_bands(path: str | Path | None = None) -> dict[str, Any]:
 def band_for(shape: ModelShape, cluster: ClusterSpec, n_gpus: int, precision: str = "bf16") -> Band:
     """The band of a prediction: its finest group holding at least MIN_RUNS published runs."""
     doc = stored_bands()
-    groups = doc["groups"]
-    keys = group_keys(shape.is_moe, cluster.gpu_name, int(n_gpus))
-    k = next((k for k in keys if groups.get(k) and groups[k]["runs"] >= doc.get("min_runs", MIN_RUNS)), "all")
-    g = groups[k]
+    k = pick_group(doc, group_keys(shape.is_moe, cluster.gpu_name, int(n_gpus)), MIN_RUNS)
+    g = doc["groups"][k]
     note = ""
     if shape.is_moe and not k.startswith("moe"):
         note = "perf.band_moe_from_dense"  # a message id, rendered by explanation()
@@ -167,8 +153,7 @@ def write(path: str | Path | None = None) -> dict[str, Any]:
     from gpuplanner.engine.perf.validation import check_all
 
     doc = compute(check_all())
-    p = Path(path or bands_path())
-    p.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    write_bands(doc, Path(path or bands_path()))
     _stored.cache_clear()
     return doc
 

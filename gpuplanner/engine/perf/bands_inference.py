@@ -25,11 +25,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import yaml
 
 from gpuplanner import text
 from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
+from gpuplanner.engine.perf.band_groups import (
+    group_ranges,
+    in_sample_inside,
+    loo_inside,
+    mean_or_none,
+    members_of,
+    pick_group,
+    read_bands,
+    write_bands,
+)
 
 if TYPE_CHECKING:
     from gpuplanner.engine.perf.validation_inference import InferenceChecked
@@ -50,16 +59,7 @@ def _rows(checked: Iterable[InferenceChecked]) -> tuple[np.ndarray, list[list[st
 
 
 def _loo(ratio: np.ndarray, keys: list[list[str]], min_runs: int) -> float:
-    members: dict[str, list[int]] = {}
-    for i, ks in enumerate(keys):
-        for k in ks:
-            members.setdefault(k, []).append(i)
-    inside = []
-    for i, ks in enumerate(keys):
-        k = next((k for k in ks if len(members[k]) - 1 >= min_runs), "all")
-        others = [j for j in members[k] if j != i]
-        inside.append(bool(others) and bool(ratio[others].min() <= ratio[i] <= ratio[others].max()))
-    return float(np.mean(inside)) if inside else 0.0
+    return mean_or_none(loo_inside(ratio, keys, members_of(keys), min_runs)) or 0.0
 
 
 def coverage_by_min_runs(checked: Iterable[InferenceChecked], sizes: Iterable[int]) -> dict[int, float]:
@@ -70,25 +70,15 @@ def coverage_by_min_runs(checked: Iterable[InferenceChecked], sizes: Iterable[in
 def compute(checked: Iterable[InferenceChecked]) -> dict[str, Any]:
     """Bands per group, and their leave-one-out coverage, from validation_inference.check_all()."""
     ratio, keys = _rows(checked)
-    members: dict[str, list[int]] = {}
-    for i, ks in enumerate(keys):
-        for k in ks:
-            members.setdefault(k, []).append(i)
-    groups = {
-        k: {"runs": len(idx), "low": float(ratio[idx].min()), "high": float(ratio[idx].max())}
-        for k, idx in sorted(members.items())
-    }
-    in_sample = []
-    for i, ks in enumerate(keys):
-        k = next((k for k in ks if len(members[k]) >= MIN_RUNS), "all")
-        in_sample.append(bool(groups[k]["low"] <= ratio[i] <= groups[k]["high"]))
+    members = members_of(keys)
+    groups = group_ranges(ratio, members)
     return {
         "kind": "inference_error_bands",
         "note": text.en("perf.valinf_bands_note"),
         "min_runs": MIN_RUNS,
         "runs": int(len(ratio)),
         "loo_coverage": _loo(ratio, keys, MIN_RUNS) if len(ratio) else None,
-        "in_sample_coverage": float(np.mean(in_sample)) if in_sample else None,
+        "in_sample_coverage": mean_or_none(in_sample_inside(ratio, keys, members, groups, MIN_RUNS)),
         "groups": groups,
     }
 
@@ -99,13 +89,7 @@ def bands_path() -> Path:
 
 @lru_cache(maxsize=2)
 def _stored(path: str) -> dict[str, Any]:
-    try:
-        doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(text.en("error.read_bands", reason=exc), file=path) from exc
-    if not isinstance(doc, dict) or not isinstance(doc.get("groups"), dict) or "all" not in doc["groups"]:
-        raise CatalogError(text.en("error.no_groups_map"), file=path)
-    return doc
+    return read_bands(path)
 
 
 def stored_bands(path: str | Path | None = None) -> dict[str, Any]:
@@ -115,10 +99,8 @@ def stored_bands(path: str | Path | None = None) -> dict[str, Any]:
 def band_for(moe: bool, scenario: str, path: str | Path | None = None) -> dict[str, Any]:
     """The band of a serving prediction: its finest group holding at least MIN_RUNS published rows."""
     doc = stored_bands(path)
-    groups = doc["groups"]
-    need = doc.get("min_runs", MIN_RUNS)
-    k = next((k for k in group_keys(moe, scenario) if groups.get(k) and groups[k]["runs"] >= need), "all")
-    g = groups[k]
+    k = pick_group(doc, group_keys(moe, scenario), MIN_RUNS)
+    g = doc["groups"][k]
     return {
         "measured_over_predicted": [g["low"], g["high"]],
         "group": k,
@@ -159,8 +141,7 @@ def write(path: str | Path | None = None) -> dict[str, Any]:
     from gpuplanner.engine.perf.validation_inference import check_all
 
     doc = compute(check_all())
-    p = Path(path or bands_path())
-    p.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    write_bands(doc, Path(path or bands_path()))
     _stored.cache_clear()
     return doc
 

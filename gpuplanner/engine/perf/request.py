@@ -63,7 +63,9 @@ def shape_of(req: dict[str, Any], catalog: Catalog) -> ModelShape:
     if req.get("model"):
         m = catalog.get(req["model"])
         if not isinstance(m, ModelType):
-            raise ValidationError(text.en("error.not_a_model", id=req["model"], kind=m.kind), field="--model")
+            raise ValidationError(
+                text.Msg("error.not_a_model", {"id": req["model"], "kind": m.kind}), field="--model"
+            )
         shape = shape_from_entry(dict(m.raw))
         if req.get("seq"):
             overrides["seq_len"] = req["seq"]
@@ -71,7 +73,7 @@ def shape_of(req: dict[str, Any], catalog: Catalog) -> ModelShape:
     missing = [n for n in ("layers", "hidden", "heads") if req.get(n) is None]
     if missing:
         raise ValidationError(
-            text.en("error.model_or_shape", missing="--" + " --".join(missing)), field=missing[0]
+            text.Msg("error.model_or_shape", {"missing": "--" + " --".join(missing)}), field=missing[0]
         )
     ffn = req.get("ffn") or 4 * req["hidden"]
     vocab: int | None = req.get("vocab")
@@ -96,13 +98,13 @@ def cluster_of(req: dict[str, Any], catalog: Catalog) -> ClusterSpec:
 
     server = catalog.get(req["server"]) if req.get("server") else None
     if server is not None and not isinstance(server, ServerType):
-        raise ValidationError(text.en("error.not_a_server", id=req["server"]), field="--server")
+        raise ValidationError(text.Msg("error.not_a_server", {"id": req["server"]}), field="--server")
     gpu_id = req.get("gpu") or (server.gpu if server else None)
     if not gpu_id:
-        raise ValidationError(text.en("error.give_gpu"), field="--gpu")
+        raise ValidationError(text.Msg("error.give_gpu"), field="--gpu")
     gpu = catalog.get(gpu_id)
     if not isinstance(gpu, GpuType):
-        raise ValidationError(text.en("error.not_a_gpu", id=gpu_id), field="--gpu")
+        raise ValidationError(text.Msg("error.not_a_gpu", {"id": gpu_id}), field="--gpu")
     per_node = req.get("gpus_per_node") or (server.scaleup_domain_gpus or server.gpu_count if server else 8)
     if req.get("nic_gbps"):
         nic_per_gpu = req["nic_gbps"] * (req.get("nics_per_node") or per_node) / per_node
@@ -112,7 +114,7 @@ def cluster_of(req: dict[str, Any], catalog: Catalog) -> ClusterSpec:
         nic_per_gpu = 400.0 if gpu.bf16_dense_tflops > 500 else 200.0
     oversub = req.get("oversub") or 1.0
     if oversub < 1.0:
-        raise ValidationError(text.en("error.oversub_below_one"), field="--oversub", value=oversub)
+        raise ValidationError(text.Msg("error.oversub_below_one"), field="--oversub", value=oversub)
     share = 1.0 / oversub
     calib = None
     if req.get("measured_mfu") or req.get("measured_busbw"):
@@ -145,10 +147,12 @@ def check_layout(
         v = lay.get(name)
         if v is not None and v < 1:
             raise ValidationError(
-                text.en("error.at_least_one", name=name), field=f"--{name.replace('_', '-')}", value=v
+                text.Msg("error.at_least_one", {"name": name}), field=f"--{name.replace('_', '-')}", value=v
             )
     if tp is not None and shape.heads % tp:
-        raise ValidationError(text.en("error.tp_heads", tp=tp, heads=shape.heads), field="--tp", value=tp)
+        raise ValidationError(
+            text.Msg("error.tp_heads", {"tp": tp, "heads": shape.heads}), field="--tp", value=tp
+        )
     # a true GQA model groups heads evenly; a kv_heads that does not divide the heads stands for a compressed
     # KV cache (DeepSeek's MLA in the catalog) and constrains nothing in training
     if tp is not None and shape.heads % shape.kv_heads == 0:
@@ -158,51 +162,51 @@ def check_layout(
             msg_id = (
                 "error.tp_kv_heads_divide" if mode == "training" else "error.tp_kv_heads_divide_or_multiple"
             )
-            raise ValidationError(text.en(msg_id, tp=tp, kv=kv), field="--tp", value=tp)
+            raise ValidationError(text.Msg(msg_id, {"tp": tp, "kv": kv}), field="--tp", value=tp)
     if pp is not None and pp > shape.layers:
-        raise ValidationError(text.en("error.pp_layers", pp=pp, layers=shape.layers), field="--pp", value=pp)
+        raise ValidationError(
+            text.Msg("error.pp_layers", {"pp": pp, "layers": shape.layers}), field="--pp", value=pp
+        )
     if vpp is not None and vpp > 1:
         if (pp or 1) < 2:
-            raise ValidationError(text.en("error.vpp_needs_pp"), field="--vpp", value=vpp)
+            raise ValidationError(text.Msg("error.vpp_needs_pp"), field="--vpp", value=vpp)
         if (pp or 1) * vpp > shape.layers + (2 if lay.get("balanced") else 0):
             raise ValidationError(
-                text.en("error.vpp_layers", pp=pp, vpp=vpp, layers=shape.layers),
+                text.Msg("error.vpp_layers", {"pp": pp, "vpp": vpp, "layers": shape.layers}),
                 field="--vpp",
                 value=vpp,
             )
     if ep is not None and ep > 1:
         if not shape.is_moe:
-            raise ValidationError(text.en("error.ep_needs_moe"), field="--ep", value=ep)
+            raise ValidationError(text.Msg("error.ep_needs_moe"), field="--ep", value=ep)
         if shape.experts % ep:
             raise ValidationError(
-                text.en("error.ep_experts", ep=ep, experts=shape.experts), field="--ep", value=ep
+                text.Msg("error.ep_experts", {"ep": ep, "experts": shape.experts}), field="--ep", value=ep
             )
     if n_gpus is None:
         return
     model_par = (tp or 1) * (pp or 1) * (cp or 1)
     if n_gpus % model_par:
         raise ValidationError(
-            text.en(
+            text.Msg(
                 "error.gpus_model_parallel",
-                gpus=n_gpus,
-                tp=tp or 1,
-                pp=pp or 1,
-                cp=cp or 1,
-                model_par=model_par,
+                {"gpus": n_gpus, "tp": tp or 1, "pp": pp or 1, "cp": cp or 1, "model_par": model_par},
             ),
             field="--gpus",
             value=n_gpus,
-            hint=text.en("error.gpus_model_parallel.hint"),
+            hint=text.Msg("error.gpus_model_parallel.hint"),
         )
     if dp is not None and tp and pp and model_par * dp != n_gpus:
         raise ValidationError(
-            text.en("error.dp_gpus", product=model_par * dp, gpus=n_gpus), field="--dp", value=dp
+            text.Msg("error.dp_gpus", {"product": model_par * dp, "gpus": n_gpus}), field="--dp", value=dp
         )
     dp_eff = dp or n_gpus // model_par
     # with experts not split over TP (etp 1, MoE parallel folding) the EP group is drawn from tp·dp·cp ranks
     expert_grid = dp_eff * (cp or 1) * (1 if lay.get("expert_tp", True) else (tp or 1))
     if ep is not None and ep > 1 and expert_grid % ep:
-        raise ValidationError(text.en("error.ep_dp_cp", ep=ep, dp=dp_eff, cp=cp or 1), field="--ep", value=ep)
+        raise ValidationError(
+            text.Msg("error.ep_dp_cp", {"ep": ep, "dp": dp_eff, "cp": cp or 1}), field="--ep", value=ep
+        )
 
 
 def stated_config(
@@ -258,7 +262,7 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
     cluster = cluster_of(req, catalog)
     n = req.get("gpus")
     if not n:
-        raise ValidationError(text.en("error.give_gpus"), field="--gpus")
+        raise ValidationError(text.Msg("error.give_gpus"), field="--gpus")
     settings, from_stack = resolve(req.get("stack"), {k: req.get(k) for k in SETTINGS})
     lay = {k: req.get(k) for k in LAYOUT}
     check_layout(
@@ -323,10 +327,10 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
     )
     if not len(res):
         raise PlannerError(
-            text.en("error.no_layout_fits", gpus=n, mem_gb=cluster.mem_gb),
+            text.Msg("error.no_layout_fits", {"gpus": n, "mem_gb": cluster.mem_gb}),
             field="--gpus",
             value=n,
-            hint=text.en("error.no_layout_fits.hint"),
+            hint=text.Msg("error.no_layout_fits.hint"),
         )
     return TrainResult(
         res.best(req.get("top") or 5), shape, cluster, settings, from_stack, req.get("stack"), searched=True

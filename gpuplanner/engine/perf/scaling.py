@@ -43,7 +43,7 @@ def dp_scaling(
     sizes = scaling_sizes(n_max, unit)
     if sizes.size == 0:
         raise ValidationError(
-            text.en("error.replica_too_large", gpus=n_max, unit=unit), field="n_gpus", value=n_max
+            text.Msg("error.replica_too_large", {"gpus": n_max, "unit": unit}), field="n_gpus", value=n_max
         )
     per_replica = cfg.global_batch // cfg.dp
     dp = sizes // unit

@@ -244,9 +244,9 @@ def plan_serving(
     layout). Otherwise: the capacity of `n_gpus` GPUs as drawn, with the layout that gives the most."""
     if mode not in MODES:
         raise ValidationError(
-            text.en("error.unknown_serving_mode", value=mode),
+            text.Msg("error.unknown_serving_mode", {"value": mode}),
             field="mode",
-            hint=text.en("error.unknown_serving_mode.hint"),
+            hint=text.Msg("error.unknown_serving_mode.hint"),
         )
     a = a or load_assumptions()
     sa = serving_assumptions()

@@ -51,23 +51,23 @@ class ServingSetup:
         for name in ("prompt_len", "output_len"):
             if getattr(self, name) < 1:
                 raise ValidationError(
-                    text.en("error.at_least_one", name=name), field=name, value=getattr(self, name)
+                    text.Msg("error.at_least_one", {"name": name}), field=name, value=getattr(self, name)
                 )
         for name in ("precision", "kv_precision"):
             v = getattr(self, name)
             if v is not None and v not in PRECISION_BYTES:
                 raise ValidationError(
-                    text.en("error.unknown_setting_value", name=name, value=v),
+                    text.Msg("error.unknown_setting_value", {"name": name, "value": v}),
                     field=name,
                     value=v,
-                    hint=text.en("error.serving_precision.hint"),
+                    hint=text.Msg("error.serving_precision.hint"),
                 )
         for name in ("ttft_s", "tpot_s"):
             v = getattr(self, name)
             if v is not None and not v > 0:
-                raise ValidationError(text.en("error.positive", name=name), field=name, value=v)
+                raise ValidationError(text.Msg("error.positive", {"name": name}), field=name, value=v)
         if self.think_time_s < 0:
-            raise ValidationError(text.en("error.think_time_negative"), field="think_time_s")
+            raise ValidationError(text.Msg("error.think_time_negative"), field="think_time_s")
 
     @property
     def weight_bytes(self) -> float:

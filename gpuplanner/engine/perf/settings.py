@@ -83,16 +83,16 @@ def _load(path: str) -> dict[str, dict[str, Any]]:
     try:
         doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(text.en("error.read_stacks", reason=exc), file=path) from exc
+        raise CatalogError(text.Msg("error.read_stacks", {"reason": str(exc)}), file=path) from exc
     stacks = doc.get("stacks")
     if not isinstance(stacks, dict) or not stacks:
-        raise CatalogError(text.en("error.no_stacks_map"), file=path)
+        raise CatalogError(text.Msg("error.no_stacks_map"), file=path)
     for name, st in stacks.items():
         for req in ("name", "source", "as_of", "settings"):
             if not isinstance(st, dict) or req not in st:
-                raise CatalogError(f"missing {req}", file=path, entry=name)
+                raise CatalogError(text.Msg("error.valinf_missing", {"fields": req}), file=path, entry=name)
         if st.get("estimate") and not st.get("note"):
-            raise CatalogError(text.en("error.estimate_needs_note"), file=path, entry=name)
+            raise CatalogError(text.Msg("error.estimate_needs_note"), file=path, entry=name)
         for k, v in st["settings"].items():
             _check(k, v, f"stack {name}", path)
     return stacks
@@ -105,9 +105,9 @@ def load_stacks(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
 def _check(key: str, value: Any, where: str, path: str | None = None) -> None:
     if key not in SETTINGS:
         raise ValidationError(
-            text.en("error.unknown_setting", where=where, key=key),
+            text.Msg("error.unknown_setting", {"where": where, "key": key}),
             field=key,
-            hint=text.en("error.use_one_of", options=", ".join(SETTINGS)),
+            hint=text.Msg("error.use_one_of", {"options": ", ".join(SETTINGS)}),
         )
     allowed = SETTINGS[key]
     ok = isinstance(value, bool) if allowed is None else value in allowed
@@ -118,7 +118,9 @@ def _check(key: str, value: Any, where: str, path: str | None = None) -> None:
         kw = {"file": path, "entry": where} if path else {}
         options = ", ".join(map(str, allowed)) if allowed else "true/false"
         raise err(
-            text.en("error.setting_not_allowed", where=where, key=key, value=value, options=options),
+            text.Msg(
+                "error.setting_not_allowed", {"where": where, "key": key, "value": value, "options": options}
+            ),
             field=key,
             **kw,
         )
@@ -131,10 +133,10 @@ def resolve(stack: str | None, stated: dict[str, Any]) -> tuple[dict[str, Any], 
         stacks = load_stacks()
         if stack not in stacks:
             raise ValidationError(
-                text.en("error.unknown_stack", value=stack),
+                text.Msg("error.unknown_stack", {"value": stack}),
                 field="stack",
                 value=stack,
-                hint=text.en("error.use_one_of", options=", ".join(stacks)),
+                hint=text.Msg("error.use_one_of", {"options": ", ".join(stacks)}),
             )
         from_stack = dict(stacks[stack]["settings"])
     out = dict(DEFAULTS)

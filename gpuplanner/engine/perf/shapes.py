@@ -61,42 +61,40 @@ class ModelShape:
     def __post_init__(self) -> None:
         if self.architecture not in ARCHITECTURES:
             raise ValidationError(
-                text.en("error.unknown_architecture", value=self.architecture),
+                text.Msg("error.unknown_architecture", {"value": self.architecture}),
                 field="architecture",
                 value=self.architecture,
-                hint=text.en("error.use_one_of", options=", ".join(ARCHITECTURES)),
+                hint=text.Msg("error.use_one_of", {"options": ", ".join(ARCHITECTURES)}),
             )
         for name in ("layers", "hidden", "heads", "kv_heads", "ffn_hidden", "seq_len", "experts", "top_k"):
             if getattr(self, name) < 1:
                 raise ValidationError(
-                    text.en("error.at_least_one", name=name), field=name, value=getattr(self, name)
+                    text.Msg("error.at_least_one", {"name": name}), field=name, value=getattr(self, name)
                 )
         if self.head_dim < 0:
-            raise ValidationError(text.en("error.at_least_one", name="head_dim"), field="head_dim")
+            raise ValidationError(text.Msg("error.at_least_one", {"name": "head_dim"}), field="head_dim")
         if not self.head_dim and self.hidden % self.heads:
             raise ValidationError(
-                text.en("error.hidden_heads"), field="hidden", value=self.hidden, entry=self.name
+                text.Msg("error.hidden_heads"), field="hidden", value=self.hidden, entry=self.name
             )
         if self.top_k > self.experts:
             raise ValidationError(
-                text.en("error.top_k_experts"), field="top_k", value=self.top_k, entry=self.name
+                text.Msg("error.top_k_experts"), field="top_k", value=self.top_k, entry=self.name
             )
         if self.router_group_topk > self.router_groups or (
             self.router_groups and (self.experts % self.router_groups or not self.router_group_topk)
         ):
             raise ValidationError(
-                text.en(
+                text.Msg(
                     "error.router_groups",
-                    topk=self.router_group_topk,
-                    groups=self.router_groups,
-                    experts=self.experts,
+                    {"topk": self.router_group_topk, "groups": self.router_groups, "experts": self.experts},
                 ),
                 field="router_groups",
                 entry=self.name,
             )
         if self.dense_layers > self.layers:
             raise ValidationError(
-                text.en("error.dense_layers"), field="dense_layers", value=self.dense_layers
+                text.Msg("error.dense_layers"), field="dense_layers", value=self.dense_layers
             )
         if not self.head_dim:  # stated as 0: the usual hidden / heads (frozen, so set once here)
             object.__setattr__(self, "head_dim", self.hidden // self.heads)
@@ -190,66 +188,73 @@ class TrainConfig:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):
             if getattr(self, name) < 1:
                 raise ValidationError(
-                    text.en("error.at_least_one", name=name), field=name, value=getattr(self, name)
+                    text.Msg("error.at_least_one", {"name": name}), field=name, value=getattr(self, name)
                 )
         if self.precision not in PRECISIONS:
             raise ValidationError(
-                text.en("error.unknown_precision", value=self.precision),
+                text.Msg("error.unknown_precision", {"value": self.precision}),
                 field="precision",
-                hint=text.en("error.unknown_precision.hint"),
+                hint=text.Msg("error.unknown_precision.hint"),
             )
         if self.recompute not in RECOMPUTE:
             raise ValidationError(
-                text.en("error.unknown_recompute", value=self.recompute),
+                text.Msg("error.unknown_recompute", {"value": self.recompute}),
                 field="recompute",
-                hint=text.en("error.unknown_recompute.hint"),
+                hint=text.Msg("error.unknown_recompute.hint"),
             )
         if self.attention not in ATTENTION:
-            raise ValidationError(text.en("error.unknown_attention", value=self.attention), field="attention")
+            raise ValidationError(
+                text.Msg("error.unknown_attention", {"value": self.attention}), field="attention"
+            )
         if self.grad_dtype not in (None, "fp32", "bf16", "fp16"):
             raise ValidationError(
-                text.en("error.unknown_grad_dtype", value=self.grad_dtype),
+                text.Msg("error.unknown_grad_dtype", {"value": self.grad_dtype}),
                 field="grad_dtype",
-                hint=text.en("error.unknown_grad_dtype.hint"),
+                hint=text.Msg("error.unknown_grad_dtype.hint"),
             )
         if self.optimizer not in OPTIMIZERS:
             raise ValidationError(
-                text.en("error.unknown_optimizer", value=self.optimizer),
+                text.Msg("error.unknown_optimizer", {"value": self.optimizer}),
                 field="optimizer",
-                hint=text.en("error.unknown_optimizer.hint"),
+                hint=text.Msg("error.unknown_optimizer.hint"),
             )
         if self.optimizer_state not in OPTIMIZER_STATES:
             raise ValidationError(
-                text.en(
+                text.Msg(
                     "error.setting_not_allowed",
-                    where="setting",
-                    key="optimizer_state",
-                    value=self.optimizer_state,
-                    options=", ".join(OPTIMIZER_STATES),
+                    {
+                        "where": "setting",
+                        "key": "optimizer_state",
+                        "value": self.optimizer_state,
+                        "options": ", ".join(OPTIMIZER_STATES),
+                    },
                 ),
                 field="optimizer_state",
             )
         if self.moe_dispatcher not in MOE_DISPATCHERS:
             raise ValidationError(
-                text.en(
+                text.Msg(
                     "error.setting_not_allowed",
-                    where="setting",
-                    key="moe_dispatcher",
-                    value=self.moe_dispatcher,
-                    options=", ".join(MOE_DISPATCHERS),
+                    {
+                        "where": "setting",
+                        "key": "moe_dispatcher",
+                        "value": self.moe_dispatcher,
+                        "options": ", ".join(MOE_DISPATCHERS),
+                    },
                 ),
                 field="moe_dispatcher",
             )
         if not 0 <= self.zero_stage <= 3:
-            raise ValidationError(text.en("error.zero_stage"), field="zero_stage", value=self.zero_stage)
+            raise ValidationError(text.Msg("error.zero_stage"), field="zero_stage", value=self.zero_stage)
         if self.global_batch % (self.dp * self.micro_batch):
             raise ValidationError(
-                text.en(
-                    "error.global_batch", batch=self.global_batch, dp=self.dp, micro_batch=self.micro_batch
+                text.Msg(
+                    "error.global_batch",
+                    {"batch": self.global_batch, "dp": self.dp, "micro_batch": self.micro_batch},
                 ),
                 field="global_batch",
                 value=self.global_batch,
-                hint=text.en("error.global_batch.hint"),
+                hint=text.Msg("error.global_batch.hint"),
             )
 
     @property
@@ -304,12 +309,12 @@ class ClusterSpec:
         for name in ("peak_bf16_tflops", "mem_gb", "mem_bw_tbyte_per_s", "gpus_per_node", "nic_gbps_per_gpu"):
             if getattr(self, name) <= 0:
                 raise ValidationError(
-                    text.en("error.positive", name=name), field=name, value=getattr(self, name)
+                    text.Msg("error.positive", {"name": name}), field=name, value=getattr(self, name)
                 )
         for kind, f in self.net_factor.items():
             if kind not in COLLECTIVE_KINDS or not 0 < f <= 1:
                 raise ValidationError(
-                    text.en("error.net_factor"),
+                    text.Msg("error.net_factor"),
                     field="net_factor",
                     value={kind: f},
                 )
@@ -333,7 +338,7 @@ class InferenceConfig:
         for name in ("batch", "prompt_len", "output_len", "tp"):
             if getattr(self, name) < 1:
                 raise ValidationError(
-                    text.en("error.at_least_one", name=name), field=name, value=getattr(self, name)
+                    text.Msg("error.at_least_one", {"name": name}), field=name, value=getattr(self, name)
                 )
 
 

@@ -189,16 +189,13 @@ def sweep(
     valid = len(cols["tp"])
     if valid == 0:
         raise ValidationError(
-            text.en(
+            text.Msg(
                 "error.no_layout_divides",
-                gpus=n_gpus,
-                batch=global_batch,
-                heads=shape.heads,
-                layers=shape.layers,
+                {"gpus": n_gpus, "batch": global_batch, "heads": shape.heads, "layers": shape.layers},
             ),
             field="n_gpus",
             value=n_gpus,
-            hint=text.en("error.no_layout_divides.hint"),
+            hint=text.Msg("error.no_layout_divides.hint"),
         )
     out = evaluate(shape, cluster, cols, opt, assumptions or load_assumptions())
     keep = np.asarray(out["mem_fits"], dtype=bool) if require_fit else np.ones(valid, dtype=bool)

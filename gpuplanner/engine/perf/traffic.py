@@ -43,10 +43,10 @@ def parse_order(order: str) -> list[str]:
         parts.remove("ep")  # expert groups are carved out of the data-parallel dimension
     if sorted(parts) != sorted(AXES):
         raise ValidationError(
-            text.en("error.rank_order", value=order),
+            text.Msg("error.rank_order", {"value": order}),
             field="order",
             value=order,
-            hint=text.en("error.rank_order.hint"),
+            hint=text.Msg("error.rank_order.hint"),
         )
     return parts
 

@@ -332,28 +332,30 @@ def config_columns(cfg: TrainConfig) -> dict[str, np.ndarray]:
 def validate_config(shape: ModelShape, cfg: TrainConfig) -> None:
     if shape.heads % cfg.tp:
         raise ValidationError(
-            text.en("error.heads_over_tp", heads=shape.heads, tp=cfg.tp),
+            text.Msg("error.heads_over_tp", {"heads": shape.heads, "tp": cfg.tp}),
             field="tp",
             value=cfg.tp,
-            hint=text.en("error.heads_over_tp.hint"),
+            hint=text.Msg("error.heads_over_tp.hint"),
         )
     # uneven splits are allowed (Megatron-Core --decoder-first/last-pipeline-num-layers; Llama 3 drops one
     # layer from the first and last stage): the slowest stage holds ceil(layers / pp) layers
     slots = shape.layers + (2 if cfg.balanced_pipeline else 0)  # embedding and loss take a slot each
     if cfg.vpp > 1 and slots < cfg.pp * cfg.vpp:
         raise ValidationError(
-            text.en("error.layers_chunks", layers=shape.layers, pp=cfg.pp, vpp=cfg.vpp),
+            text.Msg("error.layers_chunks", {"layers": shape.layers, "pp": cfg.pp, "vpp": cfg.vpp}),
             field="vpp",
             value=cfg.vpp,
         )
     if cfg.pp > shape.layers:
         raise ValidationError(
-            text.en("error.pp_layers", pp=cfg.pp, layers=shape.layers), field="pp", value=cfg.pp
+            text.Msg("error.pp_layers", {"pp": cfg.pp, "layers": shape.layers}), field="pp", value=cfg.pp
         )
     expert_grid = cfg.dp * cfg.cp * (1 if cfg.expert_tp else cfg.tp)  # etp 1: EP drawn from tp·dp·cp
     if cfg.ep > 1 and (shape.experts % cfg.ep or expert_grid % cfg.ep):
         raise ValidationError(
-            text.en("error.ep_experts_dp_cp", ep=cfg.ep, experts=shape.experts), field="ep", value=cfg.ep
+            text.Msg("error.ep_experts_dp_cp", {"ep": cfg.ep, "experts": shape.experts}),
+            field="ep",
+            value=cfg.ep,
         )
 
 
@@ -439,8 +441,8 @@ def require_fit(est: TrainEstimate) -> None:
     """Raise a ValidationError with the numbers when the configuration does not fit in GPU memory."""
     if not est.fits:
         raise ValidationError(
-            text.en("error.does_not_fit", why=refusal_msg(est.memory)),
+            text.Msg("error.does_not_fit", {"why": refusal_msg(est.memory)}),
             field="memory",
             value=round(est.memory["total_gb"], 1),
-            hint=text.en("error.does_not_fit.hint"),
+            hint=text.Msg("error.does_not_fit.hint"),
         )

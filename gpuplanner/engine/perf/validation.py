@@ -72,24 +72,33 @@ def _load(path: str) -> tuple[Run, ...]:
     try:
         doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(text.en("error.read_runs", reason=exc), file=path) from exc
+        raise CatalogError(text.Msg("error.read_runs", {"reason": str(exc)}), file=path) from exc
     out = []
     for i, r in enumerate(doc.get("runs") or []):
         missing = [k for k in REQUIRED if not isinstance(r, dict) or k not in r]
         if missing:
-            raise CatalogError(f"missing {', '.join(missing)}", file=path, entry=str(r.get("id", i)))
+            raise CatalogError(
+                text.Msg("error.valinf_missing", {"fields": ", ".join(missing)}),
+                file=path,
+                entry=str(r.get("id", i)),
+            )
         unknown = (
             sorted(set(r["request"]) - REQUEST_KEYS) if isinstance(r["request"], dict) else ["(not a map)"]
         )
         if unknown:
             raise CatalogError(
-                text.en("error.unknown_request_fields", fields=", ".join(unknown)),
+                text.Msg("error.unknown_request_fields", {"fields": ", ".join(unknown)}),
                 file=path,
                 entry=r["id"],
                 field="request",
             )
         if r["metric"] not in METRICS:
-            raise CatalogError(f"unknown metric {r['metric']!r}", file=path, entry=r["id"], field="metric")
+            raise CatalogError(
+                text.Msg("error.valinf_metric", {"value": r["metric"], "known": ", ".join(METRICS)}),
+                file=path,
+                entry=r["id"],
+                field="metric",
+            )
         out.append(
             Run(
                 id=r["id"],
@@ -104,7 +113,7 @@ def _load(path: str) -> tuple[Run, ...]:
             )
         )
     if not out:
-        raise CatalogError("no runs", file=path)
+        raise CatalogError(text.Msg("error.valinf_no_runs"), file=path)
     return tuple(out)
 
 

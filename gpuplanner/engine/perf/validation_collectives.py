@@ -59,12 +59,16 @@ def load_collective_runs(path: Path | None = None) -> list[dict[str, Any]]:
     try:
         doc = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(text.en("error.read_collective_runs", reason=exc), file=str(p)) from exc
+        raise CatalogError(text.Msg("error.read_collective_runs", {"reason": str(exc)}), file=str(p)) from exc
     rows = doc.get("runs") or []
     for i, r in enumerate(rows):
         missing = [k for k in FIELDS if not isinstance(r, dict) or k not in r]
         if missing:
-            raise CatalogError(f"missing {', '.join(missing)}", file=str(p), entry=str(r.get("id", i)))
+            raise CatalogError(
+                text.Msg("error.valinf_missing", {"fields": ", ".join(missing)}),
+                file=str(p),
+                entry=str(r.get("id", i)),
+            )
     return list(rows)
 
 
@@ -78,7 +82,7 @@ def check_collectives(catalog: Catalog, path: Path | None = None) -> list[Collec
         gpu = catalog.get(str(r["gpu"]))
         if not isinstance(gpu, GpuType):
             raise CatalogError(
-                text.en("error.not_a_gpu", id=r["gpu"]),
+                text.Msg("error.not_a_gpu", {"id": r["gpu"]}),
                 file=str(path or collective_runs_path()),
                 entry=r["id"],
             )

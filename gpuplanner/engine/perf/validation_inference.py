@@ -99,17 +99,19 @@ def runs_path() -> Path:
 
 def _run_of(r: Any, i: int, path: str) -> InferenceRun:
     if not isinstance(r, dict):
-        raise CatalogError(text.en("error.valinf_not_a_map"), file=path, entry=str(i))
+        raise CatalogError(text.Msg("error.valinf_not_a_map"), file=path, entry=str(i))
     missing = [k for k in REQUIRED if k not in r]
     if missing:
         raise CatalogError(
-            text.en("error.valinf_missing", fields=", ".join(missing)), file=path, entry=str(r.get("id", i))
+            text.Msg("error.valinf_missing", {"fields": ", ".join(missing)}),
+            file=path,
+            entry=str(r.get("id", i)),
         )
     req = r["request"]
     unknown = sorted(set(req) - INFERENCE_KEYS) if isinstance(req, dict) else ["(not a map)"]
     if unknown:
         raise CatalogError(
-            text.en("error.unknown_request_fields", fields=", ".join(unknown)),
+            text.Msg("error.unknown_request_fields", {"fields": ", ".join(unknown)}),
             file=path,
             entry=r["id"],
             field="request",
@@ -120,11 +122,11 @@ def _run_of(r: Any, i: int, path: str) -> InferenceRun:
         v = req.get(k)
         if not isinstance(v, int) or isinstance(v, bool) or v < 1:
             raise CatalogError(
-                text.en("error.valinf_positive_int", name=k), file=path, entry=r["id"], field=k, value=v
+                text.Msg("error.valinf_positive_int", {"name": k}), file=path, entry=r["id"], field=k, value=v
             )
     if r["metric"] not in METRICS:
         raise CatalogError(
-            text.en("error.valinf_metric", value=r["metric"], known=", ".join(METRICS)),
+            text.Msg("error.valinf_metric", {"value": r["metric"], "known": ", ".join(METRICS)}),
             file=path,
             entry=r["id"],
             field="metric",
@@ -132,7 +134,7 @@ def _run_of(r: Any, i: int, path: str) -> InferenceRun:
     measured = r["measured"]
     if not isinstance(measured, (int, float)) or isinstance(measured, bool) or not measured > 0:
         raise CatalogError(
-            text.en("error.valinf_positive", name="measured"),
+            text.Msg("error.valinf_positive", {"name": "measured"}),
             file=path,
             entry=r["id"],
             field="measured",
@@ -140,7 +142,7 @@ def _run_of(r: Any, i: int, path: str) -> InferenceRun:
         )
     if excluded and excluded not in EXCLUDED:
         raise CatalogError(
-            text.en("error.valinf_excluded", value=excluded, known=", ".join(EXCLUDED)),
+            text.Msg("error.valinf_excluded", {"value": excluded, "known": ", ".join(EXCLUDED)}),
             file=path,
             entry=r["id"],
             field="excluded",
@@ -163,15 +165,15 @@ def _load(path: str) -> tuple[InferenceRun, ...]:
     try:
         doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(text.en("error.read_runs", reason=exc), file=path) from exc
+        raise CatalogError(text.Msg("error.read_runs", {"reason": str(exc)}), file=path) from exc
     rows = doc.get("runs") if isinstance(doc, dict) else None
     if not isinstance(rows, list) or not rows:
-        raise CatalogError(text.en("error.valinf_no_runs"), file=path)
+        raise CatalogError(text.Msg("error.valinf_no_runs"), file=path)
     out = tuple(_run_of(r, i, path) for i, r in enumerate(rows))
     ids = [r.id for r in out]
     twice = sorted({i for i in ids if ids.count(i) > 1})
     if twice:
-        raise CatalogError(text.en("error.valinf_duplicate", ids=", ".join(twice)), file=path)
+        raise CatalogError(text.Msg("error.valinf_duplicate", {"ids": ", ".join(twice)}), file=path)
     return out
 
 
@@ -192,7 +194,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
     precision = req.get("precision") or "bf16"
     if precision not in STATED_PRECISIONS:
         raise ValidationError(
-            text.en("error.unknown_setting_value", name="precision", value=precision),
+            text.Msg("error.unknown_setting_value", {"name": "precision", "value": precision}),
             field="--precision",
             value=precision,
         )

@@ -57,15 +57,15 @@ def _load(path: str) -> tuple[dict[str, Any], ...]:
     try:
         doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(text.en("error.read_runs", reason=exc), file=path) from exc
+        raise CatalogError(text.Msg("error.read_runs", {"reason": str(exc)}), file=path) from exc
     rows = doc.get("rows") if isinstance(doc, dict) else None
     if not isinstance(rows, list) or not rows:
-        raise CatalogError(text.en("error.valinf_no_runs"), file=path)
+        raise CatalogError(text.Msg("error.valinf_no_runs"), file=path)
     for i, r in enumerate(rows):
         missing = [k for k in (*FIELDS, *FIGURES) if not isinstance(r, dict) or k not in r]
         if missing:
             raise CatalogError(
-                text.en("error.valinf_missing", fields=", ".join(missing)), file=path, entry=str(i)
+                text.Msg("error.valinf_missing", {"fields": ", ".join(missing)}), file=path, entry=str(i)
             )
     return tuple(rows)
 

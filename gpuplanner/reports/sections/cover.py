@@ -46,6 +46,9 @@ def _details(ctx: ReportContext) -> Table:
         ("scenario", ctx.scenario or ctx.t("as_drawn")),
         ("currency", ctx.currency),
     ]
+    phase = ctx.project.tables["phases"].get(ctx.results.phase or "")
+    if phase is not None:  # `report --phase`: the figures are of the plan at the end of that phase
+        rows.insert(5, ("cover_phase", phase.name or phase.id))
     data = [[ctx.para(ctx.t(k), "muted"), ctx.para(v, "body", 240)] for k, v in rows]
     t = Table(data, colWidths=[35 * mm, PAGE[0] - 2 * MARGIN - 35 * mm])
     t.setStyle(

@@ -93,7 +93,7 @@ class WorkloadDialog(RowDialog):
         if mine is not None and mine.kind == "inference":  # a serving workload: its capacity, not training
             d = mine.to_json()
             if d.get("error"):
-                self.status.setText(fields.plain_line(d["error"]))
+                self.status.setText(fields.plain_line(mine.error))
                 return
             text = self.tr(
                 "%Ln GPU(s): up to {users} concurrent users ({rate} requests/s), first token {ttft} s, "

@@ -1,0 +1,32 @@
+"""What `gpuplanner validate` prints for training runs (validate_cmd.py) and inference rows
+(validate_inference_out.py) alike: a signed error and the summary per family."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpuplanner.cli.common import print_table
+
+
+def pct(x: float | None) -> str:
+    """An error as a signed percentage ("+3.2%"), "—" when there is none."""
+    return "—" if x is None else f"{x * 100:+.1f}%"
+
+
+def print_families(fams: list[dict[str, Any]], noun: str) -> None:
+    """One line per family: how many ``noun`` (runs, rows), how many were refused, the mean and worst
+    absolute error and the mean signed error."""
+    print_table(
+        [
+            [
+                f["family"],
+                f["runs"],
+                f["refused"],
+                pct(f["mean_abs_error"])[1:],
+                pct(f["worst_abs_error"])[1:],
+                pct(f["mean_error"]),
+            ]
+            for f in fams
+        ],
+        ["family", noun, "refused", "mean |error|", "worst |error|", "mean error"],
+    )
