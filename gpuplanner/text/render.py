@@ -149,7 +149,7 @@ def error_line(exc: BaseException, lang: str = "en", label: Callable[[str], str]
     msg = getattr(exc, "msg", None)
     if lang == "en" or msg is None or not hasattr(exc, "one_line"):
         return exc.one_line() if hasattr(exc, "one_line") else str(exc)
-    return error_msg(exc).render(lang, label)
+    return shown(error_msg(exc), lang, label)
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,7 @@ class ErrorLine(Msg):
 
     id: str = "error.where.line"
 
-    def render(self, lang: str = "en", label: Callable[[str], str] | None = None) -> str:  # type: ignore[override]
+    def render(self, lang: str = "en", label: Callable[[str], str] | None = None) -> str:
         p = self.params
         parts = []
         if p.get("file"):
