@@ -23,6 +23,19 @@ SCALAR_PULL = 2
 
 
 @dataclass(frozen=True)
+class SharedPlace:
+    """Where a block's distance fields came from a search shared between equal components: the search's
+    key (equal keys: the same search result), and the block's component as a range of switches and of
+    switch arcs (CSR positions)."""
+
+    key: tuple[int, bytes, bytes, int]
+    lo: int  # switches lo..hi-1
+    hi: int
+    arc_lo: int  # switch arcs arc_lo..arc_hi-1 (the arcs whose tail is in the range)
+    arc_hi: int
+
+
+@dataclass(frozen=True)
 class BlockFields:
     sub: SubGraph
     n_cols: int
@@ -31,6 +44,7 @@ class BlockFields:
     dist: np.ndarray  # uint8/uint16/int32 [R, n_cols] for switches dist_lo..dist_lo+R-1; others unreached
     unreached: int
     dist_lo: int = 0
+    shared: SharedPlace | None = None  # set when the fields came from a search shared by equal components
 
     def dist_of(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         """Hop distance (int64, -1 = unreachable) from switch rows[i] to column cols[i]."""
@@ -131,7 +145,9 @@ def local_fields(levels: list[np.ndarray], n_cols: int) -> LocalFields:
     return LocalFields(tuple(levels), dist, unreached)
 
 
-def embed_fields(sub: SubGraph, lf: LocalFields, place: slice | np.ndarray) -> BlockFields:
+def embed_fields(
+    sub: SubGraph, lf: LocalFields, place: slice | np.ndarray, shared: SharedPlace | None = None
+) -> BlockFields:
     """BlockFields over all switches of `sub` from a search that covered the switches `place` (every other
     switch lies in another connected component: at no distance from any column of the block)."""
     n_sub = sub.nodes.size
@@ -150,7 +166,7 @@ def embed_fields(sub: SubGraph, lf: LocalFields, place: slice | np.ndarray) -> B
             dist = np.full((n_sub, lf.dist.shape[1]), lf.unreached, lf.dist.dtype)
             dist[place] = lf.dist
     level_any = tuple(np.any(lv, axis=1) for lv in levels)
-    return BlockFields(sub, dist.shape[1], levels, level_any, dist, lf.unreached, dist_lo)
+    return BlockFields(sub, dist.shape[1], levels, level_any, dist, lf.unreached, dist_lo, shared)
 
 
 def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
