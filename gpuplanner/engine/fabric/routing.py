@@ -276,6 +276,9 @@ class Router:
         blocks = field // g.block_size
         rows = g.switches.g2l[plan.cand_node]
         pushed: dict[SharedKey, list[_Pushed]] = {}
+        # the switch arcs' loads in CSR order: each block adds to a slice (the same additions, in the same
+        # order, as adding into arc_load through the arc ids, which are distinct), scattered back once
+        on_switch_arcs = arc_load[g.switches.arc]
         # loop over blocks of destination fields (≤ 512 destinations each)
         for b, sel in _by_block(blocks, g.n_blocks):
             bf = self._block(b)
@@ -285,9 +288,10 @@ class Router:
                 bf, rows[sel], cols, plan.cand_dist[sel], inj[sel], multi, pushed
             )
             self.pushes_reused += reused
-            arc_load[g.switches.arc[arcs]] += local  # distinct indices: each switch arc once
-            if arrived is not None:
+            on_switch_arcs[arcs] += local
+            if arrived is not None:  # last hops: switch → endpoint arcs, none of them a switch arc
                 arc_load += self._last_hop_multi(b, bf.levels[0].shape[1], arrived, arc_load.size)
+        arc_load[g.switches.arc] = on_switch_arcs
 
     def _last_hop_multi(self, b: int, width: int, arrived: Arrivals, n_arcs: int) -> np.ndarray:
         """Multi-homed destinations: each attachment switch delivers what reached it for that endpoint."""
