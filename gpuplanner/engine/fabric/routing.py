@@ -250,10 +250,14 @@ class Router:
         plan = self._plan(src, dst)
         n_arcs = 2 * g.n_links
         arc_load = np.zeros(n_arcs)
-        arc_load += np.bincount(plan.direct_arc, vol[plan.direct_flow] * plan.direct_share, n_arcs)
+        if plan.direct_arc.size:  # no cables between endpoints (the usual case): nothing to add
+            arc_load += np.bincount(plan.direct_arc, vol[plan.direct_flow] * plan.direct_share, n_arcs)
         inj = vol[plan.cand_flow] * plan.cand_share
         first = plan.cand_arc >= 0
-        arc_load += np.bincount(plan.cand_arc[first], inj[first], n_arcs)
+        if first.all():  # every source is an endpoint (the usual case): no selection to copy
+            arc_load += np.bincount(plan.cand_arc, inj, n_arcs)
+        else:
+            arc_load += np.bincount(plan.cand_arc[first], inj[first], n_arcs)
 
         self._through_switches(plan, g.field_of_node[dst[plan.cand_flow]], inj, arc_load)
 
