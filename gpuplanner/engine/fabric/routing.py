@@ -9,7 +9,9 @@ silently.
 Speed: endpoints hang off few switches, so distance fields are per destination *switch* (or per
 multi-homed endpoint), computed lazily, 512 at a time bit-parallel (``routing_fields``), and cached in the
 Router. The push walks hop distances farthest-first, vectorised over all switches and destinations of a
-block; Python loops only over blocks and hop distances.
+block; Python loops only over blocks and hop distances. Two blocks on equal components (the planes of a
+multi-plane fabric) whose injections are equal, shifted, share one push (``_push_or_reuse``: exact, compared
+array for array).
 """
 
 from __future__ import annotations

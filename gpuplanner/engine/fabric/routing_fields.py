@@ -279,7 +279,7 @@ def push(
 
     Traffic is held as *word rows*: x[(v, w), 0..63] for the 64 columns of word w at switch v, only for
     words that carry traffic. For each word row and arc of v, mask = its active columns & the columns
-    for which the arc's head is one hop closer. Consecutive arcs with the same mask (a fan-out to
+    for which the arc's head is one hop closer (the arcs with a non-empty mask: ``_next_hop_arcs``). Consecutive arcs with the same mask (a fan-out to
     equivalent switches) form a run and are counted once; the per-column shares x / next-hops are then
     pulled into the heads' word rows with one sparse × dense product, masked by the heads' distance bits.
     Returns (load per local arc of bf.sub, what reached distance 0 if `arrivals`, else None)."""
