@@ -191,12 +191,13 @@ def route_flows(
         m = ok & (kinds == code)
         if not m.any():
             continue
-        loads = router.link_loads(src[m], dst[m], vol[m])
+        k_src, k_vol = src[m], vol[m]
+        loads = router.link_loads(k_src, dst[m], k_vol)
         k_ab = np.zeros(L)
         k_ba = np.zeros(L)
         k_ab[fg.link_rows] = loads.load_ab_bytes  # graph links → compiled link rows
         k_ba[fg.link_rows] = loads.load_ba_bytes
-        per_kind[name] = (k_ab, k_ba, src[m], vol[m])
+        per_kind[name] = (k_ab, k_ba, k_src, k_vol)
         ab += k_ab
         ba += k_ba
     return ab, ba, per_kind

@@ -9,7 +9,9 @@ silently.
 Speed: endpoints hang off few switches, so distance fields are per destination *switch* (or per
 multi-homed endpoint), computed lazily, 512 at a time bit-parallel (``routing_fields``), and cached in the
 Router. The push walks hop distances farthest-first, vectorised over all switches and destinations of a
-block; Python loops only over blocks and hop distances.
+block; Python loops only over blocks and hop distances. Two blocks on equal components (the planes of a
+multi-plane fabric) whose injections are equal, shifted, share one push (``_push_or_reuse``: exact, compared
+array for array).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import numpy.typing as npt
 
 from gpuplanner.engine.arrays import BoolArray, FloatArray, IndexArray, IntArray
 from gpuplanner.engine.fabric.routing_alloc import keep_freed_memory
-from gpuplanner.engine.fabric.routing_components import FieldSearch
+from gpuplanner.engine.fabric.routing_components import FieldSearch, SharedKey
 from gpuplanner.engine.fabric.routing_fields import Arrivals, BlockFields, push
 from gpuplanner.engine.fabric.routing_graph import BLOCK_FIELDS, Graph, build_graph
 
@@ -70,6 +72,7 @@ class Router:
         # the last few link_loads results by digest of their demand: re-analysing after an edit that changed
         # neither the topology nor the workload routes nothing again
         self._loads: OrderedDict[str, LinkLoads] = OrderedDict()
+        self.pushes_reused = 0  # blocks whose loads were moved from an equal push (tests check it happens)
 
     @property
     def n_nodes(self) -> int:
@@ -249,10 +252,14 @@ class Router:
         plan = self._plan(src, dst)
         n_arcs = 2 * g.n_links
         arc_load = np.zeros(n_arcs)
-        arc_load += np.bincount(plan.direct_arc, vol[plan.direct_flow] * plan.direct_share, n_arcs)
+        if plan.direct_arc.size:  # no cables between endpoints (the usual case): nothing to add
+            arc_load += np.bincount(plan.direct_arc, vol[plan.direct_flow] * plan.direct_share, n_arcs)
         inj = vol[plan.cand_flow] * plan.cand_share
         first = plan.cand_arc >= 0
-        arc_load += np.bincount(plan.cand_arc[first], inj[first], n_arcs)
+        if first.all():  # every source is an endpoint (the usual case): no selection to copy
+            arc_load += np.bincount(plan.cand_arc, inj, n_arcs)
+        else:
+            arc_load += np.bincount(plan.cand_arc[first], inj[first], n_arcs)
 
         self._through_switches(plan, g.field_of_node[dst[plan.cand_flow]], inj, arc_load)
 
@@ -274,15 +281,23 @@ class Router:
         g = self._g
         blocks = field // g.block_size
         rows = g.switches.g2l[plan.cand_node]
+        pushed: dict[SharedKey, list[_Pushed]] = {}
+        # the switch arcs' loads in CSR order: each block adds to a slice (the same additions, in the same
+        # order, as adding into arc_load through the arc ids, which are distinct), scattered back once
+        on_switch_arcs = arc_load[g.switches.arc]
         # loop over blocks of destination fields (≤ 512 destinations each)
         for b, sel in _by_block(blocks, g.n_blocks):
             bf = self._block(b)
             multi = bool((g.field_endpoint[g.block_fields(b)] >= 0).any())
             cols = field[sel] % g.block_size
-            local, arrived = push(bf, rows[sel], cols, plan.cand_dist[sel], inj[sel], multi)
-            arc_load[g.switches.arc] += local  # distinct indices: each switch arc once
-            if arrived is not None:
+            arcs, local, arrived, reused = _push_or_reuse(
+                bf, rows[sel], cols, plan.cand_dist[sel], inj[sel], multi, pushed
+            )
+            self.pushes_reused += reused
+            on_switch_arcs[arcs] += local
+            if arrived is not None:  # last hops: switch → endpoint arcs, none of them a switch arc
                 arc_load += self._last_hop_multi(b, bf.levels[0].shape[1], arrived, arc_load.size)
+        arc_load[g.switches.arc] = on_switch_arcs
 
     def _last_hop_multi(self, b: int, width: int, arrived: Arrivals, n_arcs: int) -> np.ndarray:
         """Multi-homed destinations: each attachment switch delivers what reached it for that endpoint."""
@@ -342,6 +357,69 @@ class Router:
         i, j = pair // fields.size, pair % fields.size
         full = cables == n_ep[i] * n_ep[j] - np.where(i == j, n_ep[i], 0)
         return i[full], j[full]
+
+
+@dataclass(frozen=True)
+class _Pushed:
+    """One push through a shared search, its inputs relative to its component and its loads on it."""
+
+    rows: IndexArray  # entry switches minus the component's first switch
+    cols: IndexArray
+    dist: IndexArray
+    amount: FloatArray
+    arrivals: bool
+    local: FloatArray  # loads on the component's switch arcs, in CSR order
+    arrived: Arrivals | None  # node relative to the component's first switch
+
+
+def _push_or_reuse(
+    bf: BlockFields,
+    rows: IndexArray,
+    cols: IndexArray,
+    dist: IndexArray,
+    amount: FloatArray,
+    arrivals: bool,
+    pushed: dict[SharedKey, list[_Pushed]],
+) -> tuple[slice, FloatArray, Arrivals | None, bool]:
+    """push(), or the loads of an earlier push that had the same inputs on an equal component, moved to this
+    block's component. Returns (switch arcs, in CSR positions; their loads; arrivals; whether reused).
+
+    Exact, not approximate: two blocks share a search key only when their components' arcs are equal after
+    shifting each to start at switch 0 and their attachment switches and columns are equal after the same
+    shift (routing_components). push() is then a deterministic function of (rows - lo, cols, dist, amount,
+    arrivals): every index it forms moves by the same shift and every sum runs in the same order. So when
+    those arrays are equal element for element (compared, not hashed) the result is the same numbers on
+    shifted arcs and switches. The two planes of a multi-plane fabric carrying the same traffic are this case.
+    """
+    place = bf.shared
+    if place is None:
+        local, arrived = push(bf, rows, cols, dist, amount, arrivals)
+        return slice(None), local, arrived, False
+    rel = rows - place.lo
+    for p in pushed.get(place.key, ()):  # loop over earlier pushes through this search (one or two)
+        if (
+            p.arrivals == arrivals
+            and np.array_equal(p.rows, rel)
+            and np.array_equal(p.cols, cols)
+            and np.array_equal(p.dist, dist)
+            and np.array_equal(p.amount, amount)
+        ):
+            arrived = p.arrived
+            if arrived is not None:
+                arrived = Arrivals(arrived.node + place.lo, arrived.word, arrived.amount)
+            return slice(place.arc_lo, place.arc_hi), p.local, arrived, True
+    local, arrived = push(bf, rows, cols, dist, amount, arrivals)
+    inside = slice(place.arc_lo, place.arc_hi)
+    # traffic never leaves its connected component; checked, so that a reuse copies every load there is
+    if np.any(local[: place.arc_lo]) or np.any(local[place.arc_hi :]):
+        return slice(None), local, arrived, False
+    rel_arrived = None
+    if arrived is not None:
+        rel_arrived = Arrivals(arrived.node - place.lo, arrived.word, arrived.amount)
+    pushed.setdefault(place.key, []).append(
+        _Pushed(rel, cols, dist, amount, arrivals, local[inside], rel_arrived)
+    )
+    return inside, local[inside], arrived, False
 
 
 def digest(*arrays: np.ndarray) -> str:

@@ -25,6 +25,7 @@ from scipy.sparse.csgraph import connected_components
 from gpuplanner.engine.fabric.routing_fields import (
     BlockFields,
     LocalFields,
+    SharedPlace,
     embed_fields,
     local_fields,
     search_levels,
@@ -103,14 +104,14 @@ class FieldSearch:
                 rows = init_rows - lo
                 key = (self._class_of(c, lo, hi), rows.tobytes(), init_cols.tobytes(), n_cols)
                 lf = self._shared.get(key)
+                a0, a1 = int(sub.indptr[lo]), int(sub.indptr[hi])
                 if lf is None:
-                    a0, a1 = int(sub.indptr[lo]), int(sub.indptr[hi])
                     self.searches += 1
                     levels = search_levels(
                         sub.tail[a0:a1] - lo, sub.head[a0:a1] - lo, hi - lo, rows, init_cols, n_cols
                     )
                     lf = self._shared[key] = local_fields(levels, n_cols)
-                return embed_fields(sub, lf, slice(lo, hi))
+                return embed_fields(sub, lf, slice(lo, hi), SharedPlace(key, lo, hi, a0, a1))
             # several components, or one whose switches are not contiguous: renumber its switches
             members = np.flatnonzero(np.isin(labels, comps))
             rank = np.full(sub.nodes.size, -1, np.int64)

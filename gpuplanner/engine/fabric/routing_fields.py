@@ -8,7 +8,7 @@ attachment switches of field c; these bit planes are also what the push uses to 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -23,6 +23,19 @@ SCALAR_PULL = 2
 
 
 @dataclass(frozen=True)
+class SharedPlace:
+    """Where a block's distance fields came from a search shared between equal components: the search's
+    key (equal keys: the same search result), and the block's component as a range of switches and of
+    switch arcs (CSR positions)."""
+
+    key: tuple[int, bytes, bytes, int]
+    lo: int  # switches lo..hi-1
+    hi: int
+    arc_lo: int  # switch arcs arc_lo..arc_hi-1 (the arcs whose tail is in the range)
+    arc_hi: int
+
+
+@dataclass(frozen=True)
 class BlockFields:
     sub: SubGraph
     n_cols: int
@@ -31,6 +44,28 @@ class BlockFields:
     dist: np.ndarray  # uint8/uint16/int32 [R, n_cols] for switches dist_lo..dist_lo+R-1; others unreached
     unreached: int
     dist_lo: int = 0
+    shared: SharedPlace | None = None  # set when the fields came from a search shared by equal components
+    lazy: dict[int, tuple[int, np.ndarray | None]] = field(default_factory=dict, compare=False, repr=False)
+
+    def into_level(self, d: int, build: bool) -> tuple[int, np.ndarray | None]:
+        """The (arc, word) entries whose head is at distance d for some column of the word: (how many,
+        and if `build` the entries as key = CSR position * W + word, head by head). The push enumerates
+        these instead of every arc of its word rows when they are far fewer (core → aggregation)."""
+        got = self.lazy.get(d)
+        if got is not None and (got[1] is not None or not build):
+            return got
+        ptr, pos = self.sub.in_arcs()
+        indeg = np.diff(ptr)
+        lv = self.levels[d]
+        if got is None:
+            got = (int(np.count_nonzero(lv, axis=1) @ indeg), None)
+        if build:
+            h, w = np.nonzero(lv)  # (switch, word) pairs, by switch then word
+            n = indeg[h]
+            entries = pos[_ranges(ptr[h], n)] * lv.shape[1] + np.repeat(w, n)
+            got = (got[0], entries)
+        self.lazy[d] = got
+        return got
 
     def dist_of(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         """Hop distance (int64, -1 = unreachable) from switch rows[i] to column cols[i]."""
@@ -131,7 +166,9 @@ def local_fields(levels: list[np.ndarray], n_cols: int) -> LocalFields:
     return LocalFields(tuple(levels), dist, unreached)
 
 
-def embed_fields(sub: SubGraph, lf: LocalFields, place: slice | np.ndarray) -> BlockFields:
+def embed_fields(
+    sub: SubGraph, lf: LocalFields, place: slice | np.ndarray, shared: SharedPlace | None = None
+) -> BlockFields:
     """BlockFields over all switches of `sub` from a search that covered the switches `place` (every other
     switch lies in another connected component: at no distance from any column of the block)."""
     n_sub = sub.nodes.size
@@ -150,7 +187,7 @@ def embed_fields(sub: SubGraph, lf: LocalFields, place: slice | np.ndarray) -> B
             dist = np.full((n_sub, lf.dist.shape[1]), lf.unreached, lf.dist.dtype)
             dist[place] = lf.dist
     level_any = tuple(np.any(lv, axis=1) for lv in levels)
-    return BlockFields(sub, dist.shape[1], levels, level_any, dist, lf.unreached, dist_lo)
+    return BlockFields(sub, dist.shape[1], levels, level_any, dist, lf.unreached, dist_lo, shared)
 
 
 def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -169,6 +206,46 @@ def _arcs_of(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndar
     row = np.repeat(np.arange(nodes.size), counts)
     start = np.repeat(first - (np.cumsum(counts) - counts), counts)
     return start + np.arange(row.size), row
+
+
+# the entries into a level are enumerated head by head (and sorted) when they are fewer than this fraction of
+# the arcs out of the word rows: the sort costs several passes over them
+INTO_LEVEL_SHARE = 0.25
+
+
+def _next_hop_arcs(
+    bf: BlockFields, d: int, keys: IntArray, active: np.ndarray, mark: np.ndarray, slot: np.ndarray
+) -> tuple[IntArray, IntArray, IntArray, np.ndarray]:
+    """The (word row, arc) pairs at distance d that carry some column one hop closer: (arc CSR position,
+    word row, head key, mask of those columns), ordered by word row, then by arc. Two ways, one answer:
+    every arc out of the word rows' switches, kept where the mask is not empty; or, when far fewer, the
+    arcs into the switches at distance d - 1 (per word, bf.into_level), kept where their tail's word row
+    carries traffic and the mask is not empty, then sorted into the same order."""
+    sub, width = bf.sub, bf.levels[0].shape[1]
+    rows = keys // width
+    out_arcs = int((sub.indptr[rows + 1] - sub.indptr[rows]).sum())
+    n_into, _ = bf.into_level(d - 1, build=False)
+    if n_into < INTO_LEVEL_SHARE * out_arcs:
+        _, entries = bf.into_level(d - 1, build=True)
+        assert entries is not None
+        pos, word = entries // width, entries % width
+        tail_key = sub.tail[pos] * width + word
+        mark[keys] = True  # the word rows that carry traffic (slot holds their row for these keys)
+        here = np.flatnonzero(mark[tail_key])
+        mark[keys] = False
+        pos, tail_key = pos[here], tail_key[here]
+        wr = slot[tail_key]
+        order = np.argsort(wr * sub.head.size + pos, kind="stable")
+        pos, wr = pos[order], wr[order]
+        head_key = sub.head[pos] * width + word[here][order]
+    else:
+        pos, wr = _arcs_of(sub.indptr, rows)
+        head_key = sub.head[pos] * width + (keys % width)[wr]
+    mask = active[wr] & bf.levels[d - 1].ravel()[head_key]  # next-hop columns of this arc, in this word
+    if np.count_nonzero(mask) < mask.size:  # drop arcs toward no column (often none are: skip the copy)
+        used = np.flatnonzero(mask)
+        pos, wr, head_key, mask = pos[used], wr[used], head_key[used], mask[used]
+    return pos, wr, head_key, mask
 
 
 @dataclass(frozen=True)
@@ -202,7 +279,7 @@ def push(
 
     Traffic is held as *word rows*: x[(v, w), 0..63] for the 64 columns of word w at switch v, only for
     words that carry traffic. For each word row and arc of v, mask = its active columns & the columns
-    for which the arc's head is one hop closer. Consecutive arcs with the same mask (a fan-out to
+    for which the arc's head is one hop closer (the arcs with a non-empty mask: ``_next_hop_arcs``). Consecutive arcs with the same mask (a fan-out to
     equivalent switches) form a run and are counted once; the per-column shares x / next-hops are then
     pulled into the heads' word rows with one sparse × dense product, masked by the heads' distance bits.
     Returns (load per local arc of bf.sub, what reached distance 0 if `arrivals`, else None)."""
@@ -238,15 +315,8 @@ def push(
     keys, x = injected(top, np.zeros(0, np.int64))
     # loop over hop distances, farthest first; each step is vectorised over all switches and columns
     for d in range(top, 0, -1):
-        pos, wr = _arcs_of(sub.indptr, keys // width)
-        head = sub.head[pos]
-        word = (keys % width)[wr]
-        head_key = head * width + word
         active = np.packbits(x > 0, axis=1, bitorder="little").view(np.uint64).ravel()
-        mask = active[wr] & levels[d - 1].ravel()[head_key]  # next-hop columns of this arc, in this word
-        if np.count_nonzero(mask) < mask.size:  # drop arcs toward no column (often none are: skip the copy)
-            used = np.flatnonzero(mask)
-            pos, wr, head_key, mask = pos[used], wr[used], head_key[used], mask[used]
+        pos, wr, head_key, mask = _next_hop_arcs(bf, d, keys, active, mark, slot)
 
         # runs of consecutive arcs of one word row with identical masks; (rep, column) pairs
         new_run = np.ones(pos.size, bool)

@@ -13,7 +13,7 @@ fabric (a pod's leaves) share words of bits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypedDict
 
 import numpy as np
@@ -34,6 +34,19 @@ class SubGraph:
     tail: np.ndarray  # int64[A]: local tail of each arc (sorted)
     head: np.ndarray  # int64[A]: local head
     arc: np.ndarray  # int64[A]: global arc id
+    lazy: dict[str, np.ndarray] = field(default_factory=dict, compare=False, repr=False)  # in_arcs
+
+    def in_arcs(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ptr int64[S+1], pos int64[A]): the CSR positions of the arcs into each switch, by head, each
+        head's arcs in CSR order. Built on first use (two threads may both build it: the same arrays)."""
+        if "in_pos" not in self.lazy:
+            small = np.uint16 if self.nodes.size <= 1 << 16 else np.int64
+            pos = np.argsort(self.head.astype(small), kind="stable")
+            ptr = np.zeros(self.nodes.size + 1, np.int64)
+            np.cumsum(np.bincount(self.head, minlength=self.nodes.size), out=ptr[1:])
+            self.lazy["in_ptr"] = ptr
+            self.lazy["in_pos"] = pos
+        return self.lazy["in_ptr"], self.lazy["in_pos"]
 
 
 @dataclass(frozen=True)
