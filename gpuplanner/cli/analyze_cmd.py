@@ -23,7 +23,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     lang = args.lang or project.info.language
     res = analyze_project(project, scenario=args.scenario, phase=args.phase)
     data = results_json(project, res, lang)
-    data["phase"] = phase_json(project, res.phase)
+    if args.phase:  # only then: without it the JSON stays what `export --format json` writes
+        data["phase"] = phase_json(project, res.phase)
     data["phases"] = []
     if project.tables["phases"] and not args.phase:  # the phase table: every phase (not one phase's view)
         from gpuplanner.engine.phases import analyze_phases
@@ -36,7 +37,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         return 0
     cur = data["currency"]
     view = (f"  [scenario: {data['scenario']}]" if data["scenario"] else "") + (
-        f"  [at the end of phase: {data['phase']['name']}]" if data["phase"] else ""
+        f"  [at the end of phase: {data['phase']['name']}]" if data.get("phase") else ""
     )
     print(f"{data['project']}{view}")
     print(
