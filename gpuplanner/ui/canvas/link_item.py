@@ -233,6 +233,8 @@ class LinkLayer(QGraphicsItem):
     def set_util(self, util: np.ndarray) -> np.ndarray:
         """New utilisation per link (layer order); returns the rows whose label or colour changed."""
         util = np.nan_to_num(util.astype(np.float64))
+        if util.shape == self.util.shape and np.array_equal(util, self.util):
+            return np.zeros(0, dtype=np.int64)  # (an edit of a rack's budget moves no traffic)
         bundles_before = self.drawable()[0] if len(self.block_xywh) else None
         self._util_version += 1
         bucket = theme.util_buckets(util)
