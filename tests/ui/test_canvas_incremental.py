@@ -131,3 +131,56 @@ def test_block_figures_and_notes_after_edits_equal_the_engine_and_a_full_rebuild
     spine_rack = next(d.rack_id for d in p.devices.values() if not d.group and d.rack_id)
     row = sc.overview.rack_ids.index(spine_rack)
     assert sc.overview.rack_status[row] == sc.rack_items[spine_rack].status != 0
+
+
+def _picture(sc) -> dict:
+    """What the canvas draws of the links and the blocks."""
+    rows, xy, _box = sc.layer.drawable()
+    return {
+        "ids": list(sc.layer.ids),
+        "util": sc.layer.util.copy(),
+        "drawn": sorted(sc.layer.ids[r] for r in rows.tolist()),
+        "xy": xy[np.argsort([sc.layer.ids[r] for r in rows.tolist()])],
+        "blocks": {k: (b.lines, b.worst, b.figures) for k, b in sc.blocks.items()},
+    }
+
+
+def test_a_large_plan_is_drawn_first_and_its_links_follow_the_first_paint(
+    big, make_window, qtbot, monkeypatch
+):
+    """Two-step open: racks and collapsed blocks are on screen before the links are laid out; after the first
+    paint the links come, and the canvas then equals one opened in a single step."""
+    p = four_su_project()
+    one_step = make_window(p)
+    reference = _picture(one_step.scene)
+    assert reference["drawn"] and not one_step.scene.links_pending
+    monkeypatch.setattr(scene_module, "LINKS_AFTER_PAINT_ABOVE", 0)
+    w = make_window(four_su_project())
+    sc = w.scene
+    assert sc.links_pending and len(sc.layer.ids) == 0
+    assert sc.blocks and all(b.lines for b in sc.blocks.values())  # the blocks are there, with their GPUs
+    added: list[bool] = []
+    sc.linksAdded.connect(lambda: added.append(True))
+    w.view.viewport().repaint()  # the first paint
+    qtbot.waitUntil(lambda: bool(added), timeout=5000)
+    assert not sc.links_pending
+    got = _picture(sc)
+    # the same links (ids of two generated copies of one plan: equal), drawn alike, the same block figures
+    assert got["ids"] == reference["ids"] and got["drawn"] == reference["drawn"]
+    assert np.array_equal(got["util"], reference["util"]) and np.allclose(got["xy"], reference["xy"])
+    assert got["blocks"] == reference["blocks"]
+
+
+def test_an_edit_before_the_links_are_in_lays_them_out_first(big, make_window, monkeypatch):
+    monkeypatch.setattr(scene_module, "LINKS_AFTER_PAINT_ABOVE", 0)
+    p = four_su_project()
+    w = make_window(p)
+    sc = w.scene
+    assert sc.links_pending
+    wl = next(iter(p.tables["workloads"].values()))
+    w.doc.push(SetFields(p, "workloads", wl.id, global_batch=wl.global_batch * 2))
+    assert not sc.links_pending and len(sc.layer.ids) == len(p.links)
+    _check_blocks_against_engine(w)
+    res = w.doc.results
+    util = {lid: float(np.nan_to_num(res.link_util[res.compiled.links.row[lid]])) for lid in p.links}
+    assert all(math.isclose(sc.layer.util[k], util[lid]) for k, lid in enumerate(sc.layer.ids))

@@ -18,7 +18,7 @@ from gpuplanner.topology.generators import generate
 from gpuplanner.topology.options import GenerateOptions
 from gpuplanner.ui.canvas import groups as grp
 from gpuplanner.ui.canvas import scene as scene_module
-from gpuplanner.ui.canvas.geometry import DeviceGeometry, is_framed, rack_frame
+from gpuplanner.ui.canvas.geometry import DeviceGeometry, is_framed, rack_frame, rack_frames
 
 
 def _generated(template: str, servers: int, planes: int = 1, **kw) -> Project:
@@ -102,3 +102,9 @@ def test_a_wide_plan_wraps_into_a_grid_and_zoom_to_fit_shows_a_picture(make_wind
         [w.view.mapFromScene(b.rect()).boundingRect().height() for b in w.scene.blocks.values()]
     )
     assert np.median(heights) >= 6  # a scalable unit's block is a block, not a line
+
+
+def test_rack_frames_equal_the_per_rack_rule():
+    p = _generated("fat-tree-3tier", 128)
+    racks = list(p.racks.values())
+    assert np.array_equal(rack_frames(p, racks), np.array([rack_frame(p, r) for r in racks], dtype=float))

@@ -174,6 +174,8 @@ def link_util_for(res: Results, layer_ids: list[str], layer_index: dict[str, int
     """The engine's per-link utilisation in the layer's row order (0 for links the results do not know)."""
     util = res.link_util
     ids = res.compiled.links.ids
+    if not layer_ids:  # (a large plan's links not laid out yet)
+        return np.zeros(0)
     if ids == layer_ids:
         return util.copy()
     out = np.zeros(len(layer_ids))

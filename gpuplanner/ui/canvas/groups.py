@@ -9,8 +9,10 @@ scalable units); double-clicking it expands the group again.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
@@ -20,7 +22,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from gpuplanner.engine.analysis import Results
 from gpuplanner.model import Project
 from gpuplanner.ui import fmt, theme
-from gpuplanner.ui.canvas.geometry import RACK_HEADER_H, DeviceGeometry, rack_frame
+from gpuplanner.ui.canvas.geometry import RACK_HEADER_H, DeviceGeometry, rack_frames
 from gpuplanner.ui.i18n import translate
 from gpuplanner.ui.plurals import counts
 
@@ -106,9 +108,16 @@ def block_rect(project: Project, geom: DeviceGeometry, group: Group) -> QRectF:
                 (geom.y + geom.h)[rows].max(),
             )
         )
-    for rid in group.rack_ids:
-        x, y, w, h = rack_frame(project, project.racks[rid])
-        boxes.append((x, y - RACK_HEADER_H, x + w, y + h))
+    if group.rack_ids:
+        f = rack_frames(project, map(project.racks.__getitem__, group.rack_ids))
+        boxes.append(
+            (
+                f[:, 0].min(),
+                (f[:, 1] - RACK_HEADER_H).min(),
+                (f[:, 0] + f[:, 2]).max(),
+                (f[:, 1] + f[:, 3]).max(),
+            )
+        )
     if not boxes:
         return QRectF()
     a = np.array(boxes)
@@ -205,11 +214,15 @@ def block_figures(
                 f.findings += 1
                 if not f.worst or order.get(fd.severity, 3) < order.get(f.worst, 3):
                     f.worst = fd.severity
-    else:
+    else:  # (the first analysis is under way: GPUs from the catalog, counted per device model)
+        devs, entries = project.devices, project.catalog.entries
+        per_type: dict[str, int] = {}
         for k, g in enumerate(groups):
-            for i in g.device_ids:
-                entry = project.catalog.entries.get(project.devices[i].type_id)
-                figs[k].gpus += int(getattr(entry, "gpu_count", 0) or 0)
+            types = Counter(map(attrgetter("type_id"), map(devs.__getitem__, g.device_ids)))
+            for t, n in types.items():
+                if t not in per_type:
+                    per_type[t] = int(getattr(entries.get(t), "gpu_count", 0) or 0)
+                figs[k].gpus += n * per_type[t]
     return figs
 
 

@@ -82,6 +82,7 @@ class LinkLayer(QGraphicsItem):
         self._refresh.setSingleShot(True)
         self._refresh.setInterval(0)
         self._refresh.timeout.connect(self.update)
+        self.after_paint: Callable[[], None] | None = None  # called once after the next paint
 
     # -- data -------------------------------------------------------------------------------------------
     @property
@@ -91,8 +92,10 @@ class LinkLayer(QGraphicsItem):
             self._index = {i: k for k, i in enumerate(self.ids)}
         return self._index
 
-    def rebuild(self, project: Project, geom: DeviceGeometry) -> None:
-        links = list(project.links.values())
+    def rebuild(self, project: Project, geom: DeviceGeometry, with_links: bool = True) -> None:
+        """The link arrays from the project (``with_links`` False: none yet — a large plan's canvas is
+        drawn first and its links follow, ``PlannerScene.add_links``)."""
+        links = list(project.links.values()) if with_links else []
         n = len(links)
         # one C-level map per column, not a Python loop per link (393,216 links at 131k GPUs: 0.2 s;
         # zip(*rows) of the same takes 1 s)
@@ -345,6 +348,9 @@ class LinkLayer(QGraphicsItem):
             draw_block_texts(p, self.blocks(), exposed, scale)
         if scale >= lod.LABEL_SCALE:
             self._paint_labels(p, exposed)
+        if self.after_paint is not None:  # (the links of a large plan, once its canvas is on screen)
+            QTimer.singleShot(0, self.after_paint)
+            self.after_paint = None
 
     def _render_tile(self, p: QPainter, rect: QRectF, scale: float) -> None:
         overview = scale < lod.OVERVIEW_BELOW

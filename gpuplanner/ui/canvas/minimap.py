@@ -41,6 +41,7 @@ class Minimap(QWidget):
         sc.doc.changed.connect(lambda _cs: self.schedule())
         sc.doc.projectReplaced.connect(self.schedule)
         sc.groupsChanged.connect(self.schedule)
+        sc.linksAdded.connect(self.schedule)
         view.horizontalScrollBar().valueChanged.connect(lambda _v: self.update())
         view.verticalScrollBar().valueChanged.connect(lambda _v: self.update())
         view.scaleChanged.connect(lambda _s: self.update())
