@@ -184,3 +184,22 @@ def test_an_edit_before_the_links_are_in_lays_them_out_first(big, make_window, m
     res = w.doc.results
     util = {lid: float(np.nan_to_num(res.link_util[res.compiled.links.row[lid]])) for lid in p.links}
     assert all(math.isclose(sc.layer.util[k], util[lid]) for k, lid in enumerate(sc.layer.ids))
+
+
+def test_a_large_projects_objects_leave_the_garbage_collector_and_come_back_for_the_next(
+    make_window, monkeypatch
+):
+    """gc.freeze after opening a large project (its full collections took 0.2-1 s at 131k GPUs); opening
+    a small one after it unfreezes them (so they can be collected)."""
+    import gc
+
+    from gpuplanner.ui import main_window as mw
+
+    gc.unfreeze()
+    monkeypatch.setattr(mw, "FREEZE_ABOVE", 100)
+    p = four_su_project()
+    assert len(p.links) + len(p.devices) > 100
+    w = make_window(p)
+    assert gc.get_freeze_count() > len(p.links)  # (at least one object per row)
+    w.doc.replace_project(Project(p.catalog), None)
+    assert gc.get_freeze_count() == 0
