@@ -221,16 +221,25 @@ def lay_out_cells(plan: Plan) -> None:
     old_w = max(r.x for r in plan.racks) + X_SERVER
     moves: dict[str, tuple[float, float]] = {}  # rack id → (dx, dy)
     cell_move: dict[str, tuple[float, float]] = {}  # cell key → the (dx, dy) of its first rack
+    per_line = max(1, int((limit + X_SERVER / 2) // X_SERVER))  # rack columns in a wrapped line
     x, line = 0.0, 0
     for key, rs in cells.items():
         w = len(rs) * X_SERVER
         if x > 0 and x + w > limit + X_SERVER / 2:
             x, line = 0.0, line + 1
+        if lines > 1 and len(rs) > per_line:  # a cell wider than a line (a 131k plan's 2,048 cores) wraps
+            for k, r in enumerate(rs):  # over lines of its own
+                moves[r.id] = ((k % per_line) * X_SERVER - r.x, (line + k // per_line) * line_h)
+            cell_move[key] = moves[rs[0].id]
+            x, line = 0.0, line + (len(rs) - 1) // per_line + 1
+            continue
         dy = line * line_h
         for k, r in enumerate(rs):
             moves[r.id] = (x + k * X_SERVER - r.x, dy)
         cell_move[key] = moves[rs[0].id]
         x += w + X_SERVER
+    if x == 0.0 and line > 0:
+        line -= 1  # (a wrapped cell ended the last line)
     n_lines = line + 1
     new_w = max(limit, max(r.x + moves[r.id][0] for r in plan.racks) + X_SERVER)
     stretch = new_w / old_w if old_w > 0 else 1.0

@@ -108,3 +108,56 @@ def test_rack_frames_equal_the_per_rack_rule():
     p = _generated("fat-tree-3tier", 128)
     racks = list(p.racks.values())
     assert np.array_equal(rack_frames(p, racks), np.array([rack_frame(p, r) for r in racks], dtype=float))
+
+
+def test_a_cell_wider_than_a_line_wraps_over_lines_of_its_own():
+    """60 scalable units of 8 racks and 400 racks of unlabelled core switches (wider than any line of the
+    grid): the core racks take whole lines of their own, so no cell's bounding box meets another's."""
+    from gpuplanner.model import Device, Rack
+    from gpuplanner.topology.plan import Plan
+
+    plan = Plan(Project())
+    x = 0.0
+
+    def rack(row: str, pos: int, group: str, role: str) -> None:
+        nonlocal x
+        r = Rack(
+            id=plan.new_id("racks"), name=f"{row}-{pos}", type_id="?", row=row, position=pos, x=x, y=660.0
+        )
+        plan.racks.append(r)
+        plan.devices.append(
+            Device(
+                id=plan.new_id("devices"), name=f"d-{r.id}", type_id="?", role=role, group=group,
+                rack_id=r.id, u_position=1, x=r.x + placement.FRAME_INSET, y=r.y + 100,
+            )
+        )  # fmt: skip
+        x += placement.X_SERVER
+
+    for su in range(60):
+        for k in range(8):
+            rack(f"R{su + 1:02d}", k + 1, f"su{su + 1}", "compute")
+        x += placement.X_SERVER
+    for k in range(400):
+        rack("R31N", k + 1, "", "core")
+    placement.lay_out_cells(plan)
+    frames = {r.id: (r.x, r.y, r.x + 130.0, r.y + 42 * placement.U_PX) for r in plan.racks}
+    assert not _overlapping_pairs(list(frames.values()))
+    cells: dict[str, list[str]] = {}
+    for d in plan.devices:
+        cells.setdefault(d.group or "core", []).append(d.rack_id)
+    core_lines = {frames[r][1] for r in cells["core"]}
+    assert len(core_lines) >= 2  # wrapped
+    boxes = {
+        k: (
+            min(frames[r][0] for r in rs),
+            min(frames[r][1] for r in rs),
+            max(frames[r][2] for r in rs),
+            max(frames[r][3] for r in rs),
+        )
+        for k, rs in cells.items()
+    }
+    keys = list(boxes)
+    assert not [(keys[i], keys[j]) for i, j in _overlapping_pairs(list(boxes.values()))]
+    width = max(b[2] for b in boxes.values()) - min(b[0] for b in boxes.values())
+    height = max(b[3] for b in boxes.values()) - min(b[1] for b in boxes.values())
+    assert 0.5 <= width / height <= placement.WRAP_ASPECT
