@@ -83,6 +83,7 @@ class LinkLayer(QGraphicsItem):
         self._refresh.setInterval(0)
         self._refresh.timeout.connect(self.update)
         self.after_paint: Callable[[], None] | None = None  # called once after the next paint
+        self.complete = False  # the last paint drew every tile it exposed (none left for later frames)
 
     # -- data -------------------------------------------------------------------------------------------
     @property
@@ -338,7 +339,8 @@ class LinkLayer(QGraphicsItem):
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         scale = p.worldTransform().m11()
         exposed = option.exposedRect
-        if not self.tiles.paint(p, exposed, scale, FRAME_BUDGET_S):
+        self.complete = self.tiles.paint(p, exposed, scale, FRAME_BUDGET_S)
+        if not self.complete:  # (tiles left for the next frames: the paint ends within its budget)
             self._refresh.start()
         if self.hidden.any():
             self._paint_rows(p, np.flatnonzero(self.hidden), scale, antialias=True)
