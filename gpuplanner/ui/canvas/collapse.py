@@ -134,18 +134,21 @@ class GroupsMixin:
             layer.util,
             self._block_index,
         )
-        stale = []
+        stale, changed = [], 0
         for g, f in zip(self._block_groups, figs, strict=True):
             block = self.blocks[g.key]
             key = grp.figures_key(f)
             if key == block.figures:
                 continue  # the same figures: the same text (a new block, or a language switch, has none)
             block.figures = key
-            if block.set_text(grp.block_lines(g, f), f.worst):
+            changed += 1
+            if block.set_figures(lambda g=g, f=f: grp.block_lines(g, f), f.worst):
                 stale.append(block.boundingRect())
         if stale:
-            layer.invalidate_rects(stale)  # the blocks are drawn in the layer's tiles
-        return len(stale)
+            layer.invalidate_rects(stale)  # the blocks' edges are drawn in the layer's tiles
+        if changed:
+            layer.update()  # (their text is drawn live, over the tiles)
+        return changed
 
     def block_at(self, x: float, y: float) -> str | None:
         for key, block in self.blocks.items():

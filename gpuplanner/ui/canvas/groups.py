@@ -275,7 +275,8 @@ class GroupBlock(QGraphicsItem):
         super().__init__()
         self.key = key
         self._rect = rect
-        self.lines: list[str] = []
+        self._lines: list[str] | None = []
+        self._make_lines: Callable[[], list[str]] | None = None
         self.worst = ""
         self.figures: tuple | None = None  # ``figures_key`` of the figures the text was made from
         self._layout: tuple[tuple[float, float, float], tuple[float, list[str]]] | None = None
@@ -292,10 +293,26 @@ class GroupBlock(QGraphicsItem):
     def set_text(self, lines: list[str], worst: str) -> bool:
         """Returns True when the text or the edge colour changed (the tiles under the block are stale)."""
         if lines != self.lines or worst != self.worst:
-            self.lines, self.worst = lines, worst
+            self._lines, self._make_lines, self.worst = lines, None, worst
             self._layout = None
             return True
         return False
+
+    def set_figures(self, make_lines: Callable[[], list[str]], worst: str) -> bool:
+        """New figures whose text is made when first needed (a block in view is drawn; of a 131k plan's 577
+        blocks a frame shows a few dozen). Returns True when the edge colour changed: the tiles draw the
+        edge, the text is drawn live."""
+        self._lines, self._make_lines, self._layout = None, make_lines, None
+        changed = worst != self.worst
+        self.worst = worst
+        return changed
+
+    @property
+    def lines(self) -> list[str]:
+        """The block's text: its name, then its figures (``block_lines``)."""
+        if self._lines is None:
+            self._lines = self._make_lines() if self._make_lines is not None else []
+        return self._lines
 
     def rect(self) -> QRectF:
         return self._rect
