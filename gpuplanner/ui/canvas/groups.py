@@ -338,10 +338,12 @@ class GroupBlock(QGraphicsItem):
         """The figures at a readable size; nothing (False) when the block is too small on screen, or when
         the text's area misses ``clip``."""
         r = self._rect
-        if not self.lines or scale <= 0:
+        if not (self._lines or self._make_lines is not None) or scale <= 0:
             return False
-        if min(14.0, r.height() * scale / (1.25 * min(2, len(self.lines)) + 0.6)) < 5:
-            return False  # too small for any text at this zoom (the title and one line of figures at least)
+        # too small for any text at this zoom (the title and one line of figures at least): known before the
+        # text is made, so a zoomed-out frame makes no block's text
+        if min(14.0, r.height() * scale / (1.25 * 2 + 0.6)) < 5 or not self.lines:
+            return False
         px, rows = self._text_layout(14.0 / scale)
         if px * scale < 5:
             return False
