@@ -26,7 +26,7 @@ from gpuplanner.topology.fattree import (
     two_tier_spines,
 )
 from gpuplanner.topology.options import TEMPLATES, GenerateOptions
-from gpuplanner.topology.placement import place_network, place_servers
+from gpuplanner.topology.placement import lay_out_cells, place_network, place_servers
 from gpuplanner.topology.plan import Plan, fabric_group, server_entry, switch_entry
 
 
@@ -79,6 +79,7 @@ def generate(project: Project, opts: GenerateOptions) -> Plan:
     if opts.management_fabric:
         add_management_fabric(plan, opts, width)
     place_network(plan, opts)
+    lay_out_cells(plan)
     return plan
 
 

@@ -4,11 +4,15 @@ Compute racks hold the servers of one scalable unit (never mixed), as many per r
 (less 2U kept for a management switch and patching) and its power budget at the servers' maximum draw allow.
 Leaves of an SU go to a network rack at the end of that SU's row; spines, cores, storage and management
 switches go to network racks in a middle row, which keeps the longest runs short.
+
+On the canvas (``lay_out_cells``) each SU's racks, its leaf racks included, sit side by side in one cell;
+cells wrap into lines when one line would be far wider than tall (a 131k-GPU plan: 512 SUs).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from gpuplanner.catalog.types import RackType, ServerType
 from gpuplanner.core.errors import GenerationError
@@ -20,6 +24,10 @@ from gpuplanner.topology.plan import Plan
 
 U_PX = 6.0  # canvas pixels per rack unit
 RESERVED_U = 2
+FRAME_INSET = 8.0  # a framed server's x inside its rack's frame
+WRAP_ASPECT = 8.0  # cells stay on one canvas line up to this width : height
+GRID_ASPECT = 2.0  # the width : height a wrapped grid aims at
+LINE_GAP = 120.0  # canvas space between a line's racks and the next line's leaf tier
 
 
 def rack_type(plan: Plan, opts: GenerateOptions) -> RackType:
@@ -96,7 +104,7 @@ def place_servers(plan: Plan, servers: list[Device], srv: ServerType, opts: Gene
                     s,
                     rack_id=rack.id,
                     u_position=u,
-                    x=rack.x + 8,
+                    x=rack.x + FRAME_INSET,
                     y=rack.y + (rt.ru - (u + srv.ru - 1)) * U_PX,
                 )
             pos += 1
@@ -165,3 +173,93 @@ def place_network(plan: Plan, opts: GenerateOptions) -> None:
             used_u += ru
             used_kw += kw
     _replace(plan, updates)
+
+
+def _framed(d: Device, rack: Rack, rack_h: float) -> bool:
+    """Whether ``place_servers`` put the device in its rack's frame (the other racked devices, switches and
+    storage, are drawn in their tiers)."""
+    return abs(d.x - (rack.x + FRAME_INSET)) < 1e-6 and rack.y <= d.y <= rack.y + rack_h
+
+
+def lay_out_cells(plan: Plan) -> None:
+    """Canvas positions of the racks: one cell per group label (a scalable unit's compute racks and then its
+    leaf racks; a pod's spine racks) or, for racks of mixed labels, per row; cells left to right, one rack
+    column apart, wrapped into lines (each with its own leaf tier above its racks) when a single line would be
+    more than ``WRAP_ASPECT`` times as wide as the plan is tall. Devices in a rack's frame move with it; a
+    cell's free devices below the spine tier (its leaves) move with the cell; the other free devices (spines,
+    cores, storage, management) keep their tier and are spread over the new width. Rows and positions (the
+    floor) do not change."""
+    if not plan.racks:
+        return
+    heights = {r.id: rack_type_h(plan, r) for r in plan.racks}
+    label_of: dict[str, set[str]] = {}
+    for d in plan.devices:
+        if d.rack_id:
+            label_of.setdefault(d.rack_id, set()).add(d.group or f"\0{d.role}")
+    cells: dict[str, list[Rack]] = {}
+    for r in plan.racks:
+        labels = label_of.get(r.id, set())
+        key = (
+            next(iter(labels))
+            if len(labels) == 1 and not next(iter(labels)).startswith("\0")
+            else f"\0{r.row}"
+        )
+        cells.setdefault(key, []).append(r)
+    widths = [len(rs) * X_SERVER for rs in cells.values()]
+    total_w = sum(widths) + X_SERVER * (len(widths) - 1)
+    rack_h = max(heights.values())
+    top = Y_TIER["racks"]  # the tiers above the first line's racks
+    line_h = (Y_TIER["racks"] - Y_TIER["leaf"]) + rack_h + LINE_GAP
+
+    def aspect(lines: int) -> float:
+        return (total_w / lines) / (top + rack_h + (lines - 1) * line_h)
+
+    lines = 1
+    if aspect(1) > WRAP_ASPECT:
+        lines = min(range(1, len(widths) + 1), key=lambda n: abs(math.log(aspect(n) / GRID_ASPECT)))
+    limit = total_w / lines
+    old_w = max(r.x for r in plan.racks) + X_SERVER
+    moves: dict[str, tuple[float, float]] = {}  # rack id → (dx, dy)
+    cell_move: dict[str, tuple[float, float]] = {}  # cell key → the (dx, dy) of its first rack
+    per_line = max(1, int((limit + X_SERVER / 2) // X_SERVER))  # rack columns in a wrapped line
+    x, line = 0.0, 0
+    for key, rs in cells.items():
+        w = len(rs) * X_SERVER
+        if x > 0 and x + w > limit + X_SERVER / 2:
+            x, line = 0.0, line + 1
+        if lines > 1 and len(rs) > per_line:  # a cell wider than a line (a 131k plan's 2,048 cores) wraps
+            for k, r in enumerate(rs):  # over lines of its own
+                moves[r.id] = ((k % per_line) * X_SERVER - r.x, (line + k // per_line) * line_h)
+            cell_move[key] = moves[rs[0].id]
+            x, line = 0.0, line + (len(rs) - 1) // per_line + 1
+            continue
+        dy = line * line_h
+        for k, r in enumerate(rs):
+            moves[r.id] = (x + k * X_SERVER - r.x, dy)
+        cell_move[key] = moves[rs[0].id]
+        x += w + X_SERVER
+    if x == 0.0 and line > 0:
+        line -= 1  # (a wrapped cell ended the last line)
+    n_lines = line + 1
+    new_w = max(limit, max(r.x + moves[r.id][0] for r in plan.racks) + X_SERVER)
+    stretch = new_w / old_w if old_w > 0 else 1.0
+    below = Y_TIER["racks"] + rack_h  # free devices under the racks (storage, management rows)
+    rack_by_id = {r.id: r for r in plan.racks}
+    devices = []
+    for d in plan.devices:
+        home = rack_by_id.get(d.rack_id) if d.rack_id else None
+        if home is not None and _framed(d, home, heights[home.id]):
+            dx, dy = moves[home.id]
+        elif d.group in cell_move and d.y >= Y_TIER["leaf"] and d.y < below:
+            dx, dy = cell_move[d.group]
+        else:
+            dx = d.x * stretch - d.x
+            dy = (n_lines - 1) * line_h if d.y >= below else 0.0
+        devices.append(dataclasses.replace(d, x=d.x + dx, y=d.y + dy) if dx or dy else d)
+    plan.devices = devices
+    plan.racks = [dataclasses.replace(r, x=r.x + moves[r.id][0], y=r.y + moves[r.id][1]) for r in plan.racks]
+
+
+def rack_type_h(plan: Plan, rack: Rack) -> float:
+    rt = plan.catalog.entries.get(rack.type_id)
+    return float(rt.ru if isinstance(rt, RackType) else 42) * U_PX

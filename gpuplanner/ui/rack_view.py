@@ -9,6 +9,7 @@ The zoom is remembered for the session (``RackElevation.session_zoom``); clicks 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
@@ -185,12 +186,14 @@ class RackElevation(QWidget):
         )
 
     def show_row(self, label: str | None) -> None:
-        labels = self.row_labels()
-        self.row_label = label if label in labels else (labels[0] if labels else "")
+        # racks per row in one pass (per row over every rack: 0.3 s at 131k GPUs, 5,167 racks)
+        per_row = Counter(r.row for r in self.project.racks.values())
+        labels = sorted(per_row)
+        self.row_label = label if label in per_row else (labels[0] if labels else "")
         self.rows.blockSignals(True)
         self.rows.clear()
         for lab in labels:
-            n = sum(1 for r in self.project.racks.values() if r.row == lab)
+            n = per_row[lab]
             self.rows.addItem(self.tr("{row} (%Ln rack(s))", None, n).format(row=lab), lab)
         self.rows.setCurrentIndex(labels.index(self.row_label) if self.row_label in labels else -1)
         self.rows.blockSignals(False)

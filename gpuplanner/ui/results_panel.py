@@ -5,6 +5,7 @@ the panel's width; the rule in the tooltip); clicking a finding selects the item
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -121,6 +122,7 @@ class ResultsPanel(QWidget):
         doc.projectReplaced.connect(self.clear)
 
     def clear(self) -> None:
+        self._racks_shown = None
         for v in self.values.values():
             v.setText("–")
         self.tree.clear()
@@ -263,14 +265,19 @@ class ResultsPanel(QWidget):
         """Racks holding equipment, and the rows they stand in (each row's kW at maximum in the tooltip)."""
         racks = self.doc.project.racks
         kw = res.power.rack_kw_max
+        ids = res.compiled.racks.ids
         by_row: dict[str, float] = {}
         used = 0
-        for i, rid in enumerate(res.compiled.racks.ids):
-            rack = racks.get(rid)
-            if rack is None or kw[i] <= 0:
+        for i in np.flatnonzero(kw > 0).tolist():
+            rack = racks.get(ids[i])
+            if rack is None:
                 continue
             used += 1
             by_row[rack.row] = by_row.get(rack.row, 0.0) + float(kw[i])
+        shown = (used, tuple(sorted(by_row.items())))
+        if shown == getattr(self, "_racks_shown", None):
+            return  # (an edit of a budget or of the workload: the same figures; 5,167 racks at 131k)
+        self._racks_shown = shown
         self.values["racks"].setText(f"{fmt.number(used)} / {fmt.number(len(by_row))}")
         tip = "\n".join(
             self.tr("row {row}: {kw} kW at maximum").format(row=row or "–", kw=fmt.number(row_kw, 1))

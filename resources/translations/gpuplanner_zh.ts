@@ -3548,6 +3548,46 @@ The current project is unchanged.</source>
         <translation>市电进线</translation>
     </message>
     <message>
+        <source>In-row cooler</source>
+        <translation>列间空调</translation>
+    </message>
+    <message>
+        <source>In-row cooler {n}</source>
+        <translation>列间空调 {n}</translation>
+    </message>
+    <message>
+        <source>Rear doors</source>
+        <translation>背板换热器</translation>
+    </message>
+    <message>
+        <source>Rear doors {n}</source>
+        <translation>背板换热器 {n}</translation>
+    </message>
+    <message>
+        <source>Immersion tank</source>
+        <translation>浸没式液冷槽</translation>
+    </message>
+    <message>
+        <source>Immersion tank {n}</source>
+        <translation>浸没式液冷槽 {n}</translation>
+    </message>
+    <message>
+        <source>Busway</source>
+        <translation>母线槽</translation>
+    </message>
+    <message>
+        <source>Busway {n}</source>
+        <translation>母线槽 {n}</translation>
+    </message>
+    <message>
+        <source>Utility feed</source>
+        <translation>市电进线</translation>
+    </message>
+    <message>
+        <source>Utility feed {n}</source>
+        <translation>市电进线 {n}</translation>
+    </message>
+    <message>
         <source>There is no row to put the rack in.</source>
         <translation>没有可放置该机柜的机柜列。</translation>
     </message>

@@ -38,9 +38,6 @@ class RackNote:
     badge: theme.Badge | None
 
 
-_NOTES: tuple[int, dict[str, RackNote]] | None = None  # the last Results' notes (the canvas and plots share)
-
-
 def rack_status(res: Results) -> np.ndarray:
     """Per compiled rack: theme.RACK_OK / RACK_NEAR / RACK_BAD (over budget at load, or cooling too weak)."""
     pw, th = res.power, res.thermal
@@ -52,36 +49,71 @@ def rack_status(res: Results) -> np.ndarray:
     return np.where(bad, theme.RACK_BAD, np.where(near, theme.RACK_NEAR, theme.RACK_OK)).astype(np.int8)
 
 
-def rack_notes(res: Results) -> dict[str, RackNote]:
-    """Per rack id: its kW line, status and cooling badge (tooltips are built on demand: ``rack_tooltip``)."""
-    global _NOTES
-    if _NOTES is not None and _NOTES[0] == id(res):
-        return _NOTES[1]
-    c, pw, th = res.compiled, res.power, res.thermal
-    status = rack_status(res)
-    badges = {m: theme.cooling_badge(m) for m in set(th.table.methods)}
-    methods = [th.table.methods[int(k)] for k in th.rack_cooling]
-    template = translate("annotations", "{load} / {budget} kW")
-    texts: dict[tuple[float, float], str] = {}  # racks at one load and budget share their text
+class RackNoteMaker:
+    """The racks' notes (kW line, status, cooling badge) of one Results, each made when first asked for:
+    the canvas asks only for the racks it has items for (a 131k plan opened collapsed: about a hundred of
+    5,167), the rack elevation and the plots for all of them (``all``)."""
 
-    def text(load: float, budget: float) -> str:
+    def __init__(self, res: Results) -> None:
+        self.res = res
+        c, pw, th = res.compiled, res.power, res.thermal
+        self._row = c.racks.row
+        self._ids = c.racks.ids
+        self._status = rack_status(res).tolist()
+        self._badges = {m: theme.cooling_badge(m) for m in set(th.table.methods)}
+        self._methods = th.table.methods
+        self._cooling = th.rack_cooling.tolist()
+        self._template = translate("annotations", "{load} / {budget} kW")
+        self._loads, self._budgets = pw.rack_kw_load.tolist(), pw.rack_budget_kw.tolist()  # floats
+        self._texts: dict[tuple[float, float], str] = {}  # racks at one load and budget share their text
+        self._notes: dict[str, RackNote] = {}
+        self._complete = False
+
+    def _text(self, load: float, budget: float) -> str:
         key = (load, budget if budget == budget else -1.0)  # (NaN ≠ NaN: one key for "no budget")
-        t = texts.get(key)
+        t = self._texts.get(key)
         if t is None:
-            t = texts[key] = template.format(load=fmt_kw(load), budget=fmt_kw(budget))
+            t = self._texts[key] = self._template.format(load=fmt_kw(load), budget=fmt_kw(budget))
         return t
 
-    loads, budgets = pw.rack_kw_load.tolist(), pw.rack_budget_kw.tolist()  # floats, not numpy scalars
-    out = {
-        rid: RackNote(
-            text(loads[i], budgets[i]),
-            int(status[i]),
-            badges[methods[i]] if loads[i] > 0 else None,
-        )
-        for i, rid in enumerate(c.racks.ids)
-    }
-    _NOTES = (id(res), out)
-    return out
+    def get(self, rack_id: str) -> RackNote | None:
+        note = self._notes.get(rack_id)
+        if note is None:
+            i = self._row.get(rack_id)
+            if i is None:
+                return None
+            load = self._loads[i]
+            note = self._notes[rack_id] = RackNote(
+                self._text(load, self._budgets[i]),
+                int(self._status[i]),
+                self._badges[self._methods[int(self._cooling[i])]] if load > 0 else None,
+            )
+        return note
+
+    def all(self) -> dict[str, RackNote]:
+        if not self._complete:
+            out: dict[str, RackNote] = {}
+            for rid in self._ids:
+                note = self.get(rid)
+                if note is not None:
+                    out[rid] = note
+            self._notes, self._complete = out, True
+        return self._notes
+
+
+_MAKER: RackNoteMaker | None = None  # the last Results' notes (the canvas, the plots and the elevation share)
+
+
+def rack_note_maker(res: Results) -> RackNoteMaker:
+    global _MAKER
+    if _MAKER is None or _MAKER.res is not res:
+        _MAKER = RackNoteMaker(res)
+    return _MAKER
+
+
+def rack_notes(res: Results) -> dict[str, RackNote]:
+    """Per rack id: its kW line, status and cooling badge (tooltips are built on demand: ``rack_tooltip``)."""
+    return rack_note_maker(res).all()
 
 
 def rack_tooltip(res: Results, rack_id: str) -> str:
@@ -142,6 +174,8 @@ def link_util_for(res: Results, layer_ids: list[str], layer_index: dict[str, int
     """The engine's per-link utilisation in the layer's row order (0 for links the results do not know)."""
     util = res.link_util
     ids = res.compiled.links.ids
+    if not layer_ids:  # (a large plan's links not laid out yet)
+        return np.zeros(0)
     if ids == layer_ids:
         return util.copy()
     out = np.zeros(len(layer_ids))

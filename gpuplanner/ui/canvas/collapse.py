@@ -74,6 +74,7 @@ class GroupsMixin:
         dev_block = np.full(len(geom.ids), -1, dtype=np.int64)
         rects, hidden = [], set()
         self._block_groups = [groups[k] for k in self.collapsed]
+        self._block_index = grp.BlockIndex(self._block_groups)
         for k, g in enumerate(self._block_groups):
             rect = grp.block_rect(self.project, geom, g)
             rects.append((rect.x(), rect.y(), rect.width(), rect.height()))
@@ -86,6 +87,7 @@ class GroupsMixin:
                 self.addItem(block)
                 self.blocks[g.key] = block
             block.set_rect(rect)
+            block.figures = None  # its text is made again (a row's rack count may have changed)
         for key in [k for k in self.blocks if k not in self.collapsed]:
             self.removeItem(self.blocks.pop(key))
         changed = hidden ^ self._group_hidden
@@ -109,9 +111,10 @@ class GroupsMixin:
         self._block_figures()
         self.groupsChanged.emit()
 
-    def _block_figures(self) -> None:
+    def _block_figures(self) -> int:
+        """The collapsed blocks' figures from the latest results; returns how many blocks' text changed."""
         if not self._block_groups:
-            return
+            return 0
         layer = self.layer
         ends = (
             (layer.dev_block[layer.a], layer.dev_block[layer.b])
@@ -129,14 +132,23 @@ class GroupsMixin:
             ends,
             lambda i: layer.index.get(i),
             layer.util,
+            self._block_index,
         )
-        stale = []
+        stale, changed = [], 0
         for g, f in zip(self._block_groups, figs, strict=True):
             block = self.blocks[g.key]
-            if block.set_text(grp.block_lines(g, f), f.worst):
+            key = grp.figures_key(f)
+            if key == block.figures:
+                continue  # the same figures: the same text (a new block, or a language switch, has none)
+            block.figures = key
+            changed += 1
+            if block.set_figures(lambda g=g, f=f: grp.block_lines(g, f), f.worst):
                 stale.append(block.boundingRect())
         if stale:
-            layer.invalidate_rects(stale)  # the blocks are drawn in the layer's tiles
+            layer.invalidate_rects(stale)  # the blocks' edges are drawn in the layer's tiles
+        if changed:
+            layer.update()  # (their text is drawn live, over the tiles)
+        return changed
 
     def block_at(self, x: float, y: float) -> str | None:
         for key, block in self.blocks.items():

@@ -9,8 +9,10 @@ scalable units); double-clicking it expands the group again.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
@@ -20,7 +22,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from gpuplanner.engine.analysis import Results
 from gpuplanner.model import Project
 from gpuplanner.ui import fmt, theme
-from gpuplanner.ui.canvas.geometry import RACK_HEADER_H, DeviceGeometry, rack_frame
+from gpuplanner.ui.canvas.geometry import RACK_HEADER_H, DeviceGeometry, rack_frames
 from gpuplanner.ui.i18n import translate
 from gpuplanner.ui.plurals import counts
 
@@ -106,9 +108,16 @@ def block_rect(project: Project, geom: DeviceGeometry, group: Group) -> QRectF:
                 (geom.y + geom.h)[rows].max(),
             )
         )
-    for rid in group.rack_ids:
-        x, y, w, h = rack_frame(project, project.racks[rid])
-        boxes.append((x, y - RACK_HEADER_H, x + w, y + h))
+    if group.rack_ids:
+        f = rack_frames(project, map(project.racks.__getitem__, group.rack_ids))
+        boxes.append(
+            (
+                f[:, 0].min(),
+                (f[:, 1] - RACK_HEADER_H).min(),
+                (f[:, 0] + f[:, 2]).max(),
+                (f[:, 1] + f[:, 3]).max(),
+            )
+        )
     if not boxes:
         return QRectF()
     a = np.array(boxes)
@@ -124,6 +133,31 @@ class BlockFigures:
     worst: str = ""  # error | warning | info | ""
 
 
+class BlockIndex:
+    """Which collapsed group (block number) holds each rack and device id, and each compiled device row —
+    kept while the collapsed groups and the compiled device order stay (an edit of a rack's budget or of
+    the workload changes neither: the block figures are then array sums, not 26,624 lookups)."""
+
+    def __init__(self, groups: list[Group]) -> None:
+        self.groups = groups
+        self.owner: dict[str, int] = {}
+        for k, g in enumerate(groups):
+            self.owner.update(dict.fromkeys(g.device_ids, k))
+            self.owner.update(dict.fromkeys(g.rack_ids, k))
+        self._ids: list[str] | None = None
+        self._block_of_row = np.zeros(0, dtype=np.int64)
+
+    def block_of_row(self, ids: list[str], row: dict[str, int]) -> np.ndarray:
+        """Per compiled device row (``ids``, ``row``: id → row): its block, -1 outside every block."""
+        if self._ids is not ids and self._ids != ids:
+            blk = np.full(len(ids), -1, dtype=np.int64)
+            for k, g in enumerate(self.groups):
+                rows = [row[i] for i in g.device_ids if i in row]
+                blk[rows] = k
+            self._ids, self._block_of_row = ids, blk
+        return self._block_of_row
+
+
 def block_figures(
     project: Project,
     res: Results | None,
@@ -131,10 +165,14 @@ def block_figures(
     link_ends: tuple[np.ndarray, np.ndarray],
     link_row: Callable[[str], int | None],
     link_util: np.ndarray,
+    index: BlockIndex | None = None,
 ) -> list[BlockFigures]:
     """Each collapsed group's totals: GPUs, kW at load, the busiest link leaving it, findings naming its
     racks, devices or inside links. ``link_ends`` are the blocks (-1 = none) of each link's two ends, in
-    the link layer's order (``link_row``: id → row or None; ``link_util``)."""
+    the link layer's order (``link_row``: id → row or None; ``link_util``). ``index``: the groups'
+    ``BlockIndex``, kept by the caller between results (made here when not given)."""
+    if index is None or index.groups is not groups:
+        index = BlockIndex(groups)
     figs = [BlockFigures() for _ in groups]
     ba, bb = link_ends
     best = np.full(len(groups), -1.0)
@@ -142,12 +180,9 @@ def block_figures(
     for side in (ba, bb):
         m = cross & (side >= 0)
         np.maximum.at(best, side[m], np.nan_to_num(link_util[m]))
-    owner: dict[str, int] = {}
-    for k, g in enumerate(groups):
-        owner.update(dict.fromkeys(g.device_ids, k))
-        owner.update(dict.fromkeys(g.rack_ids, k))
-        if best[k] >= 0:
-            figs[k].uplink_util = float(best[k])
+    for k in np.flatnonzero(best >= 0).tolist():
+        figs[k].uplink_util = float(best[k])
+    owner = index.owner
 
     def owner_of(item_id: str) -> int | None:
         k = owner.get(item_id)
@@ -159,23 +194,47 @@ def block_figures(
 
     if res is not None:
         c = res.compiled
-        for k, g in enumerate(groups):
-            rows = np.array([c.devices.row[i] for i in g.device_ids if i in c.devices.row], dtype=np.int64)
-            figs[k].gpus = int(c.devices.gpu_count[rows].sum()) if len(rows) else 0
-            figs[k].kw = float(res.power.device_load_w[rows].sum()) / 1000.0 if len(rows) else 0.0
+        blk = index.block_of_row(c.devices.ids, c.devices.row)
+        inside = blk >= 0
+        n = len(groups)
+        gpus = np.bincount(blk[inside], weights=c.devices.gpu_count[inside], minlength=n)
+        watts = np.bincount(blk[inside], weights=res.power.device_load_w[inside], minlength=n)
+        for k, f in enumerate(figs):
+            f.gpus = int(round(gpus[k]))
+            f.kw = float(watts[k]) / 1000.0
         order = {"error": 0, "warning": 1, "info": 2}
         for fd in res.findings:
-            for k in {owner_of(i) for i in fd.items} - {None}:
+            ks = set(map(owner.get, fd.items))  # (a finding may name thousands of items)
+            if None in ks:
+                ks.discard(None)
+                ks.update(owner_of(i) for i in fd.items if i not in owner)
+                ks.discard(None)
+            for k in ks:
                 f = figs[k]
                 f.findings += 1
                 if not f.worst or order.get(fd.severity, 3) < order.get(f.worst, 3):
                     f.worst = fd.severity
-    else:
+    else:  # (the first analysis is under way: GPUs from the catalog, counted per device model)
+        devs, entries = project.devices, project.catalog.entries
+        per_type: dict[str, int] = {}
         for k, g in enumerate(groups):
-            for i in g.device_ids:
-                entry = project.catalog.entries.get(project.devices[i].type_id)
-                figs[k].gpus += int(getattr(entry, "gpu_count", 0) or 0)
+            types = Counter(map(attrgetter("type_id"), map(devs.__getitem__, g.device_ids)))
+            for t, n in types.items():
+                if t not in per_type:
+                    per_type[t] = int(getattr(entries.get(t), "gpu_count", 0) or 0)
+                figs[k].gpus += n * per_type[t]
     return figs
+
+
+def figures_key(f: BlockFigures) -> tuple:
+    """What the block's text is made of (NaN as None: NaN ≠ NaN would make every block look changed)."""
+    return (
+        f.gpus,
+        f.kw if f.kw == f.kw else None,
+        f.uplink_util if f.uplink_util == f.uplink_util else None,
+        f.findings,
+        f.worst,
+    )
 
 
 def block_lines(group: Group, f: BlockFigures) -> list[str]:
@@ -216,8 +275,10 @@ class GroupBlock(QGraphicsItem):
         super().__init__()
         self.key = key
         self._rect = rect
-        self.lines: list[str] = []
+        self._lines: list[str] | None = []
+        self._make_lines: Callable[[], list[str]] | None = None
         self.worst = ""
+        self.figures: tuple | None = None  # ``figures_key`` of the figures the text was made from
         self._layout: tuple[tuple[float, float, float], tuple[float, list[str]]] | None = None
         self.setZValue(2.5)  # above racks and devices
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # the view handles clicks
@@ -232,10 +293,26 @@ class GroupBlock(QGraphicsItem):
     def set_text(self, lines: list[str], worst: str) -> bool:
         """Returns True when the text or the edge colour changed (the tiles under the block are stale)."""
         if lines != self.lines or worst != self.worst:
-            self.lines, self.worst = lines, worst
+            self._lines, self._make_lines, self.worst = lines, None, worst
             self._layout = None
             return True
         return False
+
+    def set_figures(self, make_lines: Callable[[], list[str]], worst: str) -> bool:
+        """New figures whose text is made when first needed (a block in view is drawn; of a 131k plan's 577
+        blocks a frame shows a few dozen). Returns True when the edge colour changed: the tiles draw the
+        edge, the text is drawn live."""
+        self._lines, self._make_lines, self._layout = None, make_lines, None
+        changed = worst != self.worst
+        self.worst = worst
+        return changed
+
+    @property
+    def lines(self) -> list[str]:
+        """The block's text: its name, then its figures (``block_lines``)."""
+        if self._lines is None:
+            self._lines = self._make_lines() if self._make_lines is not None else []
+        return self._lines
 
     def rect(self) -> QRectF:
         return self._rect
@@ -261,10 +338,12 @@ class GroupBlock(QGraphicsItem):
         """The figures at a readable size; nothing (False) when the block is too small on screen, or when
         the text's area misses ``clip``."""
         r = self._rect
-        if not self.lines or scale <= 0:
+        if not (self._lines or self._make_lines is not None) or scale <= 0:
             return False
-        if min(14.0, r.height() * scale / (1.25 * min(2, len(self.lines)) + 0.6)) < 5:
-            return False  # too small for any text at this zoom (the title and one line of figures at least)
+        # too small for any text at this zoom (the title and one line of figures at least): known before the
+        # text is made, so a zoomed-out frame makes no block's text
+        if min(14.0, r.height() * scale / (1.25 * 2 + 0.6)) < 5 or not self.lines:
+            return False
         px, rows = self._text_layout(14.0 / scale)
         if px * scale < 5:
             return False

@@ -82,6 +82,8 @@ class LinkLayer(QGraphicsItem):
         self._refresh.setSingleShot(True)
         self._refresh.setInterval(0)
         self._refresh.timeout.connect(self.update)
+        self.after_paint: Callable[[], None] | None = None  # called once after the next paint
+        self.complete = False  # the last paint drew every tile it exposed (none left for later frames)
 
     # -- data -------------------------------------------------------------------------------------------
     @property
@@ -91,8 +93,10 @@ class LinkLayer(QGraphicsItem):
             self._index = {i: k for k, i in enumerate(self.ids)}
         return self._index
 
-    def rebuild(self, project: Project, geom: DeviceGeometry) -> None:
-        links = list(project.links.values())
+    def rebuild(self, project: Project, geom: DeviceGeometry, with_links: bool = True) -> None:
+        """The link arrays from the project (``with_links`` False: none yet — a large plan's canvas is
+        drawn first and its links follow, ``PlannerScene.add_links``)."""
+        links = list(project.links.values()) if with_links else []
         n = len(links)
         # one C-level map per column, not a Python loop per link (393,216 links at 131k GPUs: 0.2 s;
         # zip(*rows) of the same takes 1 s)
@@ -233,6 +237,8 @@ class LinkLayer(QGraphicsItem):
     def set_util(self, util: np.ndarray) -> np.ndarray:
         """New utilisation per link (layer order); returns the rows whose label or colour changed."""
         util = np.nan_to_num(util.astype(np.float64))
+        if util.shape == self.util.shape and np.array_equal(util, self.util):
+            return np.zeros(0, dtype=np.int64)  # (an edit of a rack's budget moves no traffic)
         bundles_before = self.drawable()[0] if len(self.block_xywh) else None
         self._util_version += 1
         bucket = theme.util_buckets(util)
@@ -333,7 +339,8 @@ class LinkLayer(QGraphicsItem):
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         scale = p.worldTransform().m11()
         exposed = option.exposedRect
-        if not self.tiles.paint(p, exposed, scale, FRAME_BUDGET_S):
+        self.complete = self.tiles.paint(p, exposed, scale, FRAME_BUDGET_S)
+        if not self.complete:  # (tiles left for the next frames: the paint ends within its budget)
             self._refresh.start()
         if self.hidden.any():
             self._paint_rows(p, np.flatnonzero(self.hidden), scale, antialias=True)
@@ -343,6 +350,9 @@ class LinkLayer(QGraphicsItem):
             draw_block_texts(p, self.blocks(), exposed, scale)
         if scale >= lod.LABEL_SCALE:
             self._paint_labels(p, exposed)
+        if self.after_paint is not None:  # (the links of a large plan, once its canvas is on screen)
+            QTimer.singleShot(0, self.after_paint)
+            self.after_paint = None
 
     def _render_tile(self, p: QPainter, rect: QRectF, scale: float) -> None:
         overview = scale < lod.OVERVIEW_BELOW

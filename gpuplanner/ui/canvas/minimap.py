@@ -37,10 +37,11 @@ class Minimap(QWidget):
         self._redraw.setInterval(REDRAW_MS)
         self._redraw.timeout.connect(self._render)
         sc = view.planner
-        sc.annotationsUpdated.connect(lambda _n: self.schedule())
+        sc.annotationsUpdated.connect(lambda n: self.schedule() if n else None)  # (0: the same picture)
         sc.doc.changed.connect(lambda _cs: self.schedule())
         sc.doc.projectReplaced.connect(self.schedule)
         sc.groupsChanged.connect(self.schedule)
+        sc.linksAdded.connect(self.schedule)
         view.horizontalScrollBar().valueChanged.connect(lambda _v: self.update())
         view.verticalScrollBar().valueChanged.connect(lambda _v: self.update())
         view.scaleChanged.connect(lambda _s: self.update())

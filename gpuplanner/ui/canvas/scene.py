@@ -13,7 +13,7 @@ devices opens with its groups collapsed, so a 131k-GPU plan opens with a few tho
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from gpuplanner.engine.analysis import Results
@@ -30,6 +30,7 @@ from gpuplanner.ui.canvas.geometry import (
     device_size,
     is_framed,
     rack_frame,
+    rack_frames,
     rack_ru,
 )
 from gpuplanner.ui.canvas.link_item import LinkLayer
@@ -40,6 +41,10 @@ from gpuplanner.ui.document import Document
 from gpuplanner.ui.floor.layout import phase_allowed
 
 OPEN_COLLAPSED_ABOVE = 10_000  # devices: a larger plan opens with its groups collapsed
+# links: a plan with more opens in two steps — racks, devices and collapsed blocks are drawn first, its links
+# are laid out right after that first paint (``add_links``; a 131k-GPU plan: 393,216 links, ~0.5 s)
+LINKS_AFTER_PAINT_ABOVE = 100_000
+LINKS_AT_THE_LATEST_MS = 250  # (also when nothing paints: a hidden window)
 # fields of racks and devices that change a group's members or its block's rectangle
 GROUP_FIELDS = frozenset({"*", "x", "y", "group", "rack_id", "u_position", "type_id", "row", "role"})
 
@@ -55,6 +60,7 @@ class PlannerScene(SelectionMixin, GroupsMixin, QGraphicsScene):
     selectionIdsChanged = Signal(list)  # noqa: N815 (Qt signal naming)
     annotationsUpdated = Signal(int)  # noqa: N815 — number of items whose annotation changed
     groupsChanged = Signal()  # noqa: N815 — a group was collapsed or expanded
+    linksAdded = Signal()  # noqa: N815 — a large plan's links are laid out (the second step of its open)
 
     def __init__(self, doc: Document) -> None:
         super().__init__()
@@ -81,6 +87,9 @@ class PlannerScene(SelectionMixin, GroupsMixin, QGraphicsScene):
         self.blocks: dict[str, grp.GroupBlock] = {}
         self._group_hidden: set[str] = set()  # rack and device ids inside collapsed groups
         self._block_groups: list[grp.Group] = []
+        self._block_index = grp.BlockIndex([])
+        self._links_pending = False  # a large plan's links are laid out after its first paint
+        self._overview_rack_row: dict[str, int] = {}  # rack id → its row in the overview's arrays
         self._groups: dict[str, grp.Group] | None = None  # (GroupsMixin.groups)
         self.selectionChanged.connect(self._on_selection)
         doc.changed.connect(self.apply_changes)
@@ -108,7 +117,11 @@ class PlannerScene(SelectionMixin, GroupsMixin, QGraphicsScene):
         self._rack_status.clear()
         self.forget_groups()
         self._allowed = phase_allowed(self.project, self.phase_id)
+        self._links_pending = len(self.project.links) > LINKS_AFTER_PAINT_ABOVE
         self._rebuild_arrays()
+        if self._links_pending:
+            self.layer.after_paint = self.add_links
+            QTimer.singleShot(LINKS_AT_THE_LATEST_MS, self.add_links)
         groups = None
         if len(self.project.devices) > OPEN_COLLAPSED_ABOVE:
             groups = self.groups()
@@ -160,14 +173,48 @@ class PlannerScene(SelectionMixin, GroupsMixin, QGraphicsScene):
         self.geom = DeviceGeometry.build(self.project)
         self.overview.geom = self.geom
         self._sync_overview_racks()
-        self.layer.rebuild(self.project, self.geom)
+        self.layer.rebuild(self.project, self.geom, with_links=not self._links_pending)
         self.layer.invalidate_all()
 
-    def _sync_overview_racks(self) -> None:
-        ids = list(self.project.racks)
-        xywh = np.array([rack_frame(self.project, self.project.racks[i]) for i in ids], dtype=float)
+    def add_links(self) -> None:
+        """The second step of opening a large plan: its links, their bundles at the collapsed blocks, the
+        blocks' busiest uplinks and the links' colours from the results already there (nothing to do when
+        the links are in)."""
+        if not self._links_pending:
+            return
+        self._links_pending = False
+        self.layer.after_paint = None
+        self.layer.rebuild(self.project, self.geom)
+        self._apply_phase()
+        self._apply_groups()  # (the blocks' bundles and uplink figures)
+        if self.doc.results is not None:
+            self.apply_results(self.doc.results)
+        self.layer.invalidate_all()
+        self._fit_scene_rect()
+        self.linksAdded.emit()
+
+    @property
+    def links_pending(self) -> bool:
+        """True between the first paint of a large plan and its links being laid out."""
+        return self._links_pending
+
+    def _sync_overview_racks(self, only: set[str] | None = None) -> None:
+        """The overview's rack frames and status colours: every rack, or only the racks ``only`` when no
+        rack was added or removed since the last full sync (an edit of one rack's budget: one row, not
+        5,167 frames)."""
+        ov, racks = self.overview, self.project.racks
+        pos = self._overview_rack_row
+        if only is not None and len(pos) == len(racks) and all(i in pos for i in only):
+            for i in only:
+                k = pos[i]
+                ov.rack_xywh[k] = rack_frame(self.project, racks[i])
+                ov.rack_status[k] = self._rack_status.get(i, theme.RACK_OK)
+            return
+        ids = list(racks)
+        xywh = rack_frames(self.project, racks.values())
         status = np.array([self._rack_status.get(i, theme.RACK_OK) for i in ids], dtype=np.int8)
-        self.overview.set_racks(ids, xywh, status)
+        ov.set_racks(ids, xywh, status)
+        self._overview_rack_row = {r: k for k, r in enumerate(ids)}
 
     def extent(self) -> QRectF:
         """What zoom to fit shows: the links' extent and every visible rack and device item (a rack dropped
@@ -214,7 +261,7 @@ class PlannerScene(SelectionMixin, GroupsMixin, QGraphicsScene):
             self._new_item(item, rid, rack.phase_id)
             self.rack_items[rid] = item
             res = self.doc.results
-            note = notes.rack_notes(res).get(rid) if res is not None else None
+            note = notes.rack_note_maker(res).get(rid) if res is not None else None
             if note is not None:
                 item.set_annotation(note.kw_text, note.status, note.badge)
         item.set_shape(rack.name, rack_ru(self.project, rack))
@@ -282,6 +329,7 @@ class PlannerScene(SelectionMixin, GroupsMixin, QGraphicsScene):
 
     # -- model changes ----------------------------------------------------------------------------------
     def apply_changes(self, cs: ChangeSet) -> None:
+        self.add_links()  # (an edit before a large plan's links are in: they come first)
         racks, devs, links = cs.tables.get("racks"), cs.tables.get("devices"), cs.tables.get("links")
         if (racks and not racks.is_empty()) or (devs and not devs.is_empty()):
             self.forget_groups()  # (names, rows and labels of groups come from these tables)
@@ -290,7 +338,7 @@ class PlannerScene(SelectionMixin, GroupsMixin, QGraphicsScene):
             old = [self._rack_rect(r) for r in racks.updated if r in self.rack_items]
             for rid in racks.added | racks.removed | set(racks.updated):
                 self._sync_rack(rid)
-            self._sync_overview_racks()
+            self._sync_overview_racks(None if racks.added or racks.removed else set(racks.updated))
             self.layer.invalidate_rects(
                 old + [self._rack_rect(r) for r in racks.added | set(racks.updated) if r in self.rack_items]
             )
@@ -395,22 +443,23 @@ class PlannerScene(SelectionMixin, GroupsMixin, QGraphicsScene):
         util = notes.link_util_for(res, self.layer.ids, self.layer.index)
         changed += len(self.layer.set_util(util))
         self.busiest = notes.busiest_kinds(res)
-        rack_dirty = []
-        for rid, note in notes.rack_notes(res).items():
-            item = self.rack_items.get(rid)
-            if item is None:
+        rack_dirty: dict[str, QRectF] = {}
+        note_of = notes.rack_note_maker(res)  # notes only for the racks with an item (not 5,167 at 131k)
+        for rid, item in self.rack_items.items():
+            note = note_of.get(rid)
+            if note is None:
                 continue
             if item.set_annotation(note.kw_text, note.status, note.badge):
                 changed += 1
             if self._rack_status.get(rid) != note.status:
                 self._rack_status[rid] = note.status
-                rack_dirty.append(self._rack_rect(rid))
+                rack_dirty[rid] = self._rack_rect(rid)
         if rack_dirty:
-            self._sync_overview_racks()
-            self.layer.invalidate_rects(rack_dirty)
+            self._sync_overview_racks(set(rack_dirty))
+            self.layer.invalidate_rects(list(rack_dirty.values()))
         changed += self._device_annotations(res)
         if self.collapsed:
-            self._block_figures()
+            changed += self._block_figures()
         self.annotationsUpdated.emit(changed)
 
     def _device_annotations(self, res: Results) -> int:

@@ -30,6 +30,7 @@ from gpuplanner.engine.phases import ordered_phases
 from gpuplanner.model import Phase, Project, Team
 from gpuplanner.ui import fields
 from gpuplanner.ui.document import Document
+from gpuplanner.ui.i18n import translate
 
 SCHEDULERS = ("", "slurm", "kubernetes", "volcano", "slurm+kubernetes")
 PHASED_TABLES = ("racks", "devices", "links", "floor_items")
@@ -148,7 +149,7 @@ class PhasesTeamsDialog(QDialog):
         self._cell(t, r, 2, ph.description if ph else "")
         combo = QComboBox()
         for s in SCHEDULERS:
-            combo.addItem(s or self.tr("as advised"), s)
+            combo.addItem(translate("choices", s) if s else self.tr("as advised"), s)  # (Slurm, Kubernetes)
         combo.setCurrentIndex(max(combo.findData(ph.scheduler if ph else ""), 0))
         t.setCellWidget(r, 3, combo)
 

@@ -9,10 +9,12 @@ be re-derived from their order: moving the last rack out of a row would otherwis
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from gpuplanner.commands import AddRows, Command, Compound, ReplaceRows
 from gpuplanner.engine.compiled import rack_floor_positions
@@ -39,6 +41,48 @@ def unit_kind_name(kind: str) -> str:
         "utility-feed": translate("floor", "utility feed"),
     }
     return names.get(kind, kind)
+
+
+# The names units get without the user naming them — the examples' "Utility feed" and "Rear doors R03",
+# a dropped unit's "UTILITY-FEED-1" — are shown in the window's language (a name the user typed is data,
+# shown as typed). kind → (its name alone, its name with a row or number).
+DEFAULT_UNIT_NAMES = {
+    "in-row": (QT_TRANSLATE_NOOP("floor", "In-row cooler"), QT_TRANSLATE_NOOP("floor", "In-row cooler {n}")),
+    "rear-door": (QT_TRANSLATE_NOOP("floor", "Rear doors"), QT_TRANSLATE_NOOP("floor", "Rear doors {n}")),
+    "immersion-tank": (
+        QT_TRANSLATE_NOOP("floor", "Immersion tank"),
+        QT_TRANSLATE_NOOP("floor", "Immersion tank {n}"),
+    ),
+    "busway": (QT_TRANSLATE_NOOP("floor", "Busway"), QT_TRANSLATE_NOOP("floor", "Busway {n}")),
+    "utility-feed": (
+        QT_TRANSLATE_NOOP("floor", "Utility feed"),
+        QT_TRANSLATE_NOOP("floor", "Utility feed {n}"),
+    ),
+}
+_SUFFIX = re.compile(r"[A-Za-z]?\d+")  # a row label (R03) or a number (1)
+
+
+def unit_caption(unit: FloorItem) -> str:
+    """The unit's name as the floor plan shows it: a default name in the window's language, else as named."""
+    names = DEFAULT_UNIT_NAMES.get(unit.kind)
+    if names is None:
+        return unit.name
+    alone, with_n = names
+    name = unit.name.strip()
+    suffix: str | None = None
+    if name.casefold() == alone.casefold():
+        suffix = ""
+    elif name.casefold().startswith(alone.casefold() + " ") and _SUFFIX.fullmatch(name[len(alone) + 1 :]):
+        suffix = name[len(alone) + 1 :]
+    else:  # a dropped unit's name (add_unit): "UTILITY-FEED-1"
+        m = re.fullmatch(re.escape(unit.kind.upper()) + r"-(\d+)", name)
+        if m:
+            suffix = m.group(1)
+    if suffix is None:
+        return unit.name
+    if not suffix:
+        return translate("floor", alone)
+    return translate("floor", with_n).format(n=suffix)
 
 
 @dataclass(frozen=True)

@@ -184,7 +184,7 @@ class UnitTile(_Draggable):
         self.refresh_label()
 
     def refresh_label(self) -> None:
-        self.label.setText(f"{self.unit.name}\n{self.load_text()}")
+        self.label.setText(f"{fl.unit_caption(self.unit)}\n{self.load_text()}")
         self.label.setBrush(OVERLOAD if self.overloaded else QColor(30, 36, 46))
         # Above the unit, in screen pixels (the label ignores the zoom): racks beside it stay visible.
         self.label.setTransform(QTransform.fromTranslate(0, -self.label.boundingRect().height() - 3))
@@ -212,7 +212,7 @@ class UnitTile(_Draggable):
             if u.row
             else translate("floor", "serves the whole hall")
         )
-        lines = [u.name, fl.unit_kind_name(u.kind), serves, self.load_text()]
+        lines = [fl.unit_caption(u), fl.unit_kind_name(u.kind), serves, self.load_text()]
         if self.overloaded:
             lines.append(
                 translate(
