@@ -31,8 +31,9 @@ from gpuplanner.engine.analysis import analyze_project  # noqa: E402
 TARGET_MS = 1000.0  # issue #19: the 131k-GPU full analysis, cold
 # (module, function, label): the label's indent says which stage it belongs to
 WRAPPED = [
+    ("gpuplanner.engine.analysis", "select", "select (the model's link columns)"),
     ("gpuplanner.engine.analysis", "compile_project", "compile"),
-    ("gpuplanner.engine.compiled", "_read_link_rows", "  link rows read"),
+    ("gpuplanner.engine.compiled", "read_link_rows", "  link rows read"),
     ("gpuplanner.engine.compiled", "cable_lengths_m", "  cable lengths"),
     ("gpuplanner.engine.analysis", "analyze_fabric", "fabric"),
     ("gpuplanner.engine.fabric.network", "build_fabric_graph", "  fabric graph"),

@@ -68,10 +68,7 @@ class ProjectSnapshot(Project):
     def _links_by_device(self) -> dict[str, set[str]]:
         index = self.__dict__.get("_snapshot_index")
         if index is None:
-            index = {}
-            for lid, lk in self.tables["links"].items():
-                index.setdefault(lk.a_device, set()).add(lid)
-                index.setdefault(lk.b_device, set()).add(lid)
+            index = self.links.device_index()  # from the link columns (model/link_table.py)
             self.__dict__["_snapshot_index"] = index
         return index
 
@@ -83,7 +80,8 @@ class ProjectSnapshot(Project):
 def snapshot_project(project: Project) -> Project:
     """A copy of ``project`` for the engine worker and the autosave writer (``ProjectSnapshot``)."""
     copy = ProjectSnapshot(project.catalog)
-    copy.tables = {table: dict(rows) for table, rows in project.tables.items()}
+    # dict.copy / LinkTable.copy: the links' columns are shared until one side changes
+    copy.tables = {table: rows.copy() for table, rows in project.tables.items()}
     return copy
 
 
