@@ -142,6 +142,7 @@ class LinkTable(MutableMapping[str, Link]):
         self._rows: list[Link | None] | None = []  # the row objects made so far, by place; None: none yet
         self._dead = 0  # places whose row was deleted (their id is None)
         self._shared = False  # the lists are shared with a copy: copied before the first change
+        self._pos_shared = False  # the id → place dict likewise (a replaced row leaves it as it is)
         self._box: list[LinkColumns | None] = [None]  # columns(), shared by copies of the same state
         for row in rows:
             self[row.id] = row
@@ -235,28 +236,32 @@ class LinkTable(MutableMapping[str, Link]):
         other._dead = self._dead
         other._box = self._box
         self._shared = other._shared = True
+        self._pos_shared = other._pos_shared = True
         return other
 
     def __repr__(self) -> str:
         return f"LinkTable({len(self)} links)"
 
     # -- changing -----------------------------------------------------------------------------------------
-    def _own(self) -> None:
-        """Before a change: private lists (when shared with a copy) and no cached columns."""
+    def _own(self, positions: bool = True) -> None:
+        """Before a change: private lists (when shared with a copy), a private id → place dict when the
+        change moves ids (``positions``), and no cached columns."""
         if self._shared:
             self._cols = {name: list(col) for name, col in self._cols.items()}
-            self._pos = None if self._pos is None else dict(self._pos)
             self._rows = None if self._rows is None else list(self._rows)
             self._shared = False
+        if positions and self._pos_shared:
+            self._pos = None if self._pos is None else dict(self._pos)
+            self._pos_shared = False
         self._box = [None]
 
     def __setitem__(self, key: str, row: Link) -> None:
         if type(row) is not Link or row.id != key:
             raise ValueError(f"links: a Link row stored under its own id, not {row!r} under {key!r}")
-        self._own()
+        p = self._positions().get(key)
+        self._own(positions=p is None)
         pos = self._positions()
         cols = self._cols
-        p = pos.get(key)
         if p is None:
             pos[key] = len(cols["id"])
             for name in LINK_FIELDS:
@@ -283,6 +288,7 @@ class LinkTable(MutableMapping[str, Link]):
     def clear(self) -> None:
         self._cols = {name: [] for name in LINK_FIELDS}
         self._pos, self._rows, self._dead, self._shared, self._box = {}, [], 0, False, [None]
+        self._pos_shared = False
 
     def _compact(self) -> None:
         """Drops the dead places (new lists: a copy sharing the old ones keeps them as they were)."""
@@ -290,7 +296,7 @@ class LinkTable(MutableMapping[str, Link]):
         self._cols = {name: list(itertools.compress(col, alive)) for name, col in self._cols.items()}
         if self._rows is not None:
             self._rows = list(itertools.compress(self._rows, alive))
-        self._pos, self._dead, self._shared = None, 0, False
+        self._pos, self._dead, self._shared, self._pos_shared = None, 0, False, False
 
     def extend_rows(self, rows: Sequence[Link], ids: Sequence[str]) -> None:
         """Appends rows in bulk (their ids given in order); ids already present are replaced in place."""
@@ -316,6 +322,7 @@ class LinkTable(MutableMapping[str, Link]):
         if not len(self):
             self._cols = {name: cols[name] for name in LINK_FIELDS}
             self._pos, self._rows, self._dead, self._shared, self._box = None, None, 0, False, [None]
+            self._pos_shared = False
             return
         if self._positions().keys() & set(cols["id"]):
             raise ValueError("links: ids already in the table")
