@@ -20,6 +20,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.runner import ALL_STAGES, EngineRunner, Outcome, dirty_stages
 from gpuplanner.model import ChangeSet, Project
+from gpuplanner.model.link_table import LinkTable
 from gpuplanner.ui.fields import plain_error
 from gpuplanner.ui.file_service import FileService
 from gpuplanner.ui.view_state import ViewState
@@ -68,7 +69,14 @@ class ProjectSnapshot(Project):
     def _links_by_device(self) -> dict[str, set[str]]:
         index = self.__dict__.get("_snapshot_index")
         if index is None:
-            index = self.links.device_index()  # from the link columns (model/link_table.py)
+            links = self.tables["links"]
+            if isinstance(links, LinkTable):
+                index = links.device_index()  # from the link columns (model/link_table.py)
+            else:  # a plain dict of rows put there by a caller
+                index = {}
+                for lid, lk in links.items():
+                    index.setdefault(lk.a_device, set()).add(lid)
+                    index.setdefault(lk.b_device, set()).add(lid)
             self.__dict__["_snapshot_index"] = index
         return index
 
