@@ -11,24 +11,21 @@ the settings, workloads, teams and floor items as that scenario and phase see th
 
 from __future__ import annotations
 
-import dataclasses
-import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from gpuplanner.catalog.types import GpuType, PoweredType, ServerType, StorageType, SwitchType
 from gpuplanner.engine.arrays import FloatArray, dense_unique
+from gpuplanner.engine.link_rows import LinkRowCache, RowIndex, codes_of, read_link_rows
 from gpuplanner.engine.selection import Inputs, Selection, select
 from gpuplanner.model import Project
-from gpuplanner.model.rows import AisleRow, Link, Rack, Site
-
-T = TypeVar("T")
+from gpuplanner.model.rows import AisleRow, Rack, Site
 
 KIND_CODES = {"server": 0, "switch": 1, "storage": 2, "other": 3}
 ROLE_CODES = {
@@ -91,37 +88,6 @@ class RackArrays:
     pdu_count: np.ndarray
     floor_x_m: np.ndarray
     floor_y_m: np.ndarray
-
-
-class RowIndex(Mapping[str, int]):
-    """id → row of a list of ids, built on first use: the engine itself never looks a link up by id (only
-    the desktop and exports do), so a cold analysis of 393,216 links does not pay for a dict it never reads."""
-
-    __slots__ = ("_ids", "_map")
-
-    def __init__(self, ids: list[str]) -> None:
-        self._ids = ids
-        self._map: dict[str, int] | None = None
-
-    def _built(self) -> dict[str, int]:
-        if self._map is None:
-            self._map = dict(zip(self._ids, range(len(self._ids)), strict=True))
-        return self._map
-
-    def __getitem__(self, key: str) -> int:
-        return self._built()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._built())
-
-    def __len__(self) -> int:
-        return len(self._built())
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._built()
-
-    def __repr__(self) -> str:
-        return f"RowIndex({len(self._ids)} ids)"
 
 
 @dataclass(frozen=True)
@@ -387,118 +353,6 @@ def compile_project(
     )
 
 
-def codes_of(values: list[T]) -> tuple[npt.NDArray[np.int32], list[T]]:
-    """Integer code of each value (int32) and the distinct values in order of first appearance: one dict
-    look-up per value in C (``map``), no per-value Python frame."""
-    n = len(values)
-    if n and values.count(values[0]) == n:  # one value everywhere (all "" is common): no look-ups
-        return np.zeros(n, np.int32), [values[0]]
-    table = {v: i for i, v in enumerate(dict.fromkeys(values))}
-    return np.fromiter(map(table.__getitem__, values), np.int32, n), list(table)
-
-
-@dataclass(frozen=True)
-class _LinkRows:
-    """What compile reads from the link rows themselves (nothing from the catalog, racks or site)."""
-
-    ids: list[str]
-    a: np.ndarray  # int32 device rows
-    b: np.ndarray
-    a_group: list[str]
-    b_group: list[str]
-    group_codes: np.ndarray  # int32 codes of a_group + b_group
-    group_names: list[str]
-    speed_gbps: np.ndarray  # as drawn (0 = automatic)
-    multiplicity: np.ndarray  # int32
-    length_m: np.ndarray  # NaN = automatic
-    medium: list[str]
-    cable_ids: list[str]
-
-    def copy(self) -> _LinkRows:
-        fields: dict[str, Any] = {f.name: getattr(self, f.name).copy() for f in dataclasses.fields(self)}
-        return _LinkRows(**fields)
-
-
-class LinkRowCache:
-    """The link columns of the last compile, reused while the link rows are the very same objects and the
-    device rows have the same ids (rows are immutable, so equal rows mean equal columns): an edit that
-    touches no link re-compiles without reading 36,864 rows again. Hits return copies (the caller owns
-    what it gets)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._last: tuple[list[Link], list[str], _LinkRows] | None = None
-
-    def get(self, links: list[Link], dev_ids: list[str]) -> _LinkRows | None:
-        with self._lock:
-            last = self._last
-        # list == list compares element identity first: a C loop over pointers when nothing changed
-        if last is not None and last[0] == links and last[1] == dev_ids:
-            return last[2].copy()
-        return None
-
-    def put(self, links: list[Link], dev_ids: list[str], rows: _LinkRows) -> None:
-        with self._lock:
-            self._last = (links, list(dev_ids), rows.copy())
-
-    def clear(self) -> None:
-        with self._lock:
-            self._last = None
-
-
-def _read_link_rows(
-    links: list[Link],
-    dev_ids: list[str],
-    d_row: dict[str, int],
-    cache: LinkRowCache | None = None,
-    overrides: Mapping[str, Any] | None = None,
-) -> _LinkRows:
-    """Row fields are read with one C-level ``map`` each (``column``); every lookup after that is a
-    ``map`` over a dict or an array operation. ``overrides``: a scenario's value for a whole column (the
-    cache is bypassed then: it keys on the rows alone)."""
-    ov = overrides or {}
-    cached = cache.get(links, dev_ids) if cache is not None and not ov else None
-    if cached is not None:
-        return cached
-    n = len(links)
-    ids = column(links, "id", ov)
-    a_group = column(links, "a_group", ov)
-    b_group = column(links, "b_group", ov)
-    g_codes, g_names = _codes_of_pair(a_group, b_group)
-    length_list = column(links, "length_m", ov)
-    rows = _LinkRows(
-        ids=ids,
-        a=np.fromiter(map(d_row.__getitem__, column(links, "a_device", ov)), np.int32, n),
-        b=np.fromiter(map(d_row.__getitem__, column(links, "b_device", ov)), np.int32, n),
-        a_group=a_group,
-        b_group=b_group,
-        group_codes=g_codes,
-        group_names=g_names,
-        speed_gbps=np.fromiter(column(links, "speed_gbps", ov), np.float64, n),
-        multiplicity=np.fromiter(column(links, "multiplicity", ov), np.int32, n),
-        # None → NaN; the common all-automatic case skips numpy's slow per-object conversion
-        length_m=np.full(n, np.nan)
-        if length_list.count(None) == n
-        else np.array(length_list, dtype=np.float64),
-        medium=column(links, "medium", ov),
-        cable_ids=column(links, "cable_id", ov),
-    )
-    if cache is not None and not ov:
-        cache.put(links, dev_ids, rows)
-    return rows
-
-
-def _codes_of_pair(first: list[str], second: list[str]) -> tuple[npt.NDArray[np.int32], list[str]]:
-    """``codes_of(first + second)`` without the joined list: each half coded on its own (a column with one
-    value everywhere costs one ``count``), then the second half's few codes renumbered into one table."""
-    c1, n1 = codes_of(first)
-    c2, n2 = codes_of(second)
-    names = list(dict.fromkeys(n1 + n2))
-    at = {v: i for i, v in enumerate(names)}
-    remap = np.array([at[v] for v in n2] or [0], dtype=np.int32)
-    return np.concatenate([c1, remap[c2]]), names
-
-
 def _compile_links(
     sel: Selection,
     d_row: dict[str, int],
@@ -507,7 +361,7 @@ def _compile_links(
     cache: LinkRowCache | None = None,
 ) -> LinkArrays:
     """Per-link figures; port-group facts are looked up once per distinct (device type, group) pair."""
-    rows = _read_link_rows(sel.links, devs.ids, d_row, cache, sel.overrides.get("links"))
+    rows = read_link_rows(sel.link_columns, devs.ids, d_row, cache, sel.overrides.get("links"))
     site = sel.inputs.site
     catalog = sel.inputs.catalog
     n = len(rows.ids)
@@ -618,3 +472,23 @@ def cable_lengths_m(
         )
     rounded: FloatArray = np.round(out, 1)
     return rounded
+
+
+# LinkRowCache, RowIndex and codes_of live in engine/link_rows.py; callers import them from here too
+__all__ = [
+    "CONNECTORS",
+    "KIND_CODES",
+    "ROLE_CODES",
+    "TECHNOLOGIES",
+    "Compiled",
+    "DeviceArrays",
+    "LinkArrays",
+    "LinkRowCache",
+    "RackArrays",
+    "RowIndex",
+    "cable_lengths_m",
+    "codes_of",
+    "compile_project",
+    "connector_of",
+    "rack_floor_positions",
+]

@@ -1,7 +1,8 @@
 """What one scenario and one build-out phase see of a project: filters and overrides, never a model copy.
 
 ``select(project, scenario, phase)`` reads the base project once and returns a ``Selection``:
-- the rack, device, link and floor-item rows the phase holds (the model's own row objects, in table order:
+- the rack, device and floor-item rows the phase holds (the model's own row objects) and its links as the
+  model's link columns, in table order:
   rows of that phase and the ones before; a link waits for both its devices; a device whose rack comes in a
   later phase stands unracked until then — compile turns that into rack row -1, U 0);
 - the scenario's overrides (``Scenario.overrides_json``, data ``table.field → value``) as column overrides
@@ -21,10 +22,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
+
 from gpuplanner import text
 from gpuplanner.catalog import Catalog
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.model import Project
+from gpuplanner.model.link_table import LinkColumns
 from gpuplanner.model.rows import (
     ROW_TYPES,
     AisleRow,
@@ -76,12 +80,17 @@ class Selection:
 
     racks: list[Rack]
     devices: list[Device]
-    links: list[Link]
+    link_columns: LinkColumns  # the links the phase holds, a column at a time (model/link_table.py)
     inputs: Inputs
     # table ("racks" | "devices" | "links") → field → the value every row of that table takes
     overrides: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=dict)
     swap: Mapping[str, str] = dataclasses.field(default_factory=dict)  # device type id → type id
     phased: bool = False  # a phase is selected: devices whose rack is not in it stand unracked
+
+    @property
+    def links(self) -> list[Link]:
+        """The selected links as row objects (compile reads ``link_columns``)."""
+        return self.link_columns.rows()
 
 
 def find_scenario(project: Project, name: str) -> Scenario:
@@ -131,7 +140,7 @@ def select(project: Project, scenario: str | None = None, phase: str | Phase | N
     """The project as ``scenario`` (name or id) sees it at the end of ``phase`` (id, name or row)."""
     racks = list(project.racks.values())
     devices = list(project.devices.values())
-    links = list(project.links.values())
+    links = project.link_columns()
     floor_items = project.rows_of(FloorItem)
     phase_id = ""
     if phase is not None and phase != "":
@@ -141,9 +150,11 @@ def select(project: Project, scenario: str | None = None, phase: str | Phase | N
         racks = [r for r in racks if r.phase_id in allowed]
         devices = [d for d in devices if d.phase_id in allowed]
         present = {d.id for d in devices}
-        links = [
-            lk for lk in links if lk.phase_id in allowed and lk.a_device in present and lk.b_device in present
-        ]
+        n = len(links)
+        keep = np.fromiter(map(allowed.__contains__, links.phase_id), bool, n)
+        keep &= np.fromiter(map(present.__contains__, links.a_device), bool, n)
+        keep &= np.fromiter(map(present.__contains__, links.b_device), bool, n)
+        links = links.take(np.flatnonzero(keep))
         floor_items = {i: it for i, it in floor_items.items() if it.phase_id in allowed}
     site, info = project.site, project.info
     workloads = tuple(project.rows_of(Workload).values())

@@ -9,16 +9,20 @@ one (nearly every file) is checked without a Python frame per row and field.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from operator import attrgetter, contains, eq
 from typing import Any
 
 import numpy as np
 
-from gpuplanner.model.validate import _fast_specs, _group_names
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.model.link_table import LinkTable
+from gpuplanner.model.rows import ROW_TYPES, SINGLETON_TABLES
+from gpuplanner.model.validate import _fast_specs, _group_names, validate_row
 
 
-def columns_valid(table: str, cls: type, columns: dict[str, Sequence[Any]]) -> bool:
+def columns_valid(table: str, cls: type, columns: Mapping[str, Sequence[Any]]) -> bool:
     """True when every value in ``columns`` (field name → the table's values, already of the row class's
     Python types) passes ``validate_row``'s type, range and choice rules. Fields not given are not checked
     (the row class's default applies to them, and defaults are valid)."""
@@ -92,6 +96,41 @@ def references_valid(project: Any, columns: Mapping[str, Mapping[str, Sequence[A
     return all(map(contains, map(allowed.__getitem__, a_dev), col("links", "a_group"))) and all(
         map(contains, map(allowed.__getitem__, b_dev), col("links", "b_group"))
     )
+
+
+def project_valid_by_columns(project: Any) -> bool:
+    """True when every row of ``project`` passes ``validate_row``, every referring row ``check_references``,
+    each row is of its table's row class and stored under its own id, and each single-row table has one row —
+    what ``validate_project`` and the save's checks decide row by row, decided a column at a time (the
+    single-row tables row by row). False says only "look row by row": those checks name the first bad row."""
+    columns: dict[str, Mapping[str, Sequence[Any]]] = {}
+    for table, rows in project.tables.items():
+        cls = ROW_TYPES[table]
+        names = [f.name for f in dataclasses.fields(cls)]
+        if table in SINGLETON_TABLES:
+            if len(rows) != 1:
+                return False
+            for rid, row in rows.items():
+                if type(row) is not cls or getattr(row, "id", None) != rid:
+                    return False
+                try:
+                    validate_row(table, row)
+                except PlannerError:
+                    return False
+            continue
+        if isinstance(rows, LinkTable):  # rows of class Link under their own ids, by construction
+            cols: dict[str, Sequence[Any]] = {name: rows.values_of(name) for name in names}
+        else:
+            values = list(rows.values())
+            if not set(map(type, values)) <= {cls}:
+                return False
+            cols = {name: list(map(attrgetter(name), values)) for name in names}
+            if list(rows) != cols["id"]:
+                return False
+        if not columns_valid(table, cls, cols):
+            return False
+        columns[table] = cols
+    return references_valid(project, columns)
 
 
 class _AnyGroup(frozenset[str]):

@@ -10,7 +10,7 @@ import collections
 import dataclasses
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from operator import attrgetter
 from typing import Any, TypeVar
@@ -21,6 +21,7 @@ from gpuplanner.core.errors import ValidationError
 from gpuplanner.core.events import Emitter
 from gpuplanner.core.ids import IdAllocator
 from gpuplanner.model.changes import ChangeSet
+from gpuplanner.model.link_table import LinkColumns, LinkTable, link_columns_of
 from gpuplanner.model.refs import ForeignKey, keys_to, referring_ids
 from gpuplanner.model.rows import (
     DEVICE_ROLES,
@@ -48,6 +49,8 @@ class Project:
     def __init__(self, catalog: Catalog | None = None) -> None:
         self.catalog: Catalog = catalog if catalog is not None else default_catalog()
         self.tables: dict[str, dict[str, Any]] = {name: {} for name in ROW_TYPES}
+        # the links are kept a column at a time (model/link_table.py): a mapping like the others' dicts
+        self.tables["links"] = LinkTable()  # type: ignore[assignment]
         self.tables["project"]["project"] = ProjectInfo()
         self.tables["site"]["site"] = Site()
         self.tables["goal"]["goal"] = DesignGoal()
@@ -88,8 +91,23 @@ class Project:
         return self.tables["devices"]
 
     @property
-    def links(self) -> dict[str, Link]:
-        return self.tables["links"]
+    def links(self) -> LinkTable:
+        links: LinkTable = self.tables["links"]  # type: ignore[assignment]
+        return links
+
+    def link_columns(self) -> LinkColumns:
+        """Every field of the links as read-only columns in table order (numpy arrays for numbers, tuples
+        for text; ``length_m`` NaN = automatic), built once per state of the links table."""
+        return link_columns_of(self.tables["links"])
+
+    def links_by_device(self) -> dict[str, set[str]]:
+        """A copy of the device id → link ids index (for a copy of the project: ``copy.set_link_index``)."""
+        return {dev: set(lids) for dev, lids in self._links_by_device.items()}
+
+    def set_link_index(self, index: dict[str, set[str]] | None) -> None:
+        """Gives this project its device → link ids index (the caller's own copy, matching the links
+        table); None: built from the links when first asked."""
+        self._link_index = index
 
     def rows_of(self, cls: type[R]) -> dict[str, R]:
         """The table of ``cls`` rows, typed: ``project.rows_of(Workload)`` is ``tables["workloads"]``."""
@@ -128,7 +146,7 @@ class Project:
     def used_type_ids(self) -> set[str]:
         used = {d.type_id for d in self.devices.values()} | {r.type_id for r in self.racks.values()}
         used |= {r.cooling_id for r in self.racks.values() if r.cooling_id}
-        used |= {lk.cable_id for lk in self.links.values() if lk.cable_id}
+        used |= set(self.link_columns().cable_id)
         used |= {w.model_id for w in self.tables["workloads"].values() if w.model_id}
         if self.goal.kind:
             used.add(self.goal.model_id)
@@ -283,7 +301,7 @@ class Project:
         """Device id → ids of its links. Built on first use after a bulk load (opening a file need not
         index 40,000 links before anyone asks for a device's links), kept up to date by every edit after."""
         if self._link_index is None:
-            self._link_index = _index_links(self.links.values())
+            self._link_index = _index_links(self.tables["links"])
         return self._link_index
 
     @_links_by_device.setter
@@ -310,22 +328,44 @@ class Project:
     # -- whole-document helpers -------------------------------------------------------------------------
     def snapshot(self) -> dict[str, dict[str, Any]]:
         """A cheap copy of every table (rows are immutable), for comparisons in tests and undo checks."""
-        return {t: dict(rows) for t, rows in self.tables.items()}
+        return {t: dict(rows.items()) for t, rows in self.tables.items()}
 
     def load_rows(self, table: str, rows: list[Any], ids: list[str] | None = None) -> None:
         """Bulk load without validation order issues (used by storage after its own validation). ``ids``,
         when given, are the rows' ids in order (the file loader has them as a column already)."""
         if ids is None:
             ids = list(map(_ROW_ID, rows))
-        self.tables[table].update(zip(ids, rows, strict=True))
+        target = self.tables[table]
+        if isinstance(target, LinkTable):
+            target.extend_rows(rows, ids)
+        else:
+            target.update(zip(ids, rows, strict=True))
         if table in self._ids:  # the allocator observes the highest of these ids when it is first asked
             self._unobserved.setdefault(table, []).append(ids)
         if table == "links":
             if self._link_index is not None and not self._link_index:
                 self._link_index = None  # nothing indexed yet: built from every link when first asked
             elif self._link_index is not None:
-                for dev, lids in _index_links(rows).items():
+                for dev, lids in _index_rows(rows).items():
                     self._link_index.setdefault(dev, set()).update(lids)
+
+    def load_link_columns(self, columns: Mapping[str, list[Any]]) -> None:
+        """Bulk load of links given a column at a time (one list per ``Link`` field, values already checked
+        by the caller — storage's column checks); the lists are handed over to the table."""
+        table = self.tables["links"]
+        ids = columns["id"]
+        if isinstance(table, LinkTable):
+            table.extend_columns(columns)
+        else:
+            self.load_rows("links", LinkColumns.from_lists(columns).rows(), list(ids))
+            return
+        self._unobserved.setdefault("links", []).append(list(ids))
+        if self._link_index is not None and not self._link_index:
+            self._link_index = None
+        elif self._link_index is not None:
+            for lid, a, b in zip(ids, columns["a_device"], columns["b_device"], strict=True):
+                self._link_index.setdefault(a, set()).add(lid)
+                self._link_index.setdefault(b, set()).add(lid)
 
     def _observe_loaded(self, table: str) -> None:
         """The id allocator of ``table`` sees the highest numbered id of its form among the bulk-loaded
@@ -337,8 +377,14 @@ class Project:
                 alloc.observe(f"{alloc.prefix}{max(map(int, nums))}")
 
 
-def _index_links(links: Iterable[Link]) -> dict[str, set[str]]:
+def _index_links(table: Mapping[str, Link]) -> dict[str, set[str]]:
     """Device id → ids of its links: one C call per link end (a map over a defaultdict), not a Python frame."""
+    if isinstance(table, LinkTable):
+        return table.device_index()
+    return _index_rows(table.values())
+
+
+def _index_rows(links: Iterable[Link]) -> dict[str, set[str]]:
     rows = list(links)
     ids = list(map(_ROW_ID, rows))
     grouped: collections.defaultdict[str, set[str]] = collections.defaultdict(set)

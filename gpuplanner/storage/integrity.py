@@ -107,11 +107,16 @@ def check_price(entry_id: str, data: Any, file: str) -> dict[str, Any]:
 
 def check_saveable(project: Any, file: str) -> None:
     """Refuses (before anything is written) a project that ``open_project`` would refuse."""
+    check_rows(project, file)
+    check_project_references(project, file)
+    check_catalog_copies(project, file)
+
+
+def check_catalog_copies(project: Any, file: str) -> None:
+    """Refuses a project whose catalog copies or prices ``open_project`` would refuse."""
     from gpuplanner.catalog.loader import entry_from_dict
     from gpuplanner.storage.projectfile import plain
 
-    check_rows(project, file)
-    check_project_references(project, file)
     for tid in sorted(project.used_type_ids()):
         entry = project.catalog.entries.get(tid)
         if entry is None:

@@ -18,7 +18,7 @@ import json
 import os
 import sqlite3
 import typing
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -208,13 +208,14 @@ def _read_rows(cls: type, table: str, names: list[str], raw: list[tuple[Any, ...
     return [_coerce(cls, dict(zip(names, r, strict=True)), table, path) for r in raw]
 
 
-def _fast_rows(
+def _fast_columns(
     conn: sqlite3.Connection, cls: type, table: str, names: list[str], present: set[str]
-) -> tuple[list[Any], dict[str, list[Any]]] | None:
-    """The rows of ``table`` and its columns as read, read a column at a time (storage/columnread.py) and
-    checked a column at a time (model/columns.py); None when anything is not plainly good (a duplicate id,
-    a bad value, a value the fast read cannot vouch for) — the caller then reads the table row by row, which
-    names what is wrong."""
+) -> dict[str, list[Any]] | None:
+    """Every field of ``table`` as one list per field, read a column at a time (storage/columnread.py) and
+    checked a column at a time (model/columns.py), converted as ``_coerce`` converts a row and with the
+    defaults of the fields an older file lacks; None when anything is not plainly good (a duplicate id, a bad
+    value, a value the fast read cannot vouch for) — the caller then reads the table row by row, which names
+    what is wrong."""
     floats = [n for n, kind in _coercions(cls) if kind == "float" and n in names]
     cols = read_columns(conn, table, names, floats, present)
     if cols is None:
@@ -222,18 +223,36 @@ def _fast_rows(
     ids = cols["id"]
     if len(set(ids)) != len(ids):
         return None
-    rows = _rows_by_column(cls, table, cols, len(ids))
-    return None if rows is None else (rows, cols)
+    return _checked_columns(cls, table, cols, len(ids))
 
 
 def _rows_by_column(cls: type, table: str, given: dict[str, list[Any]], n: int) -> list[Any] | None:
     """The rows, when every column passes the row rules (as ``_coerce`` converts them); else None. A field
     the file lacks (an older file) gets its default, as ``cls(**fields)`` would give it."""
+    cols = _checked_columns(cls, table, given, n)
+    return None if cols is None else _rows_from(cls, cols, n)
+
+
+def _rows_from(cls: type, cols: dict[str, list[Any]], n: int) -> list[Any] | None:
+    """Rows from checked columns (None when the row class refuses them: the caller reads row by row)."""
+    try:
+        if hasattr(cls, "__slots__") and not hasattr(cls, "__post_init__"):
+            return _build_rows(cls, cols, n)
+        names = list(cols)
+        return [cls(**dict(zip(names, r, strict=True))) for r in zip(*cols.values(), strict=True)]
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _checked_columns(
+    cls: type, table: str, given: dict[str, list[Any]], n: int
+) -> dict[str, list[Any]] | None:
+    """Every field's column converted and checked (see ``_fast_columns``); None when one fails."""
     kinds = _coercions(cls)
     try:
-        cols: dict[str, Sequence[Any]] = {}
+        cols: dict[str, list[Any]] = {}
         for name, kind in kinds:
-            col: Sequence[Any] | None = given.get(name)
+            col: list[Any] | None = given.get(name)
             if col is None:
                 default = _default(cls, name)
                 if default is dataclasses.MISSING:
@@ -249,12 +268,9 @@ def _rows_by_column(cls: type, table: str, given: dict[str, list[Any]], n: int) 
             cols[name] = col
         if not columns_valid(table, cls, cols):
             return None
-        if hasattr(cls, "__slots__") and not hasattr(cls, "__post_init__"):
-            return _build_rows(cls, cols, n)
-        names = list(cols)
-        return [cls(**dict(zip(names, r, strict=True))) for r in zip(*cols.values(), strict=True)]
     except (TypeError, ValueError, OverflowError):
         return None
+    return cols
 
 
 def _default(cls: type, name: str) -> Any:
@@ -263,7 +279,7 @@ def _default(cls: type, name: str) -> Any:
     return field.default
 
 
-def _build_rows(cls: type, cols: dict[str, Sequence[Any]], n: int) -> list[Any]:
+def _build_rows(cls: type, cols: Mapping[str, Sequence[Any]], n: int) -> list[Any]:
     """Rows of a slotted row class from checked columns, every field given: each field's slot is filled
     over the whole column by ``map`` in C, instead of one ``__init__`` call (a Python frame and a frozen
     ``object.__setattr__`` per field) per row — a third of the time of opening a 16k-GPU plan. The rows
@@ -396,15 +412,20 @@ def _open(p: Path, catalog: Catalog | None) -> Project:
                 raise ProjectFileError(Msg("error.file.no_id_column", {"table": table}), file=str(p))
             names = [n for n, _ in _coercions(cls) if n in present]  # an older file lacks new columns
             fast = (
-                _fast_rows(conn, cls, table, names, present)
+                _fast_columns(conn, cls, table, names, present)
                 if FAST_OPEN and table not in SINGLE_ROW_TABLES
                 else None
             )
-            if fast is None:
+            if fast is not None and table == "links":  # kept a column at a time: no row objects
+                columns[table] = fast
+                project.load_link_columns(fast)
+                continue
+            made = None if fast is None else _rows_from(cls, fast, len(fast["id"]))
+            if fast is None or made is None:
                 rows, ids = _slow_rows(conn, cls, table, names, p), None
             else:
-                rows, columns[table] = fast
-                ids = columns[table]["id"]
+                columns[table] = fast
+                rows, ids = made, fast["id"]
             if table in SINGLE_ROW_TABLES:
                 if len(rows) != 1:
                     raise ProjectFileError(Msg("error.file.one_row", {"table": table}), file=str(p))

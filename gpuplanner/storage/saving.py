@@ -1,7 +1,7 @@
 """Saving ``.gpuplan`` files.
 
-A save first checks that the project would reopen (``integrity.check_saveable``: the same checks the
-loader makes), then writes a complete new file next to the target, fsyncs it, ``os.replace``s the target
+A save first checks that the project would reopen (the loader's checks: a column at a time, then row by row
+— ``integrity.check_saveable`` — only to name what the column checks found), then writes a complete new file next to the target, fsyncs it, ``os.replace``s the target
 and fsyncs the folder: a crash, a full disk or a second program saving at the same moment leaves either the
 previous file or one complete new file, never a mix and never an empty file.
 
@@ -22,15 +22,20 @@ import sqlite3
 import tempfile
 import time
 import typing
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from operator import attrgetter
 from pathlib import Path
+from typing import Any
 
 from gpuplanner import __version__
 from gpuplanner.core.errors import ProjectFileError
 from gpuplanner.core.safeio import current_umask
 from gpuplanner.model import ROW_TYPES, Project
+from gpuplanner.model.columns import project_valid_by_columns
+from gpuplanner.model.link_table import LinkTable
 from gpuplanner.model.validate import check_savable
-from gpuplanner.storage.integrity import check_saveable
+from gpuplanner.storage.integrity import check_catalog_copies, check_project_references, check_rows
 from gpuplanner.storage.projectfile import TABLE_ORDER, plain
 from gpuplanner.storage.schema import APPLICATION_ID, FORMAT_VERSION
 from gpuplanner.text import Msg
@@ -48,6 +53,10 @@ if typing.TYPE_CHECKING:
 STALE_TMP_MIN_AGE_S = 10.0
 DISK_FULL = Msg("error.file.disk_full")
 KEPT = Msg("error.file.kept")
+# Off: a save checks every row with the row-by-row rules (validate_row, check_references) — the slow, obvious
+# checks the tests hold the column checks (model/columns.project_valid_by_columns) to. On, the row-by-row
+# rules run only when the column checks find something, to name it.
+FAST_SAVE_CHECKS = True
 
 
 def _column_types(cls: type) -> dict[str, type]:
@@ -64,8 +73,16 @@ def _write(db: sqlite_utils.Database, project: Project) -> None:
         cls = ROW_TYPES[table]
         db.table(table).create(_column_types(cls), pk="id")
         names = [f.name for f in dataclasses.fields(cls)]
-        # executemany on tuples: sqlite-utils' insert_all inspects every dict (3× slower at 40k rows).
-        rows = [tuple(getattr(r, n) for n in names) for r in project.tables[table].values()]
+        # executemany on tuples: sqlite-utils' insert_all inspects every dict (3× slower at 40k rows). The
+        # tuples come from whole columns (the links table holds its columns; other tables: a map each).
+        table_rows = project.tables[table]
+        columns: list[Sequence[Any]]
+        if isinstance(table_rows, LinkTable):
+            columns = [table_rows.values_of(n) for n in names]
+        else:
+            values = list(table_rows.values())
+            columns = [list(map(attrgetter(n), values)) for n in names]
+        rows = list(zip(*columns, strict=True))
         if rows:
             cols = ", ".join(f"[{n}]" for n in names)
             marks = ", ".join("?" for _ in names)
@@ -160,8 +177,13 @@ def save_project(project: Project, path: str | os.PathLike[str]) -> Path:
     """Atomically writes ``project`` to ``path`` (ProjectFileError, and nothing written, when it cannot)."""
     started = time.time()
     target = Path(path)
-    check_savable(project, target)  # the model's rules: relations, bounds (a project that would not reopen)
-    check_saveable(project, str(target))  # the file's rules: catalog copies and prices that reopen
+    if not (FAST_SAVE_CHECKS and project_valid_by_columns(project)):  # the row-by-row rules name the row
+        check_savable(
+            project, target
+        )  # the model's rules: relations, bounds (a project that would not reopen)
+        check_rows(project, str(target))  # the file's rules: the loader's checks of every row
+        check_project_references(project, str(target))
+    check_catalog_copies(project, str(target))  # catalog copies and prices that reopen
     folder = target.resolve().parent
     if not folder.is_dir():
         raise ProjectFileError(Msg("error.file.no_folder"), file=str(target))

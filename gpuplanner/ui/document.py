@@ -20,6 +20,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.runner import ALL_STAGES, EngineRunner, Outcome, dirty_stages
 from gpuplanner.model import ChangeSet, Project
+from gpuplanner.model.link_table import LinkTable
 from gpuplanner.ui.fields import plain_error, plain_line
 from gpuplanner.ui.file_service import FileService
 from gpuplanner.ui.view_state import ViewState
@@ -68,10 +69,14 @@ class ProjectSnapshot(Project):
     def _links_by_device(self) -> dict[str, set[str]]:
         index = self.__dict__.get("_snapshot_index")
         if index is None:
-            index = {}
-            for lid, lk in self.tables["links"].items():
-                index.setdefault(lk.a_device, set()).add(lid)
-                index.setdefault(lk.b_device, set()).add(lid)
+            links = self.tables["links"]
+            if isinstance(links, LinkTable):
+                index = links.device_index()  # from the link columns (model/link_table.py)
+            else:  # a plain dict of rows put there by a caller
+                index = {}
+                for lid, lk in links.items():
+                    index.setdefault(lk.a_device, set()).add(lid)
+                    index.setdefault(lk.b_device, set()).add(lid)
             self.__dict__["_snapshot_index"] = index
         return index
 
@@ -83,7 +88,8 @@ class ProjectSnapshot(Project):
 def snapshot_project(project: Project) -> Project:
     """A copy of ``project`` for the engine worker and the autosave writer (``ProjectSnapshot``)."""
     copy = ProjectSnapshot(project.catalog)
-    copy.tables = {table: dict(rows) for table, rows in project.tables.items()}
+    # dict.copy / LinkTable.copy: the links' columns are shared until one side changes
+    copy.tables = {table: rows.copy() for table, rows in project.tables.items()}
     return copy
 
 

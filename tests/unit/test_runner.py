@@ -22,8 +22,8 @@ from gpuplanner.topology import GenerateOptions, generate_into
 
 def _snapshot(p: Project) -> Project:
     copy = Project(p.catalog)
-    copy.tables = {t: dict(rows) for t, rows in p.tables.items()}
-    copy._links_by_device = {d: set(ids) for d, ids in p._links_by_device.items()}  # noqa: SLF001
+    copy.tables = {t: rows.copy() for t, rows in p.tables.items()}
+    copy.set_link_index(p.links_by_device())
     return copy
 
 
