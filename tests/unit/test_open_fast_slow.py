@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gpuplanner.core.errors import ProjectFileError
@@ -129,9 +129,14 @@ def test_one_damaged_cell_gets_the_same_answer_both_ways(tmp_path, plan_file, ta
     path = tmp_path / f"{table}-{column}-{row}.gpuplan"
     path.write_bytes(plan_file.read_bytes())
     conn = sqlite3.connect(path)
-    conn.execute(f"UPDATE [{table}] SET [{column}] = ? WHERE rowid = ?", (value, row))
-    conn.commit()
-    conn.close()
+    try:
+        conn.execute(f"UPDATE [{table}] SET [{column}] = ? WHERE rowid = ?", (value, row))
+        conn.commit()
+    except sqlite3.IntegrityError:
+        # SQLite itself refuses the damage (an id another row already has): no such file can exist
+        assume(False)
+    finally:
+        conn.close()
     with pytest.MonkeyPatch.context() as mp:
         assert _outcome(path, True, mp) == _outcome(path, False, mp)
 
