@@ -99,6 +99,10 @@ class LayerTimes:
     tp_fwd: np.ndarray  # communication of one forward pass (the backward has the same volume)
     cp_fwd: np.ndarray  # exposed ring-attention exchange, forward (backward: twice)
     ep_fwd: np.ndarray  # expert all-to-all, forward (backward: the same)
+    # the expert part (routed and shared expert GEMMs and activation) of gemm_fwd + ew_fwd and of the backward:
+    # what an overlapped all-to-all can hide behind (moe.py); zero for a dense model
+    moe_fwd: np.ndarray | float = 0.0
+    moe_bwd: np.ndarray | float = 0.0
 
 
 def layer_times(
@@ -134,6 +138,7 @@ def layer_times(
     dense_mlp = _mlp_gemms_s(tokens, h, float(shape.ffn_hidden), mats, tp, hw)
     moe_share = shape.moe_layers / shape.layers
     mlp: Real
+    moe_gemm: Real = 0.0
     if shape.is_moe:
         # tokens are spread over experts; an expert's GEMM sees tokens·top_k/experts rows on average
         fe = float(shape.expert_ffn)
@@ -148,6 +153,7 @@ def layer_times(
         )
         router = gemm_s(tokens, float(shape.experts), h, hw)
         mlp = (1 - moe_share) * dense_mlp + moe_share * (routed + shared + router)
+        moe_gemm = moe_share * (routed + shared)
         act_width = (1 - moe_share) * shape.ffn_hidden + moe_share * fe * (shape.top_k + shape.shared_experts)
     else:
         mlp = dense_mlp
@@ -231,6 +237,18 @@ def layer_times(
     else:
         ep_fwd = np.zeros_like(tokens)
     z = np.zeros_like(tokens)
+    moe_act: Real = 0.0
+    if shape.is_moe:
+        moe_act = tokens * moe_share * fe * (shape.top_k + shape.shared_experts) / tp / hw.ew_byte_per_s
     return LayerTimes(
-        gemm_fwd + z, attn_fwd + z, attn_bwd + z, ew_fwd + z, ew_bwd + z, tp_fwd + z, cp_fwd + z, ep_fwd + z
+        gemm_fwd + z,
+        attn_fwd + z,
+        attn_bwd + z,
+        ew_fwd + z,
+        ew_bwd + z,
+        tp_fwd + z,
+        cp_fwd + z,
+        ep_fwd + z,
+        moe_fwd=moe_gemm + act_f * moe_act + z,
+        moe_bwd=2.0 * moe_gemm + act_b * moe_act + z,
     )
