@@ -26,6 +26,7 @@ from gpuplanner.engine.perf.collectives import (
     links_for,
 )
 from gpuplanner.engine.perf.flops import mlp_matrices
+from gpuplanner.engine.perf.gemm_shape import grouped_extra_s
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 
 ACT_BYTES = 2.0  # activations travel in bf16/fp16
@@ -45,6 +46,9 @@ class Hardware:
     links: Links
     peak_bf16_flop_per_s: float
     peak_flop_per_s: float  # dense peak at the run's precision (FP8 runs: the FP8 peak), the MFU denominator
+    sm_count: float = 0.0  # SMs that run GEMM tiles (0: unknown, no tile/wave quantisation of expert GEMMs)
+    tile_rows: float = 128.0  # GEMM output tile (gemm_shape.py)
+    tile_cols: float = 128.0
 
 
 def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardware:
@@ -72,6 +76,9 @@ def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardwa
         links=links_for(cluster, a),
         peak_bf16_flop_per_s=peak,
         peak_flop_per_s=precision_peak,
+        sm_count=a.number("gpu_sm_count", g),
+        tile_rows=a.table("gemm_tile")["rows"],
+        tile_cols=a.table("gemm_tile")["cols"],
     )
 
 
@@ -85,6 +92,18 @@ def gemm_s(m: Real, n: Real, k: Real, hw: Hardware) -> Real:
 def _mlp_gemms_s(tokens: Real, h: float, width: float, mats: int, tp: Real, hw: Hardware) -> Real:
     """Up (and gate) projection and down projection of an MLP of `width` split over tp."""
     return gemm_s(tokens, (mats - 1) * width / tp, h, hw) + gemm_s(tokens, h, width / tp, hw)
+
+
+def _grouped_mlp_s(
+    groups: Real, rows: Real, h: float, width: float, mats: int, tp: Real, hw: Hardware
+) -> Real:
+    """`groups` experts' MLPs in grouped GEMMs: their roofline plus their tile and wave quantisation."""
+    up = (mats - 1) * width / tp
+    q = grouped_extra_s(groups, rows, up, h, hw.gemm_flop_per_s, hw.sm_count, hw.tile_rows, hw.tile_cols)
+    q = q + grouped_extra_s(
+        groups, rows, h, width / tp, hw.gemm_flop_per_s, hw.sm_count, hw.tile_rows, hw.tile_cols
+    )
+    return groups * _mlp_gemms_s(rows, h, width, mats, tp, hw) + q
 
 
 @dataclass(frozen=True)
@@ -147,7 +166,7 @@ def layer_times(
         local_experts = shape.experts / ep_arr
         moe_tokens = tokens * e_t / tp  # tokens this rank routes (its SP share when experts are not TP-split)
         rows = moe_tokens * shape.top_k / local_experts  # EP brings the ep ranks' tokens to the local experts
-        routed = local_experts * _mlp_gemms_s(rows, h, fe, mats, e_t, hw)
+        routed = _grouped_mlp_s(local_experts, rows, h, fe, mats, e_t, hw)
         shared = (
             _mlp_gemms_s(tokens, h, fe * shape.shared_experts, mats, tp, hw) if shape.shared_experts else 0.0
         )
@@ -165,6 +184,9 @@ def layer_times(
     score_flops = 4.0 * score_elems * hd
     if flash:
         useful = 0.5 if shape.causal else 1.0  # FlashAttention skips fully masked blocks
+        if shape.sliding_window_layers:  # and, in a windowed layer, every block outside the window
+            n_w, w = shape.sliding_window_layers, min(float(shape.sliding_window), s)
+            useful = ((shape.layers - n_w) * useful + n_w * w / s) / shape.layers
         attn_fwd = useful * score_flops / hw.attn_flop_per_s
         attn_bwd = 2.5 * attn_fwd  # backward recomputes the scores: 2.5× the forward FLOPs (FA-2)
     else:
