@@ -239,3 +239,16 @@ def test_moe_runs_left_out_state_a_reason_that_does_not_rest_on_their_error():
             assert r.excluded.startswith("the model's shape is an approximation"), r.id
         elif r.excluded:
             assert "source" in r.excluded, r.id
+
+
+def test_an_expert_model_whose_layers_are_all_dense_overlaps_nothing():
+    # dense_layers = layers leaves no MoE layer: the overlap has no transfer to hide and must not divide by zero
+    shape, cluster, cfg = build(dict(model="mixtral-8x7b", gpu="nvidia-h100-sxm", gpus=8, tp=1, pp=1, ep=8,
+                                     global_batch=64))  # fmt: skip
+    all_dense = dataclasses.replace(shape, dense_layers=shape.layers)
+    cols = config_columns(cfg)
+    with np.errstate(all="raise"):
+        on = evaluate(all_dense, cluster, cols, dataclasses.replace(options_for(cfg), ep_overlap=True))
+    off = evaluate(all_dense, cluster, cols, options_for(cfg))
+    assert np.isfinite(on["step_time_s"]).all()
+    assert np.array_equal(on["step_time_s"], off["step_time_s"])

@@ -128,7 +128,7 @@ def evaluate(
     tp_layer = tp_fwd * (1.0 + full) + tp_bwd
     cp_layer = lt.cp_fwd * (3.0 + full)
     ep_layer = lt.ep_fwd * (2.0 + full)
-    if opt.ep_overlap and shape.is_moe:
+    if opt.ep_overlap and shape.moe_layers > 0:
         # dispatch/combine of one micro-batch run beside another's compute, each transfer beside the piece of
         # compute Megatron-Core pairs it with (moe.py); recomputation's transfers stay exposed
         share = shape.moe_layers / shape.layers
