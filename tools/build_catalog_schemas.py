@@ -320,6 +320,8 @@ KINDS: dict[str, tuple[dict, list[str]]] = {
             "head_dim": POS_INT,
             "router_groups": POS_INT,
             "router_group_topk": POS_INT,
+            "sliding_window": POS_INT,
+            "sliding_window_layers": POS_INT,
         },
         ["architecture", "params_b", "layers", "hidden", "heads", "ffn_hidden", "seq_len"],
     ),

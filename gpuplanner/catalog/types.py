@@ -299,6 +299,8 @@ class ModelType(CatalogEntry):
     head_dim: int | None = None  # width of one attention head when heads × head_dim ≠ hidden (Qwen3, GPT-OSS)
     router_groups: int | None = None  # MoE experts in this many groups (DeepSeek-V3 n_group)
     router_group_topk: int | None = None  # a token's experts come from at most this many groups (topk_group)
+    sliding_window: int | None = None  # tokens a windowed layer attends over (GPT-OSS 128)
+    sliding_window_layers: int | None = None  # how many layers use the window (GPT-OSS 18 of 36)
 
 
 def _export_control(value: Any) -> dict[str, Any] | None:

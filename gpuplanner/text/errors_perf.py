@@ -111,6 +111,10 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "router_group_topk {topk} of router_groups {groups} with {experts} experts: it needs 1 ≤ router_group_topk ≤ router_groups and experts divisible by router_groups",
         "router_groups 为 {groups}、router_group_topk 为 {topk}、专家数为 {experts}：需要 1 ≤ router_group_topk ≤ router_groups，且专家数能被 router_groups 整除",
     ),
+    "error.sliding_window": (
+        "sliding_window_layers {layers_w} with sliding_window {window}: it needs a window of at least 1 token and at most {layers} windowed layers",
+        "sliding_window_layers 为 {layers_w}、sliding_window 为 {window}：窗口至少 1 个 token，滑动窗口层数不能超过总层数 {layers}",
+    ),
     "error.dense_layers": (
         "dense_layers exceeds layers",
         "dense_layers 超过了总层数 layers",

@@ -131,6 +131,8 @@ INPUTS: dict[str, tuple[str, str]] = {
     "aname_adam_bytes_per_param": ("Memory per parameter with Adam (bytes)", "Adam 训练每参数显存占用（字节）"),
     "aname_optimizer_state_bytes_per_param": ("Optimizer state held per parameter, by state precision (bytes)",
                                               "按状态精度计的每参数优化器状态显存（字节）"),
+    "aname_gpu_sm_count": ("Streaming multiprocessors per GPU (expert GEMM tiling)", "每 GPU 流式多处理器数（专家 GEMM 分块）"),
+    "aname_gemm_tile": ("GEMM output tile, rows × columns", "GEMM 输出分块（行 × 列）"),
     "aname_fp8_weight_cache_bytes_per_param": ("FP8 weight cache per parameter (bytes)", "FP8 权重缓存每参数字节数"),
     "aname_hbm_bytes_per_marketed_gb": ("Bytes per datasheet GB of GPU memory", "显存标称每 GB 的实际字节数"),
     "aname_memory_reserved_gb": ("GPU memory reserved outside the model (GB)", "模型以外预留显存（GB）"),

@@ -136,13 +136,16 @@ def test_estimate_of_a_stated_layout_equals_the_request_path():
 def test_expert_all_to_all_overlap_hides_what_the_other_micro_batch_computes():
     """DeepSeek-V3 (arXiv:2412.19437, §3.2: 2048 H800, PP 16, EP 64, no TP, DualPipe overlapping dispatch and
     combine with computation). Without overlap the engine predicts 879 tokens/s/GPU at this layout (-43%
-    against the report's 180K H800 GPU-hours per trillion tokens = 1,543); with it the all-to-all time halves."""
+    against the report's 180K H800 GPU-hours per trillion tokens = 1,543). With it each transfer hides only
+    behind the compute Megatron-Core pairs it with (engine/perf/moe.py): about a third of the all-to-all goes,
+    and never more than the compute there is to hide behind."""
     req = dict(model="deepseek-v3-671b", gpu="nvidia-h100-sxm", scaleup_gbyte_per_s=400, nic_gbps=400, gpus=2048,
                tp=1, pp=16, ep=64, global_batch=15360, precision="fp8", recompute="selective")  # fmt: skip
     plain = run({**req, "ep_overlap": False}).rows[0][1]
     hidden = run({**req, "ep_overlap": True}).rows[0][1]
-    assert hidden.breakdown["ep_comm_s"] < 0.6 * plain.breakdown["ep_comm_s"]
-    assert hidden.tokens_per_s > 1.25 * plain.tokens_per_s
+    assert hidden.breakdown["ep_comm_s"] < 0.75 * plain.breakdown["ep_comm_s"]
+    assert hidden.breakdown["ep_comm_s"] > plain.breakdown["ep_comm_s"] - plain.breakdown["compute_s"]
+    assert hidden.tokens_per_s > 1.15 * plain.tokens_per_s
     assert (
         hidden.tokens_per_s / 2048 < 1543
     )  # still short of the report: node-limited routing is not modelled

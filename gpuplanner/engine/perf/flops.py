@@ -74,12 +74,21 @@ def params_total(shape: ModelShape) -> float:
     return param_counts(shape)["total"]
 
 
+def attended_keys(shape: ModelShape, seq_len: int) -> float:
+    """Keys a query's scores run over in the average layer, in the full-square convention: seq_len, or
+    min(window, seq_len) in the sliding-window layers (GPT-OSS: 18 of 36 layers over 128 tokens)."""
+    if not shape.sliding_window_layers:
+        return float(seq_len)
+    n_w = shape.sliding_window_layers
+    return ((shape.layers - n_w) * seq_len + n_w * min(shape.sliding_window, seq_len)) / shape.layers
+
+
 def layer_forward_flops_per_token(shape: ModelShape, seq_len: int) -> tuple[float, float]:
     """(matrix FLOPs, attention-score FLOPs) of one average layer's forward pass, per token."""
     c = param_counts(shape)
     extra = extra_params_per_layer(shape) * shape.layers  # not GEMMs over tokens (norms, adaLN)
     gemm = 2.0 * (c["layers_active"] - extra) / shape.layers
-    scores = 4.0 * seq_len * shape.heads * shape.head_dim  # QK^T and PV, full square
+    scores = 4.0 * attended_keys(shape, seq_len) * shape.heads * shape.head_dim  # QK^T and PV, full square
     return gemm, scores
 
 

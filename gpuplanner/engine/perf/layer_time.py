@@ -26,6 +26,7 @@ from gpuplanner.engine.perf.collectives import (
     links_for,
 )
 from gpuplanner.engine.perf.flops import mlp_matrices
+from gpuplanner.engine.perf.gemm_shape import grouped_extra_s
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 
 ACT_BYTES = 2.0  # activations travel in bf16/fp16
@@ -49,6 +50,9 @@ class Hardware:
     fp8_transposes: float = (
         1.0  # 1: FP8 GEMMs take only TN (Hopper), operands kept transposed too; 0: Blackwell
     )
+    sm_count: float = 0.0  # SMs that run GEMM tiles (0: unknown, no tile/wave quantisation of expert GEMMs)
+    tile_rows: float = 128.0  # GEMM output tile (gemm_shape.py)
+    tile_cols: float = 128.0
 
 
 def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardware:
@@ -78,6 +82,9 @@ def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardwa
         peak_flop_per_s=precision_peak,
         fp8=operand == 1.5,
         fp8_transposes=a.number("fp8_gemm_transposes", g),
+        sm_count=a.number("gpu_sm_count", g),
+        tile_rows=a.table("gemm_tile")["rows"],
+        tile_cols=a.table("gemm_tile")["cols"],
     )
 
 
@@ -126,6 +133,18 @@ def fp8_cast_bytes(
     return fwd, bwd
 
 
+def _grouped_mlp_s(
+    groups: Real, rows: Real, h: float, width: float, mats: int, tp: Real, hw: Hardware
+) -> Real:
+    """`groups` experts' MLPs in grouped GEMMs: their roofline plus their tile and wave quantisation."""
+    up = (mats - 1) * width / tp
+    q = grouped_extra_s(groups, rows, up, h, hw.gemm_flop_per_s, hw.sm_count, hw.tile_rows, hw.tile_cols)
+    q = q + grouped_extra_s(
+        groups, rows, h, width / tp, hw.gemm_flop_per_s, hw.sm_count, hw.tile_rows, hw.tile_cols
+    )
+    return groups * _mlp_gemms_s(rows, h, width, mats, tp, hw) + q
+
+
 @dataclass(frozen=True)
 class LayerTimes:
     """Per layer, per micro-batch, per GPU (seconds); arrays over configurations."""
@@ -138,6 +157,10 @@ class LayerTimes:
     tp_fwd: np.ndarray  # communication of one forward pass (the backward has the same volume)
     cp_fwd: np.ndarray  # exposed ring-attention exchange, forward (backward: twice)
     ep_fwd: np.ndarray  # expert all-to-all, forward (backward: the same)
+    # the expert part (routed and shared expert GEMMs and activation) of gemm_fwd + ew_fwd and of the backward:
+    # what an overlapped all-to-all can hide behind (moe.py); zero for a dense model
+    moe_fwd: np.ndarray | float = 0.0
+    moe_bwd: np.ndarray | float = 0.0
 
 
 def layer_times(
@@ -173,6 +196,7 @@ def layer_times(
     dense_mlp = _mlp_gemms_s(tokens, h, float(shape.ffn_hidden), mats, tp, hw)
     moe_share = shape.moe_layers / shape.layers
     mlp: Real
+    moe_gemm: Real = 0.0
     if shape.is_moe:
         # tokens are spread over experts; an expert's GEMM sees tokens·top_k/experts rows on average
         fe = float(shape.expert_ffn)
@@ -181,12 +205,13 @@ def layer_times(
         local_experts = shape.experts / ep_arr
         moe_tokens = tokens * e_t / tp  # tokens this rank routes (its SP share when experts are not TP-split)
         rows = moe_tokens * shape.top_k / local_experts  # EP brings the ep ranks' tokens to the local experts
-        routed = local_experts * _mlp_gemms_s(rows, h, fe, mats, e_t, hw)
+        routed = _grouped_mlp_s(local_experts, rows, h, fe, mats, e_t, hw)
         shared = (
             _mlp_gemms_s(tokens, h, fe * shape.shared_experts, mats, tp, hw) if shape.shared_experts else 0.0
         )
         router = gemm_s(tokens, float(shape.experts), h, hw)
         mlp = (1 - moe_share) * dense_mlp + moe_share * (routed + shared + router)
+        moe_gemm = moe_share * (routed + shared)
         act_width = (1 - moe_share) * shape.ffn_hidden + moe_share * fe * (shape.top_k + shape.shared_experts)
     else:
         mlp = dense_mlp
@@ -198,6 +223,9 @@ def layer_times(
     score_flops = 4.0 * score_elems * hd
     if flash:
         useful = 0.5 if shape.causal else 1.0  # FlashAttention skips fully masked blocks
+        if shape.sliding_window_layers:  # and, in a windowed layer, every block outside the window
+            n_w, w = shape.sliding_window_layers, min(float(shape.sliding_window), s)
+            useful = ((shape.layers - n_w) * useful + n_w * w / s) / shape.layers
         attn_fwd = useful * score_flops / hw.attn_flop_per_s
         attn_bwd = 2.5 * attn_fwd  # backward recomputes the scores: 2.5× the forward FLOPs (FA-2)
     else:
@@ -276,6 +304,18 @@ def layer_times(
     else:
         ep_fwd = np.zeros_like(tokens)
     z = np.zeros_like(tokens)
+    moe_act: Real = 0.0
+    if shape.is_moe:
+        moe_act = tokens * moe_share * fe * (shape.top_k + shape.shared_experts) / tp / hw.ew_byte_per_s
     return LayerTimes(
-        gemm_fwd + z, attn_fwd + z, attn_bwd + z, ew_fwd + z, ew_bwd + z, tp_fwd + z, cp_fwd + z, ep_fwd + z
+        gemm_fwd + z,
+        attn_fwd + z,
+        attn_bwd + z,
+        ew_fwd + z,
+        ew_bwd + z,
+        tp_fwd + z,
+        cp_fwd + z,
+        ep_fwd + z,
+        moe_fwd=moe_gemm + act_f * moe_act + z,
+        moe_bwd=2.0 * moe_gemm + act_b * moe_act + z,
     )

@@ -57,6 +57,10 @@ class ModelShape:
     # `router_group_topk` of them; 0 = no limit
     router_groups: int = 0
     router_group_topk: int = 0
+    # sliding-window attention (GPT-OSS: every other layer attends over the last 128 tokens; Mistral-style
+    # windows): `sliding_window_layers` of the layers see only the last `sliding_window` tokens; 0 = none
+    sliding_window: int = 0
+    sliding_window_layers: int = 0
 
     def __post_init__(self) -> None:
         if self.architecture not in ARCHITECTURES:
@@ -90,6 +94,22 @@ class ModelShape:
                     {"topk": self.router_group_topk, "groups": self.router_groups, "experts": self.experts},
                 ),
                 field="router_groups",
+                entry=self.name,
+            )
+        if (
+            self.sliding_window < 0
+            or self.sliding_window_layers < 0
+            or self.sliding_window_layers > self.layers
+            or (self.sliding_window_layers and not self.sliding_window)
+        ):
+            raise ValidationError(
+                text.en(
+                    "error.sliding_window",
+                    layers_w=self.sliding_window_layers,
+                    window=self.sliding_window,
+                    layers=self.layers,
+                ),
+                field="sliding_window_layers",
                 entry=self.name,
             )
         if self.dense_layers > self.layers:
@@ -361,6 +381,8 @@ SHAPE_FIELDS = (
     "head_dim",
     "router_groups",
     "router_group_topk",
+    "sliding_window",
+    "sliding_window_layers",
 )
 
 

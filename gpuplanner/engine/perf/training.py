@@ -25,6 +25,7 @@ from gpuplanner.engine.perf.data_parallel import dp_time
 from gpuplanner.engine.perf.flops import hardware_flops_per_token, model_flops_per_token, param_counts
 from gpuplanner.engine.perf.layer_time import ACT_BYTES, gemm_s, hardware_for, layer_times
 from gpuplanner.engine.perf.memory import training_memory
+from gpuplanner.engine.perf.moe import overlapped_ep_s, unpaired_fraction
 from gpuplanner.engine.perf.sentences import bottleneck_sentence, refusal_msg, refusal_sentence
 from gpuplanner.engine.perf.shapes import RECOMPUTE, ClusterSpec, ModelShape, TrainConfig
 
@@ -123,10 +124,23 @@ def evaluate(
     tp_layer = tp_fwd * (1.0 + full) + tp_bwd
     cp_layer = lt.cp_fwd * (3.0 + full)
     ep_layer = lt.ep_fwd * (2.0 + full)
-    if opt.ep_overlap:
-        # dispatch/combine of one micro-batch run while another computes (DualPipe, 1F1B A2A overlap): only
-        # what outlasts that layer's compute stays on the critical path
-        ep_layer = np.maximum(0.0, ep_layer - (layer_fwd + layer_bwd))
+    if opt.ep_overlap and shape.moe_layers > 0:
+        # dispatch/combine of one micro-batch run beside another's compute, each transfer beside the piece of
+        # compute Megatron-Core pairs it with (moe.py); recomputation's transfers stay exposed
+        share = shape.moe_layers / shape.layers
+        ep_layer = (
+            overlapped_ep_s(
+                lt.ep_fwd / (2.0 * share),
+                layer_fwd,
+                layer_bwd,
+                lt.moe_fwd,
+                lt.moe_bwd,
+                share,
+                unpaired_fraction(pp, v, m),
+                a.number("overlap_contention_fraction"),
+            )
+            + lt.ep_fwd * full
+        )
 
     tokens = mb * opt.seq_len / cp
     logits: Real = np.zeros_like(tokens)
