@@ -233,6 +233,17 @@ def rack_floor_positions(project: Project, racks: Sequence[Rack]) -> tuple[Float
     )
 
 
+def rack_budgets_kw(given: list[float | None], types: list[Any]) -> FloatArray:
+    """Each rack's power budget (kW): its own, else its type's (NaN = none)."""
+    return np.array(
+        [
+            b if b is not None else getattr(t, "power_budget_kw", np.nan)
+            for b, t in zip(given, types, strict=True)
+        ],
+        dtype=np.float64,
+    )
+
+
 def device_slots(
     rack_ids: list[str | None], u_positions: list[int | None], r_row: Mapping[str, int], phased: bool
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int16]]:
@@ -288,13 +299,7 @@ def compile_project(
         row_label=labels,
         position=positions,
         ru=np.array([getattr(t, "ru", 42) for t in r_types], dtype=np.int16),
-        budget_kw=np.array(
-            [
-                b if b is not None else getattr(t, "power_budget_kw", np.nan)
-                for b, t in zip(column(racks, "power_budget_kw", r_ov), r_types, strict=True)
-            ],
-            dtype=np.float64,
-        ),
+        budget_kw=rack_budgets_kw(column(racks, "power_budget_kw", r_ov), r_types),
         cooling_ids=column(racks, "cooling_id", r_ov),
         pdu_capacity_kw=np.array(pdu_cap, dtype=np.float64),
         pdu_count=np.array([getattr(t, "pdu_count", 2) for t in r_types], dtype=np.int16),
