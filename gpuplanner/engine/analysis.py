@@ -40,6 +40,7 @@ from gpuplanner.engine.facility.power import PowerResult, compute_power, move_de
 from gpuplanner.engine.facility.thermal import ThermalResult, compute_thermal
 from gpuplanner.engine.incremental import replan_cables, with_placement, with_rack_fields
 from gpuplanner.engine.selection import Inputs, select
+from gpuplanner.engine.traffic_cache import TrafficCache
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload
 from gpuplanner.engine.workloads import (
     TRAINING_KINDS,
@@ -199,7 +200,8 @@ def reanalyze(
         c = dataclasses.replace(c, inputs=inputs)
     wl = active_workload(inputs)
     if full or "workload" in stages:
-        wres, werr, util_ab, util_ba, gpu_util = _workload_stage(c, fabric, wl)
+        traffic = cache.traffic if cache is not None else None
+        wres, werr, util_ab, util_ba, gpu_util = _workload_stage(c, fabric, wl, traffic)
         lap("workload")
         power = compute_power(c, gpu_util)
     else:
@@ -270,7 +272,7 @@ def reanalyze(
 
 
 def _workload_stage(
-    c: Compiled, fabric: FabricResult, wl: Workload | None
+    c: Compiled, fabric: FabricResult, wl: Workload | None, traffic: TrafficCache | None = None
 ) -> tuple[WorkloadResult | None, str, np.ndarray, np.ndarray, float]:
     """The active training workload placed and routed: its result (or the one-line reason there is none),
     each link's average utilisation per direction over a step, and the GPU utilisation power follows."""
@@ -278,7 +280,7 @@ def _workload_stage(
     werr = ""
     if wl is not None and wl.kind in TRAINING_KINDS and int(c.devices.gpu_count.sum()) > 0:
         try:
-            wres = analyze_workload(c, fabric.graph, fabric.router, wl)
+            wres = analyze_workload(c, fabric.graph, fabric.router, wl, traffic=traffic)
         except PlannerError as exc:
             werr = exc.one_line()
     n = len(c.links.ids)
