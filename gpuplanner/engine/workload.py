@@ -317,6 +317,9 @@ def net_factors(
     cap = c.links.capacity_gbps * GIGA / 8  # bytes/s per direction
     factors: dict[str, float] = {}
     busiest: dict[str, int] = {}
+    ep_cap = np.full(fg.n_nodes, nic_gbps_per_gpu * GIGA / 8)
+    has = fg.endpoint_link >= 0
+    ep_cap[has] = c.links.capacity_gbps[fg.endpoint_link[has]] * GIGA / 8
     for kind, (ab, ba, src, vol) in per_kind.items():
         t_link = np.maximum(
             np.divide(ab, cap, out=np.zeros_like(ab), where=cap > 0),
@@ -329,9 +332,6 @@ def net_factors(
         # The senders' own NIC bound: bytes each endpoint sends over that endpoint's link capacity (one
         # endpoint may be a bundle of NICs when a server's ports share one ToR).
         sent = np.bincount(src, weights=vol, minlength=fg.n_nodes)
-        ep_cap = np.full(fg.n_nodes, nic_gbps_per_gpu * GIGA / 8)
-        has = fg.endpoint_link >= 0
-        ep_cap[has] = c.links.capacity_gbps[fg.endpoint_link[has]] * GIGA / 8
         t_nic = float(np.max(sent / ep_cap))
         if kind in COLLECTIVE_KINDS:
             factors[kind] = float(min(1.0, max(1e-3, t_nic / t_link.max())))
