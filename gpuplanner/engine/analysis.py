@@ -83,6 +83,8 @@ class Results:
     # the findings no money field or rack move changes (ports, network, workload, teams, hall): reused by
     # reanalyze when the workload and everything upstream of it are clean
     steady_findings: list[Finding] = field(default_factory=list)
+    # the findings that follow cable lengths (wiring_findings): reused until devices move or upstream changes
+    wiring_findings: list[Finding] = field(default_factory=list)
 
     @property
     def link_util(self) -> FloatArray:
@@ -235,7 +237,10 @@ def reanalyze(
     lap("electrical")
     findings = facility_findings(c, power, thermal, cost, inputs.site)
     findings += electrical_findings(c, electrical, thermal)
-    findings += wiring_findings(c, fabric)
+    # unless devices moved (or upstream ran), cable lengths, the cable plan and floor positions are prev's
+    reuse_wiring = prev is not None and not full and moved is None
+    wiring = prev.wiring_findings if prev is not None and reuse_wiring else wiring_findings(c, fabric)
+    findings += wiring
     loads = floor_loads(c, power, thermal)
     findings += floor_findings(c, loads)
     if full or "workload" in stages:
@@ -268,6 +273,7 @@ def reanalyze(
         workloads=entries,
         limits=limits,
         steady_findings=steady,
+        wiring_findings=wiring,
     )
 
 
