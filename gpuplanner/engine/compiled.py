@@ -12,6 +12,7 @@ the settings, workloads, teams and floor items as that scenario and phase see th
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -69,6 +70,12 @@ class DeviceArrays:
     partition_code: np.ndarray  # int32 index into `partitions`
     partitions: list[str]  # scheduler partitions ("" = the default one), in order of first appearance
 
+    @functools.cached_property
+    def type_codes(self) -> tuple[npt.NDArray[np.int32], list[str]]:
+        """``codes_of(type_ids)``, made once per arrays object: cost, the workload stage and the checks all
+        group by type (7 ms for 26,624 devices each time at 131k GPUs)."""
+        return codes_of(self.type_ids)
+
     def partition_rows(self, partition: str) -> npt.NDArray[np.int64]:
         """Rows of the devices in ``partition``, in row order (empty when no device names it)."""
         if partition not in self.partitions:
@@ -91,6 +98,12 @@ class RackArrays:
     pdu_count: np.ndarray
     floor_x_m: np.ndarray
     floor_y_m: np.ndarray
+
+    @functools.cached_property
+    def type_codes(self) -> tuple[npt.NDArray[np.int32], list[str]]:
+        """``codes_of(type_ids)``, made once per arrays object: cost, the workload stage and the checks all
+        group by type (7 ms for 26,624 devices each time at 131k GPUs)."""
+        return codes_of(self.type_ids)
 
 
 class RowIndex(Mapping[str, int]):

@@ -20,7 +20,7 @@ from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import GpuType, ModelType, ServerType
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.arrays import FloatArray
-from gpuplanner.engine.compiled import KIND_CODES, Compiled, codes_of
+from gpuplanner.engine.compiled import KIND_CODES, Compiled
 from gpuplanner.engine.fabric.fabric_graph import FabricGraph
 from gpuplanner.engine.fabric.routing import Router
 from gpuplanner.engine.perf.shapes import (
@@ -293,7 +293,7 @@ def switch_hops(
 def most_common_type(c: Compiled, rows: npt.NDArray[np.bool_]) -> str:
     """The type id most of the masked devices have (ties: the first id in sorting order), counted over type
     codes (np.unique of 26k id strings sorts them; this does not)."""
-    t_code, t_names = codes_of(c.devices.type_ids)
+    t_code, t_names = c.devices.type_codes
     counts = np.bincount(t_code[rows], minlength=len(t_names))
     return min(t_names[k] for k in np.flatnonzero(counts == counts.max()).tolist())
 
@@ -302,7 +302,7 @@ def switch_latency_ns(c: Compiled, catalog: Catalog) -> float | None:
     """The largest port-to-port latency the catalog prints for the plan's switch models (None: none printed)."""
     is_switch = c.devices.kind == KIND_CODES["switch"]
     found = []
-    t_code, t_names = codes_of(c.devices.type_ids)
+    t_code, t_names = c.devices.type_codes
     present = np.bincount(t_code[is_switch], minlength=len(t_names)) > 0
     for type_id in sorted(t_names[k] for k in np.flatnonzero(present).tolist()):  # loop over models
         value = getattr(catalog.get(str(type_id)), "latency_ns", None)

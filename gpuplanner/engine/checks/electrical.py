@@ -104,7 +104,7 @@ def unused_port_findings(c: Compiled, port_use: PortUseTable) -> list[Finding]:
 
 def budget_raised_findings(c: Compiled, catalog: Catalog) -> list[Finding]:
     """Racks whose budget was set above their rack type's rating: said once per (type, budget)."""
-    t_code, t_names = codes_of(c.racks.type_ids)
+    t_code, t_names = c.racks.type_codes
     rated_of_type = [getattr(catalog.entries.get(t), "power_budget_kw", None) for t in t_names]
     rated = np.array([float(r) if r else np.nan for r in rated_of_type] or [np.nan])[t_code]
     b = c.racks.budget_kw.astype(np.float64)
