@@ -25,7 +25,6 @@ from gpuplanner.engine.compiled import (
     LinkArrays,
     RowIndex,
     cable_lengths_m,
-    codes_of,
     column,
     device_slots,
     rack_budgets_kw,
@@ -114,7 +113,7 @@ def with_rack_fields(prev: Compiled, sel: Selection) -> Compiled | None:
     r = prev.racks
     if column(racks, "id", ov) != r.ids:
         return None
-    code, names = codes_of(r.type_ids)  # one catalog look-up per distinct rack type
+    code, names = r.type_codes  # one catalog look-up per distinct rack type
     cat = sel.inputs.catalog
     per_type = [cat.entries.get(t) for t in names]
     types = [per_type[i] for i in code.tolist()]
