@@ -39,8 +39,9 @@ from gpuplanner.engine.facility.cost import CostResult, compute_cost
 from gpuplanner.engine.facility.electrical import ElectricalResult, compute_electrical
 from gpuplanner.engine.facility.power import PowerResult, compute_power, move_devices
 from gpuplanner.engine.facility.thermal import ThermalResult, compute_thermal
-from gpuplanner.engine.incremental import replan_cables, with_placement
+from gpuplanner.engine.incremental import replan_cables, with_placement, with_rack_fields
 from gpuplanner.engine.selection import Inputs, select
+from gpuplanner.engine.traffic_cache import TrafficCache
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload
 from gpuplanner.engine.workloads import (
     TRAINING_KINDS,
@@ -84,6 +85,8 @@ class Results:
     # the findings no money field or rack move changes (ports, network, workload, teams, hall): reused by
     # reanalyze when the workload and everything upstream of it are clean
     steady_findings: list[Finding] = field(default_factory=list)
+    # the findings that follow cable lengths (wiring_findings): reused until devices move or upstream changes
+    wiring_findings: list[Finding] = field(default_factory=list)
 
     @property
     def link_util(self) -> FloatArray:
@@ -105,9 +108,21 @@ def active_workload(project: Project | Inputs) -> Workload | None:
     return chosen[0] if chosen else None
 
 
-# Stage names, in pipeline order. "placement" is the compile and cable step of devices moved between racks
-# (engine/incremental.py); a full analysis does it as part of compile and fabric.
-STAGES = ("compile", "placement", "fabric", "workload", "power", "thermal", "cost", "electrical", "checks")
+# Stage names, in pipeline order. "placement" is the compile and cable step of devices moved between racks,
+# "racks" the rack budgets and cooling patched into the compiled racks (engine/incremental.py); a full
+# analysis does both as part of compile and fabric.
+STAGES = (
+    "compile",
+    "placement",
+    "racks",
+    "fabric",
+    "workload",
+    "power",
+    "thermal",
+    "cost",
+    "electrical",
+    "checks",
+)
 
 
 def analyze_project(
@@ -159,31 +174,38 @@ def reanalyze(
     catalog = inputs.catalog
     full = prev is None or bool(stages & {"compile", "fabric"})
     moved = None
-    if not full and "placement" in stages:
+    racks_edited = False
+    if not full:
         assert prev is not None
-        placed = with_placement(prev.compiled, sel)
-        if placed is None:  # the device rows are not those of prev: only a full analysis is right
-            full = True
-        else:
-            c, moved = placed.compiled, placed.moved
-            fabric = prev.fabric
-            if len(placed.touched_links):
-                cables = replan_cables(c, catalog, fabric.cables, placed.touched_links)
-                fabric = with_cables(fabric, c, catalog, cables)
-            lap("placement")
+        c, fabric = prev.compiled, prev.fabric
+        if "placement" in stages:
+            placed = with_placement(c, sel)
+            if placed is None:  # the device rows are not those of prev: only a full analysis is right
+                full = True
+            else:
+                c, moved = placed.compiled, placed.moved
+                if len(placed.touched_links):
+                    cables = replan_cables(c, catalog, fabric.cables, placed.touched_links)
+                    fabric = with_cables(fabric, c, catalog, cables)
+                lap("placement")
+        if not full and "racks" in stages:
+            patched = with_rack_fields(c, sel)
+            if patched is None:  # the rack rows are not those of prev
+                full = True
+            else:
+                racks_edited, c = patched is not c, patched
+                lap("racks")
     if full:
         c = compile_project(project, cache.link_rows if cache is not None else None, sel)
         lap("compile")
         fabric = analyze_fabric(c, catalog, topologies=cache.topologies if cache is not None else None)
         lap("fabric")
-    elif moved is None:
-        assert prev is not None
-        c, fabric = prev.compiled, prev.fabric
     if c.inputs is not inputs:  # upstream arrays reused: the settings and workloads are today's
         c = dataclasses.replace(c, inputs=inputs)
     wl = active_workload(inputs)
     if full or "workload" in stages:
-        wres, werr, util_ab, util_ba, gpu_util = _workload_stage(c, fabric, wl)
+        traffic = cache.traffic if cache is not None else None
+        wres, werr, util_ab, util_ba, gpu_util = _workload_stage(c, fabric, wl, traffic)
         lap("workload")
         power = compute_power(c, gpu_util)
     else:
@@ -193,6 +215,8 @@ def reanalyze(
         power = prev.power
         if moved is not None and len(moved):
             power = move_devices(power, moved, c.devices.rack[moved])
+        if racks_edited:  # a budget is the only rack field power carries
+            power = dataclasses.replace(power, rack_budget_kw=c.racks.budget_kw.astype(np.float64, copy=True))
     lap("power")
     thermal = compute_thermal(c, power, site_with_utility_feed(inputs), catalog)
     lap("thermal")
@@ -215,7 +239,10 @@ def reanalyze(
     lap("electrical")
     findings = facility_findings(c, power, thermal, cost, inputs.site)
     findings += electrical_findings(c, electrical, thermal)
-    findings += wiring_findings(c, fabric)
+    # unless devices moved (or upstream ran), cable lengths, the cable plan and floor positions are prev's
+    reuse_wiring = prev is not None and not full and moved is None
+    wiring = prev.wiring_findings if prev is not None and reuse_wiring else wiring_findings(c, fabric)
+    findings += wiring
     loads = floor_loads(c, power, thermal)
     findings += floor_findings(c, loads)
     if full or "workload" in stages:
@@ -224,6 +251,7 @@ def reanalyze(
         assert prev is not None
         steady, entries = prev.steady_findings, prev.workloads
     findings += steady
+    findings += budget_raised_findings(c, catalog)
     limits, limit_findings = limits_and_findings(c, power, thermal, cost)
     findings += limit_findings
     lap("checks")
@@ -247,11 +275,12 @@ def reanalyze(
         workloads=entries,
         limits=limits,
         steady_findings=steady,
+        wiring_findings=wiring,
     )
 
 
 def _workload_stage(
-    c: Compiled, fabric: FabricResult, wl: Workload | None
+    c: Compiled, fabric: FabricResult, wl: Workload | None, traffic: TrafficCache | None = None
 ) -> tuple[WorkloadResult | None, str | Msg, np.ndarray, np.ndarray, float]:
     """The active training workload placed and routed: its result (or the one-line reason there is none),
     each link's average utilisation per direction over a step, and the GPU utilisation power follows."""
@@ -259,7 +288,7 @@ def _workload_stage(
     werr: str | Msg = ""
     if wl is not None and wl.kind in TRAINING_KINDS and int(c.devices.gpu_count.sum()) > 0:
         try:
-            wres = analyze_workload(c, fabric.graph, fabric.router, wl)
+            wres = analyze_workload(c, fabric.graph, fabric.router, wl, traffic=traffic)
         except PlannerError as exc:
             werr = text.error_msg(exc)
     n = len(c.links.ids)
@@ -283,7 +312,6 @@ def _steady_findings(
     unnetworked devices, every workload's entry), and the workload entries."""
     catalog = c.inputs.catalog
     steady = unused_port_findings(c, fabric.port_use)
-    steady += budget_raised_findings(c, catalog)
     steady += network_findings(c, fabric, catalog, wl)
     steady += workload_findings(c, wres, catalog)
     if c.inputs.teams:  # the island size is only read against teams' largest jobs

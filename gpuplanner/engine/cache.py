@@ -11,13 +11,16 @@ from dataclasses import dataclass, field
 
 from gpuplanner.engine.compiled import LinkRowCache
 from gpuplanner.engine.fabric.network import TopologyCache
+from gpuplanner.engine.traffic_cache import TrafficCache
 
 
 @dataclass
 class EngineCache:
     link_rows: LinkRowCache = field(default_factory=LinkRowCache)  # link columns of the last compile
     topologies: TopologyCache = field(default_factory=TopologyCache)  # routers and hop histograms
+    traffic: TrafficCache = field(default_factory=TrafficCache)  # routed flow patterns of the workloads
 
     def clear(self) -> None:
         self.link_rows.clear()
         self.topologies.clear()
+        self.traffic.clear()

@@ -11,6 +11,7 @@ the settings, workloads, teams and floor items as that scenario and phase see th
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -66,6 +67,12 @@ class DeviceArrays:
     partition_code: np.ndarray  # int32 index into `partitions`
     partitions: list[str]  # scheduler partitions ("" = the default one), in order of first appearance
 
+    @functools.cached_property
+    def type_codes(self) -> tuple[npt.NDArray[np.int32], list[str]]:
+        """``codes_of(type_ids)``, made once per arrays object: cost, the workload stage and the checks all
+        group by type (7 ms for 26,624 devices each time at 131k GPUs)."""
+        return codes_of(self.type_ids)
+
     def partition_rows(self, partition: str) -> npt.NDArray[np.int64]:
         """Rows of the devices in ``partition``, in row order (empty when no device names it)."""
         if partition not in self.partitions:
@@ -88,6 +95,12 @@ class RackArrays:
     pdu_count: np.ndarray
     floor_x_m: np.ndarray
     floor_y_m: np.ndarray
+
+    @functools.cached_property
+    def type_codes(self) -> tuple[npt.NDArray[np.int32], list[str]]:
+        """``codes_of(type_ids)``, made once per arrays object: cost, the workload stage and the checks all
+        group by type (7 ms for 26,624 devices each time at 131k GPUs)."""
+        return codes_of(self.type_ids)
 
 
 @dataclass(frozen=True)
@@ -199,6 +212,17 @@ def rack_floor_positions(project: Project, racks: Sequence[Rack]) -> tuple[Float
     )
 
 
+def rack_budgets_kw(given: list[float | None], types: list[Any]) -> FloatArray:
+    """Each rack's power budget (kW): its own, else its type's (NaN = none)."""
+    return np.array(
+        [
+            b if b is not None else getattr(t, "power_budget_kw", np.nan)
+            for b, t in zip(given, types, strict=True)
+        ],
+        dtype=np.float64,
+    )
+
+
 def device_slots(
     rack_ids: list[str | None], u_positions: list[int | None], r_row: Mapping[str, int], phased: bool
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int16]]:
@@ -254,13 +278,7 @@ def compile_project(
         row_label=labels,
         position=positions,
         ru=np.array([getattr(t, "ru", 42) for t in r_types], dtype=np.int16),
-        budget_kw=np.array(
-            [
-                b if b is not None else getattr(t, "power_budget_kw", np.nan)
-                for b, t in zip(column(racks, "power_budget_kw", r_ov), r_types, strict=True)
-            ],
-            dtype=np.float64,
-        ),
+        budget_kw=rack_budgets_kw(column(racks, "power_budget_kw", r_ov), r_types),
         cooling_ids=column(racks, "cooling_id", r_ov),
         pdu_capacity_kw=np.array(pdu_cap, dtype=np.float64),
         pdu_count=np.array([getattr(t, "pdu_count", 2) for t in r_types], dtype=np.int16),

@@ -27,6 +27,7 @@ from gpuplanner.engine.compiled import (
     cable_lengths_m,
     column,
     device_slots,
+    rack_budgets_kw,
 )
 from gpuplanner.engine.fabric.cabling import MEDIUM_NAMES, CablePlan, bom_cable_m, plan_cables
 from gpuplanner.engine.selection import Selection
@@ -98,6 +99,29 @@ def with_placement(prev: Compiled, sel: Selection) -> Placement | None:
             links = dataclasses.replace(lk, length_m=length)
     c = dataclasses.replace(prev, devices=devices, links=links, inputs=sel.inputs)
     return Placement(c, np.flatnonzero(rack != d.rack), touched)
+
+
+# Rack fields that only the facility stages read (power budget; cooling → thermal, cost, electrical, checks)
+RACK_FACILITY_FIELDS = frozenset({"power_budget_kw", "cooling_id"})
+
+
+def with_rack_fields(prev: Compiled, sel: Selection) -> Compiled | None:
+    """``prev`` with each rack's power budget and cooling from ``sel`` (the edited project as the same
+    scenario and phase see it); None when the rack rows are not the same ids in the same order."""
+    racks = sel.racks
+    ov = sel.overrides.get("racks", {})
+    r = prev.racks
+    if column(racks, "id", ov) != r.ids:
+        return None
+    code, names = r.type_codes  # one catalog look-up per distinct rack type
+    cat = sel.inputs.catalog
+    per_type = [cat.entries.get(t) for t in names]
+    types = [per_type[i] for i in code.tolist()]
+    budget = rack_budgets_kw(column(racks, "power_budget_kw", ov), types)
+    cooling = column(racks, "cooling_id", ov)
+    if np.array_equal(budget, r.budget_kw, equal_nan=True) and cooling == r.cooling_ids:
+        return prev
+    return dataclasses.replace(prev, racks=dataclasses.replace(r, budget_kw=budget, cooling_ids=cooling))
 
 
 def _link_subset(lk: LinkArrays, rows: np.ndarray) -> LinkArrays:

@@ -29,6 +29,7 @@ from gpuplanner import text
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import STAGES, AnalysisCancelled, Results, analyze_project, reanalyze
 from gpuplanner.engine.cache import EngineCache
+from gpuplanner.engine.incremental import RACK_FACILITY_FIELDS
 from gpuplanner.model.changes import ChangeSet
 
 # Fields that only place things on the canvas: changing them changes no figure.
@@ -43,6 +44,9 @@ MONEY_TABLES = frozenset({"project", "site"})
 MONEY_STAGES = frozenset({"thermal", "cost", "electrical", "checks"})
 PLACEMENT_STAGES = frozenset({"placement", "power"}) | MONEY_STAGES
 WORKLOAD_STAGES = frozenset({"workload", "power"}) | MONEY_STAGES
+# A rack's power budget or cooling: patched into the compiled racks, then power's budgets and the facility tail
+RACK_FIELDS = RACK_FACILITY_FIELDS | CANVAS_ONLY
+RACK_STAGES = frozenset({"racks", "power"}) | MONEY_STAGES
 
 
 def _is_money_field(name: str) -> bool:
@@ -66,6 +70,9 @@ def dirty_stages(cs: ChangeSet | None) -> frozenset[str]:
             continue
         if table == "devices" and "*" not in fields and fields <= PLACEMENT_FIELDS:
             dirty |= PLACEMENT_STAGES
+            continue
+        if table == "racks" and "*" not in fields and fields <= RACK_FIELDS:
+            dirty |= RACK_STAGES
             continue
         if table in MONEY_TABLES and "*" not in fields and all(_is_money_field(f) for f in fields):
             dirty |= MONEY_STAGES

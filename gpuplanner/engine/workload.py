@@ -20,7 +20,7 @@ from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import GpuType, ModelType, ServerType
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.arrays import FloatArray
-from gpuplanner.engine.compiled import KIND_CODES, Compiled, codes_of
+from gpuplanner.engine.compiled import KIND_CODES, Compiled
 from gpuplanner.engine.fabric.fabric_graph import FabricGraph
 from gpuplanner.engine.fabric.routing import Router
 from gpuplanner.engine.perf.shapes import (
@@ -32,8 +32,9 @@ from gpuplanner.engine.perf.shapes import (
     shape_from_entry,
 )
 from gpuplanner.engine.perf.traffic import KIND_CODES as FLOW_KINDS
-from gpuplanner.engine.perf.traffic import Flows, training_flows
+from gpuplanner.engine.perf.traffic import FlowPattern, Flows, flow_parts, parts_key
 from gpuplanner.engine.perf.training import TrainEstimate, estimate
+from gpuplanner.engine.traffic_cache import IntArray, RoutedPattern, TrafficCache
 from gpuplanner.model.rows import Workload
 
 GIGA = 1e9
@@ -171,70 +172,130 @@ def train_config(workload: Workload, n_gpus: int, settings: dict[str, Any] | Non
 KindLoads = dict[str, tuple[FloatArray, FloatArray, npt.NDArray[np.integer[Any]], FloatArray]]
 
 
-def route_flows(
-    c: Compiled, fg: FabricGraph, router: Router, flows: Flows, n_gpus_placed: int
-) -> tuple[FloatArray, FloatArray, KindLoads]:
-    """Per-link bytes (both directions) of the inter-node flows, per collective kind."""
-    L = len(c.links.ids)
-    inter = (
+def _kind_rows(fg: FabricGraph, flows: Flows) -> dict[str, tuple[IntArray, IntArray, IntArray]]:
+    """Per collective kind present: the rows of its inter-node flows that have two distinct endpoints, and
+    those endpoints."""
+    inter = np.flatnonzero(
         ~flows.intra_node & (flows.src_gpu < len(fg.gpu_endpoint)) & (flows.dst_gpu < len(fg.gpu_endpoint))
     )
     src = fg.gpu_endpoint[flows.src_gpu[inter]]
     dst = fg.gpu_endpoint[flows.dst_gpu[inter]]
-    vol = flows.bytes_per_step[inter]
     kinds = flows.kind[inter]
     ok = (src >= 0) & (dst >= 0) & (src != dst)
+    out: dict[str, tuple[IntArray, IntArray, IntArray]] = {}
+    for name, code in FLOW_KINDS.items():  # loop over the five collective kinds
+        m = ok & (kinds == code)
+        if m.any():
+            out[name] = (inter[m], src[m].astype(np.int64), dst[m].astype(np.int64))
+    return out
+
+
+def route_flows(
+    c: Compiled,
+    fg: FabricGraph,
+    router: Router,
+    flows: Flows,
+    n_gpus_placed: int,
+    routed: RoutedPattern | None = None,
+) -> tuple[FloatArray, FloatArray, KindLoads]:
+    """Per-link bytes (both directions) of the inter-node flows, per collective kind. ``routed``: what the
+    flows' pattern needs on this fabric, kept from an earlier solve (filled in here when empty)."""
+    L = len(c.links.ids)
+    if routed is None:
+        routed = RoutedPattern(None)
+    if routed.kinds is None:
+        routed.kinds = _kind_rows(fg, flows)
     per_kind: KindLoads = {}
     ab = np.zeros(L)
     ba = np.zeros(L)
-    for name, code in FLOW_KINDS.items():
-        m = ok & (kinds == code)
-        if not m.any():
-            continue
-        k_src, k_vol = src[m], vol[m]
-        loads = router.link_loads(k_src, dst[m], k_vol)
+    for name, (rows, src, dst) in routed.kinds.items():
+        vol = flows.bytes_per_step[rows]
+        g_ab, g_ba = _kind_loads(router, src, dst, vol, routed.unit, name)
         k_ab = np.zeros(L)
         k_ba = np.zeros(L)
-        k_ab[fg.link_rows] = loads.load_ab_bytes  # graph links → compiled link rows
-        k_ba[fg.link_rows] = loads.load_ba_bytes
-        per_kind[name] = (k_ab, k_ba, k_src, k_vol)
+        k_ab[fg.link_rows] = g_ab  # graph links → compiled link rows
+        k_ba[fg.link_rows] = g_ba
+        per_kind[name] = (k_ab, k_ba, src, vol)
         ab += k_ab
         ba += k_ba
     return ab, ba, per_kind
 
 
+UNIT_ROUTED_VOLUMES = 4  # a kind with at most this many distinct flow volumes is routed once per volume
+
+
+def _kind_loads(
+    router: Router,
+    src: IntArray,
+    dst: IntArray,
+    vol: FloatArray,
+    unit: dict[str, tuple[FloatArray, FloatArray]],
+    kind: str,
+) -> tuple[FloatArray, FloatArray]:
+    """Bytes per graph link (a→b, b→a) of one collective kind's flows. The loads are linear in the volumes,
+    and a kind's flows mostly carry one volume (a ring: every rank sends the same bytes) that the global
+    batch, micro-batch or sequence length scale: such flows are routed with unit volume, the unit loads
+    kept in ``unit`` (by kind, for these flows), and multiplied by the volume. An edit that only changes
+    bytes then routes nothing again, and the figures are those of a fresh analysis bit for bit (both
+    multiply the same unit loads)."""
+    if len(vol) and vol.min() == vol.max():  # the usual case: one volume (no sort)
+        values, inv = vol[:1], np.zeros(len(vol), np.intp)
+    else:
+        values, inv = np.unique(vol, return_inverse=True)
+    if len(values) > UNIT_ROUTED_VOLUMES:
+        loads = router.link_loads(src, dst, vol)
+        return loads.load_ab_bytes, loads.load_ba_bytes
+    ab = np.zeros(router.n_links)
+    ba = np.zeros(router.n_links)
+    for i, v in enumerate(values.tolist()):  # loop over at most UNIT_ROUTED_VOLUMES volumes
+        if v <= 0:
+            continue  # no bytes: no load
+        if len(values) == 1:  # every flow: its unit loads are the pattern's own
+            if kind not in unit:
+                loads = router.link_loads(src, dst, np.ones(len(src)))
+                unit[kind] = (loads.load_ab_bytes, loads.load_ba_bytes)
+            u_ab, u_ba = unit[kind]
+        else:
+            rows = inv == i
+            loads = router.link_loads(src[rows], dst[rows], np.ones(int(rows.sum())))
+            u_ab, u_ba = loads.load_ab_bytes, loads.load_ba_bytes
+        ab += u_ab * v
+        ba += u_ba * v
+    return ab, ba
+
+
 HOP_SAMPLE = 2048  # flows per kind whose routes are measured for the latency model
 
 
-def switch_hops(fg: FabricGraph, router: Router, flows: Flows) -> dict[str, float]:
+def switch_hops(
+    fg: FabricGraph, router: Router, flows: Flows, routed: RoutedPattern | None = None
+) -> dict[str, float]:
     """Switches the farthest inter-node step of each collective kind crosses on the drawn fabric (a route of h
     links between two GPU endpoints crosses h - 1 switches). A ring step waits for its slowest pair, so the
     farthest route counts. At most HOP_SAMPLE evenly spaced flows per kind are measured (their routes repeat
-    over the ranks: rings and all-to-all groups have the same shape everywhere)."""
-    inter = (
-        ~flows.intra_node & (flows.src_gpu < len(fg.gpu_endpoint)) & (flows.dst_gpu < len(fg.gpu_endpoint))
-    )
-    src = fg.gpu_endpoint[flows.src_gpu[inter]]
-    dst = fg.gpu_endpoint[flows.dst_gpu[inter]]
-    kinds = flows.kind[inter]
-    ok = (src >= 0) & (dst >= 0) & (src != dst)
+    over the ranks: rings and all-to-all groups have the same shape everywhere). ``routed``: the flows'
+    pattern on this fabric; its hops are kept there (they follow the pattern, not the bytes)."""
+    if routed is not None and routed.hops is not None:
+        return dict(routed.hops)
+    kinds = routed.kinds if routed is not None and routed.kinds is not None else _kind_rows(fg, flows)
     out: dict[str, float] = {}
-    for name, code in FLOW_KINDS.items():  # loop over the five collective kinds
-        rows = np.flatnonzero(ok & (kinds == code))
-        if not rows.size or name not in COLLECTIVE_KINDS:
+    for name, (_rows, src, dst) in kinds.items():  # loop over the collective kinds present
+        if name not in COLLECTIVE_KINDS:
             continue
-        rows = rows[:: max(1, rows.size // HOP_SAMPLE)]
-        hops = router.hop_counts(src[rows], dst[rows])
+        step = max(1, src.size // HOP_SAMPLE)
+        hops = router.hop_counts(src[::step], dst[::step])
         hops = hops[hops > 0]  # unroutable rows (-1) carry no latency; the routing findings report them
         if hops.size:
             out[name] = float(max(int(hops.max()) - 1, 1))
+    if routed is not None:
+        routed.hops = dict(out)
     return out
 
 
 def most_common_type(c: Compiled, rows: npt.NDArray[np.bool_]) -> str:
     """The type id most of the masked devices have (ties: the first id in sorting order), counted over type
     codes (np.unique of 26k id strings sorts them; this does not)."""
-    t_code, t_names = codes_of(c.devices.type_ids)
+    t_code, t_names = c.devices.type_codes
     counts = np.bincount(t_code[rows], minlength=len(t_names))
     return min(t_names[k] for k in np.flatnonzero(counts == counts.max()).tolist())
 
@@ -243,7 +304,7 @@ def switch_latency_ns(c: Compiled, catalog: Catalog) -> float | None:
     """The largest port-to-port latency the catalog prints for the plan's switch models (None: none printed)."""
     is_switch = c.devices.kind == KIND_CODES["switch"]
     found = []
-    t_code, t_names = codes_of(c.devices.type_ids)
+    t_code, t_names = c.devices.type_codes
     present = np.bincount(t_code[is_switch], minlength=len(t_names)) > 0
     for type_id in sorted(t_names[k] for k in np.flatnonzero(present).tolist()):  # loop over models
         value = getattr(catalog.get(str(type_id)), "latency_ns", None)
@@ -258,6 +319,9 @@ def net_factors(
     cap = c.links.capacity_gbps * GIGA / 8  # bytes/s per direction
     factors: dict[str, float] = {}
     busiest: dict[str, int] = {}
+    ep_cap = np.full(fg.n_nodes, nic_gbps_per_gpu * GIGA / 8)
+    has = fg.endpoint_link >= 0
+    ep_cap[has] = c.links.capacity_gbps[fg.endpoint_link[has]] * GIGA / 8
     for kind, (ab, ba, src, vol) in per_kind.items():
         t_link = np.maximum(
             np.divide(ab, cap, out=np.zeros_like(ab), where=cap > 0),
@@ -270,9 +334,6 @@ def net_factors(
         # The senders' own NIC bound: bytes each endpoint sends over that endpoint's link capacity (one
         # endpoint may be a bundle of NICs when a server's ports share one ToR).
         sent = np.bincount(src, weights=vol, minlength=fg.n_nodes)
-        ep_cap = np.full(fg.n_nodes, nic_gbps_per_gpu * GIGA / 8)
-        has = fg.endpoint_link >= 0
-        ep_cap[has] = c.links.capacity_gbps[fg.endpoint_link[has]] * GIGA / 8
         t_nic = float(np.max(sent / ep_cap))
         if kind in COLLECTIVE_KINDS:
             factors[kind] = float(min(1.0, max(1e-3, t_nic / t_link.max())))
@@ -285,7 +346,10 @@ def analyze_workload(
     router: Router,
     workload: Workload,
     settings: dict[str, Any] | None = None,
+    traffic: TrafficCache | None = None,
 ) -> WorkloadResult:
+    """The workload placed, its flows routed, its step estimated. ``traffic``: the caller's routed patterns
+    (the runner owns one): a later solve of the same flows on the same fabric reuses them."""
     catalog = c.inputs.catalog
     shape = shape_of(workload, catalog)
     servers = None
@@ -319,11 +383,26 @@ def analyze_workload(
             ),
             field="dp",
         )
-    flows = training_flows(shape, cfg, spec.gpus_per_node, workload.placement_order or "tp-cp-dp-pp")
+    order = workload.placement_order or "tp-cp-dp-pp"
+    parts = flow_parts(shape, cfg, order)
+    # the flows' endpoints follow the degrees, the rank order, the parts present, the node size and the
+    # partition; the bytes (batch, sequence, precision, model) only the parts' volumes
+    key = (
+        (cfg.tp, cfg.cp, cfg.dp, cfg.pp, cfg.ep, cfg.vpp, order, spec.gpus_per_node),
+        parts_key(parts),
+        None if servers is None else np.asarray(servers, np.int64).tobytes(),
+    )
+    routed = traffic.get(key, fg, router) if traffic is not None else None
+    if routed is None:
+        routed = RoutedPattern(FlowPattern.of(parts, spec.gpus_per_node))
+        if traffic is not None:
+            traffic.put(key, fg, router, routed)
+    assert routed.pattern is not None
+    flows = routed.pattern.flows(parts)
     if servers is not None:  # ranks → the partition's GPUs, in device order
         gpu_ids = np.flatnonzero(np.isin(fg.gpu_server, servers))
         flows = dataclasses.replace(flows, src_gpu=gpu_ids[flows.src_gpu], dst_gpu=gpu_ids[flows.dst_gpu])
-    ab, ba, per_kind = route_flows(c, fg, router, flows, n_gpus)
+    ab, ba, per_kind = route_flows(c, fg, router, flows, n_gpus, routed)
     factors, busiest = net_factors(c, fg, per_kind, spec.nic_gbps_per_gpu)
     calib = None
     if workload.measured_mfu is not None or workload.measured_busbw_gbyte_per_s is not None:
@@ -338,7 +417,7 @@ def analyze_workload(
             **spec.__dict__,
             "net_factor": factors,
             "calibration": calib,
-            "switch_hops": switch_hops(fg, router, flows),
+            "switch_hops": switch_hops(fg, router, flows, routed),
             "switch_latency_ns": switch_latency_ns(c, catalog),
         }
     )

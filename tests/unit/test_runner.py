@@ -143,6 +143,12 @@ def test_dirty_stages_by_change_kind():
     moved = ChangeSet()
     moved.note_updated("devices", "d1", {"rack_id", "u_position", "x"})
     assert dirty_stages(moved) == {"placement", "power", "thermal", "cost", "electrical", "checks"}
+    budget = ChangeSet()
+    budget.note_updated("racks", "r1", {"power_budget_kw", "cooling_id"})
+    assert dirty_stages(budget) == {"racks", "power", "thermal", "cost", "electrical", "checks"}
+    rerowed = ChangeSet()
+    rerowed.note_updated("racks", "r1", {"power_budget_kw", "row"})  # the floor position moves cables
+    assert dirty_stages(rerowed) == ALL_STAGES
     retyped = ChangeSet()
     retyped.note_updated("devices", "d1", {"rack_id", "type_id"})
     assert dirty_stages(retyped) == ALL_STAGES

@@ -52,13 +52,15 @@ def electrical_findings(c: Compiled, e: ElectricalResult, thermal: ThermalResult
             "pdus_per_side": int(per_side_of[k]),
         }
         out.append(
-            Finding("warning", "rack-needs-several-circuits", tuple(c.racks.ids[k] for k in rows), params)
+            Finding(
+                "warning", "rack-needs-several-circuits", tuple(map(c.racks.ids.__getitem__, rows)), params
+            )
         )
     row_code, row_names = codes_of(c.racks.row_label)
     for row in e.rows:
         if row["busways_per_side"] > 1:
             at = row_names.index(row["row"]) if row["row"] in row_names else -1
-            racks = tuple(c.racks.ids[k] for k in np.flatnonzero(row_code == at).tolist())
+            racks = tuple(map(c.racks.ids.__getitem__, np.flatnonzero(row_code == at).tolist()))
             params = {
                 "row": row["row"],
                 "kw_max": _r(row["kw_max"]),
@@ -102,7 +104,7 @@ def unused_port_findings(c: Compiled, port_use: PortUseTable) -> list[Finding]:
 
 def budget_raised_findings(c: Compiled, catalog: Catalog) -> list[Finding]:
     """Racks whose budget was set above their rack type's rating: said once per (type, budget)."""
-    t_code, t_names = codes_of(c.racks.type_ids)
+    t_code, t_names = c.racks.type_codes
     rated_of_type = [getattr(catalog.entries.get(t), "power_budget_kw", None) for t in t_names]
     rated = np.array([float(r) if r else np.nan for r in rated_of_type] or [np.nan])[t_code]
     b = c.racks.budget_kw.astype(np.float64)
@@ -121,5 +123,7 @@ def budget_raised_findings(c: Compiled, catalog: Catalog) -> list[Finding]:
             "rated_kw": _r(rated[i]),
             "type": getattr(catalog.entries.get(t), "name", t),
         }
-        out.append(Finding("info", "rack-budget-above-rating", tuple(c.racks.ids[k] for k in rows), params))
+        out.append(
+            Finding("info", "rack-budget-above-rating", tuple(map(c.racks.ids.__getitem__, rows)), params)
+        )
     return out

@@ -31,7 +31,7 @@ import numpy as np
 from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import NicType, ServerType
 from gpuplanner.core.units import SECONDS_PER_HOUR
-from gpuplanner.engine.compiled import KIND_CODES, Compiled, codes_of
+from gpuplanner.engine.compiled import KIND_CODES, Compiled, DeviceArrays, RackArrays
 from gpuplanner.engine.facility.cloud import CloudPrice, cloud_price
 from gpuplanner.engine.facility.power import Assumptions, PowerResult, load_assumptions
 from gpuplanner.engine.facility.tco import TcoFigures, TcoInputs, figures
@@ -83,9 +83,9 @@ class CostResult:
         return usd * self.usd_exchange_rate
 
 
-def _type_index(type_ids: list[str]) -> tuple[list[str], np.ndarray]:
-    """The distinct type ids in order of first appearance and each device's index into them."""
-    inv, names = codes_of(type_ids)
+def _type_index(arrays: DeviceArrays | RackArrays) -> tuple[list[str], np.ndarray]:
+    """The distinct type ids in order of first appearance and each row's index into them."""
+    inv, names = arrays.type_codes
     return names, inv
 
 
@@ -136,7 +136,7 @@ def _device_capex(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(device price with NaN where missing, per-kind sums, NIC value per device)."""
     d = compiled.devices
-    types, inv = _type_index(d.type_ids)
+    types, inv = _type_index(d)
     assumed = assumed if assumed is not None else set()
     cat_price = np.array([_type_price(t, catalog, c, assumed) for t in types], dtype=np.float64)
     nic_value = np.array(
@@ -163,7 +163,7 @@ def _bom_usd(bom: Mapping[str, float], catalog: Catalog, missing: set[str]) -> f
 
 
 def _racks_pdus_usd(compiled: Compiled, catalog: Catalog, c: Assumptions, assumed: set[str]) -> float:
-    types, inv = _type_index(compiled.racks.type_ids)
+    types, inv = _type_index(compiled.racks)
     per_type = np.zeros(len(types))
     for i, t in enumerate(types):
         rack_price = catalog.price_usd(t)
@@ -207,7 +207,7 @@ def _gpus_by_type(
     compiled: Compiled, catalog: Catalog, server_usd: np.ndarray
 ) -> dict[str, tuple[int, float]]:
     """Catalog GPU id → (GPUs, GPU server capex), summed with np.bincount over device types (no device loop)."""
-    types, inv = _type_index(compiled.devices.type_ids)
+    types, inv = _type_index(compiled.devices)
     n = np.bincount(inv, weights=compiled.devices.gpu_count, minlength=len(types))
     usd = np.bincount(inv, weights=server_usd, minlength=len(types))
     per: dict[str, tuple[int, float]] = {}

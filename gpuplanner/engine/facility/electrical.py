@@ -100,23 +100,34 @@ def _rows(
     cdu_kw = a.number("cdu_capacity_kw")
     spare = int(a.number("cdu_redundancy_extra"))
     cdus = np.where(liquid > 1e-9, np.ceil(liquid / cdu_kw - 1e-9) + spare, 0).astype(np.int64)
-    rows = [
-        {
-            "row": power.row_labels[i],
-            "racks": int(racks[i]),
-            "kw_max": float(power.row_kw_max[i]),
-            "kw_load": float(power.row_kw_load[i]),
-            "liquid_kw_max": float(liquid[i]),
-            "side_current_a": float(side_a[i]),
-            "busway_a": float(busway[i]),
-            "busways_per_side": int(per_side[i]),
-            "cdus": int(cdus[i]),
-            "cdu_load_pct": float(100.0 * liquid[i] / ((cdus[i] - spare) * cdu_kw))
-            if cdus[i] > spare
-            else 0.0,
-        }
-        for i in range(nrows)
-    ]
+    load_pct = np.divide(100.0 * liquid, (cdus - spare) * cdu_kw, out=np.zeros(nrows), where=cdus > spare)
+    # plain Python numbers, one conversion per column (not per cell)
+    columns = zip(
+        power.row_labels,
+        racks.tolist(),
+        np.asarray(power.row_kw_max, dtype=np.float64).tolist(),
+        np.asarray(power.row_kw_load, dtype=np.float64).tolist(),
+        liquid.tolist(),
+        np.asarray(side_a, dtype=np.float64).tolist(),
+        np.asarray(busway, dtype=np.float64).tolist(),
+        np.asarray(per_side, dtype=np.int64).tolist(),
+        cdus.tolist(),
+        load_pct.tolist(),
+        strict=True,
+    )
+    keys = (
+        "row",
+        "racks",
+        "kw_max",
+        "kw_load",
+        "liquid_kw_max",
+        "side_current_a",
+        "busway_a",
+        "busways_per_side",
+        "cdus",
+        "cdu_load_pct",
+    )
+    rows = [dict(zip(keys, values, strict=True)) for values in columns]
     total_liquid = float(liquid.sum())
     summary = {
         "cdu_capacity_kw": cdu_kw,

@@ -183,7 +183,7 @@ def _row_index(labels: list[str]) -> tuple[list[str], np.ndarray]:
     """Sorted distinct row labels and each rack's index into them."""
     distinct = sorted(set(labels))
     pos = {lab: i for i, lab in enumerate(distinct)}
-    return distinct, np.fromiter((pos[lab] for lab in labels), dtype=np.int32, count=len(labels))
+    return distinct, np.fromiter(map(pos.__getitem__, labels), dtype=np.int32, count=len(labels))
 
 
 def update_rack_of(result: PowerResult, device_row: int, new_rack: int) -> PowerResult:

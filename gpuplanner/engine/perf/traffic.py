@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
-from gpuplanner.engine.arrays import FloatArray, unique_inverse
+from gpuplanner.engine.arrays import unique_inverse
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.layer_time import ACT_BYTES
 from gpuplanner.engine.perf.shapes import ModelShape, TrainConfig
@@ -91,8 +91,8 @@ def step_bytes_per_rank(
     }
 
 
-# One kind of traffic: (source GPU, destination GPU, bytes per step, kind name), arrays of one length.
-_Part = tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.integer[Any]], FloatArray, str]
+# One kind of traffic: (source GPU, destination GPU, bytes per step of every one of its flows, kind name).
+_Part = tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.integer[Any]], float, str]
 
 
 def _ring(grid: npt.NDArray[np.integer[Any]], axis: int, per_rank: float, kind: str) -> _Part | None:
@@ -101,17 +101,14 @@ def _ring(grid: npt.NDArray[np.integer[Any]], axis: int, per_rank: float, kind: 
         return None
     src = grid.reshape(-1)
     dst = np.roll(grid, -1, axis=axis).reshape(-1)
-    return src, dst, np.full(src.size, per_rank), kind
+    return src, dst, float(per_rank), kind
 
 
-def training_flows(
-    shape: ModelShape,
-    cfg: TrainConfig,
-    gpus_per_node: int,
-    order: str = "tp-cp-dp-pp",
-    a: Assumptions | None = None,
-) -> Flows:
-    """All flows of one step: ring successors for TP/CP/DP, stage neighbours for PP, peers for EP."""
+def flow_parts(
+    shape: ModelShape, cfg: TrainConfig, order: str = "tp-cp-dp-pp", a: Assumptions | None = None
+) -> list[_Part]:
+    """The flows of one step before aggregation: ring successors for TP/CP/DP, stage neighbours for PP,
+    peers for EP; each part's flows carry one volume."""
     b = step_bytes_per_rank(shape, cfg, a)
     grid = rank_grid(cfg, order)
     parts: list[_Part | None] = []
@@ -131,22 +128,31 @@ def training_flows(
         parts.extend(_pipeline(grid, cfg, b["pp"]))
     if cfg.ep > 1 and shape.is_moe:
         parts.append(_all_to_all(dpcp, cfg.ep, b["ep"]))
-    return _aggregate([p for p in parts if p is not None], gpus_per_node)
+    return [p for p in parts if p is not None]
+
+
+def training_flows(
+    shape: ModelShape,
+    cfg: TrainConfig,
+    gpus_per_node: int,
+    order: str = "tp-cp-dp-pp",
+    a: Assumptions | None = None,
+) -> Flows:
+    """All flows of one step, one entry per (src, dst, kind)."""
+    parts = flow_parts(shape, cfg, order, a)
+    return FlowPattern.of(parts, gpus_per_node).flows(parts)
 
 
 def _pipeline(grid: npt.NDArray[np.integer[Any]], cfg: TrainConfig, per_send: float) -> list[_Part]:
     m, v, p = cfg.micro_batches, cfg.vpp, cfg.pp
     src = grid[..., :-1].reshape(-1)
     dst = grid[..., 1:].reshape(-1)
-    fwd = np.full(src.size, m * v * per_send)
-    out: list[_Part] = [
-        (src, dst, fwd, "pp"),
-        (dst, src, fwd.copy(), "pp"),
-    ]  # activations forward, gradients back
+    fwd = float(m * v * per_send)
+    out: list[_Part] = [(src, dst, fwd, "pp"), (dst, src, fwd, "pp")]  # activations forward, gradients back
     if v > 1:  # interleaved chunks wrap from the last device to the first v-1 times per micro-batch
         last, first = grid[..., p - 1].reshape(-1), grid[..., 0].reshape(-1)
-        wrap = np.full(last.size, m * (v - 1) * per_send)
-        out += [(last, first, wrap, "pp"), (first, last, wrap.copy(), "pp")]
+        wrap = float(m * (v - 1) * per_send)
+        out += [(last, first, wrap, "pp"), (first, last, wrap, "pp")]
     return out
 
 
@@ -155,22 +161,47 @@ def _all_to_all(dpcp: npt.NDArray[np.integer[Any]], ep: int, per_rank: float) ->
     src = np.broadcast_to(groups[:, :, None], (groups.shape[0], ep, ep))
     dst = np.broadcast_to(groups[:, None, :], (groups.shape[0], ep, ep))
     keep = src != dst
-    return src[keep], dst[keep], np.full(int(keep.sum()), per_rank / ep), "ep"
+    return src[keep], dst[keep], float(per_rank / ep), "ep"
 
 
-def _aggregate(parts: list[_Part], gpus_per_node: int) -> Flows:
-    if not parts:
-        e = np.zeros(0, dtype=np.int64)
-        return Flows(e, e.copy(), np.zeros(0), np.zeros(0, dtype=np.int8), np.zeros(0, dtype=bool))
-    src = np.concatenate([p[0] for p in parts]).astype(np.int64)
-    dst = np.concatenate([p[1] for p in parts]).astype(np.int64)
-    val = np.concatenate([p[2] for p in parts]).astype(float)
-    kind = np.concatenate([np.full(len(p[0]), KIND_CODES[p[3]], dtype=np.int64) for p in parts])
-    n = int(max(src.max(), dst.max())) + 1
-    key = (src * n + dst) * len(KIND_CODES) + kind
-    uniq, inv = unique_inverse(key)  # np.unique's answer; the parts' sorted runs merge, not re-sort
-    total = np.bincount(inv, weights=val, minlength=uniq.size)
-    k = (uniq % len(KIND_CODES)).astype(np.int8)
-    pair = uniq // len(KIND_CODES)
-    s, d = pair // n, pair % n
-    return Flows(s, d, total, k, (s // gpus_per_node) == (d // gpus_per_node))
+def parts_key(parts: list[_Part]) -> tuple[tuple[str, int], ...]:
+    """What the parts' endpoints follow besides the configuration's degrees and rank order: which parts there
+    are (a part with no bytes is left out) and their sizes."""
+    return tuple((p[3], len(p[0])) for p in parts)
+
+
+@dataclass(frozen=True)
+class FlowPattern:
+    """The aggregated (src, dst, kind) entries of a list of parts and, per part flow, its entry: the flows'
+    volumes can then be summed again for new part volumes (a global batch or sequence length edit) without
+    aggregating the endpoints again — with the same sums, so the bytes equal a fresh aggregation."""
+
+    src: npt.NDArray[np.int64]
+    dst: npt.NDArray[np.int64]
+    kind: npt.NDArray[np.int8]
+    intra_node: npt.NDArray[np.bool_]
+    inverse: npt.NDArray[np.int64]  # per part flow (parts concatenated in order): its entry
+
+    @staticmethod
+    def of(parts: list[_Part], gpus_per_node: int) -> FlowPattern:
+        if not parts:
+            e = np.zeros(0, dtype=np.int64)
+            return FlowPattern(e, e.copy(), np.zeros(0, np.int8), np.zeros(0, bool), e.copy())
+        src = np.concatenate([p[0] for p in parts]).astype(np.int64)
+        dst = np.concatenate([p[1] for p in parts]).astype(np.int64)
+        kind = np.concatenate([np.full(len(p[0]), KIND_CODES[p[3]], dtype=np.int64) for p in parts])
+        n = int(max(src.max(), dst.max())) + 1
+        key = (src * n + dst) * len(KIND_CODES) + kind
+        uniq, inv = unique_inverse(key)  # np.unique's answer; the parts' sorted runs merge, not re-sort
+        k = (uniq % len(KIND_CODES)).astype(np.int8)
+        pair = uniq // len(KIND_CODES)
+        s, d = pair // n, pair % n
+        return FlowPattern(s, d, k, (s // gpus_per_node) == (d // gpus_per_node), inv)
+
+    def flows(self, parts: list[_Part]) -> Flows:
+        """The flows with the bytes of ``parts`` (the parts this pattern was made of, volumes may differ)."""
+        if not parts:
+            return Flows(self.src, self.dst, np.zeros(0), self.kind, self.intra_node)
+        val = np.concatenate([np.full(len(p[0]), p[2]) for p in parts]).astype(float)
+        total = np.bincount(self.inverse, weights=val, minlength=self.src.size)
+        return Flows(self.src, self.dst, total, self.kind, self.intra_node)
