@@ -78,7 +78,8 @@ def differences(a: Any, b: Any, path: str = "results", seen: set[tuple[int, int]
     if dataclasses.is_dataclass(a):
         out = []
         for f in dataclasses.fields(a):
-            if f.name not in SKIP:
+            # compare=False marks what is filled in on first use (a routing graph's lookup tables), not a result
+            if f.name not in SKIP and f.compare:
                 out += differences(getattr(a, f.name), getattr(b, f.name), f"{path}.{f.name}", seen)
         return out
     if hasattr(a, "__dict__") or hasattr(a, "__slots__"):  # a router, a graph, a row index: its state
