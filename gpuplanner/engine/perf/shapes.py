@@ -103,11 +103,13 @@ class ModelShape:
             or (self.sliding_window_layers and not self.sliding_window)
         ):
             raise ValidationError(
-                text.en(
+                text.Msg(
                     "error.sliding_window",
-                    layers_w=self.sliding_window_layers,
-                    window=self.sliding_window,
-                    layers=self.layers,
+                    {
+                        "layers_w": self.sliding_window_layers,
+                        "window": self.sliding_window,
+                        "layers": self.layers,
+                    },
                 ),
                 field="sliding_window_layers",
                 entry=self.name,
