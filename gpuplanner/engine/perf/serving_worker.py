@@ -21,6 +21,7 @@ from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for, p2p_s
 from gpuplanner.engine.perf.flops import param_counts
 from gpuplanner.engine.perf.memory import usable_memory_gb
+from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 
 GB = 1e9
@@ -140,7 +141,12 @@ def worker(
         peak = cluster.peak_fp8_tflops * 1e12
         eff *= a.number("fp8_gemm_efficiency_ratio", g)
     rate = peak * eff
+    fp8 = setup.weight_bytes <= 1.0 and bool(cluster.peak_fp8_tflops)
     bw = cluster.mem_bw_tbyte_per_s * 1e12 * a.number("decode_hbm_efficiency")
+    # the memory-bound kernels between the GEMMs, per token of a step (serving_activations.py)
+    act_s = activation_bytes_per_token(shape, tp, pp, fp8, sa.table("serving_elementwise_bytes")) / (
+        cluster.mem_bw_tbyte_per_s * 1e12 * a.number("elementwise_hbm_efficiency")
+    )
     links = links_for(cluster, a)
     g_tp = min(tp, cluster.gpus_per_node)
 
@@ -203,8 +209,8 @@ def worker(
         moe_all_s=moe_all,
         moe_tok_s=moe_tok,
         mem_b_s=kv_tok * ctx_decode / bw,
-        cmp_b_s=(gemm_tok + score * ctx_decode / n) / rate,
-        cmp_c_s=(gemm_tok + score * setup.prompt_len / 2.0 / n) / rate,  # causal: half the square
+        cmp_b_s=(gemm_tok + score * ctx_decode / n) / rate + act_s,
+        cmp_c_s=(gemm_tok + score * setup.prompt_len / 2.0 / n) / rate + act_s,  # causal: half the square
         k0_s=k0,
         k_tok_s=k_tok,
         kv_token_total_byte=kv_total,
