@@ -17,6 +17,7 @@ from gpuplanner import text
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for
 from gpuplanner.engine.perf.flops import param_counts
+from gpuplanner.engine.perf.kv_cache import experts_read_share, held_tokens, prefill_attended
 from gpuplanner.engine.perf.memory import kv_cache_bytes, usable_memory_gb
 from gpuplanner.engine.perf.shapes import ClusterSpec, InferenceConfig, ModelShape
 
@@ -56,16 +57,20 @@ def estimate_inference(
     g_tp = min(tp, cluster.gpus_per_node)
 
     weights_gpu = c["total"] * cfg.weight_precision_bytes / tp
-    active_gpu = c["active"] * cfg.weight_precision_bytes / tp
-    # an MoE step touches the experts the batch routes to: at most all of them, at least the active share
-    touched = min(weights_gpu, active_gpu * max(cfg.batch, 1)) if shape.is_moe else weights_gpu
+    # an MoE step reads the experts its batch routes to: E·(1 − (1 − k/E)^B) of each layer's E in expectation
+    touched = weights_gpu
+    if shape.is_moe:
+        experts_gpu = c["experts_total"] * cfg.weight_precision_bytes / tp
+        share = float(experts_read_share(shape.top_k, shape.experts, max(cfg.batch, 1)))
+        touched = weights_gpu - experts_gpu * (1.0 - share)
     context_avg = cfg.prompt_len + cfg.output_len / 2.0
+    held_avg = float(held_tokens(shape, context_avg))  # sliding-window layers hold at most the window
     kv_read = float(
         kv_cache_bytes(
-            shape, batch=cfg.batch, context_len=context_avg, tp=tp, kv_precision_bytes=cfg.kv_precision_bytes
+            shape, batch=cfg.batch, context_len=held_avg, tp=tp, kv_precision_bytes=cfg.kv_precision_bytes
         )
     )
-    flops_token = 2.0 * c["active"] + 4.0 * shape.layers * shape.heads * shape.head_dim * context_avg
+    flops_token = 2.0 * c["active"] + 4.0 * shape.layers * shape.heads * shape.head_dim * held_avg
     t_mem = (touched + kv_read) / bw
     t_cmp = cfg.batch * flops_token / tp / gemm_rate
     ar_bytes = cfg.batch * shape.hidden * 2.0
@@ -75,8 +80,9 @@ def estimate_inference(
 
     prompt_tokens = cfg.batch * cfg.prompt_len
     prefill_flops = prompt_tokens * (
-        2.0 * c["active"] + 2.0 * shape.layers * shape.heads * shape.head_dim * cfg.prompt_len
-    )  # causal: half the score square
+        2.0 * c["active"]
+        + 4.0 * shape.layers * shape.heads * shape.head_dim * float(prefill_attended(shape, cfg.prompt_len))
+    )  # causal: the keys before each query (half the score square), within the window where there is one
     t_prefill = prefill_flops / tp / gemm_rate + weights_gpu / bw
     t_prefill += (
         2.0
@@ -88,7 +94,7 @@ def estimate_inference(
         kv_cache_bytes(
             shape,
             batch=cfg.batch,
-            context_len=cfg.prompt_len + cfg.output_len,
+            context_len=float(held_tokens(shape, cfg.prompt_len + cfg.output_len)),
             tp=tp,
             kv_precision_bytes=cfg.kv_precision_bytes,
         )
@@ -145,7 +151,7 @@ def max_batch(
         kv_cache_bytes(
             shape,
             batch=1,
-            context_len=cfg.prompt_len + cfg.output_len,
+            context_len=float(held_tokens(shape, cfg.prompt_len + cfg.output_len)),
             tp=cfg.tp,
             kv_precision_bytes=cfg.kv_precision_bytes,
         )

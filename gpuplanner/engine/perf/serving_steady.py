@@ -3,7 +3,9 @@ decode only), its capacity within TTFT/TPOT targets, and the state at a fixed co
 
 In steady state at λ requests/s with prompt P and output O tokens, Little's law gives the decode batch
 B = λ·O·T and the prefill tokens per step C = λ·P·T, where T is the step time (TPOT). The step is linear in
-(B, C), so T = step(λOT, λPT) has the closed form T* = α / (1 − λβ) while λβ < 1 (the capacity). Time to first
+(B, C), so T = step(λOT, λPT) has the closed form T* = α / (1 − λβ) while λβ < 1 (the capacity); with MoE
+experts the expected expert reads are concave in the step's tokens and T is found by bisection between the
+closed forms with none and with all experts read. Time to first
 token: ceil(P / (budget − B)) chunks of one step each, plus the M/D/1 mean wait for the chunk budget.
 """
 
@@ -50,11 +52,18 @@ def steady_state(
     isl_c = isl if prefill else 0.0
     toks = osl + isl_c
     k0 = w.k0_s
-    # all experts touched, or experts touched in proportion to the tokens: the smaller holds
     per_req = osl * (w.mem_b_s + w.cmp_b_s) + isl_c * w.cmp_c_s + toks * w.k_tok_s
-    t_all = _fixed_point(w.mem0_s + w.moe_all_s + k0, lam * per_req)
-    t_few = _fixed_point(w.mem0_s + k0, lam * (per_req + toks * w.moe_tok_s))
-    tpot = np.minimum(t_all, t_few) if w.moe_all_s > 0 else t_all
+    tpot = _fixed_point(w.mem0_s + w.moe_all_s + k0, lam * per_req)  # all routed experts read
+    if w.moe_all_s > 0:  # the experts the step's λ·toks·T tokens touch in expectation: concave in T, bisect
+        lo = _fixed_point(w.mem0_s + k0, lam * per_req)  # none read
+        hi = tpot.copy()
+        ok = np.isfinite(hi)
+        lo, hi = np.where(ok, lo, 0.0), np.where(ok, hi, 0.0)
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            over = w.mem0_s + k0 + w.moe_s(lam * toks * mid) + lam * per_req * mid > mid
+            lo, hi = np.where(over, mid, lo), np.where(over, hi, mid)
+        tpot = np.where(ok, hi, np.inf)
     finite = np.isfinite(tpot)
     T = np.where(finite, tpot, 0.0)
     B = lam * osl * T

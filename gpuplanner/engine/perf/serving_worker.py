@@ -20,6 +20,7 @@ from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for, p2p_s
 from gpuplanner.engine.perf.flops import param_counts
+from gpuplanner.engine.perf.kv_cache import held_tokens, prefill_attended, touched_share
 from gpuplanner.engine.perf.memory import usable_memory_gb
 from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
@@ -82,9 +83,10 @@ class ServingSetup:
 @dataclass(frozen=True)
 class Worker:
     """Per-GPU constants of one replica or worker (tp × pp GPUs). A step with B decode tokens and C prefill
-    tokens costs  mem0 + min(moe_all, moe_tok·(B+C)) + mem_b·B  +  cmp_b·B + cmp_c·C  +  k0 + k_tok·(B+C)
+    tokens costs  mem0 + moe_all·(1 − (1 − k/E)^(B+C)) + mem_b·B  +  cmp_b·B + cmp_c·C  +  k0 + k_tok·(B+C)
     (the additive roofline of the training model: memory traffic and math do not fully overlap in the
-    kernels of one step); a dense model has moe_all = 0."""
+    kernels of one step); k/E = moe_tok / moe_all, the expected share of the routed experts the step's tokens
+    touch (kv_cache.touched_share). A dense model has moe_all = 0."""
 
     tp: int
     pp: int
@@ -94,7 +96,7 @@ class Worker:
     budget_tokens: int
     mem0_s: float  # dense weights read once per step
     moe_all_s: float  # all routed experts read
-    moe_tok_s: float  # routed experts read per token (until all are touched)
+    moe_tok_s: float  # routed experts one token reads (top_k of E): moe_all · k/E
     mem_b_s: float  # KV cache read per decode token (average context)
     cmp_b_s: float  # FLOPs per decode token
     cmp_c_s: float  # FLOPs per prefill token
@@ -109,13 +111,19 @@ class Worker:
     def gpus(self) -> int:
         return self.tp * self.pp
 
+    def moe_s(self, tokens: float | NDArray[Any]) -> NDArray[np.float64]:
+        """Expected time reading the routed experts a step of `tokens` tokens touches."""
+        if self.moe_all_s <= 0:
+            return np.zeros_like(np.asarray(tokens, dtype=float))
+        return self.moe_all_s * touched_share(self.moe_tok_s / self.moe_all_s, tokens)
+
     def step_s(
         self, decode_tokens: float | NDArray[Any], prefill_tokens: float | NDArray[Any]
     ) -> NDArray[np.float64]:
         """One engine step (= one output token per running sequence), vectorised over its arguments."""
         b = np.asarray(decode_tokens, dtype=float)
         t = b + np.asarray(prefill_tokens, dtype=float)
-        mem = self.mem0_s + np.minimum(self.moe_all_s, self.moe_tok_s * t) + self.mem_b_s * b
+        mem = self.mem0_s + self.moe_s(t) + self.mem_b_s * b
         cmp = self.cmp_b_s * b + self.cmp_c_s * (t - b)
         out: NDArray[np.float64] = mem + cmp + self.k0_s + self.k_tok_s * t
         return out
@@ -152,11 +160,19 @@ def worker(
 
     weights = c["total"] * setup.weight_bytes / n
     kv_heads_gpu = max(shape.kv_heads / tp, 1.0)
-    kv_tok = 2.0 * (shape.layers / pp) * kv_heads_gpu * shape.head_dim * setup.kv_bytes
-    kv_total = 2.0 * shape.layers * shape.kv_heads * shape.head_dim * setup.kv_bytes
     ctx_decode = setup.prompt_len + setup.output_len / 2.0
-    score = 2.0 * shape.layers * shape.heads * shape.head_dim  # QK^T + PV FLOPs per token per context token
-    gemm_tok = 2.0 * c["active"] / n
+    # sliding-window layers hold at most the window (kv_cache.py): bytes per context token at the mean context
+    win = float(held_tokens(shape, ctx_decode)) / ctx_decode
+    kv_full_tok = 2.0 * (shape.layers / pp) * kv_heads_gpu * shape.head_dim * setup.kv_bytes
+    kv_tok = kv_full_tok * win
+    kv_total = 2.0 * shape.layers * shape.kv_heads * shape.head_dim * setup.kv_bytes
+    kv_total *= float(held_tokens(shape, setup.prompt_len)) / setup.prompt_len  # a prompt's KV to transfer
+    score = 4.0 * shape.layers * shape.heads * shape.head_dim  # QK^T (2·d) + PV (2·d) per query-key pair
+    # GEMM FLOPs: the layers, plus the output head for every token that yields logits (each decode token, the
+    # last token of a prompt); the input embedding is a row lookup, not a GEMM
+    head = 2.0 * shape.vocab * shape.hidden
+    gemm_dec = (2.0 * c["layers_active"] + head) / n
+    gemm_pre = (2.0 * c["layers_active"] + head / setup.prompt_len) / n
     budget = int(setup.max_batched_tokens or sa.number("max_batched_tokens"))
 
     capacity_gb, usable_gb = usable_memory_gb(cluster.mem_gb, g, a)
@@ -165,7 +181,7 @@ def worker(
     free_gb = engine_gb - weights / GB - act_gb
     kv_capacity = max(free_gb, 0.0) * GB / kv_tok
     need = setup.prompt_len + setup.output_len
-    fits = kv_capacity >= need
+    fits = max(free_gb, 0.0) * GB >= kv_full_tok * float(held_tokens(shape, need))
     refusal = ""
     if not fits:
         refusal = text.en(
@@ -177,7 +193,7 @@ def worker(
             free_gb=max(free_gb, 0),
             usable_gb=engine_gb,
             tokens=need,
-            kv_gb=need * kv_tok / GB,
+            kv_gb=kv_full_tok * float(held_tokens(shape, need)) / GB,
             kv_precision=setup.kv_precision or setup.precision,
         )
 
@@ -190,11 +206,14 @@ def worker(
     if pp > 1:  # activations handed from stage to stage once per step (between nodes: one NIC)
         k0 += (pp - 1) * float(p2p_s(shape.hidden * 2.0, False, links))
 
-    dense_w = weights
+    # the input embedding is a row lookup: its table is not streamed each step (a tied table is the output head)
+    dense_w = weights - (
+        0.0 if shape.tied_embeddings else shape.vocab * shape.hidden * setup.weight_bytes / n
+    )
     moe_all = moe_tok = 0.0
     if shape.is_moe:
         expert_w = c["experts_total"] * setup.weight_bytes / n
-        dense_w = weights - expert_w
+        dense_w -= expert_w
         per_token = expert_w * shape.top_k / shape.experts  # each token routes to top_k of the experts
         moe_all, moe_tok = expert_w / bw, per_token / bw
     nic = n * cluster.nic_gbps_per_gpu * GB / 8.0 * sa.number("kv_transfer_efficiency")
@@ -208,9 +227,9 @@ def worker(
         mem0_s=dense_w / bw,
         moe_all_s=moe_all,
         moe_tok_s=moe_tok,
-        mem_b_s=kv_tok * ctx_decode / bw,
-        cmp_b_s=(gemm_tok + score * ctx_decode / n) / rate + act_s,
-        cmp_c_s=(gemm_tok + score * setup.prompt_len / 2.0 / n) / rate + act_s,  # causal: half the square
+        mem_b_s=kv_full_tok * float(held_tokens(shape, ctx_decode)) / bw,
+        cmp_b_s=(gemm_dec + score * float(held_tokens(shape, ctx_decode)) / n) / rate + act_s,
+        cmp_c_s=(gemm_pre + score * float(prefill_attended(shape, setup.prompt_len)) / n) / rate + act_s,
         k0_s=k0,
         k_tok_s=k_tok,
         kv_token_total_byte=kv_total,

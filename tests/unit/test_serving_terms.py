@@ -1,0 +1,116 @@
+"""Terms of the serving step against closed forms and independent counts.
+
+Oracles: (1) the expected number of distinct experts a batch routes to, E·(1 − (1 − k/E)^n), against a
+Monte-Carlo of top-k routing with a fixed seed; (2) the KV tokens held and the keys attended with sliding-window
+layers against a per-layer, per-position loop; (3) attention FLOPs per token against PaLM's count (Chowdhery et
+al. 2022, Appendix B: 6N + 12·L·H·Q·T training FLOPs per token, i.e. 4·L·H·Q per key in the forward pass);
+(4) the activation bytes of a Llama 2 70B layer counted by hand from the kernels.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from gpuplanner.engine.perf.kv_cache import experts_read_share, held_tokens, prefill_attended
+from gpuplanner.engine.perf.serving import ServingSetup, worker
+from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
+from gpuplanner.engine.perf.serving_worker import serving_assumptions
+from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
+
+H100 = ClusterSpec(
+    gpu_name="NVIDIA H100 SXM",
+    peak_bf16_tflops=989,
+    peak_fp8_tflops=1979,
+    mem_gb=80,
+    mem_bw_tbyte_per_s=3.35,
+    gpus_per_node=8,
+    scaleup_bw_gbyte_per_s=900,
+    nic_gbps_per_gpu=400,
+)
+LLAMA8 = ModelShape("dense", 32, 4096, 32, 8, 14336, 128256, 8192, gated_mlp=True)
+LLAMA2_70 = ModelShape("dense", 80, 8192, 64, 8, 28672, 32000, 4096, gated_mlp=True)
+MIXTRAL = ModelShape("moe", 32, 4096, 32, 8, 14336, 32000, 4096, experts=8, top_k=2, gated_mlp=True)
+WINDOWED = dataclasses.replace(LLAMA8, sliding_window=512, sliding_window_layers=16)
+
+
+@pytest.mark.parametrize(("k", "e"), [(2, 8), (8, 256), (1, 16)])
+def test_distinct_experts_match_a_monte_carlo_of_top_k_routing(k, e):
+    rng = np.random.default_rng(20261206)
+    for n in (1, 2, 5, 20, 100):
+        trials = 4000
+        distinct = np.empty(trials)
+        for i in range(trials):
+            picks = np.concatenate([rng.choice(e, size=k, replace=False) for _ in range(n)])
+            distinct[i] = np.unique(picks).size
+        expected = e * float(experts_read_share(k, e, n))
+        sem = distinct.std() / np.sqrt(trials)
+        assert abs(distinct.mean() - expected) <= 4 * sem + 1e-9, (k, e, n, distinct.mean(), expected)
+    assert float(experts_read_share(k, e, 1)) == pytest.approx(k / e)  # one token: exactly its k experts
+
+
+def _held_loop(shape: ModelShape, ctx: int) -> float:
+    w = [shape.layers - shape.sliding_window_layers <= i for i in range(shape.layers)]  # last layers windowed
+    return sum(min(ctx, shape.sliding_window) if wi else ctx for wi in w) / shape.layers
+
+
+def _attended_loop(shape: ModelShape, p: int) -> float:
+    n_w = shape.sliding_window_layers
+    full = sum(range(1, p + 1)) / p  # query i sees keys 1..i
+    win = sum(min(i, shape.sliding_window) for i in range(1, p + 1)) / p
+    return ((shape.layers - n_w) * full + n_w * win) / shape.layers
+
+
+@pytest.mark.parametrize("ctx", [1, 100, 512, 513, 3000])
+def test_sliding_window_kv_and_attention_match_a_per_layer_loop(ctx):
+    assert float(held_tokens(WINDOWED, ctx)) == pytest.approx(_held_loop(WINDOWED, ctx))
+    assert float(prefill_attended(WINDOWED, ctx)) == pytest.approx(_attended_loop(WINDOWED, ctx))
+    assert float(held_tokens(LLAMA8, ctx)) == ctx  # no window: the whole context
+
+
+def test_windowed_worker_reads_and_holds_only_the_window():
+    setup = ServingSetup(prompt_len=3000, output_len=1000, precision="fp8")
+    full, win = worker(LLAMA8, H100, setup, tp=1), worker(WINDOWED, H100, setup, tp=1)
+    ctx = 3000 + 1000 / 2
+    ratio = _held_loop(WINDOWED, 3500) / ctx
+    # KV read per decode token and the bytes per token of context scale with the tokens the layers hold
+    assert win.mem_b_s / full.mem_b_s == pytest.approx(ratio)
+    assert win.kv_gb_per_token / full.kv_gb_per_token == pytest.approx(ratio)
+    assert win.kv_capacity_tokens / full.kv_capacity_tokens == pytest.approx(1 / ratio)
+    # attention FLOPs per decode token: 4·L·H·Q per key held (PaLM), the rest of the token's cost unchanged
+    rate = (full.cmp_b_s - win.cmp_b_s) / (4 * 32 * 32 * 128 * (ctx - _held_loop(WINDOWED, 3500)))
+    gemm_rate = 1979e12 * 0.74 * 0.883  # H100 FP8 GEMM rate of catalogs/assumptions/performance.yaml
+    assert 1 / rate == pytest.approx(gemm_rate, rel=1e-6)
+
+
+def test_decode_attention_flops_are_palms_four_per_key_and_head_dim():
+    """Only the context differs: the extra cost per decode token is 4·L·H·Q FLOPs per extra key at the GEMM rate."""
+    a = worker(LLAMA2_70, H100, ServingSetup(prompt_len=1000, output_len=200, precision="fp8"), tp=2)
+    b = worker(LLAMA2_70, H100, ServingSetup(prompt_len=3000, output_len=200, precision="fp8"), tp=2)
+    flops = 4 * 80 * 64 * 128 * 2000 / 2  # per GPU of TP2
+    assert (b.cmp_b_s - a.cmp_b_s) == pytest.approx(flops / (1979e12 * 0.74 * 0.883), rel=1e-9)
+
+
+def test_moe_step_reads_the_expected_distinct_experts():
+    w = worker(MIXTRAL, H100, ServingSetup(prompt_len=100, output_len=100, precision="fp8"), tp=1)
+    assert w.moe_tok_s == pytest.approx(w.moe_all_s * 2 / 8)
+    for n in (1, 3, 10, 100):
+        got = float(w.step_s(0.0, float(n)) - w.step_s(0.0, 0.0)) - n * (w.cmp_c_s + w.k_tok_s)
+        assert got == pytest.approx(w.moe_all_s * (1 - (6 / 8) ** n), rel=1e-9)
+
+
+def test_activation_bytes_of_a_llama2_70b_layer_counted_by_hand():
+    ew = serving_assumptions().table("serving_elementwise_bytes")
+    # TP2, FP8: per layer and token, per GPU (bytes)
+    norms = 2 * (2 + 2 + 2 + 2) * 8192  # two fused residual-add + RMSNorm: read x, r; write r, y (bf16)
+    attn = (2 + 2) * (32 * 128 + 2 * 4 * 128)  # rotary / KV write / output permute over q, k, v of this rank
+    act = (2 + 2 + 2) * 28672 / 2  # SiLU(gate)·up: read two, write one
+    casts = (2 + 1) * (8192 + 32 * 128 + 8192 + 28672 / 2)  # GEMM inputs to FP8: QKV, output, gate/up, down
+    per_layer = norms + attn + act + casts
+    assert activation_bytes_per_token(LLAMA2_70, 2, 1, True, ew) == pytest.approx(80 * per_layer)
+    assert activation_bytes_per_token(LLAMA2_70, 2, 1, False, ew) == pytest.approx(80 * (per_layer - casts))
+    # MoE (Mixtral, TP1): the activation over both routed experts and the permute of both token copies
+    moe_layer = norms / 2 + (2 + 2) * (32 * 128 + 2 * 8 * 128) + 6 * 2 * 14336 + 8 * 2 * 4096
+    assert activation_bytes_per_token(MIXTRAL, 1, 1, False, ew) == pytest.approx(32 * moe_layer)
