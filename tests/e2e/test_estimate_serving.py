@@ -57,7 +57,7 @@ def test_users_sizing_and_text_output():
     s = json.loads(r.stdout)["serving"]
     assert (
         s["max_concurrent_users"] >= 2000
-        and s["ttft_s"] <= 1
+        and s["ttft_s"] <= 1 + 1e-9  # the plan sits on the TTFT target, to the last bits of a float
         and s["tpot_s"] <= 0.05 + 1e-9
         and s["gpus"] > 0
     )
