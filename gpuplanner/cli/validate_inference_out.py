@@ -58,7 +58,8 @@ def _settings(c: Any) -> str:
     kv = "fp8" if q.get("kv_bytes") == 1 else "bf16"
     s = f"{q.get('precision')} (KV {kv}), in {q.get('prompt', '?')} / out {q.get('output')}"
     if q.get("ttft") or q.get("tpot"):
-        s += f", TTFT≤{q.get('ttft'):g} s TPOT≤{q.get('tpot') * 1e3:g} ms"
+        pct = f"p{q['ttft_percentile']:g} " if q.get("ttft_percentile") else ""
+        s += f", {pct}TTFT≤{q.get('ttft'):g} s TPOT≤{q.get('tpot') * 1e3:g} ms"
     return s
 
 

@@ -171,6 +171,10 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "{name} must be positive",
         "{name} 必须为正数",
     ),
+    "error.percentile": (
+        "{name} must be a percentile between 0 and 100 (exclusive)",
+        "{name} 必须是 0 到 100 之间（不含两端）的百分位",
+    ),
     "error.net_factor": (
         "net_factor needs a collective kind (tp, cp, dp, pp, ep) and a share in (0, 1]",
         "net_factor 需要给出集合通信类型（tp、cp、dp、pp、ep）及 (0, 1] 之间的比例",

@@ -114,3 +114,45 @@ def test_activation_bytes_of_a_llama2_70b_layer_counted_by_hand():
     # MoE (Mixtral, TP1): the activation over both routed experts and the permute of both token copies
     moe_layer = norms / 2 + (2 + 2) * (32 * 128 + 2 * 8 * 128) + 6 * 2 * 14336 + 8 * 2 * 4096
     assert activation_bytes_per_token(MIXTRAL, 1, 1, False, ew) == pytest.approx(32 * moe_layer)
+
+
+def test_wait_quantile_is_exact_for_an_mm1_queue_simulated_by_lindleys_recursion():
+    """Kingman's exponential law is exact for M/M/1: P(W > t) = ρ·exp(−(μ − λ)t). Simulate the waits
+    (Lindley: W' = max(0, W + S − A)) with a fixed seed and compare the 99th percentile."""
+    from gpuplanner.engine.perf.serving_steady import wait_quantile
+
+    rng = np.random.default_rng(7)
+    mu = 1.0
+    for rho in (0.5, 0.8):
+        n = 400_000
+        s, a = rng.exponential(1 / mu, n), rng.exponential(1 / (rho * mu), n)
+        w = np.empty(n)
+        w[0] = 0.0
+        for i in range(1, n):
+            w[i] = max(0.0, w[i - 1] + s[i - 1] - a[i])
+        mean = rho / (mu - rho * mu)
+        assert np.mean(w[10_000:]) == pytest.approx(mean, rel=0.05)
+        p99 = float(wait_quantile(mean, rho, 0.99))
+        assert p99 == pytest.approx(np.log(rho / 0.01) / (mu - rho * mu))
+        assert np.quantile(w[10_000:], 0.99) == pytest.approx(p99, rel=0.06)
+    assert float(wait_quantile(1.0, 0.005, 0.99)) == 0.0  # fewer than 1% of arrivals wait at all
+    assert float(wait_quantile(2.5, 0.7, None)) == 2.5  # no percentile: the mean
+
+
+def test_a_percentile_ttft_target_admits_less_load_than_the_same_target_in_the_mean():
+    from gpuplanner.engine.perf.serving import max_rate
+
+    base = dict(prompt_len=2048, output_len=256, precision="fp8", ttft_s=0.1, tpot_s=0.2)
+    w = worker(LLAMA8, H100, ServingSetup(**base), tp=1)
+    mean, _ = max_rate(w, ServingSetup(**base))
+    p99, why = max_rate(w, ServingSetup(**base, ttft_percentile=99))
+    assert 0 < p99 < 0.95 * mean and why == "ttft"
+
+
+@pytest.mark.parametrize("bad", [0, 100, -5, 150])
+def test_a_ttft_percentile_outside_0_100_is_refused_naming_the_field(bad):
+    from gpuplanner.core.errors import ValidationError
+
+    with pytest.raises(ValidationError) as e:
+        ServingSetup(prompt_len=10, output_len=10, ttft_s=1.0, ttft_percentile=bad)
+    assert e.value.field == "ttft_percentile"

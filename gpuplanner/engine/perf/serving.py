@@ -42,6 +42,7 @@ from gpuplanner.engine.perf.serving_steady import (
     Operating,
     at_concurrency,
     max_rate,
+    prefill_queue_load,
     prefill_service,
     steady_state,
 )
@@ -166,8 +167,8 @@ def _disaggregated(p: Worker, d: Worker, setup: ServingSetup, n_p: int, n_d: int
         if setup.ttft_s is None:
             rho = 0.95  # without a target: keep the prefill queue finite
         else:
-            x = (setup.ttft_s - one - transfer) / full
-            rho = 2.0 * x / (1.0 + 2.0 * x) if x > 0 else 0.0
+            q = None if setup.ttft_percentile is None else setup.ttft_percentile / 100.0
+            rho = prefill_queue_load(setup.ttft_s - one - transfer, full, q)
         lam_p = min(rho, 0.95) * mu
         why_p = "ttft" if setup.ttft_s is not None and rho < 0.95 else "prefill compute"
     lam_d, why_d = max_rate(d, setup, prefill=False)

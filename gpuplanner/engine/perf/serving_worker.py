@@ -48,6 +48,9 @@ class ServingSetup:
     tpot_s: float | None = None
     think_time_s: float = 0.0
     max_batched_tokens: int | None = None  # None = the engine default (serving.yaml)
+    ttft_percentile: float | None = (
+        None  # the TTFT target holds at this percentile (MLPerf: 99); None = the mean
+    )
 
     def __post_init__(self) -> None:
         for name in ("prompt_len", "output_len"):
@@ -68,6 +71,12 @@ class ServingSetup:
             v = getattr(self, name)
             if v is not None and not v > 0:
                 raise ValidationError(text.Msg("error.positive", {"name": name}), field=name, value=v)
+        if self.ttft_percentile is not None and not 0 < self.ttft_percentile < 100:
+            raise ValidationError(
+                text.Msg("error.percentile", {"name": "ttft_percentile"}),
+                field="ttft_percentile",
+                value=self.ttft_percentile,
+            )
         if self.think_time_s < 0:
             raise ValidationError(text.Msg("error.think_time_negative"), field="think_time_s")
 

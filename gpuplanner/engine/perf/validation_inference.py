@@ -43,6 +43,7 @@ INFERENCE_KEYS = SHAPE_KEYS | {
     "prompt",
     "output",
     "ttft",
+    "ttft_percentile",
     "tpot",
     "serving",
 }
@@ -206,6 +207,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
         kv_precision="fp8" if kv_bytes == 1 else "bf16",
         ttft_s=req.get("ttft"),
         tpot_s=req.get("tpot"),
+        ttft_percentile=req.get("ttft_percentile"),
     )
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
     return plan_serving(shape, cluster, setup, n_gpus=req["gpus"], mode=req.get("serving") or "best")
