@@ -27,7 +27,8 @@ def held_tokens(shape: ModelShape, context: Num) -> FloatArray:
     n_w = shape.sliding_window_layers
     if not n_w:
         return ctx
-    return ((shape.layers - n_w) * ctx + n_w * np.minimum(ctx, float(shape.sliding_window))) / shape.layers
+    held = ((shape.layers - n_w) * ctx + n_w * np.minimum(ctx, float(shape.sliding_window))) / shape.layers
+    return np.asarray(held, dtype=np.float64)
 
 
 def prefill_attended(shape: ModelShape, prompt: Num) -> FloatArray:
@@ -41,7 +42,7 @@ def prefill_attended(shape: ModelShape, prompt: Num) -> FloatArray:
     w = float(shape.sliding_window)
     # Σ_{i=1..P} min(i, W) / P = (W(W+1)/2 + (P − W)·W) / P for P > W, else (P + 1)/2
     windowed = np.where(p > w, (w * (w + 1.0) / 2.0 + (p - w) * w) / np.maximum(p, 1.0), full)
-    return ((shape.layers - n_w) * full + n_w * windowed) / shape.layers
+    return np.asarray(((shape.layers - n_w) * full + n_w * windowed) / shape.layers, dtype=np.float64)
 
 
 def touched_share(route_share: float, tokens: Num) -> FloatArray:
