@@ -82,6 +82,7 @@ def run_inference(args: argparse.Namespace, shape, cluster) -> int:
         rate_per_s=args.rate,
         users=args.users,
         mode=args.serving,
+        tp=args.tp,  # a TP given on the command line is the layout served; without one, the best
     )
     data = {k: v for k, v in dataclasses.asdict(static).items()}
     data["precision"] = args.precision

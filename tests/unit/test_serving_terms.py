@@ -156,3 +156,15 @@ def test_a_ttft_percentile_outside_0_100_is_refused_naming_the_field(bad):
     with pytest.raises(ValidationError) as e:
         ServingSetup(prompt_len=10, output_len=10, ttft_s=1.0, ttft_percentile=bad)
     assert e.value.field == "ttft_percentile"
+
+
+@pytest.mark.parametrize("mode", ["aggregated", "disaggregated", "best"])
+def test_a_stated_tp_is_the_layout_served(mode):
+    from gpuplanner.engine.perf.serving import plan_serving
+
+    setup = ServingSetup(prompt_len=1000, output_len=1000, precision="fp8")
+    free = plan_serving(LLAMA8, H100, setup, n_gpus=8, mode=mode)
+    fixed = plan_serving(LLAMA8, H100, setup, n_gpus=8, mode=mode, tp=4)
+    tps = {fixed.tp} if fixed.mode == "aggregated" else {fixed.prefill_tp, fixed.decode_tp}
+    assert tps == {4} and fixed.max_requests_per_s > 0
+    assert fixed.max_requests_per_s <= free.max_requests_per_s * (1 + 1e-9)  # the free choice is the best

@@ -208,12 +208,19 @@ def _disaggregated(p: Worker, d: Worker, setup: ServingSetup, n_p: int, n_d: int
 
 
 def _workers(
-    shape: ModelShape, cluster: ClusterSpec, setup: ServingSetup, a: Assumptions, sa: Assumptions
+    shape: ModelShape,
+    cluster: ClusterSpec,
+    setup: ServingSetup,
+    a: Assumptions,
+    sa: Assumptions,
+    tp: int | None = None,
 ) -> list[Worker]:
-    """Every layout worth trying: each TP in the node; PP across nodes only when the largest TP does not fit."""
-    ws = [worker(shape, cluster, setup, t, 1, a, sa) for t in tp_candidates(shape, cluster)]
+    """Every layout worth trying: each TP in the node (or only `tp` when one is asked for); PP across nodes only
+    when the largest TP does not fit."""
+    tps = [tp] if tp else tp_candidates(shape, cluster)
+    ws = [worker(shape, cluster, setup, t, 1, a, sa) for t in tps]
     if not any(w.fits for w in ws):
-        top = max(tp_candidates(shape, cluster))
+        top = max(tps)
         for pp in (2, 4, 8, 16):
             if pp <= shape.layers:
                 ws.append(worker(shape, cluster, setup, top, pp, a, sa))
@@ -240,9 +247,11 @@ def plan_serving(
     users: float | None = None,
     mode: str = "aggregated",
     a: Assumptions | None = None,
+    tp: int | None = None,
 ) -> ServingPlan:
     """With `rate_per_s` or `users`: the fewest GPUs that serve that load within the targets (and the
-    layout). Otherwise: the capacity of `n_gpus` GPUs as drawn, with the layout that gives the most."""
+    layout). Otherwise: the capacity of `n_gpus` GPUs as drawn, with the layout that gives the most. `tp`: only
+    that tensor-parallel size (prefill and decode workers alike), as a benchmark that states its TP ran."""
     if mode not in MODES:
         raise ValidationError(
             text.Msg("error.unknown_serving_mode", {"value": mode}),
@@ -251,7 +260,7 @@ def plan_serving(
         )
     a = a or load_assumptions()
     sa = serving_assumptions()
-    ws = _workers(shape, cluster, setup, a, sa)
+    ws = _workers(shape, cluster, setup, a, sa, tp)
     ok = [w for w in ws if w.fits]
     if not ok:
         w = ws[-1]

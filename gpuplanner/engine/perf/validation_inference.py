@@ -45,6 +45,7 @@ INFERENCE_KEYS = SHAPE_KEYS | {
     "ttft",
     "ttft_percentile",
     "tpot",
+    "tp",
     "serving",
 }
 # what `estimate --inference --precision` accepts (cli/estimate_cmd.py); FP4 is not among them
@@ -210,7 +211,9 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
         ttft_percentile=req.get("ttft_percentile"),
     )
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
-    return plan_serving(shape, cluster, setup, n_gpus=req["gpus"], mode=req.get("serving") or "best")
+    return plan_serving(
+        shape, cluster, setup, n_gpus=req["gpus"], mode=req.get("serving") or "best", tp=req.get("tp")
+    )
 
 
 def check(run: InferenceRun, catalog: Catalog | None = None) -> InferenceChecked:
