@@ -2,7 +2,9 @@
 
 A replica is `tp` GPUs holding one copy of the weights. Decode reads every weight and the whole KV cache once
 per step (memory bound at small batch) and does 2·N_active FLOPs per sequence (compute bound at large batch):
-step = max(bytes / (HBM · e), FLOPs / (peak · e_gemm)) + 2 all-reduces per layer over the tp group.
+step = max(bytes / (HBM · e), FLOPs / (peak · e_gemm)) + the memory-bound kernels' activation traffic per token
+(serving_activations.py) + 2 all-reduces per layer over the tp group. An MoE step reads the experts its batch
+touches in expectation; sliding-window layers hold and read at most the window (kv_cache.py).
 Prefill is compute bound: 2·N_active·prompt FLOPs per sequence plus attention over the prompt.
 Cluster tokens/s = (GPUs // tp) replicas × per-replica tokens/s.
 """
@@ -19,6 +21,8 @@ from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for
 from gpuplanner.engine.perf.flops import param_counts
 from gpuplanner.engine.perf.kv_cache import experts_read_share, held_tokens, prefill_attended
 from gpuplanner.engine.perf.memory import kv_cache_bytes, usable_memory_gb
+from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
+from gpuplanner.engine.perf.serving_worker import serving_assumptions
 from gpuplanner.engine.perf.shapes import ClusterSpec, InferenceConfig, ModelShape
 
 GB = 1e9
@@ -75,7 +79,13 @@ def estimate_inference(
     t_cmp = cfg.batch * flops_token / tp / gemm_rate
     ar_bytes = cfg.batch * shape.hidden * 2.0
     t_tp = 2.0 * shape.layers * float(group_all_reduce_s(ar_bytes, tp, g_tp, links, "tp"))
-    step = max(t_mem, t_cmp) + t_tp
+    # the memory-bound kernels between the GEMMs, per token (serving_activations.py), in addition
+    fp8 = cfg.weight_precision_bytes <= 1.0 and bool(cluster.peak_fp8_tflops)
+    ew = serving_assumptions().table("serving_elementwise_bytes")
+    act_tok = activation_bytes_per_token(shape, tp, 1, fp8, ew) / (
+        cluster.mem_bw_tbyte_per_s * 1e12 * a.number("elementwise_hbm_efficiency")
+    )
+    step = max(t_mem, t_cmp) + cfg.batch * act_tok + t_tp
     decode_tps = cfg.batch / step
 
     prompt_tokens = cfg.batch * cfg.prompt_len
@@ -83,7 +93,7 @@ def estimate_inference(
         2.0 * c["active"]
         + 4.0 * shape.layers * shape.heads * shape.head_dim * float(prefill_attended(shape, cfg.prompt_len))
     )  # causal: the keys before each query (half the score square), within the window where there is one
-    t_prefill = prefill_flops / tp / gemm_rate + weights_gpu / bw
+    t_prefill = prefill_flops / tp / gemm_rate + weights_gpu / bw + prompt_tokens * act_tok
     t_prefill += (
         2.0
         * shape.layers
