@@ -168,3 +168,26 @@ def test_a_stated_tp_is_the_layout_served(mode):
     tps = {fixed.tp} if fixed.mode == "aggregated" else {fixed.prefill_tp, fixed.decode_tp}
     assert tps == {4} and fixed.max_requests_per_s > 0
     assert fixed.max_requests_per_s <= free.max_requests_per_s * (1 + 1e-9)  # the free choice is the best
+
+
+def test_static_moe_batch_reads_the_expected_experts_and_pays_the_activation_traffic():
+    """estimate_inference (static batch): a Mixtral step at batch B reads the dense weights plus
+    E(1 − (1 − k/E)^B) of the experts; the activation bytes add B × bytes / (HBM · e_elementwise)."""
+    from gpuplanner.engine.perf import InferenceConfig, estimate_inference
+    from gpuplanner.engine.perf.flops import param_counts
+
+    c = param_counts(MIXTRAL)
+    bw = 3.35e12 * 0.75  # decode_hbm_efficiency
+    ew = serving_assumptions().table("serving_elementwise_bytes")
+    act = activation_bytes_per_token(MIXTRAL, 1, 1, False, ew) / (3.35e12 * 0.62)
+    steps = {}
+    for b in (1, 2):
+        est = estimate_inference(MIXTRAL, InferenceConfig(batch=b, prompt_len=8, output_len=2), H100)
+        assert est.bound == "memory bandwidth"
+        steps[b] = est.decode_step_s
+    experts = c["experts_total"] * 2.0
+    # the KV read and the activation term grow with the batch; the second sequence adds
+    # experts × ((1 − (3/4)²) − 1/4) = experts × 3/16 of expert reads
+    kv_one = 2 * 32 * 8 * 128 * 9 * 2.0
+    extra = experts * (3 / 16) / bw + kv_one / bw + act
+    assert steps[2] - steps[1] == pytest.approx(extra, rel=1e-6)
