@@ -48,9 +48,8 @@ class ServingSetup:
     tpot_s: float | None = None
     think_time_s: float = 0.0
     max_batched_tokens: int | None = None  # None = the engine default (serving.yaml)
-    ttft_percentile: float | None = (
-        None  # the TTFT target holds at this percentile (MLPerf: 99); None = the mean
-    )
+    # the TTFT target holds at this percentile of requests (MLPerf: 99); None = in the mean
+    ttft_percentile: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("prompt_len", "output_len"):
