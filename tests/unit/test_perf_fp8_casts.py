@@ -4,7 +4,8 @@ closed form.
 Sources: S. Bekman, Machine Learning Engineering, compute/accelerator/README.md, 'Maximum Achievable Matmul
 FLOPS comparison table' (BF16 and FP8 rows); Transformer Engine cpp_extensions/transpose.py and
 csrc/quantizer.cpp (create_transpose only when non-TN FP8 GEMMs are unsupported, i.e. before Blackwell);
-Zadouri, Dao et al., FlashAttention-4, arXiv:2603.05451 (B200: 1613 TFLOP/s, 1.3x cuDNN 9.13).
+Zadouri, Dao et al., FlashAttention-4, arXiv:2603.05451 (B200: 1613 TFLOP/s, 1.3x cuDNN 9.13); AMD, ROCm Blogs,
+'Measuring Max-Achievable FLOPs - Part 2' (MI300X/MI325X MAF, Table 1).
 """
 
 from __future__ import annotations
@@ -34,8 +35,22 @@ def test_fp8_ratio_is_the_ratio_of_the_two_measured_mamf_efficiencies(gpu):
     assert A.number("fp8_gemm_efficiency_ratio", gpu) == pytest.approx(expected, abs=0.0015)
 
 
+# AMD's Max-Achievable FLOPs table (ROCm Blogs, "Measuring Max-Achievable FLOPs - Part 2", Table 1, hipBLASLt):
+# (MAF FP8, MAF BF16) in TFLOP/s, peaks 2614.9 / 1307.4 for both
+AMD_MAF = {"AMD Instinct MI300X 192GB": (1273.0, 708.0), "AMD Instinct MI325X 256GB": (1519.0, 843.0)}
+
+
+@pytest.mark.parametrize("gpu", list(AMD_MAF))
+def test_amd_fp8_ratio_and_gemm_efficiency_are_amds_measured_maf(gpu):
+    fp8, bf16 = AMD_MAF[gpu]
+    ratio = (fp8 / 2614.9) / (bf16 / 1307.4)
+    assert A.number("fp8_gemm_efficiency_ratio", gpu) == pytest.approx(ratio, abs=0.0015)
+    # measured at the clock the GPU holds under a dense GEMM: the BF16 MAF share is the GEMM efficiency
+    assert A.number("gemm_efficiency", gpu) == pytest.approx(bf16 / 1307.4, abs=0.01)
+
+
 def test_gpus_without_an_fp8_mamf_row_keep_the_earlier_estimate():
-    assert A.number("fp8_gemm_efficiency_ratio", "AMD Instinct MI300X") == 0.80
+    assert A.number("fp8_gemm_efficiency_ratio", "Intel Gaudi 3") == 0.80
 
 
 EW = A.table("elementwise_bytes")
