@@ -22,6 +22,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the --ttft target holds at this percentile of requests (MLPerf Server: 99); default: in the mean",
     )
     g.add_argument("--tpot", type=float, help="time-per-output-token target, seconds")
+    g.add_argument(
+        "--tpot-percentile",
+        type=float,
+        help="the --tpot target holds for this percentile of requests' mean TPOT (MLPerf: 99); default: in the mean",
+    )
     g.add_argument("--rate", type=float, help="requests per second to serve: prints the GPUs needed")
     g.add_argument("--users", type=float, help="concurrent users to serve: prints the GPUs needed")
     g.add_argument("--think-time", type=float, default=0.0, help="seconds a user waits between requests")
@@ -72,6 +77,7 @@ def run_inference(args: argparse.Namespace, shape, cluster) -> int:
         ttft_s=args.ttft,
         tpot_s=args.tpot,
         ttft_percentile=args.ttft_percentile,
+        tpot_percentile=args.tpot_percentile,
         think_time_s=args.think_time,
     )
     plan = plan_serving(

@@ -191,3 +191,33 @@ def test_static_moe_batch_reads_the_expected_experts_and_pays_the_activation_tra
     kv_one = 2 * 32 * 8 * 128 * 9 * 2.0
     extra = experts * (3 / 16) / bw + kv_one / bw + act
     assert steps[2] - steps[1] == pytest.approx(extra, rel=1e-6)
+
+
+def test_lifetime_mean_occupancy_of_an_md_infinity_queue_has_variance_two_thirds_of_its_mean():
+    """serving_tails: Poisson arrivals, each staying D; the number present averaged over a request's own stay has
+    variance (2/3)·B. Monte-Carlo with a fixed seed: arrivals on a fine grid, occupancy by a moving sum."""
+    rng = np.random.default_rng(11)
+    dt, d, lam = 0.01, 10.0, 30.0  # B = λ·D = 300
+    n = int(4000 / dt)
+    arrivals = rng.poisson(lam * dt, n)
+    k = int(d / dt)
+    occ = np.convolve(arrivals, np.ones(k), mode="full")[k:n]  # sequences present at each instant
+    window = np.convolve(occ, np.ones(k) / k, mode="valid")  # mean over a stay of length D
+    assert occ.mean() == pytest.approx(lam * d, rel=0.02)
+    assert window.var() == pytest.approx(2 / 3 * lam * d, rel=0.1)
+
+
+def test_a_p99_tpot_target_admits_less_load_than_the_same_target_in_the_mean():
+    from gpuplanner.engine.perf.serving import max_rate
+    from gpuplanner.engine.perf.serving_tails import tpot_quantile
+
+    base = dict(prompt_len=1000, output_len=500, precision="fp8", tpot_s=0.03)
+    w = worker(LLAMA8, H100, ServingSetup(**base), tp=1)
+    mean, why_mean = max_rate(w, ServingSetup(**base))
+    p99, why = max_rate(w, ServingSetup(**base, tpot_percentile=99))
+    assert why == why_mean == "tpot" and 0 < p99 < mean
+    t, b = np.array([0.03]), np.array([400.0])
+    per_seq = w.mem_b_s + w.cmp_b_s + w.k_tok_s
+    assert float(tpot_quantile(w, t, b, 0.99)[0]) == pytest.approx(
+        0.03 + 2.3263 * per_seq * np.sqrt(800 / 3), rel=1e-4
+    )

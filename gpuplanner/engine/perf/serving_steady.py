@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from gpuplanner.engine.perf.serving_tails import tpot_quantile
 from gpuplanner.engine.perf.serving_worker import ServingSetup, Worker
 
 
@@ -46,6 +47,7 @@ class Operating:
     limit: np.ndarray  # why infeasible: "", "compute", "token budget", "kv cache"
     latency_s: np.ndarray  # TTFT + (O − 1) · TPOT
     ttft_target_s: np.ndarray  # TTFT at the setup's percentile (the mean when it states none)
+    tpot_target_s: np.ndarray  # TPOT at the setup's percentile over requests (serving_tails.py)
 
 
 def wait_quantile(
@@ -122,6 +124,11 @@ def steady_state(
         limit=limit,
         latency_s=ttft + max(osl - 1.0, 0.0) * tpot,
         ttft_target_s=ttft_t,
+        tpot_target_s=np.where(
+            finite,
+            tpot_quantile(w, T, B, None if setup.tpot_percentile is None else setup.tpot_percentile / 100.0),
+            np.inf,
+        ),
     )
 
 
@@ -157,14 +164,14 @@ def _meets(op: Operating, setup: ServingSetup, extra_ttft_s: float = 0.0) -> np.
     if setup.ttft_s is not None:
         ok &= op.ttft_target_s + extra_ttft_s <= setup.ttft_s
     if setup.tpot_s is not None:
-        ok &= op.tpot_s <= setup.tpot_s
+        ok &= op.tpot_target_s <= setup.tpot_s
     return ok
 
 
 def _why(op: Operating, setup: ServingSetup, i: int, extra_ttft_s: float = 0.0) -> str:
     if op.limit[i]:
         return str(op.limit[i])
-    if setup.tpot_s is not None and op.tpot_s[i] > setup.tpot_s:
+    if setup.tpot_s is not None and op.tpot_target_s[i] > setup.tpot_s:
         return "tpot"
     if setup.ttft_s is not None and op.ttft_target_s[i] + extra_ttft_s > setup.ttft_s:
         return "ttft"

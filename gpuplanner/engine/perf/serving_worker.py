@@ -48,8 +48,9 @@ class ServingSetup:
     tpot_s: float | None = None
     think_time_s: float = 0.0
     max_batched_tokens: int | None = None  # None = the engine default (serving.yaml)
-    # the TTFT target holds at this percentile of requests (MLPerf: 99); None = in the mean
+    # the TTFT / TPOT targets hold at these percentiles of requests (MLPerf: 99); None = in the mean
     ttft_percentile: float | None = None
+    tpot_percentile: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("prompt_len", "output_len"):
@@ -70,12 +71,10 @@ class ServingSetup:
             v = getattr(self, name)
             if v is not None and not v > 0:
                 raise ValidationError(text.Msg("error.positive", {"name": name}), field=name, value=v)
-        if self.ttft_percentile is not None and not 0 < self.ttft_percentile < 100:
-            raise ValidationError(
-                text.Msg("error.percentile", {"name": "ttft_percentile"}),
-                field="ttft_percentile",
-                value=self.ttft_percentile,
-            )
+        for name in ("ttft_percentile", "tpot_percentile"):
+            v = getattr(self, name)
+            if v is not None and not 0 < v < 100:
+                raise ValidationError(text.Msg("error.percentile", {"name": name}), field=name, value=v)
         if self.think_time_s < 0:
             raise ValidationError(text.Msg("error.think_time_negative"), field="think_time_s")
 

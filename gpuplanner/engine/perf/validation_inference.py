@@ -45,6 +45,7 @@ INFERENCE_KEYS = SHAPE_KEYS | {
     "ttft",
     "ttft_percentile",
     "tpot",
+    "tpot_percentile",
     "tp",
     "serving",
 }
@@ -209,6 +210,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
         ttft_s=req.get("ttft"),
         tpot_s=req.get("tpot"),
         ttft_percentile=req.get("ttft_percentile"),
+        tpot_percentile=req.get("tpot_percentile"),
     )
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
     return plan_serving(
