@@ -55,13 +55,13 @@ VALIDATION_INFERENCE: dict[str, tuple[str, str]] = {
     ),
     "perf.valinf_footer": (
         "error = predicted/measured − 1 in output tokens/s. Offline: the largest sustainable rate; Server: the "
-        "largest rate within the scenario's TTFT/TPOT limits (MLPerf and the engine: p99 TTFT, the engine from its "
-        "queue wait; TPOT: MLPerf p99 of each request's mean, the engine the steady mean). The MLPerf rows' prompt "
+        "largest rate within the scenario's TTFT/TPOT limits (both at the 99th percentile over requests; the engine "
+        "from its queue wait and from the Poisson number of sequences decoding). The MLPerf rows' prompt "
         "lengths are their datasets' means (catalogs/validation/inference_runs.yaml says where from). Error bands "
         "of `estimate --inference`: measured/predicted range per group (scenario, dense/MoE), leave-one-out "
         "coverage {coverage:.0%} of {runs} results.",
         "误差 = 预测/实测 − 1（输出 token/s）。Offline：可持续的最大速率；Server：满足该场景 TTFT/TPOT 上限的最大速率"
-        "（TTFT：MLPerf 与引擎均取 p99，引擎由排队等待时间推算；TPOT：MLPerf 取各请求平均值的 p99，引擎取稳态平均）。"
+        "（两者均取各请求的第 99 百分位；引擎由排队等待时间与解码中序列数的泊松分布推算）。"
         "MLPerf 各行的输入长度取其数据集的平均值（出处见 catalogs/validation/inference_runs.yaml）。"
         "`estimate --inference` 的误差区间：按组（场景、稠密/MoE）取实测/预测"
         "之比的范围，留一法覆盖率 {coverage:.0%}，共 {runs} 个实测。",
