@@ -221,3 +221,15 @@ def test_a_p99_tpot_target_admits_less_load_than_the_same_target_in_the_mean():
     assert float(tpot_quantile(w, t, b, 0.99)[0]) == pytest.approx(
         0.03 + 2.3263 * per_seq * np.sqrt(800 / 3), rel=1e-4
     )
+
+
+def test_prefill_queue_load_keeps_the_wait_within_its_budget_and_no_more():
+    from gpuplanner.engine.perf.serving_steady import prefill_queue_load, wait_quantile
+
+    d = 0.3
+    for q in (None, 0.5, 0.9, 0.99):
+        for budget in (0.05, 0.5, 3.0):
+            rho = prefill_queue_load(budget, d, q)
+            mean = rho * d / (2 * (1 - rho))
+            assert float(wait_quantile(mean, rho, q)) == pytest.approx(budget, rel=1e-6)
+    assert prefill_queue_load(0.5, d, 0.99) < prefill_queue_load(0.5, d, None)

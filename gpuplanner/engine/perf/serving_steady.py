@@ -151,7 +151,7 @@ def prefill_queue_load(budget_s: float, service_s: float, q: float | None) -> fl
     rho = 2.0 * x / (1.0 + 2.0 * x)  # mean wait ρ·D / (2(1 − ρ)) = budget
     if q is None:
         return rho
-    lo, hi = 0.0, rho  # the quantile is at least the mean: the answer is below the mean's
+    lo, hi = 0.0, 1.0  # the wait's quantile grows with the load: bisect
     for _ in range(60):
         mid = 0.5 * (lo + hi)
         wait = float(wait_quantile(mid * service_s / (2.0 * (1.0 - mid)), mid, q))
