@@ -61,12 +61,15 @@ def estimate_inference(
     g_tp = min(tp, cluster.gpus_per_node)
 
     weights_gpu = c["total"] * cfg.weight_precision_bytes / tp
+    # the input embedding is a row lookup: its table is not streamed each step (a tied table is the output head)
+    touched = weights_gpu - (
+        0.0 if shape.tied_embeddings else shape.vocab * shape.hidden * cfg.weight_precision_bytes / tp
+    )
     # an MoE step reads the experts its batch routes to: E·(1 − (1 − k/E)^B) of each layer's E in expectation
-    touched = weights_gpu
     if shape.is_moe:
         experts_gpu = c["experts_total"] * cfg.weight_precision_bytes / tp
         share = float(experts_read_share(shape.top_k, shape.experts, max(cfg.batch, 1)))
-        touched = weights_gpu - experts_gpu * (1.0 - share)
+        touched -= experts_gpu * (1.0 - share)
     context_avg = cfg.prompt_len + cfg.output_len / 2.0
     held_avg = float(held_tokens(shape, context_avg))  # sliding-window layers hold at most the window
     kv_read = float(
