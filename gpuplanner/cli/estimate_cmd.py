@@ -198,7 +198,7 @@ def _print_text(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape, 
     print(
         f"{cluster.gpu_name} × {est.n_gpus}: TP{cfg.tp} PP{cfg.pp} DP{cfg.dp} CP{cfg.cp} EP{cfg.ep} "
         f"VPP{cfg.vpp} micro-batch {cfg.micro_batch}, recompute {cfg.recompute}, {cfg.precision}, "
-        f"{'flash' if cfg.attention == 'flash' else 'unfused'} attention, SP {'on' if cfg.sp else 'off'}, "
+        f"{cfg.attention} attention, SP {'on' if cfg.sp else 'off'}, "
         f"ZeRO {cfg.zero_stage}"
     )
     r = _ranges(est, shape, cluster, cfg)
@@ -319,7 +319,9 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--precision", choices=["bf16", "fp16", "fp8"])
     p.add_argument(
-        "--attention", choices=["flash", "unfused"], help="attention kernel (FlashAttention or not)"
+        "--attention",
+        choices=["flash", "unfused", "triton"],
+        help="attention kernel: FlashAttention-2 class, unfused, or the 2023 FlashAttention in Triton",
     )
     p.add_argument("--sequence-parallel", "--sp", dest="sequence_parallel", action=Bool, default=None)
     p.add_argument("--recompute", choices=["none", "selective", "full"])

@@ -95,6 +95,23 @@ def test_flash_attention_and_recompute_switches_move_the_estimate():
     assert step["--recompute none"] < step[""]  # no second forward
 
 
+def test_llm_foundry_stack_sets_the_triton_attention_kernel_and_it_is_slower_than_flash():
+    """LLM Foundry's 2023 MPT benchmarks ran FlashAttention in Triton (attn_impl: triton), which the
+    FlashAttention-2 paper puts 1.3-1.5x slower in the forward and ~2x in the backward."""
+    base = ["estimate", "--layers", "32", "--hidden", "4096", "--heads", "32", "--seq", "2048", "--tied-embeddings",
+            "--no-dropout", "--gpu", "nvidia-h100-sxm", "--nic-gbps", "200", "--gpus", "8", "--tp", "1", "--pp", "1",
+            "--micro-batch", "6", "--global-batch", "48", "--recompute", "none", "--stack", "llm-foundry-2023"]  # fmt: skip
+    text = run(*base)
+    assert text.returncode == 0, text.stderr
+    assert "attention triton" in text.stdout.split("set:")[1].splitlines()[0]
+    assert "triton attention" in text.stdout
+    d = {a: json.loads(run(*base, *a.split(), "--json").stdout) for a in ("", "--attention flash")}
+    assert d[""]["settings"]["attention"] == "triton" and d[""]["stack_set"]["attention"] == "triton"
+    assert d["--attention flash"]["settings"]["attention"] == "flash"
+    assert "attention" not in d["--attention flash"]["stack_set"]
+    assert d["--attention flash"]["step_time_s"] < d[""]["step_time_s"]
+
+
 def test_json_carries_ranges_that_contain_the_point_estimate_and_time_to_train():
     r = run("estimate", "--model", "llama3-70b", "--gpu", "nvidia-h100-sxm", "--gpus", "512", "--tp", "8",
             "--pp", "4", "--vpp", "5", "--global-batch", "1024", "--tokens", "15e12", "--json")  # fmt: skip

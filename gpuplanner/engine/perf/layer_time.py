@@ -174,6 +174,7 @@ def layer_times(
     mb: Num,
     sp: Flag,
     flash: bool,
+    triton: bool = False,
     dedup_dispatch: bool = False,
     etp: Num | None = None,
 ) -> LayerTimes:
@@ -228,6 +229,9 @@ def layer_times(
             useful = ((shape.layers - n_w) * useful + n_w * w / s) / shape.layers
         attn_fwd = useful * score_flops / hw.attn_flop_per_s
         attn_bwd = 2.5 * attn_fwd  # backward recomputes the scores: 2.5× the forward FLOPs (FA-2)
+        if triton:  # FlashAttention in Triton (2023): the time of each pass relative to FA-2's
+            ratio = a.table("triton_attention_time_ratio")
+            attn_fwd, attn_bwd = ratio["fwd"] * attn_fwd, ratio["bwd"] * attn_bwd
     else:
         bmm_f = np.maximum(
             score_flops / hw.unfused_flop_per_s, hw.ew["scores_bmm_fwd"] * score_elems / hw.gemm_byte_per_s

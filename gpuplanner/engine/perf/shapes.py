@@ -16,7 +16,7 @@ from gpuplanner.core.errors import ValidationError
 ARCHITECTURES = ("dense", "moe", "vit", "dit")
 PRECISIONS = ("bf16", "fp16", "fp8")
 RECOMPUTE = ("none", "selective", "full")
-ATTENTION = ("flash", "unfused")
+ATTENTION = ("flash", "unfused", "triton")
 OPTIMIZERS = ("fused", "unfused")
 # what Adam keeps per parameter besides the model's weights (catalogs/assumptions/performance.yaml
 # optimizer_state_bytes_per_param): fp32 master + fp32 moments; the fp32 master rebuilt from the bf16
@@ -156,7 +156,8 @@ class TrainConfig:
     zero_stage: int = 1
     recompute: str = "selective"
     total_tokens: float = 0.0
-    attention: str = "flash"  # "unfused" = pre-FlashAttention kernels (Megatron-LM 2021/2022)
+    # "unfused" = pre-FlashAttention kernels (Megatron-LM 2021/2022); "triton" = FlashAttention in Triton (2023)
+    attention: str = "flash"
     sequence_parallel: bool | None = None  # None: on whenever tp > 1 (Megatron-Core default)
     dp_overlap: bool = (
         True  # gradient reduce overlapped with the last backward (Megatron --overlap-grad-reduce)

@@ -51,6 +51,7 @@ class Options:
     precision: str = "bf16"
     zero_stage: int = 1
     flash: bool = True
+    triton_attention: bool = False  # FlashAttention in Triton (2023), slower than FA-2 (layer_time.py)
     dp_overlap: bool = True
     tp_overlap: bool = True
     total_tokens: float = 0.0
@@ -105,6 +106,7 @@ def evaluate(
         mb=mb,
         sp=sp,
         flash=opt.flash,
+        triton=opt.triton_attention,
         dedup_dispatch=opt.moe_dispatcher == "deepep",
         etp=etp,
     )
@@ -389,7 +391,8 @@ def options_for(cfg: TrainConfig) -> Options:
         seq_len=cfg.seq_len,
         precision=cfg.precision,
         zero_stage=cfg.zero_stage,
-        flash=cfg.attention == "flash",
+        flash=cfg.attention != "unfused",
+        triton_attention=cfg.attention == "triton",
         dp_overlap=cfg.dp_overlap,
         tp_overlap=cfg.tp_overlap,
         total_tokens=cfg.total_tokens,
