@@ -127,6 +127,7 @@ SETTING_NAMES = (
     "moe_dispatcher",
     "expert_tp",
     "fp8_params",
+    "fp8_recipe",
 )
 
 
@@ -393,6 +394,13 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="FP8 primary weights with --precision fp8 (Megatron --fp8-param-gather): 1-byte GEMM weights, "
         "gathered in 1 byte by the distributed optimizer",
+    )
+    p.add_argument(
+        "--fp8-recipe",
+        choices=["delayed", "current", "mxfp8"],
+        help="FP8 scaling with --precision fp8 (Transformer Engine): delayed (amax history, casts fused), "
+        "current (per-tensor amax of this step: an extra pass over every cast tensor), mxfp8 (Blackwell "
+        "1x32 blocks, both orientations quantized)",
     )
 
 

@@ -193,3 +193,20 @@ def test_a_catalog_without_validation_data_still_estimates_and_validate_says_why
     assert d["step_time_s_range"] is None and "no error bands" in d["band"]["explanation"]
     v = run("validate", env=env)
     assert v.returncode == 2 and "training_runs.yaml" in v.stderr
+
+
+def test_fp8_recipe_current_scaling_costs_an_amax_pass_and_mxfp8_needs_blackwell():
+    base = ["estimate", "--model", "llama3-70b", "--nic-gbps", "400", "--gpus", "64", "--micro-batch", "1",
+            "--global-batch", "128", "--seq", "8192", "--precision", "fp8", "--stack", "nemo-2024"]  # fmt: skip
+    h100 = [*base, "--gpu", "nvidia-h100-sxm", "--tp", "4", "--pp", "8", "--vpp", "5", "--json"]
+    d = {r: json.loads(run(*h100, "--fp8-recipe", r).stdout) for r in ("delayed", "current")}
+    assert d["current"]["settings"]["fp8_recipe"] == "current"
+    assert d["current"]["step_time_s"] > d["delayed"]["step_time_s"]
+    stack = json.loads(run(*h100).stdout)
+    assert stack["stack_set"]["fp8_recipe"] == "delayed"
+    r = run(*h100, "--fp8-recipe", "mxfp8")
+    assert r.returncode == 2 and "Blackwell" in r.stderr, r.stderr
+    b200 = [*base, "--gpu", "nvidia-b200", "--tp", "2", "--pp", "4", "--cp", "2", "--vpp", "5", "--json"]
+    r = run(*b200, "--fp8-recipe", "mxfp8")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["settings"]["fp8_recipe"] == "mxfp8"

@@ -17,6 +17,8 @@ ARCHITECTURES = ("dense", "moe", "vit", "dit")
 PRECISIONS = ("bf16", "fp16", "fp8")
 RECOMPUTE = ("none", "selective", "full")
 ATTENTION = ("flash", "unfused", "triton")
+# FP8 scaling recipes (Transformer Engine): per-tensor delayed (amax history), per-tensor current, MXFP8 blocks
+FP8_RECIPES = ("delayed", "current", "mxfp8")
 OPTIMIZERS = ("fused", "unfused")
 # what Adam keeps per parameter besides the model's weights (catalogs/assumptions/performance.yaml
 # optimizer_state_bytes_per_param): fp32 master + fp32 moments; the fp32 master rebuilt from the bf16
@@ -206,6 +208,9 @@ class TrainConfig:
     # the GEMM weights live as FP8 (1 byte + the 1-byte transpose) instead of bf16 + an FP8 cache, and the
     # distributed optimizer all-gathers them in 1 byte
     fp8_params: bool = False
+    # FP8_RECIPES: how Transformer Engine scales FP8 tensors, which sets the HBM passes of its casts
+    # (engine/perf/layer_time.py fp8_cast_bytes)
+    fp8_recipe: str = "delayed"
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):

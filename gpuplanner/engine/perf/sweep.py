@@ -70,6 +70,7 @@ class SweepResult:
             moe_dispatcher=o.moe_dispatcher,
             expert_tp=o.expert_tp,
             fp8_params=o.fp8_params,
+            fp8_recipe=o.fp8_recipe,
         )
 
     def estimate(self, i: int) -> TrainEstimate:
