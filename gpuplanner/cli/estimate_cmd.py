@@ -315,7 +315,7 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
 
     p.add_argument(
         "--stack",
-        help="software generation whose defaults to use: megatron-2021, megatron-core-2024, nemo-2024, "
+        help="software generation whose defaults to use: megatron-2021, megatron-core-2024, nemo-2024, nemo-2025, "
         "deepspeed-zero3, torchtitan-fsdp2, llm-foundry-2023, llama3-meta-2024, megatron-2022 (catalogs/assumptions/stacks.yaml)",
     )
     p.add_argument("--precision", choices=["bf16", "fp16", "fp8"])

@@ -116,3 +116,16 @@ def test_published_runs_that_state_current_scaling_are_modelled_with_it():
     ]
     assert len(stated) >= 6  # Megatron-Bridge 25.11 / 26.02 on DGX-H100
     assert all(r.request.get("fp8_recipe") == "current" for r in stated)
+
+
+def test_nemo_2025_stack_is_the_nemo_2_recipe():
+    """NeMo 2.2 (25.02): delayed scaling with FP8 primary weights, no activation recomputation, bf16 gradient
+    reduction; stated settings still win."""
+    from gpuplanner.engine.perf.settings import resolve
+
+    out, applied = resolve("nemo-2025", {"recompute": None, "fp8_recipe": "current"})
+    assert (
+        applied["recompute"] == "none" and applied["fp8_params"] is True and applied["grad_dtype"] == "bf16"
+    )
+    assert out["fp8_recipe"] == "current" and "fp8_recipe" not in applied
+    assert resolve("nemo-2025", {})[0]["fp8_recipe"] == "delayed"
