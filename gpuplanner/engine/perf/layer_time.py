@@ -53,6 +53,8 @@ class Hardware:
     sm_count: float = 0.0  # SMs that run GEMM tiles (0: unknown, no tile/wave quantisation of expert GEMMs)
     tile_rows: float = 128.0  # GEMM output tile (gemm_shape.py)
     tile_cols: float = 128.0
+    # FlashAttention-2's time over the attention kernel attn_flop_per_s stands for (Hopper: FA-3 / cuDNN)
+    fa2_time_ratio: float = 1.0
 
 
 def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardware:
@@ -85,6 +87,7 @@ def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardwa
         sm_count=a.number("gpu_sm_count", g),
         tile_rows=a.table("gemm_tile")["rows"],
         tile_cols=a.table("gemm_tile")["cols"],
+        fa2_time_ratio=a.number("fa2_attention_time_ratio", g),
     )
 
 
@@ -260,9 +263,11 @@ def layer_times(
             useful = ((shape.layers - n_w) * useful + n_w * w / s) / shape.layers
         attn_fwd = useful * score_flops / hw.attn_flop_per_s
         attn_bwd = 2.5 * attn_fwd  # backward recomputes the scores: 2.5× the forward FLOPs (FA-2)
-        if triton:  # FlashAttention in Triton (2023): the time of each pass relative to FA-2's
+        if triton:  # FlashAttention in Triton (2023): the time of each pass relative to FA-2's, and FA-2's
+            # relative to the kernel this GPU's rate stands for (Hopper: FA-3 / cuDNN; FA-2 uses no wgmma)
             ratio = a.table("triton_attention_time_ratio")
-            attn_fwd, attn_bwd = ratio["fwd"] * attn_fwd, ratio["bwd"] * attn_bwd
+            attn_fwd = ratio["fwd"] * hw.fa2_time_ratio * attn_fwd
+            attn_bwd = ratio["bwd"] * hw.fa2_time_ratio * attn_bwd
     else:
         bmm_f = np.maximum(
             score_flops / hw.unfused_flop_per_s, hw.ew["scores_bmm_fwd"] * score_elems / hw.gemm_byte_per_s
