@@ -208,9 +208,8 @@ def test_validate_prints_the_host_paced_runs_apart_and_as_bounds(capsys):
     assert d["host_paced"]["runs"] == len(HOST_PACED)
 
 
-def _analyzed(micro_batch: int):
+def _project(micro_batch: int):
     from gpuplanner.commands import AddRows
-    from gpuplanner.engine.analysis import analyze_project
     from gpuplanner.model import Project
     from gpuplanner.model.rows import Workload
     from gpuplanner.topology import GenerateOptions, generate_into
@@ -220,7 +219,13 @@ def _analyzed(micro_batch: int):
     wl = Workload(id="w1", name="qwen", model_id="qwen3-30b-a3b", tp=1, pp=1, ep=8, micro_batch=micro_batch,
                   global_batch=256, seq_len=4096, precision="fp8", recompute="none")  # fmt: skip
     AddRows("workloads", [wl]).apply(p)
-    return analyze_project(p)
+    return p
+
+
+def _analyzed(micro_batch: int):
+    from gpuplanner.engine.analysis import analyze_project
+
+    return analyze_project(_project(micro_batch))
 
 
 def test_the_design_advisor_warns_of_short_expert_kernels_in_both_languages():
@@ -241,3 +246,23 @@ def test_the_design_advisor_warns_of_short_expert_kernels_in_both_languages():
     big = _analyzed(16)
     assert not big.workload.estimate.extra["short_expert_kernels"]
     assert not [f for f in big.findings if f.rule == "short-expert-kernels"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_proposal_summary_notes_a_host_paced_estimate_and_cites_the_host_paced_runs(lang):
+    import datetime as dt
+
+    from gpuplanner.reports import new_context
+    from gpuplanner.reports.sections import exec_summary
+    from gpuplanner.reports.sources import published_runs
+
+    ctx = new_context(_project(1), lang, today=dt.date(2026, 12, 6), warn=lambda m: None)
+    perf = ctx.data["performance"]
+    assert perf["band"]["group"] == HOST_PACED_GROUP
+    _, note = exec_summary.fast_rows(ctx)
+    us = f"{perf['host_paced']['expert_gemm_us']:,.0f} µs"
+    assert us in note and ("upper bound" in note if lang == "en" else "上限" in note)
+    assert {c.run.id for c in published_runs(ctx)} == {c.run.id for c in HOST_PACED}
+    plain = new_context(_project(16), lang, today=dt.date(2026, 12, 6), warn=lambda m: None)
+    assert plain.data["performance"]["host_paced"] is None
+    assert "µs" not in exec_summary.fast_rows(plain)[1]
