@@ -44,7 +44,7 @@ def test_the_threshold_is_the_catalog_entry_with_a_source_and_marked_as_an_estim
 
 
 def test_changing_the_threshold_in_the_catalog_changes_the_rule(tmp_path):
-    """The rule reads the catalog value, not a constant: the same B200 run (38 µs) is host-paced at 50 µs, not
+    """The rule reads the catalog value, not a constant: the same B200 run (~40 µs) is host-paced at 50 µs, not
     at 10 µs."""
     doc = yaml.safe_load(Path(load_assumptions().path).read_text(encoding="utf-8"))
     shape, cluster, cfg = build(QWEN3_30B_B200)
@@ -183,10 +183,11 @@ def test_estimate_prints_a_host_paced_line_only_when_it_applies(capsys):
     args = ["estimate", "--model", "qwen3-30b-a3b", "--gpu", "nvidia-b200", "--gpus", "8", "--tp", "1", "--pp",
             "1", "--ep", "8", "--micro-batch", "4", "--global-batch", "512", "--seq", "4096", "--precision",
             "fp8", "--no-expert-tp"]  # fmt: skip
-    out = _cli(capsys, *args)
-    assert "\nhost-paced: one expert's GEMM takes 38 µs" in out and HOST_PACED_GROUP in out
     d = json.loads(_cli(capsys, *args, "--json"))
-    assert d["host_paced"]["group"] == HOST_PACED_GROUP
+    assert d["host_paced"]["group"] == HOST_PACED_GROUP and d["host_paced"]["expert_gemm_us"] < 50
+    out = _cli(capsys, *args)
+    us = d["host_paced"]["expert_gemm_us"]
+    assert f"\nhost-paced: one expert's GEMM takes {us:.0f} µs" in out and HOST_PACED_GROUP in out
     dense = _cli(capsys, "estimate", "--model", "llama3-8b", "--gpu", "nvidia-b200", "--gpus", "8")
     assert "host-paced" not in dense
 
