@@ -221,6 +221,8 @@ def _print_text(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape, 
         f"{rng('mfu_range', '.1f', 100.0, '%')}"
     )
     print(f"ranges: {band['explanation']}")
+    if r.get("host_paced"):  # fine-grained MoE whose expert GEMMs are launch-bound (engine/perf/host.py)
+        print(r["host_paced"]["explanation"])
     print(
         f"memory {est.memory.get('total_gb', 0):.1f} GB/GPU of {est.memory.get('usable_gb', 0):.1f} usable "
         f"({'fits' if est.fits else 'does NOT fit'})"

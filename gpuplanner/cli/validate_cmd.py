@@ -36,7 +36,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         return run_validate_inference(args)
     from gpuplanner.catalog.loader import default_catalog
     from gpuplanner.engine.perf.bands import stored_bands
-    from gpuplanner.engine.perf.validation import METRICS, check_all, summary
+    from gpuplanner.engine.perf.validation import METRICS, check_all, host_paced_summary, summary
     from gpuplanner.engine.perf.validation_collectives import check_collectives
 
     checked = check_all()
@@ -60,6 +60,10 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                         "error": c.error,
                         "refused": c.refusal or None,
                         "excluded": c.run.excluded or None,
+                        "counted": c.counted,
+                        "host_paced": c.host_paced,
+                        "expert_gemm_us": c.expert_gemm_us,
+                        "measured_under_prediction": c.bound_holds,
                         "gpu": c.gpu,
                         "gpus": c.n_gpus,
                         "layout": c.layout,
@@ -67,6 +71,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                     for c in checked
                 ],
                 "families": fams,
+                "host_paced": host_paced_summary(checked),
                 "bands": bands,
                 "collectives": [
                     {
@@ -87,7 +92,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         return 0
     rows = []
     for c in checked:
-        if c.run.excluded:
+        if not c.counted:
             continue
         fmt = ".3f" if c.run.metric in ("mfu", "step_time_s") else ".1f"
         rows.append(
@@ -120,6 +125,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         ],
         ["run", "group", "size", "measured µs", "predicted µs", "error"],
     )
+    _print_host_paced(checked, host_paced_summary(checked))
     excluded = [c for c in checked if c.run.excluded]
     if excluded:
         print("\nlisted but not counted (refused, or outside what the engine models; each says why):")
@@ -130,9 +136,62 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         f"\nerror = predicted/measured − 1 in throughput ({', '.join(v[0] for v in METRICS.values())}; a step time "
         f"is inverted). Sources: `gpuplanner validate --json`. Error bands of `estimate`: measured/predicted range "
         f"per group (GPU generation, dense/MoE, scale), leave-one-out coverage {bands['loo_coverage']:.0%} of "
-        f"{bands['runs']} runs."
+        f"{bands['runs']} runs{_host_paced_band(bands)}."
     )
     return 0
+
+
+def _host_paced_band(bands: dict) -> str:
+    hp = bands.get("host_paced")
+    if not hp:
+        return ""
+    return (
+        f"; host-paced runs: their own band {hp['low']:.2f}–{hp['high']:.2f} over {hp['runs']} runs, "
+        f"leave-one-out coverage {hp['loo_coverage']:.0%}"
+    )
+
+
+def _print_host_paced(checked, hs: dict) -> None:
+    """The host-paced runs (engine/perf/host.py): decided from the prediction, checked as upper bounds."""
+    rows = [c for c in checked if c.host_paced and not c.run.excluded]
+    if not rows:
+        return
+    print(
+        "\nhost-paced fine-grained MoE (one expert's GEMM under launch_sensitive_kernel_s, decided from the "
+        "prediction; not counted above: the GPU-time throughput is an upper bound, checked as one):"
+    )
+    print_table(
+        [
+            [
+                c.run.id,
+                c.run.cite,
+                f"{c.gpu.replace('NVIDIA ', '')} × {c.n_gpus}",
+                c.layout,
+                f"{c.expert_gemm_us:.0f}" if c.expert_gemm_us is not None else "—",
+                format(c.run.measured, ".1f"),
+                "refused" if c.predicted is None else format(c.predicted, ".1f"),
+                _pct(c.error),
+                {True: "yes", False: "NO", None: "—"}[c.bound_holds],
+            ]
+            for c in rows
+        ],
+        [
+            "run",
+            "source",
+            "GPUs",
+            "layout",
+            "expert GEMM µs",
+            "measured",
+            "GPU-time bound",
+            "error",
+            "bound holds",
+        ],
+    )
+    us = hs["expert_gemm_us"]
+    print(
+        f"host-paced: {hs['runs']} runs, bound holds for {hs['bound_holds']}, over-prediction mean "
+        f"{_pct(hs['mean_error'])}, largest {_pct(hs['worst_error'])}; expert GEMM {us[0]:.0f}–{us[1]:.0f} µs"
+    )
 
 
 def register(sub: argparse._SubParsersAction) -> None:

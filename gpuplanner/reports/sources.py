@@ -78,13 +78,15 @@ def published_runs(ctx: Any) -> list[Any]:
     group = (perf.get("band") or {}).get("group")
     if not group:
         return []
-    from gpuplanner.engine.perf.bands import group_keys
+    from gpuplanner.engine.perf.bands import HOST_PACED_GROUP, group_keys
     from gpuplanner.engine.perf.validation import check_all
 
+    if group == HOST_PACED_GROUP:  # a host-paced estimate's band is that of the host-paced runs
+        return [c for c in check_all() if c.error is not None and c.host_paced and not c.run.excluded]
     return [
         c
         for c in check_all()
-        if c.error is not None and not c.run.excluded and group in group_keys(c.moe, c.gpu, c.n_gpus)
+        if c.error is not None and c.counted and group in group_keys(c.moe, c.gpu, c.n_gpus)
     ]
 
 

@@ -112,6 +112,19 @@ FINDINGS_NETWORK: dict[str, tuple[str, str]] = {
         "Use at least two spines (or two switches) so that a failure only lowers bandwidth.",
         "至少使用两台脊交换机（或两台交换机），使单台故障只降低带宽而不中断业务。",
     ),
+    "finding.short-expert-kernels": (
+        "Each expert's GEMM takes about {us} µs per micro-batch and layer (micro-batch {micro_batch}, EP {ep}), "
+        "under the {limit} µs at which kernels are launch-bound: host work paces the step, so the estimated "
+        "throughput is an upper bound.",
+        "每个专家的 GEMM 每微批次每层约 {us} µs（微批次 {micro_batch}，EP {ep}），低于内核受启动开销限制的 "
+        "{limit} µs：单步时间由主机端工作决定，估算吞吐量只是上限。",
+    ),
+    "fix.short-expert-kernels": (
+        "Give each expert more tokens (a larger micro-batch, or fewer experts per GPU through a wider EP) and "
+        "capture the router and dispatch in CUDA graphs; plan capacity on the published host-paced range.",
+        "让每个专家处理更多 token（增大微批次，或扩大 EP 以减少每卡专家数），并用 CUDA Graph 捕获路由与分发；"
+        "按已发表的受主机节奏限制实测区间规划算力。",
+    ),
     "finding.communication-bound": (
         "Training is limited by the network: {bottleneck}",
         "训练受网络限制：{bottleneck}",

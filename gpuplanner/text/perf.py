@@ -46,6 +46,10 @@ PERF: dict[str, tuple[str, str]] = {
         "{runs} runs, leave-one-out coverage {coverage:.0%}, groups: {groups}",
         "{runs} 个实测，留一法覆盖率 {coverage:.0%}，分组：{groups}",
     ),
+    "perf.short_expert_kernels": (
+        "host-paced: one expert's GEMM takes {us:.0f} µs per micro-batch and layer on this GPU, under the {limit_us:.0f} µs at which kernels become launch-bound; the step is then paced by host work (kernel launches, the dispatcher's synchronisation) that the engine does not model, so the predicted throughput is an upper bound and the range is that of the {runs} published host-paced runs",
+        "受主机节奏限制：在此 GPU 上每个专家的 GEMM 每微批次每层仅需 {us:.0f} µs，低于内核受启动开销限制的 {limit_us:.0f} µs；此时单步时间由引擎未建模的主机端工作（内核启动、分发器同步）决定，预测吞吐量只是上限，区间取自 {runs} 个已发表的受主机节奏限制的实测",
+    ),
     "perf.no_bands": (
         "no error bands: {reason}",
         "没有误差区间：{reason}",

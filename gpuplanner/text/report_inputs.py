@@ -154,4 +154,6 @@ INPUTS: dict[str, tuple[str, str]] = {
     "aname_nvls_allreduce_gain": ("All-reduce gain of NVLink SHARP, by GPUs per node", "NVLink SHARP 全规约增益（按每节点 GPU 数）"),
     "aname_optimizer_bytes_per_param_unfused": ("Unfused optimizer memory traffic per parameter (bytes)",
                                                 "非融合优化器每参数显存读写量（字节）"),
+    "aname_launch_sensitive_kernel_s": ("Expert GEMM time below which a MoE run is host-paced (s)",
+                                        "专家 GEMM 耗时低于此值时 MoE 训练受主机节奏限制（s）"),
 }  # fmt: skip

@@ -55,6 +55,13 @@ PROPOSAL: dict[str, tuple[str, str]] = {
         "runs on comparable GPUs (listed in the sources).",
         "预期范围取自 {runs} 个同类 GPU 上已发表训练实测值与预测值之比的分布（见参考文献）。",
     ),
+    "ps_host_paced_note": (
+        "Each expert's GEMM takes about {us} µs, under the {limit} µs at which GPU kernels are launch-bound: "
+        "host work paces this fine-grained MoE, so the predicted speed is an upper bound and the range is that "
+        "of the published host-paced runs.",
+        "每个专家的 GEMM 约需 {us} µs，低于 GPU 内核受启动开销限制的 {limit} µs：此细粒度 MoE 的速度由主机端"
+        "工作决定，预测速度只是上限，预期范围取自已发表的受主机节奏限制的实测。",
+    ),
     "ps_no_workload": (
         "No training job is defined; power and cost assume {load} GPU load.",
         "未定义训练任务；功耗与成本按 GPU 负载 {load} 计算。",

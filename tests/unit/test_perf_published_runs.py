@@ -19,7 +19,7 @@ from gpuplanner.engine.perf.training import estimate
 from gpuplanner.engine.perf.validation import check_all, load_runs, summary
 
 CHECKED = check_all()
-COUNTED = [c for c in CHECKED if not c.run.excluded]
+COUNTED = [c for c in CHECKED if c.counted]
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,9 @@ def _as_inputs(r) -> Run:
     return Run(r.id, r.source, shape, cluster, cfg)
 
 
-RUNS = [_as_inputs(r) for r in load_runs() if not r.excluded]
+RUNS = [
+    _as_inputs(r) for r in load_runs() if not r.excluded
+]  # host-paced runs too (their memory is modelled)
 BY_ID = {r.name: r for r in RUNS}
 DGX_A100 = BY_ID["sc21-t2-ptd-175b-384"].cluster
 GPT3_175B = BY_ID["sc21-t2-ptd-175b-384"].shape

@@ -200,6 +200,25 @@ def workload_findings(c: Compiled, wl_result: WorkloadResult | None, catalog: Ca
                 {"bottleneck": bottleneck_msg(est.breakdown, est.tp_intra_node, est.dp_intra_node)},
             )
         )
+    if est.extra.get("short_expert_kernels"):
+        # fine-grained MoE whose expert GEMMs are launch-bound: the GPU-time estimate is an upper bound
+        # (engine/perf/host.py; the threshold is launch_sensitive_kernel_s of the performance assumptions)
+        from gpuplanner.engine.perf.assumptions import load_assumptions as perf_assumptions
+        from gpuplanner.engine.perf.host import threshold_s
+
+        out.append(
+            Finding(
+                "warning",
+                "short-expert-kernels",
+                (wl_result.workload_id,),
+                {
+                    "us": round(float(est.extra["expert_gemm_us"])),
+                    "limit": round(threshold_s(perf_assumptions()) * 1e6),
+                    "micro_batch": cfg.micro_batch,
+                    "ep": cfg.ep,
+                },
+            )
+        )
     # Checkpoint write time
     st_rows = np.flatnonzero(c.devices.kind == KIND_CODES["storage"])
     if len(st_rows):

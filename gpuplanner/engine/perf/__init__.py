@@ -10,7 +10,8 @@ Public entry points:
   refusing impossible layouts with the reason; settings.resolve applies a software stack's defaults
 - validation.check_all() -> the bundled published runs predicted through request.run (`gpuplanner validate`);
   bands.ranges(estimate, shape, cluster) -> error ranges derived from them; goodput.goodput(...) -> time to
-  train with interruptions, checkpoints and restarts
+  train with interruptions, checkpoints and restarts; host.expert_gemm_s -> whether a fine-grained MoE is
+  host-paced (its GPU-time throughput then an upper bound, with the band of the host-paced runs)
 Constants live in catalogs/assumptions/performance.yaml (assumptions.load_assumptions), software stacks in
 catalogs/assumptions/stacks.yaml, published runs and error bands in catalogs/validation/.
 """

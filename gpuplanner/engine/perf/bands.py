@@ -12,6 +12,12 @@ The bands are computed by `python -m gpuplanner.engine.perf.bands` into catalogs
 (running all runs takes ~2 s, too slow for every `estimate`); a test recomputes them and fails when the stored
 file is stale. Coverage is measured leave-one-out: the band of each run's group *without that run* must contain
 its measured value (reported as `loo_coverage`).
+
+Host-paced runs (fine-grained MoE whose expert GEMMs are shorter than launch_sensitive_kernel_s, host.py;
+decided from the prediction) are not in those groups: the GPU-time prediction is an upper bound for them, not
+an estimate. They form their own group HOST_PACED_GROUP, whose band runs from the lowest measured/predicted
+of the host-paced runs to the bound (1, or the highest run if one ever exceeded it), with its own leave-one-out
+coverage (`host_paced` in the file). A host-paced prediction takes that band whatever its size.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import numpy as np
 
 from gpuplanner import text
 from gpuplanner.core.errors import CatalogError
-from gpuplanner.engine.perf.band_groups import BandFile, bands_doc, pick_group
+from gpuplanner.engine.perf.band_groups import BandFile, bands_doc, mean_or_none, pick_group
 
 if TYPE_CHECKING:  # validation imports the estimate modules; this module is imported by them
     from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
@@ -33,6 +39,7 @@ if TYPE_CHECKING:  # validation imports the estimate modules; this module is imp
     from gpuplanner.engine.perf.validation import Checked
 
 MIN_RUNS = 14
+HOST_PACED_GROUP = "moe/host-paced"
 SCALE_SPLIT_GPUS = 256
 HOPPER_AND_LATER = (
     "h100",
@@ -95,12 +102,43 @@ class Band:
         )
 
 
+def _host_paced_band(ratio: np.ndarray) -> tuple[float, float]:
+    """From the lowest measured/predicted to the bound (1: a host-paced run cannot beat its GPU time)."""
+    return float(ratio.min()), max(1.0, float(ratio.max()))
+
+
+def host_paced(checked: Iterable[Checked]) -> dict[str, Any] | None:
+    """The band of the host-paced runs and its leave-one-out coverage; None without any."""
+    rows = [c for c in checked if c.error is not None and c.host_paced and not c.run.excluded]
+    if not rows:
+        return None
+    ratio = np.array([1.0 / (1.0 + (c.error or 0.0)) for c in rows])
+    lo, hi = _host_paced_band(ratio)
+    inside = []
+    for i in range(len(rows)):
+        others = np.delete(ratio, i)
+        if others.size:
+            o_lo, o_hi = _host_paced_band(others)
+            inside.append(bool(o_lo <= ratio[i] <= o_hi))
+    return {
+        "group": HOST_PACED_GROUP,
+        "runs": len(rows),
+        "low": lo,
+        "high": hi,
+        "loo_coverage": mean_or_none(inside),
+        "run_ids": [c.run.id for c in rows],
+    }
+
+
 def compute(checked: Iterable[Checked]) -> dict[str, Any]:
     """Bands per group, and their leave-one-out coverage, from validation.check_all()."""
-    rows = [c for c in checked if c.error is not None and not c.run.excluded]
+    checked = list(checked)
+    rows = [c for c in checked if c.error is not None and c.counted]
     ratio = np.array([1.0 / (1.0 + (c.error or 0.0)) for c in rows])  # rows all have an error
     keys = [group_keys(c.moe, c.gpu, c.n_gpus) for c in rows]
-    return bands_doc("error_bands", "perf.bands_file_note", MIN_RUNS, ratio, keys)
+    doc = bands_doc("error_bands", "perf.bands_file_note", MIN_RUNS, ratio, keys)
+    doc["host_paced"] = host_paced(checked)
+    return doc
 
 
 def _computed() -> dict[str, Any]:
@@ -113,9 +151,15 @@ BANDS = BandFile("error_bands.yaml", _computed)
 bands_path, stored_bands, write = BANDS.path, BANDS.stored, BANDS.write
 
 
-def band_for(shape: ModelShape, cluster: ClusterSpec, n_gpus: int, precision: str = "bf16") -> Band:
-    """The band of a prediction: its finest group holding at least MIN_RUNS published runs."""
+def band_for(
+    shape: ModelShape, cluster: ClusterSpec, n_gpus: int, precision: str = "bf16", host_paced: bool = False
+) -> Band:
+    """The band of a prediction: its finest group holding at least MIN_RUNS published runs; a host-paced
+    prediction (host.py) takes the band of the host-paced runs."""
     doc = stored_bands()
+    hp = doc.get("host_paced")
+    if host_paced and hp:
+        return Band((hp["low"], hp["high"]), HOST_PACED_GROUP, hp["runs"], doc["runs"] + hp["runs"])
     k = pick_group(doc, group_keys(shape.is_moe, cluster.gpu_name, int(n_gpus)), MIN_RUNS)
     g = doc["groups"][k]
     note = ""
@@ -138,8 +182,9 @@ def ranges(est: TrainEstimate, shape: ModelShape, cluster: ClusterSpec) -> dict[
 
     Without a readable bands file (a catalog folder without validation/) the ranges are None and the band
     says why, rather than failing the estimate."""
+    paced = bool(est.extra.get("short_expert_kernels"))
     try:
-        band = band_for(shape, cluster, est.n_gpus)
+        band = band_for(shape, cluster, est.n_gpus, host_paced=paced)
     except CatalogError as exc:
         return {
             "step_time_s_range": None,
@@ -147,6 +192,7 @@ def ranges(est: TrainEstimate, shape: ModelShape, cluster: ClusterSpec) -> dict[
             "mfu_range": None,
             "time_to_train_days_range": None,
             "band": {"explanation": text.en("perf.no_bands", reason=exc.one_line())},
+            "host_paced": None,
         }
     lo, hi = band.throughput_ratio
     out: dict[str, Any] = {
@@ -155,8 +201,26 @@ def ranges(est: TrainEstimate, shape: ModelShape, cluster: ClusterSpec) -> dict[
         "mfu_range": [est.mfu * lo, est.mfu * hi],
         "time_to_train_days_range": None,
         "band": band.as_dict(),
+        "host_paced": _host_paced_note(est, band) if paced else None,
     }
     if est.time_to_train_s:
         days = est.extra.get("time_to_train_with_failures_s", est.time_to_train_s) / 86400.0
         out["time_to_train_days_range"] = [days / hi, days / lo]
     return out
+
+
+def _host_paced_note(est: TrainEstimate, band: Band) -> dict[str, Any]:
+    """Why a prediction is host-paced (host.py), with the numbers, for `estimate --json` and the report."""
+    from gpuplanner.engine.perf.assumptions import load_assumptions
+    from gpuplanner.engine.perf.host import threshold_s
+
+    us = float(est.extra.get("expert_gemm_us", 0.0))
+    limit_us = threshold_s(load_assumptions()) * 1e6
+    params = {"us": us, "limit_us": limit_us, "runs": band.runs}
+    return {
+        "expert_gemm_us": us,
+        "threshold_us": limit_us,
+        "group": band.group,
+        "runs": band.runs,
+        "explanation": text.en("perf.short_expert_kernels", **params),
+    }

@@ -166,7 +166,7 @@ def fp8_cast_bytes(
     return fwd, bwd
 
 
-def _grouped_mlp_s(
+def grouped_mlp_s(
     groups: Real, rows: Real, h: float, width: float, mats: int, tp: Real, hw: Hardware
 ) -> Real:
     """`groups` experts' MLPs in grouped GEMMs: their roofline plus their tile and wave quantisation."""
@@ -240,7 +240,7 @@ def layer_times(
         local_experts = shape.experts / ep_arr
         moe_tokens = tokens * e_t / tp  # tokens this rank routes (its SP share when experts are not TP-split)
         rows = moe_tokens * shape.top_k / local_experts  # EP brings the ep ranks' tokens to the local experts
-        routed = _grouped_mlp_s(local_experts, rows, h, fe, mats, e_t, hw)
+        routed = grouped_mlp_s(local_experts, rows, h, fe, mats, e_t, hw)
         shared = (
             _mlp_gemms_s(tokens, h, fe * shape.shared_experts, mats, tp, hw) if shape.shared_experts else 0.0
         )

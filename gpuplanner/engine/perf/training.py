@@ -23,6 +23,7 @@ from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import p2p_s
 from gpuplanner.engine.perf.data_parallel import dp_time
 from gpuplanner.engine.perf.flops import hardware_flops_per_token, model_flops_per_token, param_counts
+from gpuplanner.engine.perf.host import expert_gemm_s, short_expert_kernels
 from gpuplanner.engine.perf.layer_time import ACT_BYTES, gemm_s, hardware_for, layer_times
 from gpuplanner.engine.perf.memory import training_memory
 from gpuplanner.engine.perf.moe import overlapped_ep_s, unpaired_fraction
@@ -268,6 +269,8 @@ def evaluate(
         fp8_params=opt.fp8_params and opt.precision == "fp8",
     )
     out = {k: np.asarray(p + 0.0 * step) for k, p in parts.items()}
+    # host-paced fine-grained MoE (host.py): decided from the prediction, never from a measurement
+    expert_s = expert_gemm_s(shape, hw, tp=tp, cp=cp, ep=ep, mb=mb, etp=etp) + 0.0 * step
     out.update(
         step_time_s=step,
         n_gpus=n_gpus,
@@ -287,6 +290,8 @@ def evaluate(
         / n_gpus
         / 1e9,
         tp_intra_node=tp <= links.gpus_per_node,
+        expert_gemm_s=expert_s,
+        short_expert_kernels=short_expert_kernels(expert_s, a),
         **{f"mem_{k}": val for k, val in mem.items()},
     )
     return out
@@ -443,6 +448,10 @@ def to_estimate(out: dict[str, np.ndarray], i: int) -> TrainEstimate:
             "goodput_text": goodput_text(g),
             **{f"goodput_{k}": v for k, v in g.items() if k != "goodput"},
         }
+    expert_s = float(row.get("expert_gemm_s", np.inf))
+    if np.isfinite(expert_s):  # a MoE model: its expert GEMM time and whether it is host-paced (host.py)
+        extra["expert_gemm_us"] = expert_s * 1e6
+        extra["short_expert_kernels"] = bool(row["short_expert_kernels"])
     return TrainEstimate(
         step_time_s=float(row["step_time_s"]),
         breakdown=breakdown,

@@ -61,6 +61,21 @@ class Checked:
     moe: bool
     layout: str
     step_time_s: float | None = None
+    # host-paced fine-grained MoE (engine/perf/host.py): decided from the prediction (its expert GEMM time
+    # against launch_sensitive_kernel_s), never from the error; such a run is checked as a bound
+    host_paced: bool = False
+    expert_gemm_us: float | None = None
+
+    @property
+    def counted(self) -> bool:
+        """In the statistics and the error bands: neither excluded by its row nor host-paced."""
+        return not self.run.excluded and not self.host_paced
+
+    @property
+    def bound_holds(self) -> bool | None:
+        """For a host-paced run the GPU-time throughput is an upper bound: measured <= predicted
+        (error >= 0). None without a prediction."""
+        return None if self.error is None else self.error >= 0.0
 
 
 def runs_path() -> Path:
@@ -153,6 +168,8 @@ def check(run: Run, catalog: Catalog | None = None) -> Checked:
         res.shape.is_moe,
         layout,
         est.step_time_s,
+        host_paced=bool(est.extra.get("short_expert_kernels", False)),
+        expert_gemm_us=est.extra.get("expert_gemm_us"),
     )
 
 
@@ -169,9 +186,10 @@ def check_all(path: str | Path | None = None) -> tuple[Checked, ...]:
 
 
 def summary(checked: tuple[Checked, ...] | list[Checked]) -> list[dict[str, Any]]:
-    """Per family, then all runs: count, refused, mean |error|, worst, mean signed error."""
+    """Per family, then all runs: count, refused, mean |error|, worst, mean signed error (counted runs only;
+    `host_paced_summary` gives the host-paced ones)."""
     fams: dict[str, list[Checked]] = {}
-    checked = [c for c in checked if not c.run.excluded]
+    checked = [c for c in checked if c.counted]
     for c in checked:
         fams.setdefault(c.run.family, []).append(c)
     rows = []
@@ -188,3 +206,18 @@ def summary(checked: tuple[Checked, ...] | list[Checked]) -> list[dict[str, Any]
             }
         )
     return rows
+
+
+def host_paced_summary(checked: tuple[Checked, ...] | list[Checked]) -> dict[str, Any]:
+    """The host-paced runs (not excluded by their row): how many, how many hold the bound (measured <=
+    predicted), their mean and largest over-prediction, and the range of their expert GEMM times."""
+    hp = [c for c in checked if c.host_paced and not c.run.excluded]
+    e = np.array([c.error for c in hp if c.error is not None])
+    us = [c.expert_gemm_us for c in hp if c.expert_gemm_us is not None]
+    return {
+        "runs": len(hp),
+        "bound_holds": sum(bool(c.bound_holds) for c in hp),
+        "mean_error": float(np.mean(e)) if e.size else None,
+        "worst_error": float(np.max(e)) if e.size else None,
+        "expert_gemm_us": [float(min(us)), float(max(us))] if us else None,
+    }

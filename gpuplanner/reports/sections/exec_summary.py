@@ -98,6 +98,14 @@ def fast_rows(ctx: ReportContext) -> tuple[list[tuple[str, str]], str]:
     rows.append((ctx.t("ps_mfu"), fmt.pct(perf["mfu"])))
     band = perf.get("band") or {}
     note = ctx.t("ps_band_note", runs=band["runs"]) if band.get("runs") and rng else ""
+    paced = perf.get("host_paced")
+    if paced:  # fine-grained MoE whose expert GEMMs are launch-bound (engine/perf/host.py)
+        hp = ctx.t(
+            "ps_host_paced_note",
+            us=fmt.integer(paced["expert_gemm_us"]),
+            limit=fmt.integer(paced["threshold_us"]),
+        )
+        note = f"{note} {hp}" if note else hp
     return rows, note
 
 
