@@ -127,6 +127,7 @@ SETTING_NAMES = (
     "moe_dispatcher",
     "expert_tp",
     "fp8_params",
+    "recompute_norm_act",
 )
 
 
@@ -391,6 +392,13 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="FP8 primary weights with --precision fp8 (Megatron --fp8-param-gather): 1-byte GEMM weights, "
         "gathered in 1 byte by the distributed optimizer",
+    )
+    p.add_argument(
+        "--recompute-norm-act",
+        action=Bool,
+        default=None,
+        help="recompute the MoE layer's pre-MLP norm and the experts' activation in the backward "
+        "(Megatron-Core recompute_modules layernorm, moe_act; Megatron-Bridge's MoE recipes)",
     )
 
 
