@@ -100,6 +100,9 @@ def test_bias_and_clamp_kernels_cost_their_bytes_at_the_elementwise_rate():
     assert float(clamped.ew_fwd - plain.ew_fwd) == pytest.approx(16 * act / rate)
     assert float(clamped.ew_bwd - plain.ew_bwd) == pytest.approx(20 * act / rate)
     assert float(biased.gemm_fwd) == float(plain.gemm_fwd)  # fc1's bias rides in the GEMM epilogue
+    # what an overlapped all-to-all can hide behind includes the per-expert bias and the clamp
+    assert float(biased.moe_fwd - plain.moe_fwd) == pytest.approx(EW["expert_bias_fwd"] * routed / rate)
+    assert float(clamped.moe_bwd - plain.moe_bwd) == pytest.approx(20 * act / rate)
 
 
 def test_recompute_norm_act_reruns_the_pre_mlp_norm_and_the_clamped_activation():

@@ -314,11 +314,19 @@ def layer_times(
     z = np.zeros_like(tokens)
     moe_act: Real = 0.0
     norm_act: Real = 0.0
+    expert_bias_f: Real = 0.0
+    expert_bias_b: Real = 0.0
     if shape.is_moe:
         moe_act = tokens * moe_share * fe * (shape.top_k + shape.shared_experts) / tp / hw.ew_byte_per_s
-        clamp_share = hw.ew["act_clamp_fwd"] if shape.swiglu_clamp else 0.0
+        clamp_f = hw.ew["act_clamp_fwd"] if shape.swiglu_clamp else 0.0
+        clamp_b = hw.ew["act_clamp_bwd"] if shape.swiglu_clamp else 0.0
         norm = hw.ew["norm_fwd"] * moe_share * replicated / hw.ew_byte_per_s
-        norm_act = norm + (act_f + clamp_share) * moe_act
+        norm_act = norm + (act_f + clamp_f) * moe_act
+        # the experts' share of the clamp, and fc2's bias added per expert, are expert compute too
+        act_f, act_b = act_f + clamp_f, act_b + clamp_b
+        if shape.linear_bias:
+            expert_bias_f = hw.ew["expert_bias_fwd"] * routed_elems / hw.ew_byte_per_s
+            expert_bias_b = hw.ew["expert_bias_bwd"] * routed_elems / hw.ew_byte_per_s
     return LayerTimes(
         gemm_fwd + z,
         attn_fwd + z,
@@ -328,8 +336,8 @@ def layer_times(
         tp_fwd + z,
         cp_fwd + z,
         ep_fwd + z,
-        moe_fwd=moe_gemm + act_f * moe_act + z,
-        moe_bwd=2.0 * moe_gemm + act_b * moe_act + z,
+        moe_fwd=moe_gemm + act_f * moe_act + expert_bias_f + z,
+        moe_bwd=2.0 * moe_gemm + act_b * moe_act + expert_bias_b + z,
         norm_act_fwd=norm_act + z,
     )
 
