@@ -198,7 +198,8 @@ def _print_text(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape, 
         )
     print(
         f"{cluster.gpu_name} × {est.n_gpus}: TP{cfg.tp} PP{cfg.pp} DP{cfg.dp} CP{cfg.cp} EP{cfg.ep} "
-        f"VPP{cfg.vpp} micro-batch {cfg.micro_batch}, recompute {cfg.recompute}, {cfg.precision}, "
+        f"VPP{cfg.vpp} micro-batch {cfg.micro_batch}, recompute {cfg.recompute}"
+        f"{' + norm/activation' if cfg.recompute_norm_act else ''}, {cfg.precision}, "
         f"{'flash' if cfg.attention == 'flash' else 'unfused'} attention, SP {'on' if cfg.sp else 'off'}, "
         f"ZeRO {cfg.zero_stage}"
     )
