@@ -306,6 +306,7 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
             "expert_tp",
             "fp8_params",
             "recompute_norm_act",
+            "fp8_recipe",
         )
     }
     res = sweep(

@@ -19,6 +19,7 @@ from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError, ValidationError
 from gpuplanner.engine.perf.shapes import (
     ATTENTION,
+    FP8_RECIPES,
     MOE_DISPATCHERS,
     OPTIMIZER_STATES,
     OPTIMIZERS,
@@ -49,6 +50,7 @@ SETTINGS: dict[str, Any] = {
     "expert_tp": None,
     "fp8_params": None,
     "recompute_norm_act": None,
+    "fp8_recipe": FP8_RECIPES,
 }
 # what a run gets when neither the user nor a stack says (TrainConfig's defaults: Megatron-Core-like)
 DEFAULTS: dict[str, Any] = {
@@ -73,6 +75,7 @@ DEFAULTS: dict[str, Any] = {
     "expert_tp": True,
     "fp8_params": False,
     "recompute_norm_act": False,
+    "fp8_recipe": "delayed",
 }
 
 

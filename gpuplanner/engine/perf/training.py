@@ -51,6 +51,7 @@ class Options:
     precision: str = "bf16"
     zero_stage: int = 1
     flash: bool = True
+    triton_attention: bool = False  # FlashAttention in Triton (2023), slower than FA-2 (layer_time.py)
     dp_overlap: bool = True
     tp_overlap: bool = True
     total_tokens: float = 0.0
@@ -68,6 +69,7 @@ class Options:
     expert_tp: bool = True
     fp8_params: bool = False
     recompute_norm_act: bool = False  # Megatron-Core recompute_modules layernorm + moe_act
+    fp8_recipe: str = "delayed"
 
 
 def evaluate(
@@ -83,6 +85,13 @@ def evaluate(
     if opt.seq_len != shape.seq_len:
         shape = _with_seq(shape, opt.seq_len)
     hw = hardware_for(cluster, opt.precision, a)
+    if hw.fp8 and opt.fp8_recipe == "mxfp8" and hw.fp8_transposes:  # block-scaled MMA: Blackwell only
+        raise ValidationError(
+            text.Msg("error.mxfp8_needs_blackwell", {"gpu": cluster.gpu_name}),
+            field="fp8_recipe",
+            value=opt.fp8_recipe,
+            hint=text.Msg("error.mxfp8_needs_blackwell.hint"),
+        )
     f = {k: np.asarray(cols[k], dtype=np.float64) for k in ("tp", "pp", "dp", "cp", "ep", "vpp", "mb")}
     tp, pp, dp, cp, ep, v, mb = (f[k] for k in ("tp", "pp", "dp", "cp", "ep", "vpp", "mb"))
     rc = np.asarray(cols["rc"])
@@ -106,15 +115,16 @@ def evaluate(
         mb=mb,
         sp=sp,
         flash=opt.flash,
+        triton=opt.triton_attention,
+        fp8_recipe=opt.fp8_recipe,
         dedup_dispatch=opt.moe_dispatcher == "deepep",
         etp=etp,
     )
     layer_fwd = lt.gemm_fwd + lt.attn_fwd + lt.ew_fwd
     layer_bwd = 2.0 * lt.gemm_fwd + lt.attn_bwd + lt.ew_bwd
     recompute = full * layer_fwd + sel * lt.attn_fwd
-    if (
-        opt.recompute_norm_act
-    ):  # the pre-MLP norm and the experts' activation, unless full recompute reruns all
+    # recompute_norm_act reruns the pre-MLP norm and the experts' activation, unless full recompute reruns all
+    if opt.recompute_norm_act:
         recompute = recompute + (1.0 - full) * lt.norm_act_fwd
     # backward TP all-reduces partly hide behind the weight-gradient GEMMs (async all-reduce)
     hidden = a.number("tp_bwd_overlap_fraction") if opt.tp_overlap else 0.0
@@ -395,7 +405,8 @@ def options_for(cfg: TrainConfig) -> Options:
         seq_len=cfg.seq_len,
         precision=cfg.precision,
         zero_stage=cfg.zero_stage,
-        flash=cfg.attention == "flash",
+        flash=cfg.attention != "unfused",
+        triton_attention=cfg.attention == "triton",
         dp_overlap=cfg.dp_overlap,
         tp_overlap=cfg.tp_overlap,
         total_tokens=cfg.total_tokens,
@@ -413,6 +424,7 @@ def options_for(cfg: TrainConfig) -> Options:
         expert_tp=cfg.expert_tp,
         fp8_params=cfg.fp8_params,
         recompute_norm_act=cfg.recompute_norm_act,
+        fp8_recipe=cfg.fp8_recipe,
     )
 
 
