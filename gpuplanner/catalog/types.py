@@ -301,6 +301,9 @@ class ModelType(CatalogEntry):
     router_group_topk: int | None = None  # a token's experts come from at most this many groups (topk_group)
     sliding_window: int | None = None  # tokens a windowed layer attends over (GPT-OSS 128)
     sliding_window_layers: int | None = None  # how many layers use the window (GPT-OSS 18 of 36)
+    attention_sinks: bool | None = None  # a learned sink logit per head in the softmax (GPT-OSS)
+    linear_bias: bool | None = None  # biases on every linear layer (GPT-OSS add_bias_linear)
+    swiglu_clamp: float | None = None  # clamp limit of the gated activation's inputs (GPT-OSS 7.0)
 
 
 def _export_control(value: Any) -> dict[str, Any] | None:

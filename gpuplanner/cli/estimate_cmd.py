@@ -127,6 +127,7 @@ SETTING_NAMES = (
     "moe_dispatcher",
     "expert_tp",
     "fp8_params",
+    "recompute_norm_act",
     "fp8_recipe",
 )
 
@@ -198,7 +199,8 @@ def _print_text(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape, 
         )
     print(
         f"{cluster.gpu_name} × {est.n_gpus}: TP{cfg.tp} PP{cfg.pp} DP{cfg.dp} CP{cfg.cp} EP{cfg.ep} "
-        f"VPP{cfg.vpp} micro-batch {cfg.micro_batch}, recompute {cfg.recompute}, {cfg.precision}, "
+        f"VPP{cfg.vpp} micro-batch {cfg.micro_batch}, recompute {cfg.recompute}"
+        f"{' + norm/activation' if cfg.recompute_norm_act else ''}, {cfg.precision}, "
         f"{cfg.attention} attention, SP {'on' if cfg.sp else 'off'}, "
         f"ZeRO {cfg.zero_stage}"
     )
@@ -396,6 +398,13 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="FP8 primary weights with --precision fp8 (Megatron --fp8-param-gather): 1-byte GEMM weights, "
         "gathered in 1 byte by the distributed optimizer",
+    )
+    p.add_argument(
+        "--recompute-norm-act",
+        action=Bool,
+        default=None,
+        help="recompute the MoE layer's pre-MLP norm and the experts' activation in the backward "
+        "(Megatron-Core recompute_modules layernorm, moe_act; Megatron-Bridge's MoE recipes)",
     )
     p.add_argument(
         "--fp8-recipe",

@@ -115,6 +115,10 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "sliding_window_layers {layers_w} with sliding_window {window}: it needs a window of at least 1 token and at most {layers} windowed layers",
         "sliding_window_layers 为 {layers_w}、sliding_window 为 {window}：窗口至少 1 个 token，滑动窗口层数不能超过总层数 {layers}",
     ),
+    "error.swiglu_clamp": (
+        "swiglu_clamp {value}: the clamp limit of a gated activation is 0 (none) or positive, and needs gated_mlp",
+        "swiglu_clamp 为 {value}：门控激活的截断上限为 0（不截断）或正数，且需要 gated_mlp",
+    ),
     "error.dense_layers": (
         "dense_layers exceeds layers",
         "dense_layers 超过了总层数 layers",

@@ -44,6 +44,27 @@ def extra_params_per_layer(shape: ModelShape) -> float:
     return norms + (6.0 * shape.hidden * shape.hidden if shape.architecture == "dit" else 0.0)
 
 
+def bias_sink_params_per_layer(shape: ModelShape) -> dict[str, float]:
+    """Parameters outside the weight matrices of GPT-OSS-style layers (zero for everything else).
+
+    With `linear_bias` every linear layer has one bias per output (Megatron add_bias_linear; openai/gpt-oss-120b
+    q/k/v/o_proj.bias, gate_up_proj_bias, down_proj_bias, router.bias): QKV and the output projection; fc1
+    (both halves when gated) and fc2 of the dense MLP and of each expert; the router's one per expert. With
+    `attention_sinks` one learned logit per head (self_attn.sinks).
+    """
+    if not (shape.linear_bias or shape.attention_sinks):
+        return {"attention": 0.0, "dense_mlp": 0.0, "expert": 0.0, "router": 0.0}
+    b = 1.0 if shape.linear_bias else 0.0
+    up = mlp_matrices(shape) - 1  # fc1 outputs per MLP width (2 when gated)
+    attention = b * ((shape.heads + 2 * shape.kv_heads) * shape.head_dim + shape.hidden)
+    return {
+        "attention": attention + (float(shape.heads) if shape.attention_sinks else 0.0),
+        "dense_mlp": b * (up * shape.ffn_hidden + shape.hidden),
+        "expert": b * (up * shape.expert_ffn + shape.hidden),
+        "router": b * shape.experts if shape.is_moe else 0.0,
+    }
+
+
 def embedding_params(shape: ModelShape) -> float:
     n_tables = 1 if shape.tied_embeddings else 2
     return float(shape.vocab * shape.hidden * (n_tables if shape.vocab else 0))
@@ -51,9 +72,13 @@ def embedding_params(shape: ModelShape) -> float:
 
 def param_counts(shape: ModelShape) -> dict[str, float]:
     """Total and active (per token) parameters, split by where they live."""
-    attn = attention_params_per_layer(shape) + extra_params_per_layer(shape)
-    dense_mlp = dense_mlp_params_per_layer(shape)
+    bs = bias_sink_params_per_layer(shape)
+    attn = attention_params_per_layer(shape) + extra_params_per_layer(shape) + bs["attention"]
+    dense_mlp = dense_mlp_params_per_layer(shape) + bs["dense_mlp"]
     routed, shared = moe_mlp_params_per_layer(shape) if shape.is_moe else (0.0, 0.0)
+    if shape.is_moe:
+        routed += shape.experts * bs["expert"]
+        shared += shape.shared_experts * bs["expert"] + bs["router"]
     n_dense = shape.layers - shape.moe_layers
     n_moe = shape.moe_layers
     one_expert = routed / shape.experts if shape.is_moe else 0.0
@@ -83,13 +108,32 @@ def attended_keys(shape: ModelShape, seq_len: int) -> float:
     return ((shape.layers - n_w) * seq_len + n_w * min(shape.sliding_window, seq_len)) / shape.layers
 
 
+def bias_active_per_layer(shape: ModelShape) -> float:
+    """Bias parameters one token passes through in the average layer (its top_k and shared experts only)."""
+    bs = bias_sink_params_per_layer(shape)
+    n_moe = shape.moe_layers
+    dense = (shape.layers - n_moe) * bs["dense_mlp"]
+    moe = n_moe * ((shape.top_k + shape.shared_experts) * bs["expert"] + bs["router"])
+    sinks = float(shape.heads) if shape.attention_sinks else 0.0
+    return bs["attention"] - sinks + (dense + moe) / shape.layers
+
+
+def sink_forward_flops_per_token(shape: ModelShape) -> float:
+    """A learned sink adds one term to each head's softmax row: subtract the row maximum, exponentiate, add
+    to the row sum (3 FLOPs per head and token; the sink takes no key or value, so no QK^T or PV work)."""
+    return 3.0 * shape.heads if shape.attention_sinks else 0.0
+
+
 def layer_forward_flops_per_token(shape: ModelShape, seq_len: int) -> tuple[float, float]:
-    """(matrix FLOPs, attention-score FLOPs) of one average layer's forward pass, per token."""
+    """(matrix FLOPs, attention-score FLOPs) of one average layer's forward pass, per token. A bias costs one
+    add per output (counted with the matrices), a sink its softmax term (counted with the scores)."""
     c = param_counts(shape)
     extra = extra_params_per_layer(shape) * shape.layers  # not GEMMs over tokens (norms, adaLN)
-    gemm = 2.0 * (c["layers_active"] - extra) / shape.layers
+    bias = bias_active_per_layer(shape)
+    sinks = float(shape.heads) if shape.attention_sinks else 0.0
+    gemm = 2.0 * ((c["layers_active"] - extra) / shape.layers - bias - sinks) + bias
     scores = 4.0 * attended_keys(shape, seq_len) * shape.heads * shape.head_dim  # QK^T and PV, full square
-    return gemm, scores
+    return gemm, scores + sink_forward_flops_per_token(shape)
 
 
 def logits_forward_flops_per_token(shape: ModelShape) -> float:

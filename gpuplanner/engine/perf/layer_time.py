@@ -194,6 +194,9 @@ class LayerTimes:
     # what an overlapped all-to-all can hide behind (moe.py); zero for a dense model
     moe_fwd: np.ndarray | float = 0.0
     moe_bwd: np.ndarray | float = 0.0
+    # what recompute_norm_act runs again in the backward: the MoE layer's pre-MLP norm and the experts'
+    # activation (with its clamp), forward only
+    norm_act_fwd: np.ndarray | float = 0.0
 
 
 def layer_times(
@@ -286,17 +289,22 @@ def layer_times(
     act_elems = tokens * act_width / tp
     # token copies sent to experts
     routed_elems: Real = (moe_share * shape.top_k * moe_tokens * h) if shape.is_moe else 0.0
+    bias_f, bias_b, clamp_f, clamp_b = _bias_clamp_bytes(shape, hw.ew, replicated, routed_elems, act_elems)
     ew_fwd = (
         hw.ew["norm_residual_fwd"] * replicated
         + hw.ew["attn_io_fwd"] * tokens * q_width / tp
         + act_f * act_elems
         + hw.ew["moe_permute_fwd"] * routed_elems
+        + bias_f
+        + clamp_f
     ) / hw.ew_byte_per_s
     ew_bwd = (
         hw.ew["norm_residual_bwd"] * replicated
         + hw.ew["attn_io_bwd"] * tokens * q_width / tp
         + act_b * act_elems
         + hw.ew["moe_permute_bwd"] * routed_elems
+        + bias_b
+        + clamp_b
     ) / hw.ew_byte_per_s
     if hw.fp8:
         cast_f, cast_b = fp8_cast_bytes(
@@ -345,8 +353,20 @@ def layer_times(
         ep_fwd = np.zeros_like(tokens)
     z = np.zeros_like(tokens)
     moe_act: Real = 0.0
+    norm_act: Real = 0.0
+    expert_bias_f: Real = 0.0
+    expert_bias_b: Real = 0.0
     if shape.is_moe:
         moe_act = tokens * moe_share * fe * (shape.top_k + shape.shared_experts) / tp / hw.ew_byte_per_s
+        clamp_f = hw.ew["act_clamp_fwd"] if shape.swiglu_clamp else 0.0
+        clamp_b = hw.ew["act_clamp_bwd"] if shape.swiglu_clamp else 0.0
+        norm = hw.ew["norm_fwd"] * moe_share * replicated / hw.ew_byte_per_s
+        norm_act = norm + (act_f + clamp_f) * moe_act
+        # the experts' share of the clamp, and fc2's bias added per expert, are expert compute too
+        act_f, act_b = act_f + clamp_f, act_b + clamp_b
+        if shape.linear_bias:
+            expert_bias_f = hw.ew["expert_bias_fwd"] * routed_elems / hw.ew_byte_per_s
+            expert_bias_b = hw.ew["expert_bias_bwd"] * routed_elems / hw.ew_byte_per_s
     return LayerTimes(
         gemm_fwd + z,
         attn_fwd + z,
@@ -356,6 +376,29 @@ def layer_times(
         tp_fwd + z,
         cp_fwd + z,
         ep_fwd + z,
-        moe_fwd=moe_gemm + act_f * moe_act + z,
-        moe_bwd=2.0 * moe_gemm + act_b * moe_act + z,
+        moe_fwd=moe_gemm + act_f * moe_act + expert_bias_f + z,
+        moe_bwd=2.0 * moe_gemm + act_b * moe_act + expert_bias_b + z,
+        norm_act_fwd=norm_act + z,
     )
+
+
+def _bias_clamp_bytes(
+    shape: ModelShape, ew: dict[str, float], residual: Real, routed: Real, act: Real
+) -> tuple[Real, Real, Real, Real]:
+    """HBM bytes (forward, backward) of GPT-OSS's linear biases and of its clamped gated activation.
+
+    Megatron-Core (transformer/moe/experts.py TEGroupedMLP) adds fc1's bias inside the grouped GEMM, but
+    returns fc2's and adds it per expert, scaled by the routing weight (`_apply_bias`: b·p, t + b·p,
+    torch.cat), and the biased grouped experts rule out the fused bias-dropout-add, so the output projection's
+    bias is a separate add (GPTOSSProvider bias_dropout_fusion False). The clamp (fusions/fused_bias_geglu.py
+    weighted_bias_quick_geglu_impl) clamps each half of the activation input and concatenates them before the
+    fused activation; its backward masks each half's gradient and concatenates them again.
+    """
+    bias_f: Real = 0.0
+    bias_b: Real = 0.0
+    if shape.linear_bias and shape.is_moe:
+        bias_f = ew["expert_bias_fwd"] * routed + ew["proj_bias_fwd"] * residual
+        bias_b = ew["expert_bias_bwd"] * routed + ew["proj_bias_bwd"] * residual
+    if not shape.swiglu_clamp:
+        return bias_f, bias_b, 0.0, 0.0
+    return bias_f, bias_b, ew["act_clamp_fwd"] * act, ew["act_clamp_bwd"] * act

@@ -37,13 +37,19 @@ from gpuplanner.engine.perf.shapes import ModelShape
 GB = 1e9
 
 
-def activation_coefficients(shape: ModelShape) -> tuple[float, float, float]:
+def activation_coefficients(
+    shape: ModelShape, norm_act_recompute: bool = False
+) -> tuple[float, float, float]:
     """(total, replicated-without-SP, GEMM inputs) bytes per token·hidden stored by one layer, scores excluded.
 
     GPT (MHA, ffn = 4h, GeLU): attention 11 + MLP 19 + 2 LayerNorms 4 = 34, of which 10 are replicated across
     tensor-parallel ranks without sequence parallelism (Korthikanti et al. 2022, Section 4.1). The GEMM inputs
     (QKV 2, projection 2, fc1 2, fc2 2·ffn/h = 14 for a GPT) are what FP8 training keeps in one byte.
-    Without dropout the two 1-byte masks (attention output, MLP output) are not kept.
+    Without dropout the two 1-byte masks (attention output, MLP output) are not kept. A clamped gated
+    activation (`swiglu_clamp`, Megatron-Core weighted_bias_quick_geglu_impl) also keeps the clamped copy of
+    its two inputs (torch.cat of the clamped halves, 4 bytes per ffn element). `norm_act_recompute` (Megatron-Core
+    recompute_modules layernorm and moe_act) drops the MoE layer's pre-MLP norm output (2) and everything the
+    experts' activation kept but its input (fc1 output, 4 per ffn element).
     """
     h = float(shape.hidden)
     kv = shape.kv_heads * shape.head_dim
@@ -56,12 +62,17 @@ def activation_coefficients(shape: ModelShape) -> tuple[float, float, float]:
     )  # activation input(s) + down-projection input, per ffn element
     dense_mlp = 3.0 + act_bytes * shape.ffn_hidden / h  # fc1 input 2, dropout mask 1
     fc2_in = 2.0 * shape.ffn_hidden / h
+    if shape.swiglu_clamp:
+        act_bytes += 4.0
+        dense_mlp += 4.0 * shape.ffn_hidden / h
     if shape.is_moe:
         share = shape.moe_layers / shape.layers
         width = shape.expert_ffn * (shape.top_k + shape.shared_experts)
-        moe_mlp = 3.0 + act_bytes * width / h + 2.0 * shape.top_k  # routed copies of the token (dispatch)
+        moe_act = 4.0 if norm_act_recompute else act_bytes
+        moe_mlp = 3.0 + moe_act * width / h + 2.0 * shape.top_k  # routed copies of the token (dispatch)
+        moe_mlp -= 2.0 if norm_act_recompute else 0.0
         mlp = (1 - share) * dense_mlp + share * moe_mlp
-        fc2_in = (1 - share) * fc2_in + share * 2.0 * width / h
+        fc2_in = (1 - share) * fc2_in + share * (0.0 if norm_act_recompute else 2.0) * width / h
     else:
         mlp = dense_mlp
     masks = 0.0 if shape.dropout else 2.0
@@ -79,6 +90,7 @@ def activation_bytes_per_layer(
     recompute: Num,
     flash: bool,
     precision: str = "bf16",
+    norm_act_recompute: bool = False,
 ) -> FloatArray:
     """Bytes one layer keeps for the backward pass of one micro-batch on one GPU.
 
@@ -93,7 +105,7 @@ def activation_bytes_per_layer(
     h = float(shape.hidden)
     sbh = s * b * h
     total: Num
-    total, replicated, gemm_inputs = activation_coefficients(shape)
+    total, replicated, gemm_inputs = activation_coefficients(shape, norm_act_recompute)
     rc = np.asarray(recompute)
     if precision == "fp8":
         total = total - gemm_inputs / 2.0
@@ -258,6 +270,7 @@ def training_memory(
     optimizer_state: str = "fp32",
     etp: Num | None = None,
     fp8_params: bool = False,
+    norm_act_recompute: bool = False,
 ) -> dict[str, Any]:
     """Per-GPU breakdown in GB (arrays over configurations) and `fits` against the usable share of mem_gb."""
     w, g, o, _ = model_state_bytes(
@@ -288,6 +301,7 @@ def training_memory(
             recompute=rc,
             flash=flash,
             precision=precision,
+            norm_act_recompute=norm_act_recompute,
         )
 
     per_layer = act(recompute)

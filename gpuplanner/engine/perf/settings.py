@@ -49,6 +49,7 @@ SETTINGS: dict[str, Any] = {
     "moe_dispatcher": MOE_DISPATCHERS,
     "expert_tp": None,
     "fp8_params": None,
+    "recompute_norm_act": None,
     "fp8_recipe": FP8_RECIPES,
 }
 # what a run gets when neither the user nor a stack says (TrainConfig's defaults: Megatron-Core-like)
@@ -73,6 +74,7 @@ DEFAULTS: dict[str, Any] = {
     "moe_dispatcher": "alltoall",
     "expert_tp": True,
     "fp8_params": False,
+    "recompute_norm_act": False,
     "fp8_recipe": "delayed",
 }
 

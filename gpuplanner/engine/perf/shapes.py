@@ -63,6 +63,13 @@ class ModelShape:
     # windows): `sliding_window_layers` of the layers see only the last `sliding_window` tokens; 0 = none
     sliding_window: int = 0
     sliding_window_layers: int = 0
+    # GPT-OSS (openai/gpt-oss-120b config.json; Megatron-Bridge GPTOSSProvider): a learned sink logit per
+    # attention head joins every softmax row (softmax_type "learnable"); every linear layer (QKV, output
+    # projection, expert fc1/fc2, router) carries a bias (add_bias_linear); the gated activation clamps its
+    # inputs at `swiglu_clamp` (activation_func_clamp_value 7.0; 0 = no clamp)
+    attention_sinks: bool = False
+    linear_bias: bool = False
+    swiglu_clamp: float = 0.0
 
     def __post_init__(self) -> None:
         if self.architecture not in ARCHITECTURES:
@@ -77,6 +84,12 @@ class ModelShape:
                 raise ValidationError(
                     text.Msg("error.at_least_one", {"name": name}), field=name, value=getattr(self, name)
                 )
+        if self.swiglu_clamp < 0 or (self.swiglu_clamp and not self.gated_mlp):
+            raise ValidationError(
+                text.Msg("error.swiglu_clamp", {"value": self.swiglu_clamp}),
+                field="swiglu_clamp",
+                entry=self.name,
+            )
         if self.head_dim < 0:
             raise ValidationError(text.Msg("error.at_least_one", {"name": "head_dim"}), field="head_dim")
         if not self.head_dim and self.hidden % self.heads:
@@ -208,6 +221,10 @@ class TrainConfig:
     # the GEMM weights live as FP8 (1 byte + the 1-byte transpose) instead of bf16 + an FP8 cache, and the
     # distributed optimizer all-gathers them in 1 byte
     fp8_params: bool = False
+    # Megatron-Core recompute_modules ["layernorm", "moe_act"] (Megatron-Bridge's GPT-OSS recipes): the MoE
+    # layer's pre-MLP norm output and the experts' activation output are dropped after the forward and
+    # recomputed in the backward (tensor_parallel.CheckpointWithoutOutput)
+    recompute_norm_act: bool = False
     # FP8_RECIPES: how Transformer Engine scales FP8 tensors, which sets the HBM passes of its casts
     # (engine/perf/layer_time.py fp8_cast_bytes)
     fp8_recipe: str = "delayed"
@@ -391,6 +408,9 @@ SHAPE_FIELDS = (
     "router_group_topk",
     "sliding_window",
     "sliding_window_layers",
+    "attention_sinks",
+    "linear_bias",
+    "swiglu_clamp",
 )
 
 

@@ -70,6 +70,7 @@ class SweepResult:
             moe_dispatcher=o.moe_dispatcher,
             expert_tp=o.expert_tp,
             fp8_params=o.fp8_params,
+            recompute_norm_act=o.recompute_norm_act,
             fp8_recipe=o.fp8_recipe,
         )
 

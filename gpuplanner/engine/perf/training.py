@@ -69,6 +69,7 @@ class Options:
     moe_dispatcher: str = "alltoall"
     expert_tp: bool = True
     fp8_params: bool = False
+    recompute_norm_act: bool = False  # Megatron-Core recompute_modules layernorm + moe_act
     fp8_recipe: str = "delayed"
 
 
@@ -123,6 +124,9 @@ def evaluate(
     layer_fwd = lt.gemm_fwd + lt.attn_fwd + lt.ew_fwd
     layer_bwd = 2.0 * lt.gemm_fwd + lt.attn_bwd + lt.ew_bwd
     recompute = full * layer_fwd + sel * lt.attn_fwd
+    # recompute_norm_act reruns the pre-MLP norm and the experts' activation, unless full recompute reruns all
+    if opt.recompute_norm_act:
+        recompute = recompute + (1.0 - full) * lt.norm_act_fwd
     # backward TP all-reduces partly hide behind the weight-gradient GEMMs (async all-reduce)
     hidden = a.number("tp_bwd_overlap_fraction") if opt.tp_overlap else 0.0
     tp_bwd = lt.tp_fwd - np.minimum(hidden * lt.tp_fwd, lt.gemm_fwd)
@@ -267,6 +271,7 @@ def evaluate(
         optimizer_state=opt.optimizer_state,
         etp=etp,
         fp8_params=opt.fp8_params and opt.precision == "fp8",
+        norm_act_recompute=opt.recompute_norm_act,
     )
     out = {k: np.asarray(p + 0.0 * step) for k, p in parts.items()}
     # host-paced fine-grained MoE (host.py): decided from the prediction, never from a measurement
@@ -423,6 +428,7 @@ def options_for(cfg: TrainConfig) -> Options:
         moe_dispatcher=cfg.moe_dispatcher,
         expert_tp=cfg.expert_tp,
         fp8_params=cfg.fp8_params,
+        recompute_norm_act=cfg.recompute_norm_act,
         fp8_recipe=cfg.fp8_recipe,
     )
 
