@@ -301,6 +301,13 @@ class ModelType(CatalogEntry):
     router_group_topk: int | None = None  # a token's experts come from at most this many groups (topk_group)
     sliding_window: int | None = None  # tokens a windowed layer attends over (GPT-OSS 128)
     sliding_window_layers: int | None = None  # how many layers use the window (GPT-OSS 18 of 36)
+    # Multi-head Latent Attention (DeepSeek-V3 config.json names; engine/perf/mla.py) and multi-token prediction
+    q_lora_rank: int | None = None
+    kv_lora_rank: int | None = None
+    qk_nope_head_dim: int | None = None
+    qk_rope_head_dim: int | None = None
+    v_head_dim: int | None = None
+    mtp_layers: int | None = None  # num_nextn_predict_layers
 
 
 def _export_control(value: Any) -> dict[str, Any] | None:

@@ -127,6 +127,7 @@ SETTING_NAMES = (
     "moe_dispatcher",
     "expert_tp",
     "fp8_params",
+    "mla_up_proj_recompute",
 )
 
 
@@ -346,6 +347,12 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--ep-overlap", action=Bool, default=None, help="expert all-to-all overlapped (DualPipe/DeepEP)"
+    )
+    p.add_argument(
+        "--mla-up-proj-recompute",
+        action=Bool,
+        default=None,
+        help="recompute the MLA Q/K/V up projections in the backward (Megatron-Core recompute module mla_up_proj)",
     )
     p.add_argument(
         "--grad-dtype",

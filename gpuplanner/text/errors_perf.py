@@ -115,6 +115,10 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "sliding_window_layers {layers_w} with sliding_window {window}: it needs a window of at least 1 token and at most {layers} windowed layers",
         "sliding_window_layers 为 {layers_w}、sliding_window 为 {window}：窗口至少 1 个 token，滑动窗口层数不能超过总层数 {layers}",
     ),
+    "error.mla_dims": (
+        "kv_lora_rank is set (Multi-head Latent Attention) without the head widths: it needs qk_nope_head_dim + qk_rope_head_dim ≥ 1 and v_head_dim ≥ 1",
+        "设置了 kv_lora_rank（多头潜在注意力，MLA）却缺少头宽：需要 qk_nope_head_dim + qk_rope_head_dim ≥ 1 且 v_head_dim ≥ 1",
+    ),
     "error.dense_layers": (
         "dense_layers exceeds layers",
         "dense_layers 超过了总层数 layers",

@@ -305,6 +305,7 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
             "moe_dispatcher",
             "expert_tp",
             "fp8_params",
+            "mla_up_proj_recompute",
         )
     }
     res = sweep(

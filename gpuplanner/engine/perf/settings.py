@@ -48,6 +48,7 @@ SETTINGS: dict[str, Any] = {
     "moe_dispatcher": MOE_DISPATCHERS,
     "expert_tp": None,
     "fp8_params": None,
+    "mla_up_proj_recompute": None,
 }
 # what a run gets when neither the user nor a stack says (TrainConfig's defaults: Megatron-Core-like)
 DEFAULTS: dict[str, Any] = {
@@ -71,6 +72,7 @@ DEFAULTS: dict[str, Any] = {
     "moe_dispatcher": "alltoall",
     "expert_tp": True,
     "fp8_params": False,
+    "mla_up_proj_recompute": False,
 }
 
 

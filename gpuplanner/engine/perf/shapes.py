@@ -61,6 +61,17 @@ class ModelShape:
     # windows): `sliding_window_layers` of the layers see only the last `sliding_window` tokens; 0 = none
     sliding_window: int = 0
     sliding_window_layers: int = 0
+    # Multi-head Latent Attention (DeepSeek-V2/V3; Hugging Face config q_lora_rank, kv_lora_rank, qk_nope_head_dim,
+    # qk_rope_head_dim, v_head_dim): queries through a q_lora_rank bottleneck (0 = a direct projection), keys and
+    # values from a cached kv_lora_rank latent plus a shared qk_rope_head_dim RoPE key; kv_lora_rank 0 = no MLA.
+    # mla.py holds the arithmetic. mtp_layers: multi-token-prediction modules trained beside the model
+    # (num_nextn_predict_layers; Megatron-Core mtp_num_layers), each one more layer and one more output head
+    q_lora_rank: int = 0
+    kv_lora_rank: int = 0
+    qk_nope_head_dim: int = 0
+    qk_rope_head_dim: int = 0
+    v_head_dim: int = 0
+    mtp_layers: int = 0
 
     def __post_init__(self) -> None:
         if self.architecture not in ARCHITECTURES:
@@ -118,6 +129,14 @@ class ModelShape:
             raise ValidationError(
                 text.Msg("error.dense_layers"), field="dense_layers", value=self.dense_layers
             )
+        mla = ("q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim")
+        for name in (*mla, "mtp_layers"):
+            if getattr(self, name) < 0:
+                raise ValidationError(text.Msg("error.at_least_one", {"name": name}), field=name)
+        if self.kv_lora_rank and not (self.qk_nope_head_dim + self.qk_rope_head_dim and self.v_head_dim):
+            raise ValidationError(
+                text.Msg("error.mla_dims"), field="kv_lora_rank", value=self.kv_lora_rank, entry=self.name
+            )
         if not self.head_dim:  # stated as 0: the usual hidden / heads (frozen, so set once here)
             object.__setattr__(self, "head_dim", self.hidden // self.heads)
 
@@ -132,6 +151,10 @@ class ModelShape:
     @property
     def expert_ffn(self) -> int:
         return self.moe_ffn_hidden or self.ffn_hidden
+
+    @property
+    def is_mla(self) -> bool:
+        return self.kv_lora_rank > 0
 
     @property
     def causal(self) -> bool:
@@ -205,6 +228,9 @@ class TrainConfig:
     # the GEMM weights live as FP8 (1 byte + the 1-byte transpose) instead of bf16 + an FP8 cache, and the
     # distributed optimizer all-gathers them in 1 byte
     fp8_params: bool = False
+    # Megatron-Core selective recompute module "mla_up_proj": a Multi-head Latent Attention layer keeps only its
+    # latents and recomputes the Q/K/V up projections in the backward (no effect without MLA)
+    mla_up_proj_recompute: bool = False
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):
@@ -385,6 +411,12 @@ SHAPE_FIELDS = (
     "router_group_topk",
     "sliding_window",
     "sliding_window_layers",
+    "q_lora_rank",
+    "kv_lora_rank",
+    "qk_nope_head_dim",
+    "qk_rope_head_dim",
+    "v_head_dim",
+    "mtp_layers",
 )
 
 

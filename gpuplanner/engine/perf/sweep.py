@@ -70,6 +70,7 @@ class SweepResult:
             moe_dispatcher=o.moe_dispatcher,
             expert_tp=o.expert_tp,
             fp8_params=o.fp8_params,
+            mla_up_proj_recompute=o.mla_up_proj_recompute,
         )
 
     def estimate(self, i: int) -> TrainEstimate:

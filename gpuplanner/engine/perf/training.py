@@ -19,6 +19,7 @@ import numpy as np
 from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.arrays import Num, Real
+from gpuplanner.engine.perf import mla
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import p2p_s
 from gpuplanner.engine.perf.data_parallel import dp_time
@@ -67,6 +68,7 @@ class Options:
     moe_dispatcher: str = "alltoall"
     expert_tp: bool = True
     fp8_params: bool = False
+    mla_up_proj_recompute: bool = False
 
 
 def evaluate(
@@ -111,6 +113,10 @@ def evaluate(
     layer_fwd = lt.gemm_fwd + lt.attn_fwd + lt.ew_fwd
     layer_bwd = 2.0 * lt.gemm_fwd + lt.attn_bwd + lt.ew_bwd
     recompute = full * layer_fwd + sel * lt.attn_fwd
+    if opt.mla_up_proj_recompute and shape.is_mla:  # Megatron-Core "mla_up_proj": q_b and kv_b run again
+        tokens_mb = mb * opt.seq_len / cp
+        up = sum((gemm_s(tokens_mb, c, k, hw) for _, c, k in mla.up_projections(shape, tp)), 0.0 * tp)
+        recompute = recompute + (1.0 - full) * up
     # backward TP all-reduces partly hide behind the weight-gradient GEMMs (async all-reduce)
     hidden = a.number("tp_bwd_overlap_fraction") if opt.tp_overlap else 0.0
     tp_bwd = lt.tp_fwd - np.minimum(hidden * lt.tp_fwd, lt.gemm_fwd)
@@ -255,6 +261,7 @@ def evaluate(
         optimizer_state=opt.optimizer_state,
         etp=etp,
         fp8_params=opt.fp8_params and opt.precision == "fp8",
+        mla_up_recompute=opt.mla_up_proj_recompute,
     )
     out = {k: np.asarray(p + 0.0 * step) for k, p in parts.items()}
     out.update(
@@ -406,6 +413,7 @@ def options_for(cfg: TrainConfig) -> Options:
         moe_dispatcher=cfg.moe_dispatcher,
         expert_tp=cfg.expert_tp,
         fp8_params=cfg.fp8_params,
+        mla_up_proj_recompute=cfg.mla_up_proj_recompute,
     )
 
 
