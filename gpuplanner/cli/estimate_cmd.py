@@ -128,6 +128,7 @@ SETTING_NAMES = (
     "expert_tp",
     "fp8_params",
     "mla_up_proj_recompute",
+    "pipeline_layout",
 )
 
 
@@ -353,6 +354,11 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
         action=Bool,
         default=None,
         help="recompute the MLA Q/K/V up projections in the backward (Megatron-Core recompute module mla_up_proj)",
+    )
+    p.add_argument(
+        "--pipeline-layout",
+        default=None,
+        help="Megatron-Core pipeline_model_parallel_layout, e.g. 'Et|(tt|)*30mL' (E embedding, t layer, m MTP, L head)",
     )
     p.add_argument(
         "--grad-dtype",

@@ -115,6 +115,14 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "sliding_window_layers {layers_w} with sliding_window {window}: it needs a window of at least 1 token and at most {layers} windowed layers",
         "sliding_window_layers 为 {layers_w}、sliding_window 为 {window}：窗口至少 1 个 token，滑动窗口层数不能超过总层数 {layers}",
     ),
+    "error.pipeline_layout": (
+        "pipeline_layout '{layout}' is not a Megatron-Core layout: stages of E (embedding, once), t (layer), m (MTP module) and L (head and loss, once), separated by |, with X*n and (...)*n repeats",
+        "pipeline_layout「{layout}」不是 Megatron-Core 的流水线布局：各阶段由 E（嵌入，一次）、t（层）、m（MTP 模块）、L（输出头与损失，一次）组成，以 | 分隔，可用 X*n 与 (...)*n 重复",
+    ),
+    "error.pipeline_layout_size": (
+        "pipeline_layout '{layout}' has {stages} stages and {t} layers; the run needs pp × vpp = {pp} × {vpp} stages and the model's {layers} layers",
+        "pipeline_layout「{layout}」有 {stages} 个阶段、{t} 层；该运行需要 pp × vpp = {pp} × {vpp} 个阶段，模型有 {layers} 层",
+    ),
     "error.mla_dims": (
         "kv_lora_rank is set (Multi-head Latent Attention) without the head widths: it needs qk_nope_head_dim + qk_rope_head_dim ≥ 1 and v_head_dim ≥ 1",
         "设置了 kv_lora_rank（多头潜在注意力，MLA）却缺少头宽：需要 qk_nope_head_dim + qk_rope_head_dim ≥ 1 且 v_head_dim ≥ 1",

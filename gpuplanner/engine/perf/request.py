@@ -306,6 +306,7 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
             "expert_tp",
             "fp8_params",
             "mla_up_proj_recompute",
+            "pipeline_layout",
         )
     }
     res = sweep(

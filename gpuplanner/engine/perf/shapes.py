@@ -231,6 +231,9 @@ class TrainConfig:
     # Megatron-Core selective recompute module "mla_up_proj": a Multi-head Latent Attention layer keeps only its
     # latents and recomputes the Q/K/V up projections in the backward (no effect without MLA)
     mla_up_proj_recompute: bool = False
+    # Megatron-Core pipeline_model_parallel_layout: which embedding (E), layers (t), MTP modules (m) and head (L)
+    # each virtual pipeline stage holds, e.g. "Et|(tt|)*30mL" (stage_time.py); "" = the even split
+    pipeline_layout: str = ""
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):

@@ -71,6 +71,7 @@ class SweepResult:
             expert_tp=o.expert_tp,
             fp8_params=o.fp8_params,
             mla_up_proj_recompute=o.mla_up_proj_recompute,
+            pipeline_layout=o.pipeline_layout,
         )
 
     def estimate(self, i: int) -> TrainEstimate:

@@ -19,16 +19,15 @@ import numpy as np
 from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.arrays import Num, Real
-from gpuplanner.engine.perf import mla
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import p2p_s
 from gpuplanner.engine.perf.data_parallel import dp_time
 from gpuplanner.engine.perf.flops import hardware_flops_per_token, model_flops_per_token, param_counts
 from gpuplanner.engine.perf.layer_time import ACT_BYTES, gemm_s, hardware_for, layer_times
 from gpuplanner.engine.perf.memory import training_memory
-from gpuplanner.engine.perf.moe import overlapped_ep_s, unpaired_fraction
 from gpuplanner.engine.perf.sentences import bottleneck_sentence, refusal_msg, refusal_sentence
 from gpuplanner.engine.perf.shapes import RECOMPUTE, ClusterSpec, ModelShape, TrainConfig
+from gpuplanner.engine.perf.stage_time import LayerStep, layer_step, slowest_stage
 
 BREAKDOWN = (
     "compute_s",
@@ -69,6 +68,7 @@ class Options:
     expert_tp: bool = True
     fp8_params: bool = False
     mla_up_proj_recompute: bool = False
+    pipeline_layout: str = ""  # Megatron-Core pipeline_model_parallel_layout ("" = even split, stage_time.py)
 
 
 def evaluate(
@@ -97,56 +97,20 @@ def evaluate(
     full, sel = (rc == 2).astype(float), (rc == 1).astype(float)
     etp = tp if opt.expert_tp else np.ones_like(tp)  # expert tensor parallelism (1: MoE parallel folding)
 
-    lt = layer_times(
-        shape,
-        hw,
-        a,
-        tp=tp,
-        cp=cp,
-        ep=ep,
-        mb=mb,
-        sp=sp,
-        flash=opt.flash,
-        dedup_dispatch=opt.moe_dispatcher == "deepep",
-        etp=etp,
-    )
-    layer_fwd = lt.gemm_fwd + lt.attn_fwd + lt.ew_fwd
-    layer_bwd = 2.0 * lt.gemm_fwd + lt.attn_bwd + lt.ew_bwd
-    recompute = full * layer_fwd + sel * lt.attn_fwd
-    if opt.mla_up_proj_recompute and shape.is_mla:  # Megatron-Core "mla_up_proj": q_b and kv_b run again
-        tokens_mb = mb * opt.seq_len / cp
-        up = sum((gemm_s(tokens_mb, c, k, hw) for _, c, k in mla.up_projections(shape, tp)), 0.0 * tp)
-        recompute = recompute + (1.0 - full) * up
-    # backward TP all-reduces partly hide behind the weight-gradient GEMMs (async all-reduce)
-    hidden = a.number("tp_bwd_overlap_fraction") if opt.tp_overlap else 0.0
-    tp_bwd = lt.tp_fwd - np.minimum(hidden * lt.tp_fwd, lt.gemm_fwd)
-    tp_fwd = lt.tp_fwd
-    if opt.tp_comm_overlap:
-        # userbuffers split each TP GEMM into tp chunks and ring-exchange chunk i+1 while chunk i multiplies:
-        # one chunk's transfer stays exposed, and the rest only where it outlasts the GEMM it hides behind
-        # (Wang et al., ASPLOS'23, 'Overlap Communication with Dependent Computation via Decomposition')
-        tp_fwd = lt.tp_fwd / tp + np.maximum(0.0, lt.tp_fwd * (1.0 - 1.0 / tp) - lt.gemm_fwd)
-        tp_bwd = lt.tp_fwd / tp + np.maximum(0.0, lt.tp_fwd * (1.0 - 1.0 / tp) - 2.0 * lt.gemm_fwd)
-    tp_layer = tp_fwd * (1.0 + full) + tp_bwd
-    cp_layer = lt.cp_fwd * (3.0 + full)
-    ep_layer = lt.ep_fwd * (2.0 + full)
-    if opt.ep_overlap and shape.moe_layers > 0:
-        # dispatch/combine of one micro-batch run beside another's compute, each transfer beside the piece of
-        # compute Megatron-Core pairs it with (moe.py); recomputation's transfers stay exposed
-        share = shape.moe_layers / shape.layers
-        ep_layer = (
-            overlapped_ep_s(
-                lt.ep_fwd / (2.0 * share),
-                layer_fwd,
-                layer_bwd,
-                lt.moe_fwd,
-                lt.moe_bwd,
-                share,
-                unpaired_fraction(pp, v, m),
-                a.number("overlap_contention_fraction"),
-            )
-            + lt.ep_fwd * full
-        )
+    lt_args = {
+        "tp": tp,
+        "cp": cp,
+        "ep": ep,
+        "mb": mb,
+        "sp": sp,
+        "flash": opt.flash,
+        "dedup_dispatch": opt.moe_dispatcher == "deepep",
+        "etp": etp,
+    }
+    lt = layer_times(shape, hw, a, **lt_args)  # type: ignore[arg-type]
+    step_args = {"tp": tp, "mb": mb, "cp": cp, "full": full, "sel": sel, "pp": pp, "v": v, "m": m}
+    step = layer_step(shape, lt, hw, a, opt, **step_args)
+    layer_fwd, layer_bwd = step.fwd, step.bwd
 
     tokens = mb * opt.seq_len / cp
     logits: Real = np.zeros_like(tokens)
@@ -170,12 +134,28 @@ def evaluate(
         exposed = 2.0 * v * np.maximum(0.0, pp_send - chunk_fwd)
         pp_mb = np.where(v > 1, np.where(pp > 1, exposed, 0.0), pp_mb)
 
-    per_layer_s = layer_fwd + layer_bwd + recompute + tp_layer + cp_layer + ep_layer
     if opt.balanced_pipeline:
         # the last stage holds one layer fewer: the logits only slow it down where they outlast that layer
-        logits = np.where(pp > 1, np.maximum(0.0, logits - per_layer_s), logits)
-    compute_mb = layers_stage * (layer_fwd + layer_bwd) + logits + accum
-    t_mb = compute_mb + layers_stage * (recompute + tp_layer + cp_layer + ep_layer) + pp_mb
+        logits = np.where(pp > 1, np.maximum(0.0, logits - step.total), logits)
+
+    def step_for(s: ModelShape) -> LayerStep:  # one kind of layer (dense or MoE) under the same run
+        lt_s = layer_times(s, hw, a, **lt_args)  # type: ignore[arg-type]
+        return layer_step(s, lt_s, hw, a, opt, **step_args)
+
+    mtp_glue = 3.0 * gemm_s(tokens, shape.hidden / tp, 2.0 * shape.hidden, hw)  # MTP's 2h -> h projection
+    stage = slowest_stage(
+        shape,
+        step,
+        layers_stage,
+        logits,
+        mtp_glue,
+        layout=opt.pipeline_layout,
+        pp=pp,
+        vpp=v,
+        step_for=step_for,
+    )
+    compute_mb = stage.compute + accum
+    t_mb = compute_mb + (stage.recompute + stage.tp + stage.cp + stage.ep) + pp_mb
     # interleaving only shortens the bubble when every rank has a micro-batch per stage to interleave:
     # Megatron-LM/Core run the interleaved schedule with m a multiple of p (schedules.py), and with m < p the
     # first micro-batch still crosses all p·v chunks in turn, so the bubble is the non-interleaved (p-1)·t_mb
@@ -214,13 +194,13 @@ def evaluate(
 
     parts = {
         "compute_s": m * compute_mb,
-        "recompute_s": m * layers_stage * recompute,
-        "tp_comm_s": m * layers_stage * tp_layer,
-        "cp_comm_s": m * layers_stage * cp_layer,
+        "recompute_s": m * stage.recompute,
+        "tp_comm_s": m * stage.tp,
+        "cp_comm_s": m * stage.cp,
         "pp_comm_s": m * pp_mb,
         "pp_bubble_s": bubble,
         "dp_comm_s": dp_exposed,
-        "ep_comm_s": m * layers_stage * ep_layer,
+        "ep_comm_s": m * stage.ep,
         "optimizer_s": optimizer,
     }
     step = sum(parts.values())
@@ -367,6 +347,10 @@ def validate_config(shape: ModelShape, cfg: TrainConfig) -> None:
             field="vpp",
             value=cfg.vpp,
         )
+    if cfg.pipeline_layout:  # every layer placed once, pp·vpp stages (raises with the counts)
+        from gpuplanner.engine.perf.stage_time import rank_loads
+
+        rank_loads(cfg.pipeline_layout, cfg.pp, cfg.vpp, shape)
     if cfg.pp > shape.layers:
         raise ValidationError(
             text.Msg("error.pp_layers", {"pp": cfg.pp, "layers": shape.layers}), field="pp", value=cfg.pp
@@ -414,6 +398,7 @@ def options_for(cfg: TrainConfig) -> Options:
         expert_tp=cfg.expert_tp,
         fp8_params=cfg.fp8_params,
         mla_up_proj_recompute=cfg.mla_up_proj_recompute,
+        pipeline_layout=cfg.pipeline_layout,
     )
 
 
