@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.engine.perf import mla
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for, p2p_s
 from gpuplanner.engine.perf.flops import param_counts
@@ -145,11 +146,11 @@ def worker(
     g_tp = min(tp, cluster.gpus_per_node)
 
     weights = c["total"] * setup.weight_bytes / n
-    kv_heads_gpu = max(shape.kv_heads / tp, 1.0)
-    kv_tok = 2.0 * (shape.layers / pp) * kv_heads_gpu * shape.head_dim * setup.kv_bytes
-    kv_total = 2.0 * shape.layers * shape.kv_heads * shape.head_dim * setup.kv_bytes
+    # KV values per token and layer: GQA heads split over tp (one kept when fewer), MLA's latent whole (mla.py)
+    kv_tok = (shape.layers / pp) * float(mla.kv_values_per_gpu(shape, tp)) * setup.kv_bytes
+    kv_total = shape.layers * mla.kv_values_per_token(shape) * setup.kv_bytes
     ctx_decode = setup.prompt_len + setup.output_len / 2.0
-    score = 2.0 * shape.layers * shape.heads * shape.head_dim  # QK^T + PV FLOPs per token per context token
+    score = 2.0 * shape.layers * mla.score_width(shape)  # QK^T + PV FLOPs per token per context token
     gemm_tok = 2.0 * c["active"] / n
     budget = int(setup.max_batched_tokens or sa.number("max_batched_tokens"))
 
