@@ -67,21 +67,7 @@ def test_no_published_layout_is_refused():
     assert not refused
 
 
-# counted runs whose error is still above the bar, each with the gap it names (strict: a fix must remove it)
-KNOWN_GAPS = {
-    "mbridge-25.09-h100-deepseek-v3": (
-        "DeepSeek-V3 with exact MLA/MTP shape and the recipe's pipeline layout is still ~+25 % optimistic "
-        "(docs/notes/s8-mla.md: time not modelled beyond compute, DeepEP all-to-all and the stage imbalance)"
-    ),
-}
-
-
-def _gap(c):
-    reason = KNOWN_GAPS.get(c.run.id)
-    return pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=reason)) if reason else c
-
-
-@pytest.mark.parametrize("c", [_gap(c) for c in COUNTED], ids=[c.run.id for c in COUNTED])
+@pytest.mark.parametrize("c", COUNTED, ids=[c.run.id for c in COUNTED])
 def test_run_within_20_percent(c):
     assert abs(c.error) <= 0.20, f"{c.predicted:.3f} vs {c.run.measured} ({c.run.source})"
 

@@ -115,7 +115,9 @@ def evaluate(
     tokens = mb * opt.seq_len / cp
     logits: Real = np.zeros_like(tokens)
     if shape.vocab:
-        logits = 3.0 * gemm_s(tokens, shape.vocab / tp, float(shape.hidden), hw)
+        # the output layer is Megatron-Core's own ColumnParallelLinear (models/gpt/gpt_model.py), not a Transformer
+        # Engine module, so fp8_autocast leaves it in BF16: its GEMMs run at the BF16 rate in every precision
+        logits = 3.0 * gemm_s(tokens, shape.vocab / tp, float(shape.hidden), hardware_for(cluster, "bf16", a))
         logits += hw.ew["logits"] * tokens * shape.vocab / tp / hw.ew_byte_per_s
     params_gpu, params_dense, params_exp = params_on_gpu(shape, tp, pp, ep, etp)
     # fp16 (Megatron 2021) adds each micro-batch's gradient in a separate kernel; bf16/fp8 accumulate into
