@@ -28,7 +28,7 @@ weights" counts its block and projection plus its own copy of the embedding and 
 
 from __future__ import annotations
 
-from gpuplanner.engine.arrays import Real
+from gpuplanner.engine.arrays import Num, Real
 from gpuplanner.engine.perf.shapes import ModelShape
 
 
@@ -36,12 +36,12 @@ def qk_head_dim(shape: ModelShape) -> int:
     return shape.qk_nope_head_dim + shape.qk_rope_head_dim
 
 
-def projections(shape: ModelShape, tp: Real = 1.0) -> list[tuple[str, Real, float]]:
+def projections(shape: ModelShape, tp: Real = 1.0) -> list[tuple[str, Real, Real]]:
     """(name, output columns on one TP rank, inner dimension) of each attention GEMM of one MLA layer."""
     h, n = float(shape.hidden), float(shape.heads)
     qk, dv = float(qk_head_dim(shape)), float(shape.v_head_dim)
     d_c, d_r = float(shape.kv_lora_rank), float(shape.qk_rope_head_dim)
-    out: list[tuple[str, Real, float]] = []
+    out: list[tuple[str, Real, Real]] = []
     if shape.q_lora_rank:
         out.append(("q_a", float(shape.q_lora_rank), h))
         out.append(("q_b", n * qk / tp, float(shape.q_lora_rank)))
@@ -53,7 +53,7 @@ def projections(shape: ModelShape, tp: Real = 1.0) -> list[tuple[str, Real, floa
     return out
 
 
-def up_projections(shape: ModelShape, tp: Real = 1.0) -> list[tuple[str, Real, float]]:
+def up_projections(shape: ModelShape, tp: Real = 1.0) -> list[tuple[str, Real, Real]]:
     """The GEMMs Megatron-Core's selective recompute module "mla_up_proj" runs again: q_b and kv_b (with RoPE)."""
     return [p for p in projections(shape, tp) if p[0] in ("q_b", "kv_b")]
 
@@ -87,7 +87,7 @@ def kv_values_per_token(shape: ModelShape) -> float:
     return 2.0 * shape.kv_heads * shape.head_dim
 
 
-def kv_values_per_gpu(shape: ModelShape, tp: Real) -> Real:
+def kv_values_per_gpu(shape: ModelShape, tp: Num) -> Real:
     """Values one GPU of a TP group caches per token and layer. KV heads split over tp (one kept when fewer
     heads than ranks); the MLA latent is not split."""
     import numpy as np
