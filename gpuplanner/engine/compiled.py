@@ -11,7 +11,6 @@ the settings, workloads, teams and floor items as that scenario and phase see th
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -23,25 +22,23 @@ import numpy.typing as npt
 
 from gpuplanner.catalog.types import GpuType, PoweredType, ServerType, StorageType, SwitchType
 from gpuplanner.engine.arrays import FloatArray, dense_unique
-from gpuplanner.engine.link_rows import LinkRowCache, RowIndex, codes_of, read_link_rows
+from gpuplanner.engine.codes import (
+    CONNECTORS,
+    KIND_CODES,
+    ROLE_CODES,
+    TECHNOLOGIES,
+    TypeCoded,
+    codes_of,
+    connector_of,
+)
+from gpuplanner.engine.link_rows import LinkRowCache, RowIndex, read_link_rows
 from gpuplanner.engine.selection import Inputs, Selection, select
 from gpuplanner.model import Project
 from gpuplanner.model.rows import AisleRow, Rack, Site
 
-KIND_CODES = {"server": 0, "switch": 1, "storage": 2, "other": 3}
-ROLE_CODES = {
-    r: i
-    for i, r in enumerate(
-        ("compute", "leaf", "spine", "core", "storage", "storage-switch", "management", "other")
-    )
-}
-# every value connector_of returns, so links carry a small integer code (LinkArrays.connector_code)
-CONNECTORS = ("", "osfp", "qsfp112", "qsfp56", "qsfp28", "qsfpdd", "sfp28", "sfp56", "sfpp", "rj45")
-TECHNOLOGIES = ("ethernet", "infiniband")  # LinkArrays.infiniband as an index
-
 
 @dataclass(frozen=True)
-class DeviceArrays:
+class DeviceArrays(TypeCoded):
     ids: list[str]
     row: dict[str, int]
     type_ids: list[str]
@@ -67,12 +64,6 @@ class DeviceArrays:
     partition_code: np.ndarray  # int32 index into `partitions`
     partitions: list[str]  # scheduler partitions ("" = the default one), in order of first appearance
 
-    @functools.cached_property
-    def type_codes(self) -> tuple[npt.NDArray[np.int32], list[str]]:
-        """``codes_of(type_ids)``, made once per arrays object: cost, the workload stage and the checks all
-        group by type (7 ms for 26,624 devices each time at 131k GPUs)."""
-        return codes_of(self.type_ids)
-
     def partition_rows(self, partition: str) -> npt.NDArray[np.int64]:
         """Rows of the devices in ``partition``, in row order (empty when no device names it)."""
         if partition not in self.partitions:
@@ -81,7 +72,7 @@ class DeviceArrays:
 
 
 @dataclass(frozen=True)
-class RackArrays:
+class RackArrays(TypeCoded):
     ids: list[str]
     row: dict[str, int]
     names: list[str]
@@ -95,12 +86,6 @@ class RackArrays:
     pdu_count: np.ndarray
     floor_x_m: np.ndarray
     floor_y_m: np.ndarray
-
-    @functools.cached_property
-    def type_codes(self) -> tuple[npt.NDArray[np.int32], list[str]]:
-        """``codes_of(type_ids)``, made once per arrays object: cost, the workload stage and the checks all
-        group by type (7 ms for 26,624 devices each time at 131k GPUs)."""
-        return codes_of(self.type_ids)
 
 
 @dataclass(frozen=True)
@@ -442,22 +427,6 @@ def _compile_links(
     )
 
 
-_IB_CAGE = {"edr": "qsfp28", "hdr": "qsfp56", "ndr": "osfp", "xdr": "osfp"}
-_CAGES = ("osfp", "qsfp112", "qsfp56", "qsfp28", "qsfpdd", "sfp28", "sfp56", "sfpp")
-
-
-def connector_of(port_type: str) -> str:
-    """Cage of a NetBox interface type: ``400gbase-x-osfp`` → osfp, ``infiniband-ndr`` → osfp, ``1000base-t`` → rj45."""
-    if port_type.startswith("infiniband-"):
-        return _IB_CAGE.get(port_type.removeprefix("infiniband-"), "")
-    if port_type.endswith("base-t"):
-        return "rj45"
-    for cage in _CAGES:
-        if port_type.endswith(cage):
-            return cage
-    return ""
-
-
 U_HEIGHT_M = 0.04445
 RACK_TOP_M = 2.0  # a 42U rack is about 2 m tall; the tray runs above it
 
@@ -492,7 +461,8 @@ def cable_lengths_m(
     return rounded
 
 
-# LinkRowCache, RowIndex and codes_of live in engine/link_rows.py; callers import them from here too
+# LinkRowCache and RowIndex live in engine/link_rows.py, codes_of and the code tables in engine/codes.py;
+# callers import them from here too
 __all__ = [
     "CONNECTORS",
     "KIND_CODES",

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from gpuplanner.engine.codes import codes_of_pair
 from gpuplanner.model.link_table import LinkColumns
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -101,27 +100,6 @@ class RowIndex(Mapping[str, int]):
 
     def __repr__(self) -> str:
         return f"RowIndex({len(self._ids)} ids)"
-
-
-def codes_of(values: Sequence[T]) -> tuple[npt.NDArray[np.int32], list[T]]:
-    """Integer code of each value (int32) and the distinct values in order of first appearance: one dict
-    look-up per value in C (``map``), no per-value Python frame."""
-    n = len(values)
-    if n and values.count(values[0]) == n:  # one value everywhere (all "" is common): no look-ups
-        return np.zeros(n, np.int32), [values[0]]
-    table = {v: i for i, v in enumerate(dict.fromkeys(values))}
-    return np.fromiter(map(table.__getitem__, values), np.int32, n), list(table)
-
-
-def codes_of_pair(first: Sequence[str], second: Sequence[str]) -> tuple[npt.NDArray[np.int32], list[str]]:
-    """``codes_of(first + second)`` without the joined list: each half coded on its own (a column with one
-    value everywhere costs one ``count``), then the second half's few codes renumbered into one table."""
-    c1, n1 = codes_of(first)
-    c2, n2 = codes_of(second)
-    names = list(dict.fromkeys(n1 + n2))
-    at = {v: i for i, v in enumerate(names)}
-    remap = np.array([at[v] for v in n2] or [0], dtype=np.int32)
-    return np.concatenate([c1, remap[c2]]), names
 
 
 def read_link_rows(

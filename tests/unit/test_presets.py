@@ -32,20 +32,29 @@ def test_the_five_presets_in_order_of_size():
         assert p.gpus() == EXPECTED_GPUS[p.id]
 
 
+BUILD_CPU_LIMIT_S = 5.0  # the 1,024-node build: ~0.6 s of CPU on this machine
+# Wall time only as a loose bound (a build that waits on something): a shared 2-core machine under load
+# stretches wall time several-fold while the CPU time a build needs stays what it is.
+BUILD_WALL_LIMIT_S = 30.0
+
+
 @pytest.fixture(scope="module")
 def built() -> dict[str, tuple[Project, float]]:
+    """Each preset built once, with the process CPU time its build took."""
     out = {}
     for p in PRESETS:
-        t = time.perf_counter()
+        t, wall = time.process_time(), time.perf_counter()
         project = p.build()
-        out[p.id] = (project, time.perf_counter() - t)
+        cpu_s, wall_s = time.process_time() - t, time.perf_counter() - wall
+        assert wall_s < BUILD_WALL_LIMIT_S, f"{p.id}: built in {wall_s:.1f} s of wall time"
+        out[p.id] = (project, cpu_s)
     return out
 
 
 @pytest.mark.parametrize("preset_id", list(EXPECTED_GPUS))
 def test_preset_builds_validates_and_analyses(built, preset_id):
-    project, seconds = built[preset_id]
-    print(f"{preset_id}: built in {seconds:.2f} s")
+    project, cpu_s = built[preset_id]
+    print(f"{preset_id}: built in {cpu_s:.2f} s of CPU")
     assert project.gpu_count() == EXPECTED_GPUS[preset_id]
     assert project.info.name == get_preset(preset_id).name_en
     for table, rows in project.tables.items():
@@ -97,9 +106,9 @@ def test_rail_optimised_ib_su_has_one_leaf_per_rail(built):
 
 
 def test_1024_node_build_time_is_reasonable(built):
-    _, seconds = built["fat-tree-1024-node"]
-    print(f"fat-tree-1024-node (8,192 GPUs): built in {seconds:.2f} s")
-    assert seconds < 5.0
+    _, cpu_s = built["fat-tree-1024-node"]
+    print(f"fat-tree-1024-node (8,192 GPUs): built in {cpu_s:.2f} s of CPU")
+    assert cpu_s < BUILD_CPU_LIMIT_S
 
 
 def test_chinese_names_and_language():

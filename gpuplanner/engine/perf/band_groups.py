@@ -1,10 +1,12 @@
 """What training (bands.py) and serving (bands_inference.py) error bands share: runs grouped from the finest
 group to all runs, each group's range of measured / predicted, its in-sample and leave-one-out coverage, the
-stored file read and checked, and a prediction's group picked. Each caller keeps its own grouping (which keys a
+stored file read, checked, cached and rewritten (``BandFile``), and a prediction's group picked. Each caller keeps its own grouping (which keys a
 run falls in), its minimum group size and its own messages."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import numpy as np
 import yaml
 
 from gpuplanner import text
+from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
 
 FloatArray = np.ndarray
@@ -84,3 +87,43 @@ def pick_group(doc: dict[str, Any], keys: list[str], min_runs: int) -> str:
 
 def write_bands(doc: dict[str, Any], path: Path) -> None:
     path.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def bands_doc(
+    kind: str, note: str, min_runs: int, ratio: FloatArray, keys: list[list[str]]
+) -> dict[str, Any]:
+    """The stored document of a bands file: ``ratio`` (measured / predicted) and ``keys`` (each run's groups,
+    finest first) of the counted runs, the groups' ranges and their leave-one-out and in-sample coverage."""
+    members = members_of(keys)
+    groups = group_ranges(ratio, members)
+    return {
+        "kind": kind,
+        "note": text.en(note),
+        "min_runs": min_runs,
+        "runs": len(ratio),
+        "loo_coverage": mean_or_none(loo_inside(ratio, keys, members, min_runs)),
+        "in_sample_coverage": mean_or_none(in_sample_inside(ratio, keys, members, groups, min_runs)),
+        "groups": groups,
+    }
+
+
+class BandFile:
+    """One stored bands file under the bundled catalogs' validation/ folder: read and checked once per path
+    (cached), and rewritten from ``compute`` (which runs the validation rows: seconds)."""
+
+    def __init__(self, name: str, compute: Callable[[], dict[str, Any]]) -> None:
+        self.name = name
+        self._compute = compute
+        self._read = lru_cache(maxsize=2)(read_bands)
+
+    def path(self) -> Path:
+        return bundled_catalog_dir() / "validation" / self.name
+
+    def stored(self, path: str | Path | None = None) -> dict[str, Any]:
+        return self._read(str(path or self.path()))
+
+    def write(self, path: str | Path | None = None) -> dict[str, Any]:
+        doc = self._compute()
+        write_bands(doc, Path(path or self.path()))
+        self._read.cache_clear()
+        return doc

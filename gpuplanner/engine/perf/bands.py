@@ -19,25 +19,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gpuplanner import text
-from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
-from gpuplanner.engine.perf.band_groups import (
-    group_ranges,
-    in_sample_inside,
-    loo_inside,
-    mean_or_none,
-    members_of,
-    pick_group,
-    read_bands,
-    write_bands,
-)
+from gpuplanner.engine.perf.band_groups import BandFile, bands_doc, pick_group
 
 if TYPE_CHECKING:  # validation imports the estimate modules; this module is imported by them
     from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
@@ -112,30 +100,17 @@ def compute(checked: Iterable[Checked]) -> dict[str, Any]:
     rows = [c for c in checked if c.error is not None and not c.run.excluded]
     ratio = np.array([1.0 / (1.0 + (c.error or 0.0)) for c in rows])  # rows all have an error
     keys = [group_keys(c.moe, c.gpu, c.n_gpus) for c in rows]
-    members = members_of(keys)
-    groups = group_ranges(ratio, members)
-    return {
-        "kind": "error_bands",
-        "note": text.en("perf.bands_file_note"),
-        "min_runs": MIN_RUNS,
-        "runs": len(rows),
-        "loo_coverage": mean_or_none(loo_inside(ratio, keys, members, MIN_RUNS)),
-        "in_sample_coverage": mean_or_none(in_sample_inside(ratio, keys, members, groups, MIN_RUNS)),
-        "groups": groups,
-    }
+    return bands_doc("error_bands", "perf.bands_file_note", MIN_RUNS, ratio, keys)
 
 
-def bands_path() -> Path:
-    return bundled_catalog_dir() / "validation" / "error_bands.yaml"
+def _computed() -> dict[str, Any]:
+    from gpuplanner.engine.perf.validation import check_all
+
+    return compute(check_all())
 
 
-@lru_cache(maxsize=2)
-def _stored(path: str) -> dict[str, Any]:
-    return read_bands(path)
-
-
-def stored_bands(path: str | Path | None = None) -> dict[str, Any]:
-    return _stored(str(path or bands_path()))
+BANDS = BandFile("error_bands.yaml", _computed)
+bands_path, stored_bands, write = BANDS.path, BANDS.stored, BANDS.write
 
 
 def band_for(shape: ModelShape, cluster: ClusterSpec, n_gpus: int, precision: str = "bf16") -> Band:
@@ -147,15 +122,6 @@ def band_for(shape: ModelShape, cluster: ClusterSpec, n_gpus: int, precision: st
     if shape.is_moe and not k.startswith("moe"):
         note = "perf.band_moe_from_dense"  # a message id, rendered by explanation()
     return Band((g["low"], g["high"]), k, g["runs"], doc["runs"], note)
-
-
-def write(path: str | Path | None = None) -> dict[str, Any]:
-    from gpuplanner.engine.perf.validation import check_all
-
-    doc = compute(check_all())
-    write_bands(doc, Path(path or bands_path()))
-    _stored.cache_clear()
-    return doc
 
 
 if __name__ == "__main__":  # python -m gpuplanner.engine.perf.bands

@@ -20,24 +20,20 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gpuplanner import text
-from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError
 from gpuplanner.engine.perf.band_groups import (
-    group_ranges,
-    in_sample_inside,
+    BandFile,
+    bands_doc,
     loo_inside,
     mean_or_none,
     members_of,
     pick_group,
-    read_bands,
-    write_bands,
 )
 
 if TYPE_CHECKING:
@@ -70,30 +66,17 @@ def coverage_by_min_runs(checked: Iterable[InferenceChecked], sizes: Iterable[in
 def compute(checked: Iterable[InferenceChecked]) -> dict[str, Any]:
     """Bands per group, and their leave-one-out coverage, from validation_inference.check_all()."""
     ratio, keys = _rows(checked)
-    members = members_of(keys)
-    groups = group_ranges(ratio, members)
-    return {
-        "kind": "inference_error_bands",
-        "note": text.en("perf.valinf_bands_note"),
-        "min_runs": MIN_RUNS,
-        "runs": int(len(ratio)),
-        "loo_coverage": _loo(ratio, keys, MIN_RUNS) if len(ratio) else None,
-        "in_sample_coverage": mean_or_none(in_sample_inside(ratio, keys, members, groups, MIN_RUNS)),
-        "groups": groups,
-    }
+    return bands_doc("inference_error_bands", "perf.valinf_bands_note", MIN_RUNS, ratio, keys)
 
 
-def bands_path() -> Path:
-    return bundled_catalog_dir() / "validation" / "inference_error_bands.yaml"
+def _computed() -> dict[str, Any]:
+    from gpuplanner.engine.perf.validation_inference import check_all
+
+    return compute(check_all())
 
 
-@lru_cache(maxsize=2)
-def _stored(path: str) -> dict[str, Any]:
-    return read_bands(path)
-
-
-def stored_bands(path: str | Path | None = None) -> dict[str, Any]:
-    return _stored(str(path or bands_path()))
+BANDS = BandFile("inference_error_bands.yaml", _computed)
+bands_path, stored_bands, write = BANDS.path, BANDS.stored, BANDS.write
 
 
 def band_for(moe: bool, scenario: str, path: str | Path | None = None) -> dict[str, Any]:
@@ -135,15 +118,6 @@ def serving_ranges(
         "max_requests_per_s_range": [requests_per_s * lo, requests_per_s * hi],
         "band": band,
     }
-
-
-def write(path: str | Path | None = None) -> dict[str, Any]:
-    from gpuplanner.engine.perf.validation_inference import check_all
-
-    doc = compute(check_all())
-    write_bands(doc, Path(path or bands_path()))
-    _stored.cache_clear()
-    return doc
 
 
 if __name__ == "__main__":  # python -m gpuplanner.engine.perf.bands_inference

@@ -5,7 +5,7 @@ coloured by utilisation bucket; links with an end in a collapsed group are drawn
 ends (a bundle). They are drawn into cached tiles (``tiles.TileCache``), a few paths per
 colour bucket and width class; at low zoom, lines closer than a device pixel are merged first, and racks and
 devices are drawn as rectangles into the same tiles. Labels ("37 % · 400G") are drawn live, only when zoomed
-in, for at most ``MAX_LABELS`` links in view. Links being dragged are drawn live on top. Hit tests (hover,
+in, for at most ``MAX_LABELS`` links in view (``link_labels``). Links being dragged are drawn live on top. Hit tests (hover,
 click, rubber band) are vectorised over all links.
 """
 
@@ -17,14 +17,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 from pyqtgraph.functions import arrayToQPath
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QTransform
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from gpuplanner.model import Project
 from gpuplanner.ui import theme
 from gpuplanner.ui.canvas import lod
-from gpuplanner.ui.canvas.geometry import RACK_HEADER_H, DeviceGeometry
+from gpuplanner.ui.canvas.geometry import DeviceGeometry
 from gpuplanner.ui.canvas.groups import draw_block_texts, draw_blocks
+from gpuplanner.ui.canvas.link_labels import paint_labels
 from gpuplanner.ui.canvas.painting import saved
 from gpuplanner.ui.canvas.segments import bundle_rows, clip_segments, merge_segments
 from gpuplanner.ui.canvas.tiles import TileCache
@@ -32,9 +33,7 @@ from gpuplanner.ui.canvas.tiles import TileCache
 if TYPE_CHECKING:
     from gpuplanner.ui.canvas.groups import GroupBlock  # noqa: F401 (the blocks callback's type)
 
-MAX_LABELS = 200
 FRAME_BUDGET_S = 0.008  # tile rendering per frame; the rest of a frame is blits, items and labels
-LABEL_CELL_W, LABEL_CELL_H = 24, 16
 AA_BELOW = 800  # antialias the lines of a tile when it has fewer (antialiased lines cost ~10×)
 MERGE_ABOVE = 1500  # merge lines on the same pixels only in busy tiles (np.unique costs ~1 ms)
 
@@ -75,8 +74,8 @@ class LinkLayer(QGraphicsItem):
         # the collapsed groups' blocks, drawn into the tiles (set by the scene)
         self.blocks: Callable[[], Iterable[GroupBlock]] = tuple
         self._drawable: tuple | None = None  # (version, phase_off, group_off, rows, xy, box)
-        self._font = QFont()
-        self._font.setPointSizeF(8.0)
+        self.label_font = QFont()  # (link_labels)
+        self.label_font.setPointSizeF(8.0)
         self._refresh = QTimer()
         self._refresh.setSingleShot(True)
         self._refresh.setInterval(0)
@@ -354,7 +353,7 @@ class LinkLayer(QGraphicsItem):
         with saved(p):
             draw_block_texts(p, self.blocks(), exposed, scale)
         if scale >= lod.LABEL_SCALE:
-            self._paint_labels(p, exposed)
+            paint_labels(p, self, exposed)
         if self.after_paint is not None:  # (the links of a large plan, once its canvas is on screen)
             QTimer.singleShot(0, self.after_paint)
             self.after_paint = None
@@ -424,85 +423,3 @@ class LinkLayer(QGraphicsItem):
             xy = self.xy[rows]
             p.drawPath(arrayToQPath(xy[:, [0, 2]].ravel(), xy[:, [1, 3]].ravel(), connect="pairs"))
         self._paint_rows(p, rows, 1.0, antialias=True)
-
-    def _blocked_cells(self, exposed: QRectF, t: QTransform) -> set[tuple[int, int]]:
-        """Label cells covered by devices and racks in view (racks are drawn above the links and would hide
-        a label; a label over a device would hide its text)."""
-        rects = []
-        g = self.overview.geom
-        if g is not None and len(g.ids):
-            m = (
-                (g.x + g.w >= exposed.left())
-                & (g.x <= exposed.right())
-                & (g.y + g.h >= exposed.top())
-                & (g.y <= exposed.bottom())
-            )
-            rects.append(np.column_stack((g.x[m], g.y[m], g.w[m], g.h[m])))
-        r = self.overview.rack_xywh
-        if len(r):
-            top = r[:, 1] - RACK_HEADER_H
-            m = (
-                (r[:, 0] + r[:, 2] >= exposed.left())
-                & (r[:, 0] <= exposed.right())
-                & (r[:, 1] >= exposed.top())
-                & (top <= exposed.bottom())
-            )
-            rects.append(np.column_stack((r[m, 0], top[m], r[m, 2], r[m, 3] + RACK_HEADER_H)))
-        cells: set[tuple[int, int]] = set()
-        if not rects:
-            return cells
-        a = np.vstack(rects)
-        x0 = (a[:, 0] * t.m11() + t.dx()) // LABEL_CELL_W
-        x1 = ((a[:, 0] + a[:, 2]) * t.m11() + t.dx()) // LABEL_CELL_W
-        y0 = (a[:, 1] * t.m22() + t.dy()) // LABEL_CELL_H
-        y1 = ((a[:, 1] + a[:, 3]) * t.m22() + t.dy()) // LABEL_CELL_H
-        for cx0, cx1, cy0, cy1 in zip(
-            x0.astype(int), x1.astype(int), y0.astype(int), y1.astype(int), strict=True
-        ):
-            cells.update((cx, cy) for cx in range(cx0, cx1 + 1) for cy in range(cy0, cy1 + 1))
-        return cells
-
-    def visible_label_rows(self, exposed: QRectF) -> np.ndarray:
-        """Drawn links (bundles: their busiest link) whose midpoint is in view, busiest first."""
-        cand = self.drawable()[0]
-        cand = cand[~self.hidden[cand]]
-        mx, my = self.mid[cand, 0], self.mid[cand, 1]
-        m = (
-            (mx >= exposed.left())
-            & (mx <= exposed.right())
-            & (my >= exposed.top())
-            & (my <= exposed.bottom())
-        )
-        rows = cand[m]
-        order = np.argsort(-self.util[rows], kind="stable")  # the busiest first when there are too many
-        return rows[order[:MAX_LABELS]]
-
-    def _paint_labels(self, p: QPainter, exposed: QRectF) -> None:
-        """Labels at link midpoints, busiest first, skipping any that would overlap one already drawn."""
-        rows = self.visible_label_rows(exposed)
-        if not len(rows):
-            return
-        t = p.worldTransform()
-        mids = self.mid[rows] * [t.m11(), t.m22()] + [t.dx(), t.dy()]
-        with saved(p):
-            p.setWorldTransform(QTransform())
-            p.setFont(self._font)
-            fm = QFontMetricsF(self._font)
-            taken = self._blocked_cells(exposed, t)
-            white = QBrush(QColor(255, 255, 255, 230))
-            for i, (mx, my) in zip(rows, mids, strict=True):
-                cys = range(int((my - 7) // LABEL_CELL_H), int((my + 7) // LABEL_CELL_H) + 1)
-                cx0, cx1 = int((mx - 30) // LABEL_CELL_W), int((mx + 30) // LABEL_CELL_W)
-                cells = {(cx, cy) for cx in range(cx0, cx1 + 1) for cy in cys}
-                if cells & taken:  # checked before any text is measured: most candidates stop here
-                    continue
-                text = self.label_text(self.ids[i])
-                w = fm.horizontalAdvance(text) + 6
-                box = QRectF(mx - w / 2, my - 7, w, 14)
-                span = range(int(box.left() // LABEL_CELL_W), int(box.right() // LABEL_CELL_W) + 1)
-                taken |= {(cx, cy) for cx in span for cy in cys}
-                p.setPen(QPen(theme.bucket_color(int(self.bucket[i])), 1))
-                p.setBrush(white)
-                p.drawRoundedRect(box, 3, 3)
-                p.setPen(QColor(30, 30, 30))
-                p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
