@@ -269,6 +269,13 @@ def layer_times(
         )
         ew_fwd = ew_fwd + cast_f / hw.ew_byte_per_s
         ew_bwd = ew_bwd + cast_b / hw.ew_byte_per_s
+        if shape.is_moe:
+            # routed experts: Transformer Engine's GroupedLinear quantises the dispatched bf16 token copies (FC1's
+            # input) and, backward, FC2's output gradient over the copies, cast and transposed per expert
+            # (module/grouped_linear.py, multi-tensor cast-transpose); a dense FC1 takes the norm's FP8 output
+            ct = hw.ew["fp8_cast"] + hw.fp8_transposes * (hw.ew["fp8_cast_transpose"] - hw.ew["fp8_cast"])
+            ew_fwd = ew_fwd + ct * routed_elems / hw.ew_byte_per_s
+            ew_bwd = ew_bwd + ct * routed_elems / hw.ew_byte_per_s
 
     links = hw.links
     g_tp = np.minimum(tp, links.gpus_per_node)
