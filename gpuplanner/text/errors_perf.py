@@ -123,6 +123,10 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "pipeline_layout '{layout}' has {stages} stages and {t} layers; the run needs pp × vpp = {pp} × {vpp} stages and the model's {layers} layers",
         "pipeline_layout「{layout}」有 {stages} 个阶段、{t} 层；该运行需要 pp × vpp = {pp} × {vpp} 个阶段，模型有 {layers} 层",
     ),
+    "error.pipeline_layout_needs_pp": (
+        "a pipeline_layout fixes the pipeline: state --pp (and --vpp, or it is the layout's stages / pp)",
+        "pipeline_layout 固定了流水线划分：请给出 --pp（以及 --vpp，未给出时取布局阶段数 / pp）",
+    ),
     "error.mla_dims": (
         "kv_lora_rank is set (Multi-head Latent Attention) without the head widths: it needs qk_nope_head_dim + qk_rope_head_dim ≥ 1 and v_head_dim ≥ 1",
         "设置了 kv_lora_rank（多头潜在注意力，MLA）却缺少头宽：需要 qk_nope_head_dim + qk_rope_head_dim ≥ 1 且 v_head_dim ≥ 1",

@@ -165,3 +165,14 @@ def test_deepseek_v3_row_is_counted_with_its_exact_shape():
     assert row.run.request["pipeline_layout"] == "Et|(tt|)*30mL" and row.run.request["mla_up_proj_recompute"]
     assert abs(row.error) <= 0.20, row.error
     assert np.isfinite(row.predicted)
+
+
+def test_a_layout_fixes_the_searched_pipeline():
+    from gpuplanner.engine.perf.request import run
+
+    req = dict(model="deepseek-v3-671b", gpu="nvidia-h100-sxm", gpus=1024, ep=64, global_batch=8192,
+               precision="fp8", expert_tp=False, pipeline_layout="Et|(tt|)*30mL")  # fmt: skip
+    with pytest.raises(ValidationError):
+        run(req)  # no pp: the layout's 32 stages could be 8 × 4, 16 × 2, ...
+    res = run({**req, "pp": 8, "tp": None})
+    assert {(cfg.pp, cfg.vpp) for cfg, _ in res.rows} == {(8, 4)}
