@@ -380,10 +380,11 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--optimizer-state",
-        choices=["fp32", "fp32-remainder", "bf16"],
+        choices=["fp32", "fp32-remainder", "bf16", "fp32-bf16-moments"],
         help="Adam state per parameter: fp32 master + moments (12 B, default); fp32-remainder: the master as 16 "
         "remainder bits beside the bf16 weight (10 B, NeMo distributed_fused_adam); bf16: bf16 moments, no "
-        "master copy (4 B, NeMo optim dtype bf16)",
+        "master copy (4 B, NeMo optim dtype bf16); fp32-bf16-moments: fp32 master, bf16 moments (8 B, "
+        "Megatron-Core use_precision_aware_optimizer)",
     )
     p.add_argument(
         "--moe-dispatcher",

@@ -20,8 +20,9 @@ ATTENTION = ("flash", "unfused")
 OPTIMIZERS = ("fused", "unfused")
 # what Adam keeps per parameter besides the model's weights (catalogs/assumptions/performance.yaml
 # optimizer_state_bytes_per_param): fp32 master + fp32 moments; the fp32 master rebuilt from the bf16
-# weight and its 16-bit remainder; bf16 moments with the bf16 weights as the master copy
-OPTIMIZER_STATES = ("fp32", "fp32-remainder", "bf16")
+# weight and its 16-bit remainder; bf16 moments with the bf16 weights as the master copy; an fp32 master with
+# bf16 moments (Megatron-Core's precision-aware optimizer)
+OPTIMIZER_STATES = ("fp32", "fp32-remainder", "bf16", "fp32-bf16-moments")
 # how MoE tokens reach their experts: one message per (token, expert) copy, or once per destination node
 # with NVLink fan-out (DeepEP / HybridEP behind Megatron-Core's flex dispatcher)
 MOE_DISPATCHERS = ("alltoall", "deepep")
