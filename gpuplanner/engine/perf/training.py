@@ -109,8 +109,10 @@ def evaluate(
     }
     lt = layer_times(shape, hw, a, **lt_args)  # type: ignore[arg-type]
     step_args = {"tp": tp, "mb": mb, "cp": cp, "full": full, "sel": sel, "pp": pp, "v": v, "m": m}
-    step = layer_step(shape, lt, hw, a, opt, **step_args)
-    layer_fwd, layer_bwd = step.fwd, step.bwd
+    avg_layer = layer_step(
+        shape, lt, hw, a, opt, **step_args
+    )  # the average layer (MoE layers by their share)
+    layer_fwd, layer_bwd = avg_layer.fwd, avg_layer.bwd
 
     tokens = mb * opt.seq_len / cp
     logits: Real = np.zeros_like(tokens)
@@ -138,7 +140,7 @@ def evaluate(
 
     if opt.balanced_pipeline:
         # the last stage holds one layer fewer: the logits only slow it down where they outlast that layer
-        logits = np.where(pp > 1, np.maximum(0.0, logits - step.total), logits)
+        logits = np.where(pp > 1, np.maximum(0.0, logits - avg_layer.total), logits)
 
     def step_for(s: ModelShape) -> LayerStep:  # one kind of layer (dense or MoE) under the same run
         lt_s = layer_times(s, hw, a, **lt_args)  # type: ignore[arg-type]
@@ -147,7 +149,7 @@ def evaluate(
     mtp_glue = 3.0 * gemm_s(tokens, shape.hidden / tp, 2.0 * shape.hidden, hw)  # MTP's 2h -> h projection
     stage = slowest_stage(
         shape,
-        step,
+        avg_layer,
         layers_stage,
         logits,
         mtp_glue,
