@@ -129,6 +129,7 @@ SETTING_NAMES = (
     "fp8_params",
     "mla_up_proj_recompute",
     "pipeline_layout",
+    "fp8_recipe",
 )
 
 
@@ -200,7 +201,7 @@ def _print_text(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape, 
     print(
         f"{cluster.gpu_name} × {est.n_gpus}: TP{cfg.tp} PP{cfg.pp} DP{cfg.dp} CP{cfg.cp} EP{cfg.ep} "
         f"VPP{cfg.vpp} micro-batch {cfg.micro_batch}, recompute {cfg.recompute}, {cfg.precision}, "
-        f"{'flash' if cfg.attention == 'flash' else 'unfused'} attention, SP {'on' if cfg.sp else 'off'}, "
+        f"{cfg.attention} attention, SP {'on' if cfg.sp else 'off'}, "
         f"ZeRO {cfg.zero_stage}"
     )
     r = _ranges(est, shape, cluster, cfg)
@@ -316,12 +317,14 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
 
     p.add_argument(
         "--stack",
-        help="software generation whose defaults to use: megatron-2021, megatron-core-2024, nemo-2024, "
+        help="software generation whose defaults to use: megatron-2021, megatron-core-2024, nemo-2024, nemo-2025, "
         "deepspeed-zero3, torchtitan-fsdp2, llm-foundry-2023, llama3-meta-2024, megatron-2022 (catalogs/assumptions/stacks.yaml)",
     )
     p.add_argument("--precision", choices=["bf16", "fp16", "fp8"])
     p.add_argument(
-        "--attention", choices=["flash", "unfused"], help="attention kernel (FlashAttention or not)"
+        "--attention",
+        choices=["flash", "unfused", "triton"],
+        help="attention kernel: FlashAttention-2 class, unfused, or the 2023 FlashAttention in Triton",
     )
     p.add_argument("--sequence-parallel", "--sp", dest="sequence_parallel", action=Bool, default=None)
     p.add_argument("--recompute", choices=["none", "selective", "full"])
@@ -405,6 +408,13 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="FP8 primary weights with --precision fp8 (Megatron --fp8-param-gather): 1-byte GEMM weights, "
         "gathered in 1 byte by the distributed optimizer",
+    )
+    p.add_argument(
+        "--fp8-recipe",
+        choices=["delayed", "current", "mxfp8"],
+        help="FP8 scaling with --precision fp8 (Transformer Engine): delayed (amax history, casts fused), "
+        "current (per-tensor amax of this step: an extra pass over every cast tensor), mxfp8 (Blackwell "
+        "1x32 blocks, both orientations quantized)",
     )
 
 

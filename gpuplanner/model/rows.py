@@ -174,7 +174,7 @@ class Workload:
     # run settings (engine/perf/settings.py); "" = not stated: the stack's value, then the default.
     # With a stack, precision / zero_stage / recompute left at their defaults above count as not stated.
     stack: str = ""  # megatron-2021 | megatron-2022 | megatron-core-2024 | nemo-2024 | deepspeed-zero3 | ...
-    attention: str = ""  # flash | unfused
+    attention: str = ""  # flash | unfused | triton
     sequence_parallel: str = ""  # on | off
     tp_comm_overlap: str = ""  # on | off: TP collectives pipelined with the GEMMs (TE userbuffers)
     pp_overlap: str = ""  # on | off: interleaved pipeline sends overlap compute

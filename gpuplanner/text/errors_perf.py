@@ -155,6 +155,14 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "unknown attention {value!r}",
         "未知的注意力实现 {value!r}",
     ),
+    "error.mxfp8_needs_blackwell": (
+        "fp8_recipe mxfp8 needs Blackwell tensor cores (block-scaled FP8 GEMMs); {gpu} has none",
+        "fp8_recipe mxfp8 需要 Blackwell 张量核心（块缩放 FP8 GEMM）；{gpu} 不支持",
+    ),
+    "error.mxfp8_needs_blackwell.hint": (
+        "use --fp8-recipe delayed or current on this GPU",
+        "此 GPU 请用 --fp8-recipe delayed 或 current",
+    ),
     "error.unknown_grad_dtype": (
         "unknown gradient dtype {value!r}",
         "未知的梯度数据类型 {value!r}",

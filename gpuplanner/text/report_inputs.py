@@ -110,6 +110,14 @@ INPUTS: dict[str, tuple[str, str]] = {
     "aname_elementwise_hbm_efficiency": ("Memory bandwidth of memory-bound kernels (share)", "访存密集型算子的显存带宽利用率"),
     "aname_elementwise_bytes": ("Bytes per element of memory-bound kernels", "访存密集型算子每元素字节数"),
     "aname_flash_attention_efficiency": ("FlashAttention efficiency (share of peak)", "FlashAttention 效率（占峰值比例）"),
+    "aname_triton_attention_time_ratio": (
+        "Triton FlashAttention (2023) time over FlashAttention-2's, forward and backward",
+        "Triton 版 FlashAttention（2023）相对 FlashAttention-2 的耗时比（前向、反向）",
+    ),
+    "aname_fa2_attention_time_ratio": (
+        "FlashAttention-2 time over the GPU's attention kernel",
+        "FlashAttention-2 相对该 GPU 注意力内核的耗时比",
+    ),
     "aname_nvlink_busbw_efficiency": ("NVLink all-reduce efficiency (share)", "NVLink 全规约效率"),
     "aname_nic_busbw_efficiency": ("Network all-reduce efficiency (share of line rate)", "网络全规约效率（占线速比例）"),
     "aname_collective_latency_steps": ("Collective latency multiplier", "集合通信时延系数"),

@@ -95,6 +95,23 @@ def test_flash_attention_and_recompute_switches_move_the_estimate():
     assert step["--recompute none"] < step[""]  # no second forward
 
 
+def test_llm_foundry_stack_sets_the_triton_attention_kernel_and_it_is_slower_than_flash():
+    """LLM Foundry's 2023 MPT benchmarks ran FlashAttention in Triton (attn_impl: triton), which the
+    FlashAttention-2 paper puts 1.3-1.5x slower in the forward and ~2x in the backward."""
+    base = ["estimate", "--layers", "32", "--hidden", "4096", "--heads", "32", "--seq", "2048", "--tied-embeddings",
+            "--no-dropout", "--gpu", "nvidia-h100-sxm", "--nic-gbps", "200", "--gpus", "8", "--tp", "1", "--pp", "1",
+            "--micro-batch", "6", "--global-batch", "48", "--recompute", "none", "--stack", "llm-foundry-2023"]  # fmt: skip
+    text = run(*base)
+    assert text.returncode == 0, text.stderr
+    assert "attention triton" in text.stdout.split("set:")[1].splitlines()[0]
+    assert "triton attention" in text.stdout
+    d = {a: json.loads(run(*base, *a.split(), "--json").stdout) for a in ("", "--attention flash")}
+    assert d[""]["settings"]["attention"] == "triton" and d[""]["stack_set"]["attention"] == "triton"
+    assert d["--attention flash"]["settings"]["attention"] == "flash"
+    assert "attention" not in d["--attention flash"]["stack_set"]
+    assert d["--attention flash"]["step_time_s"] < d[""]["step_time_s"]
+
+
 def test_json_carries_ranges_that_contain_the_point_estimate_and_time_to_train():
     r = run("estimate", "--model", "llama3-70b", "--gpu", "nvidia-h100-sxm", "--gpus", "512", "--tp", "8",
             "--pp", "4", "--vpp", "5", "--global-batch", "1024", "--tokens", "15e12", "--json")  # fmt: skip
@@ -176,3 +193,20 @@ def test_a_catalog_without_validation_data_still_estimates_and_validate_says_why
     assert d["step_time_s_range"] is None and "no error bands" in d["band"]["explanation"]
     v = run("validate", env=env)
     assert v.returncode == 2 and "training_runs.yaml" in v.stderr
+
+
+def test_fp8_recipe_current_scaling_costs_an_amax_pass_and_mxfp8_needs_blackwell():
+    base = ["estimate", "--model", "llama3-70b", "--nic-gbps", "400", "--gpus", "64", "--micro-batch", "1",
+            "--global-batch", "128", "--seq", "8192", "--precision", "fp8", "--stack", "nemo-2024"]  # fmt: skip
+    h100 = [*base, "--gpu", "nvidia-h100-sxm", "--tp", "4", "--pp", "8", "--vpp", "5", "--json"]
+    d = {r: json.loads(run(*h100, "--fp8-recipe", r).stdout) for r in ("delayed", "current")}
+    assert d["current"]["settings"]["fp8_recipe"] == "current"
+    assert d["current"]["step_time_s"] > d["delayed"]["step_time_s"]
+    stack = json.loads(run(*h100).stdout)
+    assert stack["stack_set"]["fp8_recipe"] == "delayed"
+    r = run(*h100, "--fp8-recipe", "mxfp8")
+    assert r.returncode == 2 and "Blackwell" in r.stderr, r.stderr
+    b200 = [*base, "--gpu", "nvidia-b200", "--tp", "2", "--pp", "4", "--cp", "2", "--vpp", "5", "--json"]
+    r = run(*b200, "--fp8-recipe", "mxfp8")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["settings"]["fp8_recipe"] == "mxfp8"

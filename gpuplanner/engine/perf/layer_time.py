@@ -54,6 +54,8 @@ class Hardware:
     sm_count: float = 0.0  # SMs that run GEMM tiles (0: unknown, no tile/wave quantisation of expert GEMMs)
     tile_rows: float = 128.0  # GEMM output tile (gemm_shape.py)
     tile_cols: float = 128.0
+    # FlashAttention-2's time over the attention kernel attn_flop_per_s stands for (Hopper: FA-3 / cuDNN)
+    fa2_time_ratio: float = 1.0
 
 
 def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardware:
@@ -86,6 +88,7 @@ def hardware_for(cluster: ClusterSpec, precision: str, a: Assumptions) -> Hardwa
         sm_count=a.number("gpu_sm_count", g),
         tile_rows=a.table("gemm_tile")["rows"],
         tile_cols=a.table("gemm_tile")["cols"],
+        fa2_time_ratio=a.number("fa2_attention_time_ratio", g),
     )
 
 
@@ -111,6 +114,7 @@ def fp8_cast_bytes(
     sp: Flag,
     ew: dict[str, float],
     transposes: float = 1.0,
+    recipe: str = "delayed",
 ) -> tuple[Real, Real]:
     """HBM bytes of the FP8 casts and transposes of one layer, forward and backward, on one GPU.
 
@@ -123,15 +127,58 @@ def fp8_cast_bytes(
     share, gathered in FP8) and transposed on the gathered tensor; the QKV output gradient is cast and
     transposed (r2 w1 w1); FC1's output gradient comes out of the fused dgelu kernel in FP8
     (fp8_cast_transpose_bgrad_dgelu_fused), so it adds nothing. With `transposes` 0 (Blackwell takes FP8 GEMMs
-    in any layout, nvte_is_non_tn_fp8_gemm_supported) only the casts remain.
+    in any layout, nvte_is_non_tn_fp8_gemm_supported) only the casts remain. That is the delayed-scaling
+    recipe, whose scale comes from the amax history, so every cast computes its amax on the way.
+
+    `recipe` "current" (per-tensor current scaling, Transformer Engine 2.2 csrc/extensions/cast.cpp,
+    normalization.cpp, activation.cpp): the scale needs this tensor's amax before the cast, so every cast
+    is preceded by an amax pass over its input (nvte_compute_amax, r2), and the norm, the activation and
+    the activation gradient can no longer write FP8 themselves: they write bf16 (one byte more), which the
+    amax pass and a cast then read (layernorm_mlp.py: no fused dact for current scaling). "mxfp8"
+    (Blackwell, 1x32 block scales computed inside the cast, MXFP8Quantizer): no amax pass and the fused
+    kernels stay, but a block-scaled operand cannot be transposed, so every tensor a weight- or
+    data-gradient GEMM takes along its other dimension is quantized a second time (rowwise and columnwise
+    copies, each with one 1-byte scale per 32 elements), on any GPU.
     """
     cast = ew["fp8_cast"]
+    if recipe == "mxfp8":
+        transposes = 1.0
     ct = cast + transposes * (ew["fp8_cast_transpose"] - cast)
-    tr = transposes * ew["fp8_transpose"]
-    fwd = ct * tokens * q_width / tp + tr * (2.0 * tokens * h + tokens * act_width / tp)
-    grad_h = np.where(sp, cast * tokens * h / tp + tr * tokens * h, ct * tokens * h)
+    tr = tr_grad = transposes * ew["fp8_transpose"]
+    norm_in = (
+        2.0 * tokens * h + tokens * act_width / tp
+    )  # fused-kernel outputs: the two norms, the activation
+    if recipe == "mxfp8":
+        scale = ew["fp8_mx_scale"]
+        ct = ct + 2.0 * scale
+        tr = 1.0 + scale  # the fused norm / activation kernel writes the columnwise copy as well
+        tr_grad = cast + scale  # the gathered output gradient is quantized columnwise from bf16
+    fwd = ct * tokens * q_width / tp + tr * norm_in
+    grad_h = np.where(sp, cast * tokens * h / tp + tr_grad * tokens * h, ct * tokens * h)
     bwd = 2.0 * grad_h + ct * tokens * (q_width + 2.0 * kv_width) / tp
+    if recipe == "current":
+        amax = ew["fp8_amax"]
+        unfused = ACT_BYTES - 1.0 + amax + cast  # bf16 written instead of FP8, its amax pass, its cast
+        norm_rows = tokens * h / np.where(sp, tp, 1.0)  # the norms run on the sequence-parallel share
+        fwd = fwd + amax * tokens * q_width / tp + unfused * (2.0 * norm_rows + tokens * act_width / tp)
+        grad_rows = tokens * h / np.where(sp, tp, 1.0)
+        bwd = bwd + amax * (2.0 * grad_rows + tokens * (q_width + 2.0 * kv_width) / tp)
+        bwd = bwd + (amax + ct) * tokens * act_width / tp  # FC1's output gradient: dgelu, then amax and cast
     return fwd, bwd
+
+
+def routed_cast_bytes(ew: dict[str, float], transposes: float, recipe: str) -> float:
+    """Bytes per element of quantising a bf16 tensor for both GEMM orientations, as fp8_cast_bytes counts a
+    cast: cast (+ transpose where FP8 GEMMs need TN), with current scaling's amax pass before it, or MXFP8's
+    rowwise and columnwise copies with their block scales."""
+    cast = ew["fp8_cast"]
+    t = 1.0 if recipe == "mxfp8" else transposes
+    ct = cast + t * (ew["fp8_cast_transpose"] - cast)
+    if recipe == "mxfp8":
+        ct = ct + 2.0 * ew["fp8_mx_scale"]
+    if recipe == "current":
+        ct = ct + ew["fp8_amax"]
+    return float(ct)
 
 
 def _grouped_mlp_s(
@@ -175,6 +222,8 @@ def layer_times(
     mb: Num,
     sp: Flag,
     flash: bool,
+    triton: bool = False,
+    fp8_recipe: str = "delayed",
     dedup_dispatch: bool = False,
     etp: Num | None = None,
 ) -> LayerTimes:
@@ -233,6 +282,11 @@ def layer_times(
             useful = ((shape.layers - n_w) * useful + n_w * w / s) / shape.layers
         attn_fwd = useful * score_flops / hw.attn_flop_per_s
         attn_bwd = 2.5 * attn_fwd  # backward recomputes the scores: 2.5× the forward FLOPs (FA-2)
+        if triton:  # FlashAttention in Triton (2023): the time of each pass relative to FA-2's, and FA-2's
+            # relative to the kernel this GPU's rate stands for (Hopper: FA-3 / cuDNN; FA-2 uses no wgmma)
+            ratio = a.table("triton_attention_time_ratio")
+            attn_fwd = ratio["fwd"] * hw.fa2_time_ratio * attn_fwd
+            attn_bwd = ratio["bwd"] * hw.fa2_time_ratio * attn_bwd
     else:
         bmm_f = np.maximum(
             score_flops / hw.unfused_flop_per_s, hw.ew["scores_bmm_fwd"] * score_elems / hw.gemm_byte_per_s
@@ -265,7 +319,7 @@ def layer_times(
     ) / hw.ew_byte_per_s
     if hw.fp8:
         cast_f, cast_b = fp8_cast_bytes(
-            tokens, h, q_width, kv_width, act_width, tp, sp, hw.ew, hw.fp8_transposes
+            tokens, h, q_width, kv_width, act_width, tp, sp, hw.ew, hw.fp8_transposes, fp8_recipe
         )
         ew_fwd = ew_fwd + cast_f / hw.ew_byte_per_s
         ew_bwd = ew_bwd + cast_b / hw.ew_byte_per_s
@@ -273,7 +327,7 @@ def layer_times(
             # routed experts: Transformer Engine's GroupedLinear quantises the dispatched bf16 token copies (FC1's
             # input) and, backward, FC2's output gradient over the copies, cast and transposed per expert
             # (module/grouped_linear.py, multi-tensor cast-transpose); a dense FC1 takes the norm's FP8 output
-            ct = hw.ew["fp8_cast"] + hw.fp8_transposes * (hw.ew["fp8_cast_transpose"] - hw.ew["fp8_cast"])
+            ct = routed_cast_bytes(hw.ew, hw.fp8_transposes, fp8_recipe)
             ew_fwd = ew_fwd + ct * routed_elems / hw.ew_byte_per_s
             ew_bwd = ew_bwd + ct * routed_elems / hw.ew_byte_per_s
 

@@ -315,6 +315,7 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
             "fp8_params",
             "mla_up_proj_recompute",
             "pipeline_layout",
+            "fp8_recipe",
         )
     }
     res = sweep(

@@ -19,6 +19,7 @@ from gpuplanner.catalog.loader import bundled_catalog_dir
 from gpuplanner.core.errors import CatalogError, ValidationError
 from gpuplanner.engine.perf.shapes import (
     ATTENTION,
+    FP8_RECIPES,
     MOE_DISPATCHERS,
     OPTIMIZER_STATES,
     OPTIMIZERS,
@@ -50,6 +51,7 @@ SETTINGS: dict[str, Any] = {
     "fp8_params": None,
     "mla_up_proj_recompute": None,
     "pipeline_layout": str,  # Megatron-Core pipeline_model_parallel_layout, checked against the model's layers
+    "fp8_recipe": FP8_RECIPES,
 }
 # what a run gets when neither the user nor a stack says (TrainConfig's defaults: Megatron-Core-like)
 DEFAULTS: dict[str, Any] = {
@@ -75,6 +77,7 @@ DEFAULTS: dict[str, Any] = {
     "fp8_params": False,
     "mla_up_proj_recompute": False,
     "pipeline_layout": "",
+    "fp8_recipe": "delayed",
 }
 
 

@@ -16,7 +16,9 @@ from gpuplanner.core.errors import ValidationError
 ARCHITECTURES = ("dense", "moe", "vit", "dit")
 PRECISIONS = ("bf16", "fp16", "fp8")
 RECOMPUTE = ("none", "selective", "full")
-ATTENTION = ("flash", "unfused")
+ATTENTION = ("flash", "unfused", "triton")
+# FP8 scaling recipes (Transformer Engine): per-tensor delayed (amax history), per-tensor current, MXFP8 blocks
+FP8_RECIPES = ("delayed", "current", "mxfp8")
 OPTIMIZERS = ("fused", "unfused")
 # what Adam keeps per parameter besides the model's weights (catalogs/assumptions/performance.yaml
 # optimizer_state_bytes_per_param): fp32 master + fp32 moments; the fp32 master rebuilt from the bf16
@@ -180,7 +182,8 @@ class TrainConfig:
     zero_stage: int = 1
     recompute: str = "selective"
     total_tokens: float = 0.0
-    attention: str = "flash"  # "unfused" = pre-FlashAttention kernels (Megatron-LM 2021/2022)
+    # "unfused" = pre-FlashAttention kernels (Megatron-LM 2021/2022); "triton" = FlashAttention in Triton (2023)
+    attention: str = "flash"
     sequence_parallel: bool | None = None  # None: on whenever tp > 1 (Megatron-Core default)
     dp_overlap: bool = (
         True  # gradient reduce overlapped with the last backward (Megatron --overlap-grad-reduce)
@@ -235,6 +238,9 @@ class TrainConfig:
     # Megatron-Core pipeline_model_parallel_layout: which embedding (E), layers (t), MTP modules (m) and head (L)
     # each virtual pipeline stage holds, e.g. "Et|(tt|)*30mL" (stage_time.py); "" = the even split
     pipeline_layout: str = ""
+    # FP8_RECIPES: how Transformer Engine scales FP8 tensors, which sets the HBM passes of its casts
+    # (engine/perf/layer_time.py fp8_cast_bytes)
+    fp8_recipe: str = "delayed"
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "global_batch", "seq_len"):

@@ -53,7 +53,7 @@ class SweepResult:
             zero_stage=o.zero_stage,
             recompute=RECOMPUTE[int(c["rc"])],
             total_tokens=o.total_tokens,
-            attention="flash" if o.flash else "unfused",
+            attention="triton" if o.triton_attention else ("flash" if o.flash else "unfused"),
             sequence_parallel=bool(c["sp"]),
             dp_overlap=o.dp_overlap,
             tp_overlap=o.tp_overlap,
@@ -72,6 +72,7 @@ class SweepResult:
             fp8_params=o.fp8_params,
             mla_up_proj_recompute=o.mla_up_proj_recompute,
             pipeline_layout=o.pipeline_layout,
+            fp8_recipe=o.fp8_recipe,
         )
 
     def estimate(self, i: int) -> TrainEstimate:
@@ -180,7 +181,8 @@ def sweep(
         seq_len=seq,
         precision=precision,
         zero_stage=zero_stage,
-        flash=attention == "flash",
+        flash=attention != "unfused",
+        triton_attention=attention == "triton",
         dp_overlap=dp_overlap,
         tp_overlap=tp_overlap,
         tp_comm_overlap=tp_comm_overlap,

@@ -51,6 +51,7 @@ class Options:
     precision: str = "bf16"
     zero_stage: int = 1
     flash: bool = True
+    triton_attention: bool = False  # FlashAttention in Triton (2023), slower than FA-2 (layer_time.py)
     dp_overlap: bool = True
     tp_overlap: bool = True
     total_tokens: float = 0.0
@@ -69,6 +70,7 @@ class Options:
     fp8_params: bool = False
     mla_up_proj_recompute: bool = False
     pipeline_layout: str = ""  # Megatron-Core pipeline_model_parallel_layout ("" = even split, stage_time.py)
+    fp8_recipe: str = "delayed"
 
 
 def evaluate(
@@ -84,6 +86,13 @@ def evaluate(
     if opt.seq_len != shape.seq_len:
         shape = _with_seq(shape, opt.seq_len)
     hw = hardware_for(cluster, opt.precision, a)
+    if hw.fp8 and opt.fp8_recipe == "mxfp8" and hw.fp8_transposes:  # block-scaled MMA: Blackwell only
+        raise ValidationError(
+            text.Msg("error.mxfp8_needs_blackwell", {"gpu": cluster.gpu_name}),
+            field="fp8_recipe",
+            value=opt.fp8_recipe,
+            hint=text.Msg("error.mxfp8_needs_blackwell.hint"),
+        )
     f = {k: np.asarray(cols[k], dtype=np.float64) for k in ("tp", "pp", "dp", "cp", "ep", "vpp", "mb")}
     tp, pp, dp, cp, ep, v, mb = (f[k] for k in ("tp", "pp", "dp", "cp", "ep", "vpp", "mb"))
     rc = np.asarray(cols["rc"])
@@ -104,6 +113,8 @@ def evaluate(
         "mb": mb,
         "sp": sp,
         "flash": opt.flash,
+        "triton": opt.triton_attention,
+        "fp8_recipe": opt.fp8_recipe,
         "dedup_dispatch": opt.moe_dispatcher == "deepep",
         "etp": etp,
     }
@@ -384,7 +395,8 @@ def options_for(cfg: TrainConfig) -> Options:
         seq_len=cfg.seq_len,
         precision=cfg.precision,
         zero_stage=cfg.zero_stage,
-        flash=cfg.attention == "flash",
+        flash=cfg.attention != "unfused",
+        triton_attention=cfg.attention == "triton",
         dp_overlap=cfg.dp_overlap,
         tp_overlap=cfg.tp_overlap,
         total_tokens=cfg.total_tokens,
@@ -403,6 +415,7 @@ def options_for(cfg: TrainConfig) -> Options:
         fp8_params=cfg.fp8_params,
         mla_up_proj_recompute=cfg.mla_up_proj_recompute,
         pipeline_layout=cfg.pipeline_layout,
+        fp8_recipe=cfg.fp8_recipe,
     )
 
 
