@@ -304,6 +304,13 @@ class ModelType(CatalogEntry):
     attention_sinks: bool | None = None  # a learned sink logit per head in the softmax (GPT-OSS)
     linear_bias: bool | None = None  # biases on every linear layer (GPT-OSS add_bias_linear)
     swiglu_clamp: float | None = None  # clamp limit of the gated activation's inputs (GPT-OSS 7.0)
+    # Multi-head Latent Attention (DeepSeek-V3 config.json names; engine/perf/mla.py) and multi-token prediction
+    q_lora_rank: int | None = None
+    kv_lora_rank: int | None = None
+    qk_nope_head_dim: int | None = None
+    qk_rope_head_dim: int | None = None
+    v_head_dim: int | None = None
+    mtp_layers: int | None = None  # num_nextn_predict_layers
 
 
 def _export_control(value: Any) -> dict[str, Any] | None:

@@ -128,6 +128,8 @@ SETTING_NAMES = (
     "expert_tp",
     "fp8_params",
     "recompute_norm_act",
+    "mla_up_proj_recompute",
+    "pipeline_layout",
     "fp8_recipe",
 )
 
@@ -355,6 +357,17 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
         "--ep-overlap", action=Bool, default=None, help="expert all-to-all overlapped (DualPipe/DeepEP)"
     )
     p.add_argument(
+        "--mla-up-proj-recompute",
+        action=Bool,
+        default=None,
+        help="recompute the MLA Q/K/V up projections in the backward (Megatron-Core recompute module mla_up_proj)",
+    )
+    p.add_argument(
+        "--pipeline-layout",
+        default=None,
+        help="Megatron-Core pipeline_model_parallel_layout, e.g. 'Et|(tt|)*30mL' (E embedding, t layer, m MTP, L head)",
+    )
+    p.add_argument(
         "--grad-dtype",
         choices=["fp32", "bf16", "fp16"],
         help="gradient buffer type (default: fp32 main grads as Megatron-LM; bf16 as NeMo's FP8 recipes)",
@@ -374,10 +387,11 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--optimizer-state",
-        choices=["fp32", "fp32-remainder", "bf16"],
+        choices=["fp32", "fp32-remainder", "bf16", "fp32-bf16-moments"],
         help="Adam state per parameter: fp32 master + moments (12 B, default); fp32-remainder: the master as 16 "
         "remainder bits beside the bf16 weight (10 B, NeMo distributed_fused_adam); bf16: bf16 moments, no "
-        "master copy (4 B, NeMo optim dtype bf16)",
+        "master copy (4 B, NeMo optim dtype bf16); fp32-bf16-moments: fp32 master, bf16 moments (8 B, "
+        "Megatron-Core use_precision_aware_optimizer)",
     )
     p.add_argument(
         "--moe-dispatcher",

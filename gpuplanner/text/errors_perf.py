@@ -119,6 +119,22 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "swiglu_clamp {value}: the clamp limit of a gated activation is 0 (none) or positive, and needs gated_mlp",
         "swiglu_clamp 为 {value}：门控激活的截断上限为 0（不截断）或正数，且需要 gated_mlp",
     ),
+    "error.pipeline_layout": (
+        "pipeline_layout '{layout}' is not a Megatron-Core layout: stages of E (embedding, once), t (layer), m (MTP module) and L (head and loss, once), separated by |, with X*n and (...)*n repeats",
+        "pipeline_layout「{layout}」不是 Megatron-Core 的流水线布局：各阶段由 E（嵌入，一次）、t（层）、m（MTP 模块）、L（输出头与损失，一次）组成，以 | 分隔，可用 X*n 与 (...)*n 重复",
+    ),
+    "error.pipeline_layout_size": (
+        "pipeline_layout '{layout}' has {stages} stages and {t} layers; the run needs pp × vpp = {pp} × {vpp} stages and the model's {layers} layers",
+        "pipeline_layout「{layout}」有 {stages} 个阶段、{t} 层；该运行需要 pp × vpp = {pp} × {vpp} 个阶段，模型有 {layers} 层",
+    ),
+    "error.pipeline_layout_needs_pp": (
+        "a pipeline_layout fixes the pipeline: state --pp (and --vpp, or it is the layout's stages / pp)",
+        "pipeline_layout 固定了流水线划分：请给出 --pp（以及 --vpp，未给出时取布局阶段数 / pp）",
+    ),
+    "error.mla_dims": (
+        "kv_lora_rank is set (Multi-head Latent Attention) without the head widths: it needs qk_nope_head_dim + qk_rope_head_dim ≥ 1 and v_head_dim ≥ 1",
+        "设置了 kv_lora_rank（多头潜在注意力，MLA）却缺少头宽：需要 qk_nope_head_dim + qk_rope_head_dim ≥ 1 且 v_head_dim ≥ 1",
+    ),
     "error.dense_layers": (
         "dense_layers exceeds layers",
         "dense_layers 超过了总层数 layers",

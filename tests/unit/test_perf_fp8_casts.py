@@ -118,6 +118,30 @@ def test_blackwell_flash_attention_efficiency_follows_the_published_cudnn_figure
     assert A.number("flash_attention_efficiency", "NVIDIA B200") == pytest.approx(b200, abs=0.005)
 
 
+def test_routed_expert_inputs_and_output_gradients_are_cast_per_copy():
+    """An FP8 MoE layer's grouped GEMMs quantise every dispatched token copy (FC1 input, forward) and every copy of
+    FC2's output gradient (backward): top_k·tokens·h elements, cast and transposed on Hopper (4 B), cast only on
+    Blackwell (3 B). Counted as the difference between the FP8 and BF16 layer's elementwise time, after removing
+    the dense casts the same layer would have."""
+    req = dict(model="mixtral-8x7b", gpu="nvidia-h100-sxm", gpus=8, tp=1, pp=1, ep=8, micro_batch=1,
+               global_batch=64, seq=4096)  # fmt: skip
+    shape, cluster, _ = build(req)
+    h, tokens, k = float(shape.hidden), 4096.0, shape.top_k
+    for gpu, per_elem in (("nvidia-h100-sxm", 4.0), ("nvidia-b200", 3.0)):
+        _, cl, _ = build({**req, "gpu": gpu})
+        fp8 = hardware_for(cl, "fp8", A)
+        args = dict(tp=1, cp=1, ep=8, mb=1, sp=False, flash=True, etp=1)
+        with_moe = layer_times(shape, fp8, A, **args)
+        dense_like = fp8_cast_bytes(tokens, h, h, shape.kv_heads * shape.head_dim,
+                                    shape.expert_ffn * (k + shape.shared_experts), 1.0, False, fp8.ew,
+                                    fp8.fp8_transposes)  # fmt: skip
+        bf16 = layer_times(shape, hardware_for(cl, "bf16", A), A, **args)
+        extra_f = (float(with_moe.ew_fwd) - float(bf16.ew_fwd)) * fp8.ew_byte_per_s - float(dense_like[0])
+        extra_b = (float(with_moe.ew_bwd) - float(bf16.ew_bwd)) * fp8.ew_byte_per_s - float(dense_like[1])
+        assert extra_f == pytest.approx(per_elem * k * tokens * h, rel=1e-9), gpu
+        assert extra_b == pytest.approx(per_elem * k * tokens * h, rel=1e-9), gpu
+
+
 def test_b200_loses_the_published_extra_sustained_clock_relative_to_hopper():
     """MSMF / MAMF (a power-saturated matmul against a boost-clock burst, same torch 2.13 on both), times what a
     full, busy board costs (all 8 GPUs computing): B200 1456.3/1770.9 x 1426.4/1455.7, H200 708.5/841.9 x

@@ -192,7 +192,7 @@ def test_a_model_with_one_expert_never_reaches_the_moe_physics(
     def boom(*_a, **_k):
         raise AssertionError("MoE physics reached by a dense model")
 
-    monkeypatch.setattr("gpuplanner.engine.perf.training.overlapped_ep_s", boom)
+    monkeypatch.setattr("gpuplanner.engine.perf.stage_time.overlapped_ep_s", boom)
     monkeypatch.setattr("gpuplanner.engine.perf.layer_time.grouped_extra_s", boom)
     req = dict(layers=layers, hidden=heads * 128, heads=heads, seq=4096, gpu="nvidia-h100-sxm", gpus=64,
                tp=tp, pp=pp, micro_batch=mb, global_batch=256, precision="fp8", stack="nemo-2024")  # fmt: skip

@@ -10,6 +10,7 @@ For a GPT with 12h² parameters per layer and full recomputation this gives eq. 
 
 from __future__ import annotations
 
+from gpuplanner.engine.perf import mla
 from gpuplanner.engine.perf.shapes import ModelShape
 
 
@@ -18,7 +19,9 @@ def mlp_matrices(shape: ModelShape) -> int:
 
 
 def attention_params_per_layer(shape: ModelShape) -> float:
-    """Q, K, V and output projections (GQA: K and V have kv_heads heads)."""
+    """Q, K, V and output projections (GQA: K and V have kv_heads heads; MLA: mla.py)."""
+    if shape.is_mla:
+        return mla.attention_params(shape)
     h, hd = shape.hidden, shape.head_dim
     q = h * shape.heads * hd
     kv = 2 * h * shape.kv_heads * hd
@@ -39,8 +42,8 @@ def moe_mlp_params_per_layer(shape: ModelShape) -> tuple[float, float]:
 
 
 def extra_params_per_layer(shape: ModelShape) -> float:
-    """Norm weights, and DiT's adaLN-Zero modulation (6 vectors of h from the conditioning: 6h²)."""
-    norms = 2.0 * shape.hidden
+    """Norm weights (and MLA's latent norms), and DiT's adaLN-Zero modulation (6 vectors of h: 6h²)."""
+    norms = 2.0 * shape.hidden + (mla.latent_norm_params(shape) if shape.is_mla else 0.0)
     return norms + (6.0 * shape.hidden * shape.hidden if shape.architecture == "dit" else 0.0)
 
 
@@ -71,7 +74,9 @@ def embedding_params(shape: ModelShape) -> float:
 
 
 def param_counts(shape: ModelShape) -> dict[str, float]:
-    """Total and active (per token) parameters, split by where they live."""
+    """Total and active (per token) parameters, split by where they live. `total` and `active` are the model
+    as published (DeepSeek-V3's 671 B / 37 B); the multi-token-prediction modules trained beside it are
+    `mtp` / `mtp_active` (without the embedding and head they share)."""
     bs = bias_sink_params_per_layer(shape)
     attn = attention_params_per_layer(shape) + extra_params_per_layer(shape) + bs["attention"]
     dense_mlp = dense_mlp_params_per_layer(shape) + bs["dense_mlp"]
@@ -85,7 +90,10 @@ def param_counts(shape: ModelShape) -> dict[str, float]:
     layers_total = shape.layers * attn + n_dense * dense_mlp + n_moe * (routed + shared)
     layers_active = shape.layers * attn + n_dense * dense_mlp + n_moe * (shape.top_k * one_expert + shared)
     emb = embedding_params(shape)
+    mtp_total, mtp_active = mla.mtp_params(shape)
     return {
+        "mtp": mtp_total,
+        "mtp_active": mtp_active,
         "embedding": emb,
         "layers_total": layers_total,
         "layers_active": layers_active,
@@ -132,7 +140,7 @@ def layer_forward_flops_per_token(shape: ModelShape, seq_len: int) -> tuple[floa
     bias = bias_active_per_layer(shape)
     sinks = float(shape.heads) if shape.attention_sinks else 0.0
     gemm = 2.0 * ((c["layers_active"] - extra) / shape.layers - bias - sinks) + bias
-    scores = 4.0 * attended_keys(shape, seq_len) * shape.heads * shape.head_dim  # QK^T and PV, full square
+    scores = 4.0 * attended_keys(shape, seq_len) * mla.score_width(shape)  # QK^T and PV, full square
     return gemm, scores + sink_forward_flops_per_token(shape)
 
 
@@ -143,7 +151,8 @@ def logits_forward_flops_per_token(shape: ModelShape) -> float:
 def forward_flops_per_token(shape: ModelShape, seq_len: int | None = None) -> float:
     s = seq_len or shape.seq_len
     gemm, scores = layer_forward_flops_per_token(shape, s)
-    return shape.layers * (gemm + scores) + logits_forward_flops_per_token(shape)
+    mtp = mla.mtp_forward_flops_per_token(shape, s)  # MTP modules: one block and one head pass each
+    return shape.layers * (gemm + scores) + logits_forward_flops_per_token(shape) + mtp
 
 
 def model_flops_per_token(shape: ModelShape, seq_len: int | None = None) -> float:

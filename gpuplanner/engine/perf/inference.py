@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpuplanner import text
+from gpuplanner.engine.perf import mla
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for
 from gpuplanner.engine.perf.flops import param_counts
@@ -77,7 +78,7 @@ def estimate_inference(
             shape, batch=cfg.batch, context_len=held_avg, tp=tp, kv_precision_bytes=cfg.kv_precision_bytes
         )
     )
-    flops_token = 2.0 * c["active"] + 4.0 * shape.layers * shape.heads * shape.head_dim * held_avg
+    flops_token = 2.0 * c["active"] + 4.0 * shape.layers * mla.score_width(shape) * held_avg
     t_mem = (touched + kv_read) / bw
     t_cmp = cfg.batch * flops_token / tp / gemm_rate
     ar_bytes = cfg.batch * shape.hidden * 2.0
@@ -94,7 +95,7 @@ def estimate_inference(
     prompt_tokens = cfg.batch * cfg.prompt_len
     prefill_flops = prompt_tokens * (
         2.0 * c["active"]
-        + 4.0 * shape.layers * shape.heads * shape.head_dim * float(prefill_attended(shape, cfg.prompt_len))
+        + 4.0 * shape.layers * mla.score_width(shape) * float(prefill_attended(shape, cfg.prompt_len))
     )  # causal: the keys before each query (half the score square), within the window where there is one
     t_prefill = prefill_flops / tp / gemm_rate + weights_gpu / bw + prompt_tokens * act_tok
     t_prefill += (

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpuplanner.engine.arrays import Flag, Num, Real
+from gpuplanner.engine.perf import mla
 from gpuplanner.engine.perf.assumptions import Assumptions
 from gpuplanner.engine.perf.collectives import (
     Links,
@@ -106,8 +107,8 @@ def _mlp_gemms_s(tokens: Real, h: float, width: float, mats: int, tp: Real, hw: 
 def fp8_cast_bytes(
     tokens: Real,
     h: float,
-    q_width: float,
-    kv_width: float,
+    q_width: Real,
+    kv_width: Real,
     act_width: Real,
     tp: Real,
     sp: Flag,
@@ -164,6 +165,20 @@ def fp8_cast_bytes(
         bwd = bwd + amax * (2.0 * grad_rows + tokens * (q_width + 2.0 * kv_width) / tp)
         bwd = bwd + (amax + ct) * tokens * act_width / tp  # FC1's output gradient: dgelu, then amax and cast
     return fwd, bwd
+
+
+def routed_cast_bytes(ew: dict[str, float], transposes: float, recipe: str) -> float:
+    """Bytes per element of quantising a bf16 tensor for both GEMM orientations, as fp8_cast_bytes counts a
+    cast: cast (+ transpose where FP8 GEMMs need TN), with current scaling's amax pass before it, or MXFP8's
+    rowwise and columnwise copies with their block scales."""
+    cast = ew["fp8_cast"]
+    t = 1.0 if recipe == "mxfp8" else transposes
+    ct = cast + t * (ew["fp8_cast_transpose"] - cast)
+    if recipe == "mxfp8":
+        ct = ct + 2.0 * ew["fp8_mx_scale"]
+    if recipe == "current":
+        ct = ct + ew["fp8_amax"]
+    return float(ct)
 
 
 def grouped_mlp_s(
@@ -228,9 +243,13 @@ def layer_times(
     cp = np.asarray(cp, dtype=np.float64)
     tokens = np.asarray(mb, dtype=np.float64) * s / cp  # rows of every GEMM on this GPU
     mats = mlp_matrices(shape)
-    q_width = shape.heads * hd
-    kv_width = shape.kv_heads * hd
+    q_width: Real = shape.heads * hd
+    kv_width: Real = shape.kv_heads * hd
     attn_gemm = gemm_s(tokens, (q_width + 2 * kv_width) / tp, h, hw) + gemm_s(tokens, h, q_width / tp, hw)
+    if shape.is_mla:  # Multi-head Latent Attention: five projections, two of them replicated over tp (mla.py)
+        attn_gemm = sum((gemm_s(tokens, c, k, hw) for _, c, k in mla.projections(shape, tp)), 0.0 * tokens)
+        q_width = mla.context_width(shape)  # what enters the output projection
+        kv_width = (mla.projection_output_width(shape, tp) * tp - q_width) / 2.0  # q + 2·kv = all outputs
     dense_mlp = _mlp_gemms_s(tokens, h, float(shape.ffn_hidden), mats, tp, hw)
     moe_share = shape.moe_layers / shape.layers
     mlp: Real
@@ -258,7 +277,7 @@ def layer_times(
 
     heads_gpu = shape.heads / tp
     score_elems = np.asarray(mb, dtype=np.float64) * heads_gpu * (s / cp) * s
-    score_flops = 4.0 * score_elems * hd
+    score_flops = 4.0 * score_elems * mla.score_width(shape) / shape.heads
     if flash:
         useful = 0.5 if shape.causal else 1.0  # FlashAttention skips fully masked blocks
         if shape.sliding_window_layers:  # and, in a windowed layer, every block outside the window
@@ -292,7 +311,7 @@ def layer_times(
     bias_f, bias_b, clamp_f, clamp_b = _bias_clamp_bytes(shape, hw.ew, replicated, routed_elems, act_elems)
     ew_fwd = (
         hw.ew["norm_residual_fwd"] * replicated
-        + hw.ew["attn_io_fwd"] * tokens * q_width / tp
+        + hw.ew["attn_io_fwd"] * tokens * mla.score_width(shape) / tp
         + act_f * act_elems
         + hw.ew["moe_permute_fwd"] * routed_elems
         + bias_f
@@ -300,7 +319,7 @@ def layer_times(
     ) / hw.ew_byte_per_s
     ew_bwd = (
         hw.ew["norm_residual_bwd"] * replicated
-        + hw.ew["attn_io_bwd"] * tokens * q_width / tp
+        + hw.ew["attn_io_bwd"] * tokens * mla.score_width(shape) / tp
         + act_b * act_elems
         + hw.ew["moe_permute_bwd"] * routed_elems
         + bias_b
@@ -312,6 +331,13 @@ def layer_times(
         )
         ew_fwd = ew_fwd + cast_f / hw.ew_byte_per_s
         ew_bwd = ew_bwd + cast_b / hw.ew_byte_per_s
+        if shape.is_moe:
+            # routed experts: Transformer Engine's GroupedLinear quantises the dispatched bf16 token copies (FC1's
+            # input) and, backward, FC2's output gradient over the copies, cast and transposed per expert
+            # (module/grouped_linear.py, multi-tensor cast-transpose); a dense FC1 takes the norm's FP8 output
+            ct = routed_cast_bytes(hw.ew, hw.fp8_transposes, fp8_recipe)
+            ew_fwd = ew_fwd + ct * routed_elems / hw.ew_byte_per_s
+            ew_bwd = ew_bwd + ct * routed_elems / hw.ew_byte_per_s
 
     links = hw.links
     g_tp = np.minimum(tp, links.gpus_per_node)
@@ -326,7 +352,7 @@ def layer_times(
     )
     tp_fwd = 2.0 * ar * (1.0 - a.number("tp_overlap_fraction"))
 
-    kv_chunk = 2.0 * tokens * kv_width / tp * ACT_BYTES
+    kv_chunk = tokens * mla.kv_exchange_width(shape, tp) * ACT_BYTES
     g_cp = np.clip(links.gpus_per_node / tp, 1.0, cp)
     cp_bw = links.busbw("cp", cp, g_cp)
     cp_raw = (cp - 1.0) * (kv_chunk / cp_bw + links.latency(cp, g_cp, "cp"))

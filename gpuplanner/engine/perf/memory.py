@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from gpuplanner.engine.arrays import Flag, FloatArray, Num, Real
+from gpuplanner.engine.perf import mla
 from gpuplanner.engine.perf.assumptions import Assumptions
 from gpuplanner.engine.perf.flops import param_counts
 from gpuplanner.engine.perf.shapes import ModelShape
@@ -57,6 +58,9 @@ def activation_coefficients(
     attention = (
         3.0 + 4.0 * q + 4.0 * kv / h
     )  # QKV input 2, Q 2q, K and V 4·kv/h, proj input 2q, dropout mask 1
+    if shape.is_mla:  # input 2, mask 1, latents, Q, K, V and the context (mla.py)
+        q = mla.context_width(shape) / h
+        attention = 3.0 + mla.stored_attention_width(shape) / h
     act_bytes = (
         6.0 if shape.gated_mlp else 4.0
     )  # activation input(s) + down-projection input, per ffn element
@@ -76,7 +80,8 @@ def activation_coefficients(
     else:
         mlp = dense_mlp
     masks = 0.0 if shape.dropout else 2.0
-    return attention + mlp + 4.0 - masks, 10.0 - masks, 4.0 + 2.0 * q + fc2_in
+    latents = 2.0 * (shape.q_lora_rank + shape.kv_lora_rank) / h  # MLA's up-projection inputs (0 without)
+    return attention + mlp + 4.0 - masks, 10.0 - masks, 4.0 + 2.0 * q + fc2_in + latents
 
 
 def activation_bytes_per_layer(
@@ -91,6 +96,7 @@ def activation_bytes_per_layer(
     flash: bool,
     precision: str = "bf16",
     norm_act_recompute: bool = False,
+    mla_up_recompute: bool = False,
 ) -> FloatArray:
     """Bytes one layer keeps for the backward pass of one micro-batch on one GPU.
 
@@ -111,8 +117,10 @@ def activation_bytes_per_layer(
         total = total - gemm_inputs / 2.0
         replicated = replicated - 2.0  # the QKV and fc1 inputs (LayerNorm outputs) in one byte
         if flash:
-            q_width = shape.heads * shape.head_dim / h
+            q_width = mla.context_width(shape) / h
             total = total + np.where(rc == 0, 2.0 * q_width, 0.0)
+    if mla_up_recompute and shape.is_mla:  # Q, K and V are recomputed from the latents (mla.py)
+        total = total - mla.up_projected_width(shape) / h
     linear = np.where(sp, total / t, replicated + (total - replicated) / t)
     score_bytes = 5.0 if shape.dropout else 2.0  # softmax output 2, dropout mask 1 and output 2
     scores = 0.0 if flash else score_bytes * shape.heads * np.asarray(seq_len, dtype=np.float64) / h / t
@@ -271,6 +279,7 @@ def training_memory(
     etp: Num | None = None,
     fp8_params: bool = False,
     norm_act_recompute: bool = False,
+    mla_up_recompute: bool = False,
 ) -> dict[str, Any]:
     """Per-GPU breakdown in GB (arrays over configurations) and `fits` against the usable share of mem_gb."""
     w, g, o, _ = model_state_bytes(
@@ -302,6 +311,7 @@ def training_memory(
             flash=flash,
             precision=precision,
             norm_act_recompute=norm_act_recompute,
+            mla_up_recompute=mla_up_recompute,
         )
 
     per_layer = act(recompute)
@@ -342,13 +352,11 @@ def kv_cache_bytes(
     """K and V of every layer for `batch` sequences of `context_len` tokens, per GPU of a tp group.
 
     KV heads are split over tp; when there are fewer KV heads than tp ranks each rank keeps one (replicated).
+    Multi-head Latent Attention caches its latent and RoPE key, whole on every rank (mla.py).
     """
-    kv_per_gpu = np.maximum(shape.kv_heads / np.asarray(tp, dtype=np.float64), 1.0)
     return (
-        2.0
-        * shape.layers
-        * kv_per_gpu
-        * shape.head_dim
+        shape.layers
+        * mla.kv_values_per_gpu(shape, tp)
         * np.asarray(context_len, dtype=np.float64)
         * np.asarray(batch, dtype=np.float64)
         * kv_precision_bytes

@@ -154,7 +154,7 @@ def check_layout(
             text.Msg("error.tp_heads", {"tp": tp, "heads": shape.heads}), field="--tp", value=tp
         )
     # a true GQA model groups heads evenly; a kv_heads that does not divide the heads stands for a compressed
-    # KV cache (DeepSeek's MLA in the catalog) and constrains nothing in training
+    # KV cache and constrains nothing in training
     if tp is not None and shape.heads % shape.kv_heads == 0:
         kv = shape.kv_heads
         bad = (kv % tp) if mode == "training" else (kv % tp and tp % kv)
@@ -289,6 +289,14 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
         options["mb_options"] = (req["micro_batch"],)
     if req.get("vpp"):
         options["vpp_options"] = (req["vpp"],)
+    if settings["pipeline_layout"]:  # a layout fixes the pipeline: pp as stated, vpp = its stages / pp
+        from gpuplanner.engine.perf.stage_time import parse_layout, rank_loads
+
+        if not req.get("pp"):
+            raise ValidationError(text.Msg("error.pipeline_layout_needs_pp"), field="--pp")
+        vpp = max(len(parse_layout(settings["pipeline_layout"])) // req["pp"], 1)
+        rank_loads(settings["pipeline_layout"], req["pp"], req.get("vpp") or vpp, shape)
+        options["vpp_options"] = (req.get("vpp") or vpp,)
     # the search chooses the recomputation unless the user states it (a stack's choice is only a default)
     if req.get("recompute"):
         options["recompute_options"] = (req["recompute"],)
@@ -306,6 +314,8 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
             "expert_tp",
             "fp8_params",
             "recompute_norm_act",
+            "mla_up_proj_recompute",
+            "pipeline_layout",
             "fp8_recipe",
         )
     }

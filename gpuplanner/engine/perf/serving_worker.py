@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.engine.perf import mla
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for, p2p_s
 from gpuplanner.engine.perf.flops import param_counts
@@ -166,15 +167,17 @@ def worker(
     g_tp = min(tp, cluster.gpus_per_node)
 
     weights = c["total"] * setup.weight_bytes / n
-    kv_heads_gpu = max(shape.kv_heads / tp, 1.0)
+    # KV values per token and layer: GQA heads split over tp (one kept when fewer), MLA's latent whole (mla.py)
     ctx_decode = setup.prompt_len + setup.output_len / 2.0
     # sliding-window layers hold at most the window (kv_cache.py): bytes per context token at the mean context
     win = float(held_tokens(shape, ctx_decode)) / ctx_decode
-    kv_full_tok = 2.0 * (shape.layers / pp) * kv_heads_gpu * shape.head_dim * setup.kv_bytes
+    kv_full_tok = (shape.layers / pp) * float(mla.kv_values_per_gpu(shape, tp)) * setup.kv_bytes
     kv_tok = kv_full_tok * win
-    kv_total = 2.0 * shape.layers * shape.kv_heads * shape.head_dim * setup.kv_bytes
+    kv_total = shape.layers * mla.kv_values_per_token(shape) * setup.kv_bytes
     kv_total *= float(held_tokens(shape, setup.prompt_len)) / setup.prompt_len  # a prompt's KV to transfer
-    score = 4.0 * shape.layers * shape.heads * shape.head_dim  # QK^T (2·d) + PV (2·d) per query-key pair
+    score = (
+        4.0 * shape.layers * mla.score_width(shape)
+    )  # QK^T + PV FLOPs per query-key pair (mla.score_width)
     # GEMM FLOPs: the layers, plus the output head for every token that yields logits (each decode token, the
     # last token of a prompt); the input embedding is a row lookup, not a GEMM
     head = 2.0 * shape.vocab * shape.hidden

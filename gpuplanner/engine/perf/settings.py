@@ -50,6 +50,8 @@ SETTINGS: dict[str, Any] = {
     "expert_tp": None,
     "fp8_params": None,
     "recompute_norm_act": None,
+    "mla_up_proj_recompute": None,
+    "pipeline_layout": str,  # Megatron-Core pipeline_model_parallel_layout, checked against the model's layers
     "fp8_recipe": FP8_RECIPES,
 }
 # what a run gets when neither the user nor a stack says (TrainConfig's defaults: Megatron-Core-like)
@@ -75,6 +77,8 @@ DEFAULTS: dict[str, Any] = {
     "expert_tp": True,
     "fp8_params": False,
     "recompute_norm_act": False,
+    "mla_up_proj_recompute": False,
+    "pipeline_layout": "",
     "fp8_recipe": "delayed",
 }
 
@@ -115,13 +119,16 @@ def _check(key: str, value: Any, where: str, path: str | None = None) -> None:
             hint=text.Msg("error.use_one_of", {"options": ", ".join(SETTINGS)}),
         )
     allowed = SETTINGS[key]
-    ok = isinstance(value, bool) if allowed is None else value in allowed
+    if allowed is str:  # free text (pipeline_layout), checked where it is used
+        ok = isinstance(value, str)
+    else:
+        ok = isinstance(value, bool) if allowed is None else value in allowed
     if key == "sequence_parallel" and value is None:
         ok = True
     if not ok:
         err = CatalogError if path else ValidationError
         kw = {"file": path, "entry": where} if path else {}
-        options = ", ".join(map(str, allowed)) if allowed else "true/false"
+        options = "text" if allowed is str else ", ".join(map(str, allowed)) if allowed else "true/false"
         raise err(
             text.Msg(
                 "error.setting_not_allowed", {"where": where, "key": key, "value": value, "options": options}

@@ -22,8 +22,9 @@ FP8_RECIPES = ("delayed", "current", "mxfp8")
 OPTIMIZERS = ("fused", "unfused")
 # what Adam keeps per parameter besides the model's weights (catalogs/assumptions/performance.yaml
 # optimizer_state_bytes_per_param): fp32 master + fp32 moments; the fp32 master rebuilt from the bf16
-# weight and its 16-bit remainder; bf16 moments with the bf16 weights as the master copy
-OPTIMIZER_STATES = ("fp32", "fp32-remainder", "bf16")
+# weight and its 16-bit remainder; bf16 moments with the bf16 weights as the master copy; an fp32 master with
+# bf16 moments (Megatron-Core's precision-aware optimizer)
+OPTIMIZER_STATES = ("fp32", "fp32-remainder", "bf16", "fp32-bf16-moments")
 # how MoE tokens reach their experts: one message per (token, expert) copy, or once per destination node
 # with NVLink fan-out (DeepEP / HybridEP behind Megatron-Core's flex dispatcher)
 MOE_DISPATCHERS = ("alltoall", "deepep")
@@ -70,6 +71,17 @@ class ModelShape:
     attention_sinks: bool = False
     linear_bias: bool = False
     swiglu_clamp: float = 0.0
+    # Multi-head Latent Attention (DeepSeek-V2/V3; Hugging Face config q_lora_rank, kv_lora_rank, qk_nope_head_dim,
+    # qk_rope_head_dim, v_head_dim): queries through a q_lora_rank bottleneck (0 = a direct projection), keys and
+    # values from a cached kv_lora_rank latent plus a shared qk_rope_head_dim RoPE key; kv_lora_rank 0 = no MLA.
+    # mla.py holds the arithmetic. mtp_layers: multi-token-prediction modules trained beside the model
+    # (num_nextn_predict_layers; Megatron-Core mtp_num_layers), each one more layer and one more output head
+    q_lora_rank: int = 0
+    kv_lora_rank: int = 0
+    qk_nope_head_dim: int = 0
+    qk_rope_head_dim: int = 0
+    v_head_dim: int = 0
+    mtp_layers: int = 0
 
     def __post_init__(self) -> None:
         if self.architecture not in ARCHITECTURES:
@@ -133,6 +145,14 @@ class ModelShape:
             raise ValidationError(
                 text.Msg("error.dense_layers"), field="dense_layers", value=self.dense_layers
             )
+        mla = ("q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim")
+        for name in (*mla, "mtp_layers"):
+            if getattr(self, name) < 0:
+                raise ValidationError(text.Msg("error.at_least_one", {"name": name}), field=name)
+        if self.kv_lora_rank and not (self.qk_nope_head_dim + self.qk_rope_head_dim and self.v_head_dim):
+            raise ValidationError(
+                text.Msg("error.mla_dims"), field="kv_lora_rank", value=self.kv_lora_rank, entry=self.name
+            )
         if not self.head_dim:  # stated as 0: the usual hidden / heads (frozen, so set once here)
             object.__setattr__(self, "head_dim", self.hidden // self.heads)
 
@@ -147,6 +167,10 @@ class ModelShape:
     @property
     def expert_ffn(self) -> int:
         return self.moe_ffn_hidden or self.ffn_hidden
+
+    @property
+    def is_mla(self) -> bool:
+        return self.kv_lora_rank > 0
 
     @property
     def causal(self) -> bool:
@@ -225,6 +249,12 @@ class TrainConfig:
     # layer's pre-MLP norm output and the experts' activation output are dropped after the forward and
     # recomputed in the backward (tensor_parallel.CheckpointWithoutOutput)
     recompute_norm_act: bool = False
+    # Megatron-Core selective recompute module "mla_up_proj": a Multi-head Latent Attention layer keeps only its
+    # latents and recomputes the Q/K/V up projections in the backward (no effect without MLA)
+    mla_up_proj_recompute: bool = False
+    # Megatron-Core pipeline_model_parallel_layout: which embedding (E), layers (t), MTP modules (m) and head (L)
+    # each virtual pipeline stage holds, e.g. "Et|(tt|)*30mL" (stage_time.py); "" = the even split
+    pipeline_layout: str = ""
     # FP8_RECIPES: how Transformer Engine scales FP8 tensors, which sets the HBM passes of its casts
     # (engine/perf/layer_time.py fp8_cast_bytes)
     fp8_recipe: str = "delayed"
@@ -411,6 +441,12 @@ SHAPE_FIELDS = (
     "attention_sinks",
     "linear_bias",
     "swiglu_clamp",
+    "q_lora_rank",
+    "kv_lora_rank",
+    "qk_nope_head_dim",
+    "qk_rope_head_dim",
+    "v_head_dim",
+    "mtp_layers",
 )
 
 

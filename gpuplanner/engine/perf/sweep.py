@@ -71,6 +71,8 @@ class SweepResult:
             expert_tp=o.expert_tp,
             fp8_params=o.fp8_params,
             recompute_norm_act=o.recompute_norm_act,
+            mla_up_proj_recompute=o.mla_up_proj_recompute,
+            pipeline_layout=o.pipeline_layout,
             fp8_recipe=o.fp8_recipe,
         )
 

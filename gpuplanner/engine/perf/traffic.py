@@ -19,6 +19,7 @@ import numpy.typing as npt
 from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.arrays import unique_inverse
+from gpuplanner.engine.perf import mla
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
 from gpuplanner.engine.perf.layer_time import ACT_BYTES
 from gpuplanner.engine.perf.shapes import ModelShape, TrainConfig
@@ -75,7 +76,7 @@ def step_bytes_per_rank(
     tokens = cfg.micro_batch * cfg.seq_len / cfg.cp
     act = tokens * shape.hidden * ACT_BYTES
     tp_calls = m * layers_stage * (4 + 2 * full)  # all-reduce-equivalents per step
-    kv_chunk = 2.0 * tokens * shape.kv_heads * shape.head_dim / cfg.tp * ACT_BYTES
+    kv_chunk = tokens * float(mla.kv_exchange_width(shape, cfg.tp)) * ACT_BYTES
     cp_steps = m * layers_stage * (3 + full) * (cfg.cp - 1)
     _, dense, experts = params_on_gpu(shape, cfg.tp, cfg.pp, cfg.ep)
     gb = a.table("grad_reduce_bytes")[cfg.precision]

@@ -26,9 +26,9 @@ from gpuplanner.engine.perf.flops import hardware_flops_per_token, model_flops_p
 from gpuplanner.engine.perf.host import expert_gemm_s, short_expert_kernels
 from gpuplanner.engine.perf.layer_time import ACT_BYTES, gemm_s, hardware_for, layer_times
 from gpuplanner.engine.perf.memory import training_memory
-from gpuplanner.engine.perf.moe import overlapped_ep_s, unpaired_fraction
 from gpuplanner.engine.perf.sentences import bottleneck_sentence, refusal_msg, refusal_sentence
 from gpuplanner.engine.perf.shapes import RECOMPUTE, ClusterSpec, ModelShape, TrainConfig
+from gpuplanner.engine.perf.stage_time import LayerStep, layer_step, slowest_stage
 
 BREAKDOWN = (
     "compute_s",
@@ -70,6 +70,8 @@ class Options:
     expert_tp: bool = True
     fp8_params: bool = False
     recompute_norm_act: bool = False  # Megatron-Core recompute_modules layernorm + moe_act
+    mla_up_proj_recompute: bool = False
+    pipeline_layout: str = ""  # Megatron-Core pipeline_model_parallel_layout ("" = even split, stage_time.py)
     fp8_recipe: str = "delayed"
 
 
@@ -106,62 +108,31 @@ def evaluate(
     full, sel = (rc == 2).astype(float), (rc == 1).astype(float)
     etp = tp if opt.expert_tp else np.ones_like(tp)  # expert tensor parallelism (1: MoE parallel folding)
 
-    lt = layer_times(
-        shape,
-        hw,
-        a,
-        tp=tp,
-        cp=cp,
-        ep=ep,
-        mb=mb,
-        sp=sp,
-        flash=opt.flash,
-        triton=opt.triton_attention,
-        fp8_recipe=opt.fp8_recipe,
-        dedup_dispatch=opt.moe_dispatcher == "deepep",
-        etp=etp,
-    )
-    layer_fwd = lt.gemm_fwd + lt.attn_fwd + lt.ew_fwd
-    layer_bwd = 2.0 * lt.gemm_fwd + lt.attn_bwd + lt.ew_bwd
-    recompute = full * layer_fwd + sel * lt.attn_fwd
-    # recompute_norm_act reruns the pre-MLP norm and the experts' activation, unless full recompute reruns all
-    if opt.recompute_norm_act:
-        recompute = recompute + (1.0 - full) * lt.norm_act_fwd
-    # backward TP all-reduces partly hide behind the weight-gradient GEMMs (async all-reduce)
-    hidden = a.number("tp_bwd_overlap_fraction") if opt.tp_overlap else 0.0
-    tp_bwd = lt.tp_fwd - np.minimum(hidden * lt.tp_fwd, lt.gemm_fwd)
-    tp_fwd = lt.tp_fwd
-    if opt.tp_comm_overlap:
-        # userbuffers split each TP GEMM into tp chunks and ring-exchange chunk i+1 while chunk i multiplies:
-        # one chunk's transfer stays exposed, and the rest only where it outlasts the GEMM it hides behind
-        # (Wang et al., ASPLOS'23, 'Overlap Communication with Dependent Computation via Decomposition')
-        tp_fwd = lt.tp_fwd / tp + np.maximum(0.0, lt.tp_fwd * (1.0 - 1.0 / tp) - lt.gemm_fwd)
-        tp_bwd = lt.tp_fwd / tp + np.maximum(0.0, lt.tp_fwd * (1.0 - 1.0 / tp) - 2.0 * lt.gemm_fwd)
-    tp_layer = tp_fwd * (1.0 + full) + tp_bwd
-    cp_layer = lt.cp_fwd * (3.0 + full)
-    ep_layer = lt.ep_fwd * (2.0 + full)
-    if opt.ep_overlap and shape.moe_layers > 0:
-        # dispatch/combine of one micro-batch run beside another's compute, each transfer beside the piece of
-        # compute Megatron-Core pairs it with (moe.py); recomputation's transfers stay exposed
-        share = shape.moe_layers / shape.layers
-        ep_layer = (
-            overlapped_ep_s(
-                lt.ep_fwd / (2.0 * share),
-                layer_fwd,
-                layer_bwd,
-                lt.moe_fwd,
-                lt.moe_bwd,
-                share,
-                unpaired_fraction(pp, v, m),
-                a.number("overlap_contention_fraction"),
-            )
-            + lt.ep_fwd * full
-        )
+    lt_args = {
+        "tp": tp,
+        "cp": cp,
+        "ep": ep,
+        "mb": mb,
+        "sp": sp,
+        "flash": opt.flash,
+        "triton": opt.triton_attention,
+        "fp8_recipe": opt.fp8_recipe,
+        "dedup_dispatch": opt.moe_dispatcher == "deepep",
+        "etp": etp,
+    }
+    lt = layer_times(shape, hw, a, **lt_args)  # type: ignore[arg-type]
+    step_args = {"tp": tp, "mb": mb, "cp": cp, "full": full, "sel": sel, "pp": pp, "v": v, "m": m}
+    avg_layer = layer_step(
+        shape, lt, hw, a, opt, **step_args
+    )  # the average layer (MoE layers by their share)
+    layer_fwd, layer_bwd = avg_layer.fwd, avg_layer.bwd
 
     tokens = mb * opt.seq_len / cp
     logits: Real = np.zeros_like(tokens)
     if shape.vocab:
-        logits = 3.0 * gemm_s(tokens, shape.vocab / tp, float(shape.hidden), hw)
+        # the output layer is Megatron-Core's own ColumnParallelLinear (models/gpt/gpt_model.py), not a Transformer
+        # Engine module, so fp8_autocast leaves it in BF16: its GEMMs run at the BF16 rate in every precision
+        logits = 3.0 * gemm_s(tokens, shape.vocab / tp, float(shape.hidden), hardware_for(cluster, "bf16", a))
         logits += hw.ew["logits"] * tokens * shape.vocab / tp / hw.ew_byte_per_s
     params_gpu, params_dense, params_exp = params_on_gpu(shape, tp, pp, ep, etp)
     # fp16 (Megatron 2021) adds each micro-batch's gradient in a separate kernel; bf16/fp8 accumulate into
@@ -180,12 +151,28 @@ def evaluate(
         exposed = 2.0 * v * np.maximum(0.0, pp_send - chunk_fwd)
         pp_mb = np.where(v > 1, np.where(pp > 1, exposed, 0.0), pp_mb)
 
-    per_layer_s = layer_fwd + layer_bwd + recompute + tp_layer + cp_layer + ep_layer
     if opt.balanced_pipeline:
         # the last stage holds one layer fewer: the logits only slow it down where they outlast that layer
-        logits = np.where(pp > 1, np.maximum(0.0, logits - per_layer_s), logits)
-    compute_mb = layers_stage * (layer_fwd + layer_bwd) + logits + accum
-    t_mb = compute_mb + layers_stage * (recompute + tp_layer + cp_layer + ep_layer) + pp_mb
+        logits = np.where(pp > 1, np.maximum(0.0, logits - avg_layer.total), logits)
+
+    def step_for(s: ModelShape) -> LayerStep:  # one kind of layer (dense or MoE) under the same run
+        lt_s = layer_times(s, hw, a, **lt_args)  # type: ignore[arg-type]
+        return layer_step(s, lt_s, hw, a, opt, **step_args)
+
+    mtp_glue = 3.0 * gemm_s(tokens, shape.hidden / tp, 2.0 * shape.hidden, hw)  # MTP's 2h -> h projection
+    stage = slowest_stage(
+        shape,
+        avg_layer,
+        layers_stage,
+        logits,
+        mtp_glue,
+        layout=opt.pipeline_layout,
+        pp=pp,
+        vpp=v,
+        step_for=step_for,
+    )
+    compute_mb = stage.compute + accum
+    t_mb = compute_mb + (stage.recompute + stage.tp + stage.cp + stage.ep) + pp_mb
     # interleaving only shortens the bubble when every rank has a micro-batch per stage to interleave:
     # Megatron-LM/Core run the interleaved schedule with m a multiple of p (schedules.py), and with m < p the
     # first micro-batch still crosses all p·v chunks in turn, so the bubble is the non-interleaved (p-1)·t_mb
@@ -224,13 +211,13 @@ def evaluate(
 
     parts = {
         "compute_s": m * compute_mb,
-        "recompute_s": m * layers_stage * recompute,
-        "tp_comm_s": m * layers_stage * tp_layer,
-        "cp_comm_s": m * layers_stage * cp_layer,
+        "recompute_s": m * stage.recompute,
+        "tp_comm_s": m * stage.tp,
+        "cp_comm_s": m * stage.cp,
         "pp_comm_s": m * pp_mb,
         "pp_bubble_s": bubble,
         "dp_comm_s": dp_exposed,
-        "ep_comm_s": m * layers_stage * ep_layer,
+        "ep_comm_s": m * stage.ep,
         "optimizer_s": optimizer,
     }
     step = sum(parts.values())
@@ -272,6 +259,7 @@ def evaluate(
         etp=etp,
         fp8_params=opt.fp8_params and opt.precision == "fp8",
         norm_act_recompute=opt.recompute_norm_act,
+        mla_up_recompute=opt.mla_up_proj_recompute,
     )
     out = {k: np.asarray(p + 0.0 * step) for k, p in parts.items()}
     # host-paced fine-grained MoE (host.py): decided from the prediction, never from a measurement
@@ -381,6 +369,10 @@ def validate_config(shape: ModelShape, cfg: TrainConfig) -> None:
             field="vpp",
             value=cfg.vpp,
         )
+    if cfg.pipeline_layout:  # every layer placed once, pp·vpp stages (raises with the counts)
+        from gpuplanner.engine.perf.stage_time import rank_loads
+
+        rank_loads(cfg.pipeline_layout, cfg.pp, cfg.vpp, shape)
     if cfg.pp > shape.layers:
         raise ValidationError(
             text.Msg("error.pp_layers", {"pp": cfg.pp, "layers": shape.layers}), field="pp", value=cfg.pp
@@ -429,6 +421,8 @@ def options_for(cfg: TrainConfig) -> Options:
         expert_tp=cfg.expert_tp,
         fp8_params=cfg.fp8_params,
         recompute_norm_act=cfg.recompute_norm_act,
+        mla_up_proj_recompute=cfg.mla_up_proj_recompute,
+        pipeline_layout=cfg.pipeline_layout,
         fp8_recipe=cfg.fp8_recipe,
     )
 
