@@ -308,12 +308,19 @@ def layer_times(
     act_elems = tokens * act_width / tp
     # token copies sent to experts
     routed_elems: Real = (moe_share * shape.top_k * moe_tokens * h) if shape.is_moe else 0.0
+    # Megatron's all-to-all dispatcher receives the copies ordered by source rank and sorts them by local
+    # expert before the experts, and back before the combine (sort_chunks_by_idxs), when a rank holds more
+    # than one expert; DeepEP/HybridEP hand them over already grouped
+    sorted_elems: Real = 0.0
+    if shape.is_moe and not dedup_dispatch:
+        sorted_elems = np.where(shape.experts / np.asarray(ep, dtype=np.float64) > 1.0, routed_elems, 0.0)
     bias_f, bias_b, clamp_f, clamp_b = _bias_clamp_bytes(shape, hw.ew, replicated, routed_elems, act_elems)
     ew_fwd = (
         hw.ew["norm_residual_fwd"] * replicated
         + hw.ew["attn_io_fwd"] * tokens * mla.score_width(shape) / tp
         + act_f * act_elems
         + hw.ew["moe_permute_fwd"] * routed_elems
+        + hw.ew["moe_sort_chunks_fwd"] * sorted_elems
         + bias_f
         + clamp_f
     ) / hw.ew_byte_per_s
@@ -322,6 +329,7 @@ def layer_times(
         + hw.ew["attn_io_bwd"] * tokens * mla.score_width(shape) / tp
         + act_b * act_elems
         + hw.ew["moe_permute_bwd"] * routed_elems
+        + hw.ew["moe_sort_chunks_bwd"] * sorted_elems
         + bias_b
         + clamp_b
     ) / hw.ew_byte_per_s
