@@ -152,7 +152,7 @@ def test_search_chooses_interleave_micro_batch_and_recompute():
 
 
 GPT_OSS_BLACKWELL_EP64 = (
-    "GPT-OSS 120B on Blackwell EP64 (Megatron-Bridge 26.02, counted): predicted 16-67 % too fast, no sourced "
+    "GPT-OSS 120B on Blackwell EP64 (Megatron-Bridge 26.02, counted): predicted 14-64 % too fast, no sourced "
     "term yet for the time they lose (docs/notes/s8-bwgptoss.md)"
 )
 

@@ -178,3 +178,27 @@ def test_the_megatron_bridge_row_is_counted():
     assert not c.run.excluded
     assert c.run.request["recompute_norm_act"] is True and c.run.request["recompute"] == "none"
     assert c.error is not None and abs(c.error) < 0.20
+
+
+def test_the_all_to_all_dispatcher_sorts_the_received_copies_by_local_expert_and_back():
+    """Megatron-Core MoEAlltoAllTokenDispatcher (token_dispatcher.py): with more than one expert per rank the
+    copies arrive ordered by source rank and are sorted by local expert before the experts and restored before
+    the combine (sort_chunks_by_idxs: split + cat, r2 w2 per element each way), and their gradients the same
+    way back. DeepEP/HybridEP hand the copies over already grouped; one expert per rank needs no sort."""
+    tokens = 4096
+    routed = TOPK * tokens * H
+    _, cluster, _ = build(dict(model="gpt-oss-120b", gpu="nvidia-h100-sxm", gpus=64, tp=1, pp=4, ep=8))
+    hw = hardware_for(cluster, "bf16", A)
+    s = dataclasses.replace(_shape(), seq_len=4096)
+
+    def lt(ep, dedup):
+        return layer_times(
+            s, hw, A, tp=1, cp=1, ep=ep, mb=1, sp=False, flash=True, etp=1, dedup_dispatch=dedup
+        )
+
+    a2a, deepep = lt(8, False), lt(8, True)  # 16 local experts
+    assert float(a2a.ew_fwd - deepep.ew_fwd) == pytest.approx(8 * routed / hw.ew_byte_per_s)
+    assert float(a2a.ew_bwd - deepep.ew_bwd) == pytest.approx(8 * routed / hw.ew_byte_per_s)
+    one_a2a, one_deepep = lt(128, False), lt(128, True)  # one expert per rank
+    assert float(one_a2a.ew_fwd) == float(one_deepep.ew_fwd)
+    assert float(one_a2a.ew_bwd) == float(one_deepep.ew_bwd)

@@ -160,7 +160,7 @@ def test_the_gpu_time_prediction_bounds_every_host_paced_published_run():
 
 
 GPT_OSS_BLACKWELL_EP64 = (
-    "GPT-OSS 120B on Blackwell EP64 (Megatron-Bridge 26.02, counted): predicted 16-67 % too fast, no sourced "
+    "GPT-OSS 120B on Blackwell EP64 (Megatron-Bridge 26.02, counted): predicted 14-64 % too fast, no sourced "
     "term yet for the time they lose (docs/notes/s8-bwgptoss.md)"
 )
 
