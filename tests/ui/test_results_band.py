@@ -33,23 +33,26 @@ def _expected(w) -> dict:
 def test_the_panel_shows_the_range_of_the_published_runs(make_window, lang):
     from gpuplanner.ui import i18n
 
-    i18n.set_language(lang)  # before the window, as the app does at start (conftest resets to English)
-    w = make_window(_qwen(1))
-    w.results_panel.show_results(w.doc.results)
-    r = _expected(w)
-    note = w.results_panel.note.text()
-    lo, hi = r["tokens_per_s_range"]
-    assert f"{lo:,.0f}" in note and f"{hi:,.0f}" in note
-    assert str(r["band"]["runs"]) in note
-    us = f"{r['host_paced']['expert_gemm_us']:,.0f}"
-    assert us in note and ("upper bound" in note if lang == "en" else "上限" in note)
-    if os.environ.get("GPUPLANNER_SHOTS"):  # for looking at it: GPUPLANNER_SHOTS=/tmp pytest …
-        from PySide6.QtWidgets import QApplication
+    i18n.set_language(lang)  # before the window, as the app does at start; reset below
+    try:
+        w = make_window(_qwen(1))
+        w.results_panel.show_results(w.doc.results)
+        r = _expected(w)
+        note = w.results_panel.note.text()
+        lo, hi = r["tokens_per_s_range"]
+        assert f"{lo:,.0f}" in note and f"{hi:,.0f}" in note
+        assert str(r["band"]["runs"]) in note
+        us = f"{r['host_paced']['expert_gemm_us']:,.0f}"
+        assert us in note and ("upper bound" in note if lang == "en" else "上限" in note)
+        if os.environ.get("GPUPLANNER_SHOTS"):  # for looking at it: GPUPLANNER_SHOTS=/tmp pytest …
+            from PySide6.QtWidgets import QApplication
 
-        w.resize(1500, 950)
-        for _ in range(3):
-            QApplication.processEvents()
-        w.grab().save(os.path.join(os.environ["GPUPLANNER_SHOTS"], f"results-band-{lang}.png"))
+            w.resize(1500, 950)
+            for _ in range(3):
+                QApplication.processEvents()
+            w.grab().save(os.path.join(os.environ["GPUPLANNER_SHOTS"], f"results-band-{lang}.png"))
+    finally:
+        i18n.set_language("en")  # the session runs in English (conftest)
 
 
 def test_a_dense_estimate_has_its_range_and_no_host_note(window):
