@@ -241,3 +241,26 @@ def test_prefill_queue_load_keeps_the_wait_within_its_budget_and_no_more():
             mean = rho * d / (2 * (1 - rho))
             assert float(wait_quantile(mean, rho, q)) == pytest.approx(budget, rel=1e-6)
     assert prefill_queue_load(0.5, d, 0.99) < prefill_queue_load(0.5, d, None)
+
+
+def test_activation_bytes_of_an_mla_layer_use_the_up_projected_widths():
+    """DeepSeek-V3 (MLA: 128 heads, d_n 128, d_r 64, d_v 128): the attention I/O runs over Q and K at
+    128·192 each and V at 128·128 per token, the output projection's input is 128·128 wide; at TP 8 a rank
+    holds an eighth. Only the attention part differs from a GQA layer of the same widths elsewhere."""
+    from gpuplanner.catalog.loader import default_catalog
+    from gpuplanner.engine.perf.request import shape_of
+
+    ds = shape_of({"model": "deepseek-v3-671b"}, default_catalog())
+    assert ds.is_mla
+    ew = serving_assumptions().table("serving_elementwise_bytes")
+    gqa = dataclasses.replace(ds, kv_lora_rank=0, q_lora_rank=0, qk_rope_head_dim=0, v_head_dim=0)
+    assert not gqa.is_mla
+    a = activation_bytes_per_token(ds, 8, 1, True, ew)
+    b = activation_bytes_per_token(gqa, 8, 1, True, ew)
+    qkv_mla = 128 * (192 + 192 + 128) / 8
+    qkv_gqa = ds.heads * ds.head_dim / 8 + 2 * max(ds.kv_heads / 8, 1) * ds.head_dim
+    ctx_mla, ctx_gqa = 128 * 128 / 8, ds.heads * ds.head_dim / 8
+    per_layer = 4 * (qkv_mla - qkv_gqa) + 3 * (
+        ctx_mla - ctx_gqa
+    )  # attention I/O; FP8 cast of the o-proj input
+    assert a - b == pytest.approx(ds.layers * per_layer)

@@ -5,7 +5,8 @@ Per layer and token, counted from the kernels vLLM and TensorRT-LLM run at infer
 activations, no sequence parallelism: the norms run on the full hidden width on every TP rank):
 - two fused residual-add + RMSNorm kernels (vLLM `fused_add_rms_norm`, TensorRT-LLM's residual RMSNorm):
   read the input and the residual, write the new residual and the normalised output;
-- the QKV split / rotary embedding / KV-cache write before attention and the output permute after it;
+- the QKV split / rotary embedding / KV-cache write before attention and the output permute after it (MLA:
+  over the up-projected Q, K and V, mla.py);
 - the gated MLP activation (SiLU(gate)·up: reads two ffn-wide inputs, writes one), per routed expert copy;
 - for MoE layers, the permute of each routed token copy to its expert and the weighted un-permute back;
 - with FP8 GEMMs, the cast of each GEMM's input activation to FP8 (read 2 bytes, write 1).
@@ -17,14 +18,18 @@ of the step, so their time adds to it (the additive roofline of serving_worker.W
 
 from __future__ import annotations
 
+from gpuplanner.engine.perf import mla
 from gpuplanner.engine.perf.shapes import ModelShape
 
 
 def activation_bytes_per_token(shape: ModelShape, tp: int, pp: int, fp8: bool, ew: dict[str, float]) -> float:
     """HBM bytes one token moves through the memory-bound kernels of one pipeline stage, per GPU."""
     h = float(shape.hidden)
-    q_width = shape.heads * shape.head_dim / tp
-    kv_width = max(shape.kv_heads / tp, 1.0) * shape.head_dim
+    q_width = mla.context_width(shape) / tp  # the attention output entering the output projection
+    if shape.is_mla:  # MLA: Q, K and V up-projected per head (n·(d_n + d_r) each for Q and K, n·d_v for V)
+        qkv_width = mla.up_projected_width(shape) / 2.0 / tp
+    else:
+        qkv_width = q_width + 2.0 * max(shape.kv_heads / tp, 1.0) * shape.head_dim
     n_moe = shape.layers - shape.dense_layers if shape.is_moe else 0
     n_dense = shape.layers - n_moe
     dense_ffn = shape.ffn_hidden / tp
@@ -32,7 +37,7 @@ def activation_bytes_per_token(shape: ModelShape, tp: int, pp: int, fp8: bool, e
 
     def layer(ffn_width: float, routed_copies: float) -> float:
         b = ew["norm_residual"] * h  # full width on every rank
-        b += ew["attn_io"] * (q_width + 2.0 * kv_width)
+        b += ew["attn_io"] * qkv_width
         b += gate * ffn_width
         b += ew["moe_permute"] * routed_copies * h
         if fp8:  # the inputs of the QKV, output, gate/up and down projections cast to FP8 (gate/up: once per
