@@ -393,3 +393,21 @@ def test_an_edit_to_a_bad_value_is_named_and_undo_restores_the_project(cluster_f
         again.workload is not None
         and again.workload.estimate.step_time_s == good.workload.estimate.step_time_s
     )
+
+
+def test_set_on_the_command_line_takes_the_settings_and_refuses_a_bad_one(cluster_file, tmp_path):
+    """`gpuplanner set FILE workload.NAME.FIELD=VALUE`: a good value is saved; a bad one exits 2 naming the
+    workload, field and value, and the file is left byte for byte as it was (all the edits or none)."""
+    path = tmp_path / "set.gpuplan"
+    path.write_bytes(cluster_file.read_bytes())
+    rc, _out, err = _cli(["set", str(path), "workload.job.model=llama3-8b", "workload.job.expert_tp=off",
+                          "workload.job.zero3_nics_per_node=4", "workload.job.pipeline_layout=Et*16|t*16L"])  # fmt: skip
+    assert rc == 0, err
+    row = next(iter(open_project(path).tables["workloads"].values()))
+    assert (row.expert_tp, row.zero3_nics_per_node, row.pipeline_layout) == ("off", "4", "Et*16|t*16L")
+    before = path.read_bytes()
+    for bad in ("workload.job.optimizer_state=fp64", "workload.job.fp8_params=yes"):
+        rc, _out, err = _cli(["set", str(path), "workload.job.tp=2", bad])
+        field, value = bad.split(".")[2].split("=")
+        assert rc == 2 and "job" in err and field in err and value in err, err
+        assert path.read_bytes() == before
