@@ -219,7 +219,7 @@ def _check_run_setting(name: str, fname: str, value: Any) -> None:
     from gpuplanner.engine.workload import CHOICE_SETTINGS, ON_OFF, workload_settings
     from gpuplanner.model import Workload
 
-    if fname in ON_OFF or fname in CHOICE_SETTINGS:
+    if fname in ON_OFF or fname in CHOICE_SETTINGS or fname == "stack":
         workload_settings(Workload(id="check", name=name, **{fname: value}))
 
 

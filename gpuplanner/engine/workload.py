@@ -158,10 +158,12 @@ def _bad_setting(workload: Workload, name: str, value: str, options: str) -> Pla
 def workload_settings(workload: Workload) -> dict[str, Any]:
     """The run settings the workload row states (None = not stated), for settings.resolve. A value the
     setting does not take is refused naming the workload, the field and the value."""
-    from gpuplanner.engine.perf.settings import SETTINGS
+    from gpuplanner.engine.perf.settings import SETTINGS, load_stacks
 
     stated: dict[str, Any] = {}
     stack = getattr(workload, "stack", "") or ""
+    if stack and stack not in (stacks := load_stacks()):
+        raise _bad_setting(workload, "stack", stack, ", ".join(stacks))
     for k, default in ROW_DEFAULTS.items():
         v = getattr(workload, k)
         stated[k] = None if (stack and v == default) else v

@@ -320,6 +320,9 @@ def test_an_older_file_without_the_columns_opens_with_nothing_stated(tmp_path):
 
 
 BAD = {
+    "stack": "megatron-1999",
+    "attention": "sdpa",
+    "grad_dtype": "fp8",
     "optimizer": "adamw",
     "optimizer_state": "fp64",
     "moe_dispatcher": "allgather",
@@ -406,7 +409,11 @@ def test_set_on_the_command_line_takes_the_settings_and_refuses_a_bad_one(cluste
     row = next(iter(open_project(path).tables["workloads"].values()))
     assert (row.expert_tp, row.zero3_nics_per_node, row.pipeline_layout) == ("off", "4", "Et*16|t*16L")
     before = path.read_bytes()
-    for bad in ("workload.job.optimizer_state=fp64", "workload.job.fp8_params=yes"):
+    for bad in (
+        "workload.job.optimizer_state=fp64",
+        "workload.job.fp8_params=yes",
+        "workload.job.stack=nemo",
+    ):
         rc, _out, err = _cli(["set", str(path), "workload.job.tp=2", bad])
         field, value = bad.split(".")[2].split("=")
         assert rc == 2 and "job" in err and field in err and value in err, err
