@@ -303,9 +303,13 @@ def test_every_new_field_survives_save_and_open(tmp_path):
     assert {k: getattr(back, k) for k in NEW_FIELDS} == values
 
 
-def test_an_older_file_without_the_columns_opens_with_nothing_stated(tmp_path):
+@pytest.mark.parametrize("n", [1, 40])  # 40: read a column at a time (projectfile.COLUMN_CHECK_MIN_ROWS)
+def test_an_older_file_without_the_columns_opens_with_nothing_stated(tmp_path, n):
     p = Project()
-    p.insert("workloads", Workload(id="w1", name="job", tp=2, optimizer="unfused", fp8_recipe="current"))
+    for i in range(1, n + 1):
+        p.insert(
+            "workloads", Workload(id=f"w{i}", name=f"job{i}", tp=2, optimizer="unfused", fp8_recipe="current")
+        )
     path = tmp_path / "old.gpuplan"
     save_project(p, path)
     conn = sqlite3.connect(path)
@@ -315,8 +319,10 @@ def test_an_older_file_without_the_columns_opens_with_nothing_stated(tmp_path):
     cols = {r[1] for r in conn.execute("PRAGMA table_info(workloads)")}
     conn.close()
     assert not cols & set(NEW_FIELDS) and "grad_dtype" in cols
-    back = open_project(path).tables["workloads"]["w1"]
-    assert back.tp == 2 and all(getattr(back, k) == "" for k in NEW_FIELDS)
+    rows = open_project(path).tables["workloads"]
+    assert len(rows) == n
+    for back in rows.values():
+        assert back.tp == 2 and all(getattr(back, k) == "" for k in NEW_FIELDS)
 
 
 BAD = {
