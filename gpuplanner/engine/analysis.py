@@ -324,5 +324,7 @@ def _steady_findings(
     steady += hall_findings(c)
     steady += unnetworked_findings(c)
     entries = evaluate_workloads(c, fabric, wres) if int(c.devices.gpu_count.sum()) > 0 else []
-    steady += workload_entry_findings(entries)
+    # the primary workload's memory refusal is the model-does-not-fit finding above; its entry repeats the reason
+    unfit = frozenset({wres.workload_id}) if wres is not None and not wres.estimate.fits else frozenset()
+    steady += workload_entry_findings(entries, unfit)
     return steady, entries

@@ -168,10 +168,16 @@ def evaluate_workloads(
     return out
 
 
-def workload_entry_findings(entries: list[WorkloadEntry]) -> list[Finding]:
+def workload_entry_findings(
+    entries: list[WorkloadEntry], reported: frozenset[str] = frozenset()
+) -> list[Finding]:
+    """`reported`: workloads whose refusal a design check already reports (the primary workload's
+    model-does-not-fit, checks/network.py), so it is not said twice."""
     out = []
     params: dict[str, Any]
     for e in entries:
+        if e.error and e.id in reported:
+            continue
         if e.error:
             params = {
                 "workload": e.name,

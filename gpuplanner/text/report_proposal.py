@@ -55,6 +55,12 @@ PROPOSAL: dict[str, tuple[str, str]] = {
         "runs on comparable GPUs (listed in the sources).",
         "预期范围取自 {runs} 个同类 GPU 上已发表训练实测值与预测值之比的分布（见参考文献）。",
     ),
+    "ps_unfit_note": (
+        "This layout does not fit in GPU memory ({need} GB per GPU, {usable} GB usable): the speed is what it would "
+        "run at, not a plan; change the layout (see the top risks).",
+        "该并行布局放不进 GPU 显存（每卡需 {need} GB，可用 {usable} GB）：所示速度仅为假设能运行时的速度，并非可行方案；"
+        "请调整并行布局（见主要风险）。",
+    ),
     "ps_host_paced_note": (
         "Each expert's GEMM takes about {us} µs, under the {limit} µs at which GPU kernels are launch-bound: "
         "host work paces this fine-grained MoE, so the predicted speed is an upper bound and the range is that "

@@ -70,3 +70,36 @@ def summary_text(res: Results) -> str:
     if not e.fits:
         text += "\n" + refusal_text(e.memory)
     return text
+
+
+def band_text(res: Results) -> str:
+    """The expected range of the estimate from the bundled published runs (engine/perf/bands.py), and why a
+    fine-grained MoE's speed is only an upper bound when its expert GEMMs are launch-bound (perf/host.py)."""
+    from gpuplanner.engine.perf.bands import ranges
+
+    w = res.workload
+    if w is None:
+        return ""
+    e = w.estimate
+    r = ranges(e, w.shape, w.cluster)
+    step, tps = r.get("step_time_s_range"), r.get("tokens_per_s_range")
+    if not step or not tps:
+        return ""
+    runs = int((r.get("band") or {}).get("runs") or 0)
+    out = translate(
+        "estimate", "Expected range, from {runs} published runs: step {s0}–{s1}, {t0}–{t1} tokens/s."
+    ).format(
+        runs=fmt.number(runs),
+        s0=fmt.duration(step[0]),
+        s1=fmt.duration(step[1]),
+        t0=fmt.number(tps[0]),
+        t1=fmt.number(tps[1]),
+    )
+    paced = r.get("host_paced")
+    if paced:
+        out += "\n" + translate(
+            "estimate",
+            "Host-paced: each expert's GEMM takes about {us} µs, under the {limit} µs at which kernels are "
+            "launch-bound, so this speed is an upper bound.",
+        ).format(us=fmt.number(paced["expert_gemm_us"]), limit=fmt.number(paced["threshold_us"]))
+    return out

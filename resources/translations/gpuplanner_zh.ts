@@ -2885,6 +2885,14 @@ The current project is unchanged.</source>
         <source>{gpus} step {step}, MFU {mfu}, {tps} tokens/s, time to train {ttt}. Bottleneck: {b}.</source>
         <translation>{gpus}单步 {step}，MFU {mfu}，{tps} tokens/秒，训练时长 {ttt}。瓶颈：{b}。</translation>
     </message>
+    <message>
+        <source>Expected range, from {runs} published runs: step {s0}–{s1}, {t0}–{t1} tokens/s.</source>
+        <translation>预期范围（取自 {runs} 个已发表实测）：单步 {s0}–{s1}，{t0}–{t1} token/秒。</translation>
+    </message>
+    <message>
+        <source>Host-paced: each expert&apos;s GEMM takes about {us} µs, under the {limit} µs at which kernels are launch-bound, so this speed is an upper bound.</source>
+        <translation>受主机节奏限制：每个专家的 GEMM 约需 {us} µs，低于内核受启动开销限制的 {limit} µs，因此该速度只是上限。</translation>
+    </message>
 </context>
 <context>
     <name>fields</name>

@@ -58,22 +58,33 @@ def test_changing_the_threshold_in_the_catalog_changes_the_rule(tmp_path):
 
 
 def test_expert_gemm_time_is_the_roofline_of_one_experts_up_and_down_projection():
-    """B300 has no published SM count, so no tile/wave quantisation: one expert's forward is exactly the
-    additive roofline of its gate+up GEMM (rows × 2·768 × 2048) and down GEMM (rows × 2048 × 768), rows =
-    micro-batch tokens · top_k · ep / experts."""
+    """B300 has NVIDIA's published 160 SMs (catalogs/assumptions/performance.yaml gpu_sm_count): one expert's
+    forward is the additive roofline of its gate+up GEMM (rows × 2·768 × 2048) and down GEMM (rows × 2048 × 768),
+    rows = micro-batch tokens · top_k · ep / experts = 16,384, plus the idle SMs of the last wave of each grouped
+    launch: 16 local experts · 128 row tiles · 12 column tiles = 24,576 tiles in ceil(24,576/160) = 154 waves,
+    and 16 · 128 · 16 = 32,768 tiles in 205 waves."""
     req = {**QWEN3_30B_B200, "gpu": "nvidia-b300", "micro_batch": 8}
     shape, cluster, cfg = build(req)
     hw = hardware_for(cluster, "fp8", load_assumptions())
-    assert hw.sm_count == 0
+    assert hw.sm_count == 160 and (hw.tile_rows, hw.tile_cols) == (128, 128)
     rows = 8 * 4096 * 8 * 8 / 128
+    assert rows == 16384
     h, f = 2048.0, 768.0
 
     def roofline(m, n, k):
         return 2 * m * n * k / hw.gemm_flop_per_s + 1.5 * (m * k + k * n + m * n) / hw.gemm_byte_per_s
 
+    def last_wave(m, n, k, tiles, waves):
+        return 2 * m * n * k / hw.gemm_flop_per_s * (waves * 160 / tiles - 1)
+
     want = roofline(rows, 2 * f, h) + roofline(rows, h, f)
+    want += last_wave(rows, 2 * f, h, 24576, 154) + last_wave(rows, h, f, 32768, 205)
     got = expert_gemm_s(shape, hw, tp=1, cp=1, ep=8, mb=8, etp=1)
     assert float(got) == pytest.approx(want, rel=1e-12)
+    # without an SM count (0: no quantisation) the same expert is the bare roofline, a little shorter
+    bare = expert_gemm_s(shape, dataclasses.replace(hw, sm_count=0.0), tp=1, cp=1, ep=8, mb=8, etp=1)
+    assert float(bare) == pytest.approx(roofline(rows, 2 * f, h) + roofline(rows, h, f), rel=1e-12)
+    assert float(bare) < float(got) < 1.01 * float(bare)
     # twice the micro-batch, twice the rows: the time grows (nearly) in proportion
     assert float(expert_gemm_s(shape, hw, tp=1, cp=1, ep=8, mb=16, etp=1)) > 1.9 * want
 
@@ -97,26 +108,37 @@ def test_the_rule_is_decided_from_the_prediction_never_from_the_measurement(c):
 
 
 def test_which_published_runs_the_rule_marks():
-    """Reported, not tuned: Qwen3 30B-A3B at micro-batch 1-4 on H100/B200/GB200 (25-48 µs) is host-paced;
-    at micro-batch 8 on B300/GB300 (81-87 µs) it is not; Qwen3 235B (~160 µs), GPT-OSS 120B (~100 µs),
-    DeepSeek-V3 (~360 µs) and Mixtral 8x7B (~2 ms) are far from it."""
+    """Reported, not tuned: Qwen3 30B-A3B at micro-batch 1-4 on H100/B200/GB200 (11-48 µs) is host-paced,
+    across the Megatron-Bridge releases 25.11, 26.02, 26.04 and 26.06; at micro-batch 8 on B300/GB300
+    (~80-90 µs) it is not; Qwen3 235B (~160 µs), GPT-OSS 120B (~100 µs), DeepSeek-V3 (~360 µs) and Mixtral
+    8x7B (~2 ms) are far from it."""
     marked = {c.run.id for c in HOST_PACED}
     assert marked == {
+        "mbridge-25.11-b200-qwen3-30b-a3b",
+        "mbridge-25.11-gb200-qwen3-30b-a3b",
         "mbridge-26.02-h100-qwen3-30b-a3b",
+        "mbridge-26.02-b200-qwen3-30b-a3b",
+        "mbridge-26.02-gb200-qwen3-30b-a3b",
         "mbridge-26.04-h100-qwen3-30b-a3b",
         "mbridge-26.04-b200-qwen3-30b-a3b",
         "mbridge-26.04-gb200-qwen3-30b-a3b",
+        "mbridge-26.06-h100-qwen3-30b-a3b",
     }
-    for rid in ("mbridge-26.04-b300-qwen3-30b-a3b", "mbridge-26.04-gb300-qwen3-30b-a3b"):
-        assert BY_ID[rid].counted and 60 < BY_ID[rid].expert_gemm_us < 120
+    for rel in ("26.02", "26.04"):
+        for gpu in ("b300", "gb300"):
+            c = BY_ID[f"mbridge-{rel}-{gpu}-qwen3-30b-a3b"]
+            assert c.counted and 60 < c.expert_gemm_us < 120, c.run.id
+    # micro-batch 1 on B200 (25.11 and 26.02 recipes) gives a quarter of micro-batch 4's rows per expert
+    mb1, mb4 = BY_ID["mbridge-26.02-b200-qwen3-30b-a3b"], BY_ID["mbridge-26.04-b200-qwen3-30b-a3b"]
+    assert mb1.expert_gemm_us < 0.5 * mb4.expert_gemm_us
     for rid, lo in (("mbridge-26.02-h100-qwen3-235b-a22b", 120), ("nemo-25.02-b200-mixtral-8x7b", 1000)):
         assert BY_ID[rid].expert_gemm_us > lo and not BY_ID[rid].host_paced
     assert all(c.expert_gemm_us is None for c in CHECKED if not c.moe)
 
 
 def test_the_gpu_time_prediction_bounds_every_host_paced_published_run():
-    """Megatron-Bridge 26.02/26.04 figures (tokens/s/GPU): 5,113 and 8,901 on H100, 26,859 on B200, 26,032 on
-    GB200, each at or below what the GPU time alone allows."""
+    """Megatron-Bridge figures (tokens/s/GPU, docs/performance-summary-archive.md): each at or below what the
+    GPU time alone allows."""
     assert len(HOST_PACED) >= 4
     for c in HOST_PACED:
         assert c.bound_holds is True, c.run.id
@@ -124,10 +146,15 @@ def test_the_gpu_time_prediction_bounds_every_host_paced_published_run():
     hs = host_paced_summary(CHECKED)
     assert hs["runs"] == hs["bound_holds"] == len(HOST_PACED)
     published = {
+        "mbridge-25.11-b200-qwen3-30b-a3b": 9299,
+        "mbridge-25.11-gb200-qwen3-30b-a3b": 23766,
         "mbridge-26.02-h100-qwen3-30b-a3b": 5113,
+        "mbridge-26.02-b200-qwen3-30b-a3b": 9691,
+        "mbridge-26.02-gb200-qwen3-30b-a3b": 26084,
         "mbridge-26.04-h100-qwen3-30b-a3b": 8901,
         "mbridge-26.04-b200-qwen3-30b-a3b": 26859,
         "mbridge-26.04-gb200-qwen3-30b-a3b": 26032,
+        "mbridge-26.06-h100-qwen3-30b-a3b": 8826,
     }
     assert {c.run.id: c.run.measured for c in HOST_PACED} == published
 

@@ -8,10 +8,13 @@ eq. 3, model TFLOP/s for NeMo and Llama 3, MFU for MosaicML). Run `pytest -s` on
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 from gpuplanner.engine.perf.request import build
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape, TrainConfig
@@ -117,3 +120,28 @@ def test_overlapped_pipeline_sends_only_expose_what_outlasts_a_chunk():
     blocking = estimate(shape, replace(cfg, pp_overlap=False), cluster)
     assert overlapped.breakdown["pp_comm_s"] < 0.01 * overlapped.step_time_s
     assert blocking.breakdown["pp_comm_s"] > 0.04 * blocking.step_time_s
+
+
+def test_every_qwen3_30b_row_states_its_figure_and_layout_and_dates_its_source():
+    """The fine-grained MoE evidence (Megatron-Bridge performance summaries, 25.11 to 26.06): each row's
+    `states` quotes the published tokens/s/GPU that `measured` holds (thousands separated, as the table prints
+    it) and the layout its request uses, and names its source and date."""
+    doc = yaml.safe_load(
+        (Path(__file__).resolve().parents[2] / "catalogs/validation/training_runs.yaml").read_text(
+            encoding="utf-8"
+        )
+    )
+    rows = [r for r in doc["runs"] if r["request"].get("model") == "qwen3-30b-a3b"]
+    assert len(rows) >= 13
+    for r in rows:
+        q, st = r["request"], r["states"]
+        assert "Megatron-Bridge" in r["source"] and "performance-summary" in r["source"], r["id"]
+        assert re.fullmatch(r"20\d\d-\d\d", str(r["as_of"])), r["id"]
+        assert f"{int(r['measured']):,} tokens/s/GPU" in st, r["id"]
+        assert f"micro-batch {q['micro_batch']}," in st and f"global batch {q['global_batch']}," in st, r[
+            "id"
+        ]
+        assert f"EP {q['ep']}" in st and f"PP {q['pp']}," in st and f"TP {q['tp']}," in st, r["id"]
+        assert f"{q['gpus']} " in st.split(",")[1], r["id"]
+        release = r["id"].split("-")[1]
+        assert f"{release} " in r["source"] and r["as_of"].startswith(("2025-", "2026-")), r["id"]

@@ -106,6 +106,14 @@ def fast_rows(ctx: ReportContext) -> tuple[list[tuple[str, str]], str]:
             limit=fmt.integer(paced["threshold_us"]),
         )
         note = f"{note} {hp}" if note else hp
+    if perf.get("fits") is False:  # the speed of a layout that cannot run is not a plan: say so first
+        mem = perf.get("memory") or {}
+        unfit = ctx.t(
+            "ps_unfit_note",
+            need=fmt.num(perf.get("memory_per_gpu_gb"), 1),
+            usable=fmt.num(mem.get("usable_gb"), 1),
+        )
+        note = f"{unfit} {note}" if note else unfit
     return rows, note
 
 
