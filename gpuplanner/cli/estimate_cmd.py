@@ -102,7 +102,10 @@ def apply_settings_to_workload(wl, settings: dict, stack: str | None = None):
     for k, v in settings.items():
         if k not in names or v is None:
             continue
-        values[k] = ("on" if v else "off") if isinstance(v, bool) and k not in ("zero_stage",) else v
+        if isinstance(v, bool) and k not in ("zero_stage",):
+            values[k] = "on" if v else "off"
+        else:  # a text field holds the setting as text (zero3_nics_per_node 4 → "4")
+            values[k] = str(v) if isinstance(getattr(wl, k), str) else v
     return dataclasses.replace(wl, **values)
 
 

@@ -209,7 +209,18 @@ def _workload(ed: _Edits, name: str, fname: str, value: str, key: str) -> None:
             )
     if fname == "partition" and v and not any(d.partition == v for d in p.devices.values()):
         raise ValidationError(f"{key}: the project has no partition '{v}'", field=key, value=v)
+    _check_run_setting(row.name, fname, v)
     ed.set_fields("workloads", row.id, **{fname: v})
+
+
+def _check_run_setting(name: str, fname: str, value: Any) -> None:
+    """A run setting the engine would refuse is refused now (naming the workload, field and value), before
+    anything is written; only the edited field is read (another bad one can be fixed after)."""
+    from gpuplanner.engine.workload import CHOICE_SETTINGS, ON_OFF, workload_settings
+    from gpuplanner.model import Workload
+
+    if fname in ON_OFF or fname in CHOICE_SETTINGS or fname == "stack":
+        workload_settings(Workload(id="check", name=name, **{fname: value}))
 
 
 def _goal(ed: _Edits, fname: str | None, value: str, key: str) -> None:

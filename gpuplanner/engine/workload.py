@@ -123,13 +123,47 @@ ON_OFF = (
     "dp_overlap",
     "param_gather_overlap",
     "ep_overlap",
+    "tp_overlap",
+    "balanced_pipeline",
+    "zero3_regather_on_recompute",
+    "expert_tp",
+    "fp8_params",
+    "recompute_norm_act",
+    "mla_up_proj_recompute",
 )
+# text fields whose value is one of the setting's allowed values (settings.SETTINGS)
+CHOICE_SETTINGS = (
+    "attention",
+    "grad_dtype",
+    "optimizer",
+    "optimizer_state",
+    "moe_dispatcher",
+    "fp8_recipe",
+    "zero3_nics_per_node",
+)
+TEXT_SETTINGS = ("pipeline_layout",)  # free text, checked against the model where it is used
+
+
+def _bad_setting(workload: Workload, name: str, value: str, options: str) -> PlannerError:
+    return PlannerError(
+        text.Msg(
+            "error.workload_setting",
+            {"workload": workload.name, "field": name, "value": value, "options": options},
+        ),
+        field=name,
+        value=value,
+    )
 
 
 def workload_settings(workload: Workload) -> dict[str, Any]:
-    """The run settings the workload row states (None = not stated), for settings.resolve."""
+    """The run settings the workload row states (None = not stated), for settings.resolve. A value the
+    setting does not take is refused naming the workload, the field and the value."""
+    from gpuplanner.engine.perf.settings import SETTINGS, load_stacks
+
     stated: dict[str, Any] = {}
     stack = getattr(workload, "stack", "") or ""
+    if stack and stack not in (stacks := load_stacks()):
+        raise _bad_setting(workload, "stack", stack, ", ".join(stacks))
     for k, default in ROW_DEFAULTS.items():
         v = getattr(workload, k)
         stated[k] = None if (stack and v == default) else v
@@ -137,11 +171,25 @@ def workload_settings(workload: Workload) -> dict[str, Any]:
         v = str(getattr(workload, k, "") or "").strip().lower()
         if v not in ("", "on", "off"):
             raise PlannerError(
-                text.Msg("error.on_off", {"workload": workload.name, "field": k}), field=k, value=v
+                text.Msg("error.on_off", {"workload": workload.name, "field": k, "value": v}),
+                field=k,
+                value=v,
             )
         stated[k] = None if not v else v == "on"
-    for k in ("attention", "grad_dtype"):
-        stated[k] = getattr(workload, k, "") or None
+    for k in CHOICE_SETTINGS:
+        raw = getattr(workload, k, "")
+        v = str(raw if raw is not None else "").strip()
+        allowed = SETTINGS[k]
+        if not v:
+            stated[k] = None
+            continue
+        by_text = {str(a): a for a in allowed}  # zero3_nics_per_node: "4" → 4
+        if v not in by_text:
+            raise _bad_setting(workload, k, v, ", ".join(by_text))
+        stated[k] = by_text[v]
+    for k in TEXT_SETTINGS:
+        v = str(getattr(workload, k, "") or "").strip()
+        stated[k] = v or None
     return stated
 
 

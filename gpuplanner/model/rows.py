@@ -189,6 +189,21 @@ class Workload:
     tpot_target_s: float = 0.0
     think_time_s: float = 0.0
     serving_mode: str = "best"  # aggregated | disaggregated | best
+    # more run settings (engine/perf/settings.py SETTINGS), "" = not stated as above (appended: older files
+    # lack the columns and read "")
+    tp_overlap: str = ""  # on | off: TP communication overlapped with compute at all
+    balanced_pipeline: str = ""  # on | off: layers spread so the stages are even (embedding/head counted)
+    zero3_regather_on_recompute: str = ""  # on | off: ZeRO-3 gathers the parameters again for recomputation
+    zero3_nics_per_node: str = ""  # 0 | 1 | 2 | 4 | 8: NICs a ZeRO-3 node's parameter gathers use (0 = all)
+    optimizer: str = ""  # fused | unfused
+    optimizer_state: str = ""  # fp32 | fp32-remainder | bf16 | fp32-bf16-moments
+    moe_dispatcher: str = ""  # alltoall | deepep
+    expert_tp: str = ""  # on | off: experts split over the TP ranks
+    fp8_params: str = ""  # on | off: FP8 parameter copies (no BF16 weights kept)
+    recompute_norm_act: str = ""  # on | off: norm and activation outputs recomputed
+    mla_up_proj_recompute: str = ""  # on | off: MLA up-projections recomputed
+    pipeline_layout: str = ""  # Megatron-Core pipeline_model_parallel_layout, e.g. "Et*3|(tt|)*29m|L"
+    fp8_recipe: str = ""  # delayed | current | mxfp8
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,8 +68,12 @@ ERRORS_PLAN: dict[str, tuple[str, str]] = {
         "方案的该分区中没有 GPU 服务器",
     ),
     "error.on_off": (
-        "workload '{workload}': {field} must be on, off or empty",
-        "工作负载“{workload}”：{field} 只能为 on、off 或留空",
+        "workload '{workload}': {field} '{value}' must be on, off or empty",
+        "工作负载“{workload}”：{field}「{value}」只能为 on、off 或留空",
+    ),
+    "error.workload_setting": (
+        "workload '{workload}': {field} '{value}' is not one of {options} (or empty: the stack's value, then the default)",
+        "工作负载“{workload}”：{field}「{value}」不在可选值 {options} 之中（或留空：取软件栈的值，再取默认值）",
     ),
     "error.workload_partition_empty": (
         "workload '{workload}': no servers in partition '{partition}'",

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpuplanner.engine.workload import CHOICE_SETTINGS, ON_OFF
 from gpuplanner.model import Project
 from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import field_specs, kinds_for_role
@@ -137,6 +138,20 @@ ENGLISH_LABELS = {
     "output_len": "output length",
     "infer_batch": "inference batch",
     "total_tokens": "training tokens",
+    "tp_overlap": "TP communication overlap",
+    "tp_comm_overlap": "TP comm overlap (userbuffers)",
+    "pp_overlap": "PP send overlap",
+    "dp_overlap": "DP gradient overlap",
+    "ep_overlap": "EP all-to-all overlap",
+    "grad_dtype": "gradient dtype",
+    "zero3_regather_on_recompute": "ZeRO-3 regather on recompute",
+    "zero3_nics_per_node": "ZeRO-3 NICs per node",
+    "moe_dispatcher": "MoE dispatcher",
+    "expert_tp": "experts split over TP",
+    "fp8_params": "FP8 parameters",
+    "recompute_norm_act": "recompute norm/activation",
+    "mla_up_proj_recompute": "recompute MLA up-projections",
+    "fp8_recipe": "FP8 recipe",
     "zero_stage": "ZeRO stage",
     "measured_mfu": "measured MFU",
     "measured_busbw": "measured bus bandwidth",
@@ -210,9 +225,28 @@ def references(project: Project, table: str, name: str, row: Any = None) -> list
     if table == "links" and name == "medium":
         media = sorted({getattr(e, "medium", "") for e in cat.of_kind("cable")} - {""})
         return [(translate("fields", "automatic"), "")] + [(m, m) for m in media]
+    if table == "workloads" and name in RUN_SETTING_CHOICES:
+        return run_setting_choices(name)
     if table == "workloads" and name == "model_id":
         return [(translate("fields", "shape fields below"), "")] + kinds("model")
     return None
+
+
+# the workload's run settings offered as lists ("" = not stated: the stack's value, then the default);
+# pipeline_layout is free text
+RUN_SETTING_CHOICES = ("stack", *CHOICE_SETTINGS, *ON_OFF)
+
+
+def run_setting_choices(name: str) -> list[tuple[str, Any]]:
+    """(shown text, value) of one run setting of a workload: not stated, then the values it takes."""
+    from gpuplanner.engine.perf.settings import SETTINGS, load_stacks
+
+    items = [(translate("fields", "not stated"), "")]
+    if name == "stack":
+        return items + [(f"{st.get('name', k)} ({k})", k) for k, st in load_stacks().items()]
+    if name in ON_OFF:
+        return items + [(translate("fields", "on"), "on"), (translate("fields", "off"), "off")]
+    return items + [(translate("choices", str(v)), str(v)) for v in SETTINGS[name]]
 
 
 def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:

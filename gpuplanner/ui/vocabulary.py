@@ -163,6 +163,21 @@ FIELD_LABELS = (
     QT_TRANSLATE_NOOP("fields", "tpot target s"),
     QT_TRANSLATE_NOOP("fields", "think time s"),
     QT_TRANSLATE_NOOP("fields", "serving mode"),
+    QT_TRANSLATE_NOOP("fields", "tp overlap"),
+    QT_TRANSLATE_NOOP("fields", "balanced pipeline"),
+    QT_TRANSLATE_NOOP("fields", "zero3 regather on recompute"),
+    QT_TRANSLATE_NOOP("fields", "zero3 nics per node"),
+    QT_TRANSLATE_NOOP("fields", "optimizer"),
+    QT_TRANSLATE_NOOP("fields", "optimizer state"),
+    QT_TRANSLATE_NOOP("fields", "moe dispatcher"),
+    QT_TRANSLATE_NOOP("fields", "expert tp"),
+    QT_TRANSLATE_NOOP("fields", "fp8 params"),
+    QT_TRANSLATE_NOOP("fields", "recompute norm act"),
+    QT_TRANSLATE_NOOP("fields", "mla up proj recompute"),
+    QT_TRANSLATE_NOOP("fields", "pipeline layout"),
+    QT_TRANSLATE_NOOP("fields", "fp8 recipe"),
+    QT_TRANSLATE_NOOP("fields", "on"),
+    QT_TRANSLATE_NOOP("fields", "off"),
 )
 
 # model.validate vocabularies, shown in combo boxes

@@ -2493,6 +2493,10 @@ The current project is unchanged.</source>
         <translation>批量、精度与显存</translation>
     </message>
     <message>
+        <source>Run settings (empty: the stack&apos;s value, then the default)</source>
+        <translation>运行设置（留空：取软件栈的值，再取默认值）</translation>
+    </message>
+    <message>
         <source>Partition and serving (kind: inference)</source>
         <translation>分区与推理服务（类型为推理时）</translation>
     </message>
@@ -2907,6 +2911,14 @@ The current project is unchanged.</source>
     <message>
         <source>shape fields below</source>
         <translation>按下方模型结构字段</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
     </message>
     <message>
         <source>not stated: the floor plan&apos;s utility feeds, {kw} kW</source>
@@ -3519,6 +3531,58 @@ The current project is unchanged.</source>
     <message>
         <source>serving mode</source>
         <translation>推理部署方式</translation>
+    </message>
+    <message>
+        <source>tp overlap</source>
+        <translation>张量并行通信与计算重叠</translation>
+    </message>
+    <message>
+        <source>balanced pipeline</source>
+        <translation>均衡流水线</translation>
+    </message>
+    <message>
+        <source>zero3 regather on recompute</source>
+        <translation>ZeRO-3 重计算时重新收集参数</translation>
+    </message>
+    <message>
+        <source>zero3 nics per node</source>
+        <translation>ZeRO-3 每节点网卡数</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>moe dispatcher</source>
+        <translation>MoE 分发器</translation>
+    </message>
+    <message>
+        <source>expert tp</source>
+        <translation>专家按张量并行切分</translation>
+    </message>
+    <message>
+        <source>fp8 params</source>
+        <translation>FP8 参数</translation>
+    </message>
+    <message>
+        <source>recompute norm act</source>
+        <translation>重计算归一化与激活</translation>
+    </message>
+    <message>
+        <source>mla up proj recompute</source>
+        <translation>重计算 MLA 上投影</translation>
+    </message>
+    <message>
+        <source>pipeline layout</source>
+        <translation>流水线布局</translation>
+    </message>
+    <message>
+        <source>fp8 recipe</source>
+        <translation>FP8 缩放方案</translation>
     </message>
 </context>
 <context>

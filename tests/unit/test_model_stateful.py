@@ -36,10 +36,13 @@ from gpuplanner.commands import (
     UndoStack,
 )
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.model import Device, Link, Phase, Project, Rack, Team
+from gpuplanner.engine.perf.settings import SETTINGS
+from gpuplanner.engine.workload import workload_settings
+from gpuplanner.model import Device, Link, Phase, Project, Rack, Team, Workload
 from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import kinds_for_role, validate_project
 from gpuplanner.storage import open_project, save_project
+from gpuplanner.text import error_line
 from gpuplanner.topology.presets import PRESETS
 
 EXAMPLES = int(
@@ -94,6 +97,16 @@ NUMBER_FIELDS = (
 )
 WILD = st.sampled_from([0, 1, 2, 7, 42, 43, 48, 60, 100, 101, 32767, 40000, 10**9, -1, -5.5, 0.5, 1e308])
 NUMBERS = st.one_of(WILD, st.floats(allow_nan=True, allow_infinity=True), st.integers(-(10**12), 10**12))
+
+# the workload's run settings held as text ("" = not stated), with values they take and values they refuse
+RUN_SETTING_TEXT = tuple(
+    k for k in SETTINGS if k not in ("precision", "recompute", "zero_stage")
+)  # stated on the row as text
+SETTING_VALUES = st.one_of(
+    st.sampled_from(["", "on", "off", "fused", "bf16", "4", "deepep", "mxfp8", "Et*16|t*16L"]),
+    st.sampled_from(["yes", "ON ", "adamw", "3", "开", "'; DROP TABLE workloads; --"]),
+    st.text(max_size=12),
+)
 
 steps_taken = 0
 
@@ -236,6 +249,26 @@ class ProjectMachine(RuleBasedStateMachine):
     def add_team(self, guaranteed: int, burst: int) -> None:
         t = Team(id=self.p.new_id("teams"), name="team", gpu_guaranteed=guaranteed, gpu_burst=burst)
         self.push(lambda: AddRows("teams", [t]))
+
+    @rule(tp=st.sampled_from([1, 2, 8]))
+    def add_workload(self, tp: int) -> None:
+        w = Workload(id=self.p.new_id("workloads"), name="job", tp=tp)
+        self.push(lambda: AddRows("workloads", [w]))
+
+    @rule(data=st.data(), name=st.sampled_from(RUN_SETTING_TEXT), value=SETTING_VALUES)
+    def edit_run_setting(self, data, name: str, value: str) -> None:
+        """Any text is kept as the user typed it (the file round-trips it); the run settings either read or
+        are refused naming the workload, the field and the value — never another exception."""
+        rid = self.pick(data, "workloads")
+        if not rid:
+            return
+        self.push(lambda: SetFields(self.p, "workloads", rid, **{name: value}))
+        row = self.p.tables["workloads"][rid]
+        try:
+            workload_settings(row)
+        except PlannerError as exc:
+            line = error_line(exc, "en")
+            assert row.name in line and exc.field in line and str(exc.value) in line, line
 
     @rule(data=st.data(), which=st.sampled_from(NUMBER_FIELDS), value=NUMBERS)
     def edit_number(self, data, which: tuple[str, str], value) -> None:

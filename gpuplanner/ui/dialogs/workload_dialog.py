@@ -18,6 +18,32 @@ from gpuplanner.ui.dialogs.row_dialog import RowDialog
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.estimate_text import no_estimate_text, summary_text
 
+# engine/perf/settings.py SETTINGS as the workload states them: the stack and the common ones first, the
+# advanced ones (overlaps, recomputation details, optimizer, MoE, FP8, pipeline layout) after
+RUN_SETTINGS = [
+    "stack",
+    "attention",
+    "sequence_parallel",
+    "grad_dtype",
+    "optimizer",
+    "optimizer_state",
+    "tp_overlap",
+    "tp_comm_overlap",
+    "pp_overlap",
+    "dp_overlap",
+    "param_gather_overlap",
+    "ep_overlap",
+    "balanced_pipeline",
+    "pipeline_layout",
+    "recompute_norm_act",
+    "mla_up_proj_recompute",
+    "zero3_regather_on_recompute",
+    "zero3_nics_per_node",
+    "moe_dispatcher",
+    "expert_tp",
+    "fp8_recipe",
+    "fp8_params",
+]
 SHAPE = ["architecture", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "experts", "top_k"]
 
 
@@ -42,6 +68,7 @@ class WorkloadDialog(RowDialog):
                 self.tr("Batch, precision, memory"),
                 ["micro_batch", "global_batch", "precision", "zero_stage", "recompute"],
             ),
+            (self.tr("Run settings (empty: the stack's value, then the default)"), RUN_SETTINGS),
             (
                 self.tr("Partition and serving (kind: inference)"),
                 [
@@ -58,7 +85,7 @@ class WorkloadDialog(RowDialog):
                 ],
             ),
         ]
-        super().__init__(doc, row, groups, parent)
+        super().__init__(doc, row, groups, parent, columns=3)
         self.setWindowTitle(self.tr("Workload") if not self.is_new else self.tr("New workload"))
         self.editors["model_id"].changed.connect(lambda *_a: self._shape_enabled())
         self._shape_enabled()
