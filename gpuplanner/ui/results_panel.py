@@ -8,11 +8,9 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtWidgets import (
-    QFrame,
     QGridLayout,
     QHeaderView,
     QLabel,
-    QScrollArea,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -111,24 +109,14 @@ class ResultsPanel(QWidget):
         self.phase_note.setWordWrap(True)
         self.phase_note.setStyleSheet("color: #1e6efa; font-weight: bold")
         self.phase_note.hide()
-        # The figures and their notes scroll in their own area above the findings: a short dock shows a
-        # scroll bar rather than word-wrapped lines drawn over each other.
-        top = QWidget()
-        top_layout = QVBoxLayout(top)
-        top_layout.setContentsMargins(0, 0, 0, 0)
-        top_layout.addWidget(self.phase_note)
-        top_layout.addLayout(grid)
-        for label in (self.cooling, self.note, self.workloads):
-            top_layout.addWidget(label)
-        top_layout.addStretch(1)
-        self.figures = QScrollArea()
-        self.figures.setWidget(top)
-        self.figures.setWidgetResizable(True)
-        self.figures.setFrameShape(QFrame.Shape.NoFrame)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.figures, 3)
-        layout.addWidget(self.tree, 2)
+        layout.addWidget(self.phase_note)
+        layout.addLayout(grid)
+        layout.addWidget(self.cooling)
+        layout.addWidget(self.note)
+        layout.addWidget(self.workloads)
+        layout.addWidget(self.tree, 1)
         doc.resultsReady.connect(self.show_results)
         doc.analysisFailed.connect(self.show_failure)
         doc.projectReplaced.connect(self.clear)
@@ -176,7 +164,7 @@ class ResultsPanel(QWidget):
         notes = []
         if est is not None:
             notes.append(self.tr("Bottleneck: {b}").format(b=est.bottleneck_text(current_language())))
-            band = band_text(res)
+            band = band_text(res)  # the range of the published runs, as `estimate` and the report give it
             if band:
                 notes.append(band)
             if not est.fits:
@@ -186,18 +174,6 @@ class ResultsPanel(QWidget):
         self.note.setText("\n".join(notes))
         self.workloads.setText("\n".join(self._workload_lines(res) + self._limit_lines(res)))
         self._findings(res, current_language())  # the UI's language (the project's is the report's)
-        self._fit_wrapped()
-
-    def _fit_wrapped(self) -> None:
-        """A scroll area does not ask a word-wrapped label for its height at the width it has: give each
-        label the height of its lines at the viewport's width, so the figures scroll instead of overlapping."""
-        width = max(self.figures.viewport().width(), 120)
-        for label in (self.phase_note, self.cooling, self.note, self.workloads):
-            label.setMinimumHeight(label.heightForWidth(width) if label.text() else 0)
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
-        super().resizeEvent(event)
-        self._fit_wrapped()
 
     def _workload_lines(self, res: Results) -> list[str]:
         out = []
