@@ -247,17 +247,9 @@ def test_validate_prints_the_host_paced_runs_apart_and_as_bounds(capsys):
 
 
 def _project(micro_batch: int):
-    from gpuplanner.commands import AddRows
-    from gpuplanner.model import Project
-    from gpuplanner.model.rows import Workload
-    from gpuplanner.topology import GenerateOptions, generate_into
+    from tests.moe_project import qwen3_moe_project
 
-    p = Project()
-    generate_into(p, GenerateOptions(template="leaf-spine", servers=2, rack_budget_kw=42))
-    wl = Workload(id="w1", name="qwen", model_id="qwen3-30b-a3b", tp=1, pp=1, ep=8, micro_batch=micro_batch,
-                  global_batch=256, seq_len=4096, precision="fp8", recompute="none")  # fmt: skip
-    AddRows("workloads", [wl]).apply(p)
-    return p
+    return qwen3_moe_project(micro_batch)
 
 
 def _analyzed(micro_batch: int):

@@ -5,20 +5,13 @@ import datetime as dt
 
 import pytest
 
-from gpuplanner.commands import AddRows
 from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.model import Project
-from gpuplanner.model.rows import Workload
-from gpuplanner.topology import GenerateOptions, generate_into
+from tests.moe_project import qwen3_moe_project
 
 
 def _project(micro_batch: int, recompute: str) -> Project:
-    p = Project()
-    generate_into(p, GenerateOptions(template="leaf-spine", servers=2, rack_budget_kw=42))
-    wl = Workload(id="w1", name="qwen", model_id="qwen3-30b-a3b", tp=1, pp=1, ep=8, micro_batch=micro_batch,
-                  global_batch=256, seq_len=4096, precision="fp8", recompute=recompute)  # fmt: skip
-    AddRows("workloads", [wl]).apply(p)
-    return p
+    return qwen3_moe_project(micro_batch, recompute)
 
 
 def test_a_layout_that_does_not_fit_is_one_error_naming_its_memory():
