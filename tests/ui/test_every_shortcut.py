@@ -14,10 +14,14 @@ from tests.ui.test_groups import two_su_project
 
 
 def _press(w, seq: QKeySequence) -> None:
+    # a window an earlier test of this worker left open would keep the activation (and the key)
+    for other in QApplication.topLevelWidgets():
+        if other is not w and other.isVisible() and other.isWindow():
+            other.hide()
     w.activateWindow()
     w.view.setFocus()
-    # the first key after show is lost unless the window's activation has been delivered
-    for _ in range(50):
+    # the first key after show is lost unless the window's activation has been delivered (slow when loaded)
+    for _ in range(500):
         if QApplication.activeWindow() is w and QApplication.focusWidget() is w.view:
             break
         QTest.qWait(10)

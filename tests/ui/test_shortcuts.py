@@ -30,9 +30,15 @@ def test_no_two_actions_share_a_key(window):
 
 
 def _focus(w, qtbot):
+    # a window an earlier test of this worker left open would keep the activation (and the key)
+    for other in QApplication.topLevelWidgets():
+        if other is not w and other.isVisible() and other.isWindow():
+            other.hide()
     w.activateWindow()
     w.view.setFocus()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None, timeout=2000)
+    qtbot.waitUntil(
+        lambda: QApplication.activeWindow() is w and QApplication.focusWidget() is w.view, timeout=5000
+    )
 
 
 def test_undo_and_both_redo_keys(window, qtbot):
