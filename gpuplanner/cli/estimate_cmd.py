@@ -48,13 +48,13 @@ def _from_fabric(args: argparse.Namespace, shape: ModelShape):
     from gpuplanner.engine.compiled import compile_project
     from gpuplanner.engine.fabric.network import analyze_fabric
     from gpuplanner.engine.perf.request import check_layout
-    from gpuplanner.engine.perf.settings import resolve
+    from gpuplanner.engine.perf.settings import SETTINGS, resolve
     from gpuplanner.engine.workload import analyze_workload
     from gpuplanner.model import Workload
     from gpuplanner.storage import open_project
 
     req = _request(args)
-    settings, from_stack = resolve(req.get("stack"), {k: req.get(k) for k in SETTING_NAMES})
+    settings, from_stack = resolve(req.get("stack"), {k: req.get(k) for k in SETTINGS})
     check_layout(shape, None, {k: req.get(k) for k in ("tp", "pp", "cp", "ep", "vpp", "micro_batch")})
     project = open_project(args.fabric)
     c = compile_project(project)
@@ -109,32 +109,11 @@ def apply_settings_to_workload(wl, settings: dict, stack: str | None = None):
     return dataclasses.replace(wl, **values)
 
 
-SETTING_NAMES = (
-    "precision",
-    "attention",
-    "sequence_parallel",
-    "recompute",
-    "zero_stage",
-    "dp_overlap",
-    "param_gather_overlap",
-    "tp_overlap",
-    "tp_comm_overlap",
-    "pp_overlap",
-    "grad_dtype",
-    "ep_overlap",
-    "balanced_pipeline",
-    "zero3_regather_on_recompute",
-    "zero3_nics_per_node",
-    "optimizer",
-    "optimizer_state",
-    "moe_dispatcher",
-    "expert_tp",
-    "fp8_params",
-    "recompute_norm_act",
-    "mla_up_proj_recompute",
-    "pipeline_layout",
-    "fp8_recipe",
-)
+def settings_names() -> tuple[str, ...]:
+    """The run settings `estimate` states in its JSON: every one engine/perf/settings.py knows, in its order."""
+    from gpuplanner.engine.perf.settings import SETTINGS
+
+    return tuple(SETTINGS)
 
 
 def _ranges(est, shape: ModelShape, cluster: ClusterSpec, cfg: TrainConfig) -> dict:
@@ -158,7 +137,7 @@ def _json(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape | None 
         "global_batch": cfg.global_batch,
         "recompute": cfg.recompute,
         "precision": cfg.precision,
-        "settings": {k: getattr(cfg, k) for k in SETTING_NAMES},
+        "settings": {k: getattr(cfg, k) for k in settings_names()},
         "step_time_s": est.step_time_s,
         "tokens_per_s": est.tokens_per_s,
         "tflops_per_gpu": est.tflops_per_gpu,

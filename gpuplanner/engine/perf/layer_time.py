@@ -143,14 +143,13 @@ def fp8_cast_bytes(
     cast = ew["fp8_cast"]
     if recipe == "mxfp8":
         transposes = 1.0
-    ct = cast + transposes * (ew["fp8_cast_transpose"] - cast)
+    ct = _cast_bytes(ew, transposes, recipe)
     tr = tr_grad = transposes * ew["fp8_transpose"]
     norm_in = (
         2.0 * tokens * h + tokens * act_width / tp
     )  # fused-kernel outputs: the two norms, the activation
     if recipe == "mxfp8":
         scale = ew["fp8_mx_scale"]
-        ct = ct + 2.0 * scale
         tr = 1.0 + scale  # the fused norm / activation kernel writes the columnwise copy as well
         tr_grad = cast + scale  # the gathered output gradient is quantized columnwise from bf16
     fwd = ct * tokens * q_width / tp + tr * norm_in
@@ -167,18 +166,20 @@ def fp8_cast_bytes(
     return fwd, bwd
 
 
-def routed_cast_bytes(ew: dict[str, float], transposes: float, recipe: str) -> float:
-    """Bytes per element of quantising a bf16 tensor for both GEMM orientations, as fp8_cast_bytes counts a
-    cast: cast (+ transpose where FP8 GEMMs need TN), with current scaling's amax pass before it, or MXFP8's
-    rowwise and columnwise copies with their block scales."""
+def _cast_bytes(ew: dict[str, float], transposes: float, recipe: str) -> float:
+    """Bytes per element of one cast (+ transpose where FP8 GEMMs need TN), or MXFP8's rowwise and
+    columnwise copies with their block scales."""
     cast = ew["fp8_cast"]
     t = 1.0 if recipe == "mxfp8" else transposes
     ct = cast + t * (ew["fp8_cast_transpose"] - cast)
-    if recipe == "mxfp8":
-        ct = ct + 2.0 * ew["fp8_mx_scale"]
-    if recipe == "current":
-        ct = ct + ew["fp8_amax"]
-    return float(ct)
+    return ct + 2.0 * ew["fp8_mx_scale"] if recipe == "mxfp8" else ct
+
+
+def routed_cast_bytes(ew: dict[str, float], transposes: float, recipe: str) -> float:
+    """Bytes per element of quantising a bf16 tensor for both GEMM orientations, as fp8_cast_bytes counts a
+    cast, with current scaling's amax pass before it."""
+    ct = _cast_bytes(ew, transposes, recipe)
+    return float(ct + ew["fp8_amax"] if recipe == "current" else ct)
 
 
 def grouped_mlp_s(

@@ -302,23 +302,10 @@ def run(req: dict[str, Any], catalog: Catalog | None = None) -> TrainResult:
         options["recompute_options"] = (req["recompute"],)
     else:
         options["recompute_options"] = RECOMPUTE
-    settings_rest = {
-        k: settings[k]
-        for k in ("grad_dtype", "balanced_pipeline", "param_gather_overlap", "ep_overlap")
-        + (
-            "zero3_regather_on_recompute",
-            "zero3_nics_per_node",
-            "optimizer",
-            "optimizer_state",
-            "moe_dispatcher",
-            "expert_tp",
-            "fp8_params",
-            "recompute_norm_act",
-            "mla_up_proj_recompute",
-            "pipeline_layout",
-            "fp8_recipe",
-        )
-    }
+    # the settings the sweep is given one by one below, or searches; the rest go through as they are
+    explicit = {"precision", "zero_stage", "attention", "recompute", "sequence_parallel"}
+    explicit |= {"dp_overlap", "tp_overlap", "tp_comm_overlap", "pp_overlap"}
+    settings_rest = {k: settings[k] for k in SETTINGS if k not in explicit}
     res = sweep(
         shape,
         cluster,
