@@ -30,7 +30,8 @@ GB = 1e9
 # bytes per weight (and per KV value). fp4 is NVFP4: 4-bit E2M1 values, one FP8 (E4M3) scale per 16-element block
 # and one FP32 scale per tensor (NVIDIA, "Introducing NVFP4 for Efficient and Accurate Low-Precision Inference",
 # NVIDIA Technical Blog, 2025-06; TensorRT Model Optimizer NVFP4_DEFAULT_CFG: block_sizes {-1: 16, scale_bits
-# (4, 3)}): 0.5 + 1/16 bytes per parameter, the per-tensor scale (4 bytes per weight matrix) left out
+# (4, 3)}): 0.5 + 1/16 bytes per parameter, the per-tensor scale (4 bytes per weight matrix) left out. On a GPU
+# whose FP4 is MXFP4 (AMD CDNA 4: one E8M0 scale per 32) a worker takes 0.5 + 1/32 (weight_bytes)
 PRECISION_BYTES = {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "fp4": 0.5 + 1.0 / 16.0}
 # what the KV cache may be held in (an NVFP4 KV cache is not modelled)
 KV_PRECISIONS = ("bf16", "fp16", "fp8")
@@ -155,6 +156,20 @@ def fp4_refusal(cluster: ClusterSpec) -> ValidationError:
     )
 
 
+def fp4_scale_bytes(cluster: ClusterSpec, a: Assumptions) -> float:
+    """Block-scale bytes per FP4 element on this GPU: NVFP4 1/16 (NVIDIA), MXFP4 1/32 (AMD CDNA 4)."""
+    return a.number("fp4_block_scale_bytes", cluster.gpu_name)
+
+
+def weight_bytes(precision: str, cluster: ClusterSpec, a: Assumptions) -> float:
+    """Bytes per weight: PRECISION_BYTES, except FP4 takes its GPU's block format (0.5 + fp4_scale_bytes)."""
+    if precision == "fp4":
+        if not cluster.peak_fp4_tflops:
+            raise fp4_refusal(cluster)
+        return 0.5 + fp4_scale_bytes(cluster, a)
+    return PRECISION_BYTES[precision]
+
+
 def gemm_rates(
     cluster: ClusterSpec, precision: str, kv_precision: str | None, a: Assumptions
 ) -> tuple[float, float, str]:
@@ -203,13 +218,15 @@ def worker(
     bw = cluster.mem_bw_tbyte_per_s * 1e12 * a.number("decode_hbm_efficiency")
     # the memory-bound kernels between the GEMMs, per token of a step (serving_activations.py)
     ew = sa.table("serving_elementwise_bytes")
-    act_s = activation_bytes_per_token(shape, tp, pp, cast == "fp8", ew, fp4=cast == "fp4") / (
+    scales = fp4_scale_bytes(cluster, a) if cast == "fp4" else None
+    act_s = activation_bytes_per_token(shape, tp, pp, cast == "fp8", ew, scales) / (
         cluster.mem_bw_tbyte_per_s * 1e12 * a.number("elementwise_hbm_efficiency")
     )
     links = links_for(cluster, a)
     g_tp = min(tp, cluster.gpus_per_node)
 
-    weights = c["total"] * setup.weight_bytes / n
+    wb = weight_bytes(setup.precision, cluster, a)
+    weights = c["total"] * wb / n
     # KV values per token and layer: GQA heads split over tp (one kept when fewer), MLA's latent whole (mla.py)
     ctx_decode = setup.prompt_len + setup.output_len / 2.0
     # sliding-window layers hold at most the window (kv_cache.py): bytes per context token at the mean context
@@ -260,12 +277,10 @@ def worker(
         k0 += (pp - 1) * float(p2p_s(shape.hidden * 2.0, False, links))
 
     # the input embedding is a row lookup: its table is not streamed each step (a tied table is the output head)
-    dense_w = weights - (
-        0.0 if shape.tied_embeddings else shape.vocab * shape.hidden * setup.weight_bytes / n
-    )
+    dense_w = weights - (0.0 if shape.tied_embeddings else shape.vocab * shape.hidden * wb / n)
     moe_all = moe_tok = 0.0
     if shape.is_moe:
-        expert_w = c["experts_total"] * setup.weight_bytes / n
+        expert_w = c["experts_total"] * wb / n
         dense_w -= expert_w
         per_token = expert_w * shape.top_k / shape.experts  # each token routes to top_k of the experts
         moe_all, moe_tok = expert_w / bw, per_token / bw
