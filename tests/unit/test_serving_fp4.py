@@ -19,6 +19,7 @@ import yaml
 from gpuplanner.catalog.loader import bundled_catalog_dir, default_catalog
 from gpuplanner.cli import main
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.engine.perf import mla
 from gpuplanner.engine.perf.assumptions import load_assumptions
 from gpuplanner.engine.perf.flops import param_counts
@@ -34,6 +35,10 @@ from gpuplanner.engine.perf.serving_worker import (
     weight_bytes,
 )
 from gpuplanner.engine.perf.shapes import ClusterSpec, InferenceConfig, ModelShape
+from gpuplanner.engine.summary import results_json
+from gpuplanner.model import Project, Workload
+from gpuplanner.topology import GenerateOptions
+from gpuplanner.topology.compose import add_pod
 
 A = load_assumptions()
 B200 = ClusterSpec(
@@ -238,3 +243,40 @@ def test_training_in_fp4_is_refused(capsys, monkeypatch):
     argv = ["estimate", "--model", "llama3-70b", "--gpu", "nvidia-b200", "--gpus", "64", "--precision", "fp4"]
     assert main(argv) == 2
     assert "--precision fp4 is modelled for serving only" in capsys.readouterr().err
+
+
+def _project_with(*workloads: Workload) -> Project:
+    p = Project()
+    add_pod(p, GenerateOptions(template="single-switch", server="nvidia-dgx-b200", servers=1), "blackwell")
+    add_pod(
+        p,
+        GenerateOptions(
+            template="single-switch",
+            server="nvidia-dgx-h200",
+            servers=1,
+            leaf_switch="nvidia-spectrum-4-sn5600",
+        ),
+        "hopper",
+    )
+    for w in workloads:
+        p.insert("workloads", w)
+    return p
+
+
+def test_a_project_inference_workload_serves_fp4_on_blackwell_and_is_refused_elsewhere():
+    serve = dict(kind="inference", model_id="llama3-70b", precision="fp4", kv_bytes=1, users=100)
+    p = _project_with(
+        Workload(id="w1", name="b200-fp4", partition="blackwell", **serve),
+        Workload(id="w2", name="h200-fp4", partition="hopper", **serve),
+        Workload(id="w3", name="train-fp4", model_id="llama3-8b", partition="blackwell", precision="fp4"),
+    )
+    res = analyze_project(p)
+    wl = {w["name"]: w for w in results_json(p, res)["workloads"]}
+    ok = wl["b200-fp4"]
+    assert ok["error"] is None and ok["serving"]["fits"] and ok["serving"]["output_tokens_per_s"] > 0
+    n = ok["serving"]["tp"] * ok["serving"]["pp"]
+    total = param_counts(shape_of({"model": "llama3-70b"}, default_catalog()))["total"]
+    assert ok["serving"]["weights_gb_per_gpu"] * n == pytest.approx(total * 0.5625 / 1e9, rel=1e-9)
+    assert "H200" in wl["h200-fp4"]["error"] and "no FP4 tensor cores" in wl["h200-fp4"]["error"]
+    assert "train-fp4" in wl["train-fp4"]["error"] and "inference workloads only" in wl["train-fp4"]["error"]
+    assert {f.items for f in res.findings if f.rule == "workload-not-evaluated"} >= {("w2",), ("w3",)}
