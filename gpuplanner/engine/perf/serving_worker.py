@@ -186,14 +186,14 @@ def gemm_rates(
     eff = a.number("gemm_efficiency", g)
     bf16 = cluster.peak_bf16_tflops * 1e12 * eff
     fp8 = (
-        cluster.peak_fp8_tflops * 1e12 * eff * a.number("fp8_gemm_efficiency_ratio", g)
+        cluster.peak_fp8_tflops * 1e12 * (eff * a.number("fp8_gemm_efficiency_ratio", g))
         if cluster.peak_fp8_tflops
         else None
     )
     if precision == "fp4":
         if not cluster.peak_fp4_tflops:
             raise fp4_refusal(cluster)
-        fp4 = cluster.peak_fp4_tflops * 1e12 * eff * a.number("fp4_gemm_efficiency_ratio", g)
+        fp4 = cluster.peak_fp4_tflops * 1e12 * (eff * a.number("fp4_gemm_efficiency_ratio", g))
         return fp4, (fp8 if fp8 and kv_precision == "fp8" else bf16), "fp4"
     if precision == "fp8" and fp8:  # FP8 weights and activations: FP8 GEMMs
         return fp8, fp8, "fp8"
