@@ -20,7 +20,12 @@ independent of its own prompt, so
 
     P(TTFT > t) = Σ_i w_i · P(W > t − S(p_i))
 
-over the histogram (p_i, w_i); the q-quantile solves P(TTFT > t) = 1 − q (bisection: the left side falls with
+over the histogram (p_i, w_i), where S is the own prefill and the queue's service may differ from it: in an
+aggregated replica (serving_steady.steady_state) a waiting prompt holds the prefill budget for its share of
+full-budget steps, p·step(B, room)/room (chunked prefill is FCFS and work-conserving: while prompts wait, every
+step carries `room` of their tokens), so ρ = λ·E[P]·step(B, room)/room, the time share of prefill work; its own
+prefill is ceil(p/chunk) steps as the engine counts the mean prompt's. A disaggregated prefill worker
+(serving.py) queues token-budget batches (M/D/1) before each prompt's own prefill and KV transfer. The q-quantile solves P(TTFT > t) = 1 − q (bisection: the left side falls with
 t). A seeded discrete-event simulation (Lindley's recursion) checks it: within 1.5 % of the simulated p99 for
 the three MLPerf histograms at ρ 0.1–0.9 (tests/unit/test_serving_prompts.py). Without a distribution the
 engine keeps its M/D/1 figures and serving_steady.wait_quantile's exponential law (Kingman), so estimates
