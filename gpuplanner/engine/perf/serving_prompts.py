@@ -125,12 +125,12 @@ def lundberg(
 
     hi = np.ones(r.shape)
     for _ in range(200):  # f(0) = 0, f'(0) = ρ − 1 < 0, f convex: the root lies where f turns positive
-        low = f(hi) <= 0
+        low = (f(hi) <= 0) & ok
         if not low.any():
             break
         hi = np.where(low, 2.0 * hi, hi)
     lo = np.zeros(r.shape)
-    for _ in range(80):
+    for _ in range(52):  # to 2^-52 of the bracket
         mid = 0.5 * (lo + hi)
         neg = f(mid) <= 0
         lo, hi = np.where(neg, mid, lo), np.where(neg, hi, mid)
@@ -181,7 +181,7 @@ def ttft_quantile(
     with np.errstate(divide="ignore", invalid="ignore"):
         extra = np.where(none[..., 0], 0.0, np.log(np.maximum(c, 1e-300) / (1.0 - q)) / g_[..., 0])
     hi = s.max(axis=-1) + np.maximum(extra, 0.0)  # P(W > hi − S_max) ≤ 1 − q
-    for _ in range(64):
+    for _ in range(44):  # to 2^-44 of the bracket
         mid = 0.5 * (lo + hi)
         over = tail(mid) > 1.0 - q
         lo, hi = np.where(over, mid, lo), np.where(over, hi, mid)
