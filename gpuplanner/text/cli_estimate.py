@@ -17,7 +17,7 @@ ESTIMATE: dict[str, tuple[str, str]] = {
         "{gpu} × {gpus}：TP{tp} PP{pp} DP{dp} CP{cp} EP{ep} VPP{vpp}，微批次 {mb}，{recompute@recompute}"
         "{norm}，{precision}，注意力内核 {attention@attention}，序列并行 {sp@on_off}，ZeRO {zero}",
     ),
-    "perf.est.norm_act": (" + norm/activation", "（含归一化与激活）"),
+    "perf.est.norm_act": (" + norm/activation", "，另重计算归一化与激活"),
     "perf.est.step": (
         "step {step:.3f} s{step_range}, {tps:,.0f} tokens/s{tps_range}, {tflops:.0f} TFLOP/s per GPU, "
         "MFU {mfu:.1f}% of the {peak} peak{mfu_range}",
