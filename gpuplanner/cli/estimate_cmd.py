@@ -313,6 +313,11 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     from gpuplanner.engine.perf.request import run
 
     catalog = default_catalog()
+    if args.precision == "fp4" and not args.inference:
+        from gpuplanner import text
+        from gpuplanner.core.errors import ValidationError
+
+        raise ValidationError(text.Msg("error.fp4_training"), field="--precision", value="fp4")
     shape = _shape(args, catalog)
     if args.inference:  # static batch and serving plan: cli/serving_out.py
         from gpuplanner.cli.serving_out import run_inference
@@ -374,7 +379,11 @@ def _add_settings_options(p: argparse.ArgumentParser) -> None:
         help="software generation whose defaults to use: megatron-2021, megatron-core-2024, nemo-2024, nemo-2025, "
         "deepspeed-zero3, torchtitan-fsdp2, llm-foundry-2023, llama3-meta-2024, megatron-2022 (catalogs/assumptions/stacks.yaml)",
     )
-    p.add_argument("--precision", choices=["bf16", "fp16", "fp8"])
+    p.add_argument(
+        "--precision",
+        choices=["bf16", "fp16", "fp8", "fp4"],
+        help="fp4: NVFP4 weights and activations, --inference only, on GPUs with FP4 tensor cores (Blackwell)",
+    )
     p.add_argument(
         "--attention",
         choices=["flash", "unfused", "triton"],
@@ -535,7 +544,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--prompt", type=int_in(1, 10 * MAX_COUNT), default=2048)
     p.add_argument("--output", type=int_in(1, 10 * MAX_COUNT), default=512)
     p.add_argument(
-        "--kv-bytes", type=int_in(1, 8), help="KV cache bytes per value (default: 1 with fp8, else 2)"
+        "--kv-bytes", type=int_in(1, 8), help="KV cache bytes per value (default: 1 with fp8 or fp4, else 2)"
     )
     p.add_argument("--json", action="store_true")
     add_lang_argument(p)

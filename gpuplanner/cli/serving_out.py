@@ -11,8 +11,6 @@ from gpuplanner import text
 from gpuplanner.cli.common import EXIT_BAD_INPUT, print_json, print_pairs
 from gpuplanner.core.errors import ValidationError
 
-PRECISION_BYTES = {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0}
-
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("serving (with --inference)")
@@ -42,10 +40,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") -> int:
     from gpuplanner.engine.perf import InferenceConfig, estimate_inference
     from gpuplanner.engine.perf.serving import ServingSetup, plan_serving
+    from gpuplanner.engine.perf.serving_worker import PRECISION_BYTES  # fp4: NVFP4, 0.5 + 1/16 bytes
 
     # --precision is unset unless given (a --stack may set it for training): serving defaults to bf16
     args.precision = args.precision or "bf16"
-    kv_bytes = args.kv_bytes if args.kv_bytes else PRECISION_BYTES[args.precision]
+    # KV cache: 1 byte (FP8) with fp8 or fp4 weights (MLPerf's NVFP4 submissions keep an FP8 KV cache), else 2
+    kv_bytes = args.kv_bytes if args.kv_bytes else (1 if args.precision in ("fp8", "fp4") else 2)
     if args.kv_bytes not in (None, 1, 2):
         raise ValidationError(text.Msg("error.kv_bytes"), field="--kv-bytes", value=args.kv_bytes)
     tp = args.tp or 1
@@ -64,6 +64,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
             tp=tp,
             kv_precision_bytes=kv_bytes,
             weight_precision_bytes=PRECISION_BYTES[args.precision],
+            weight_precision=args.precision,
         ),
         cluster,
         args.gpus,
