@@ -281,6 +281,24 @@ def plan_serving(
             limited_by="memory",
         )
     sizing = rate_per_s is not None or users is not None
+    if n_gpus and not sizing and all(w.gpus > n_gpus for w in ok):
+        # capacity of the GPUs as drawn, but the smallest layout that holds the model needs more of them
+        w = min(ok, key=lambda w: (w.gpus, -w.tp))
+        msg = text.Msg(
+            "perf.serving_too_few_gpus",
+            dict(gpus=n_gpus, need=w.gpus, tp=w.tp, pp=w.pp, weights_gb=w.weights_gb),
+        )
+        return ServingPlan(
+            mode="aggregated",
+            gpus=n_gpus,
+            tp=w.tp,
+            pp=w.pp,
+            fits=False,
+            refusal=msg.render("en"),
+            refusal_msg=msg,
+            weights_gb_per_gpu=w.weights_gb,
+            limited_by="memory",
+        )
     plans: list[ServingPlan] = []
     if mode in ("aggregated", "best"):
         for w in ok:
