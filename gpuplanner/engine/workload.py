@@ -106,6 +106,7 @@ def cluster_of(
         gpu_name=gpu.name,
         peak_bf16_tflops=gpu.bf16_dense_tflops,
         peak_fp8_tflops=gpu.fp8_dense_tflops,
+        peak_fp4_tflops=gpu.fp4_dense_tflops,
         mem_gb=gpu.mem_gb,
         mem_bw_tbyte_per_s=gpu.mem_bw_tbyte_per_s,
         gpus_per_node=srv.scaleup_domain_gpus or srv.gpu_count,
@@ -164,6 +165,14 @@ def workload_settings(workload: Workload) -> dict[str, Any]:
     stack = getattr(workload, "stack", "") or ""
     if stack and stack not in (stacks := load_stacks()):
         raise _bad_setting(workload, "stack", stack, ", ".join(stacks))
+    if (
+        workload.precision == "fp4"
+    ):  # NVFP4 / MXFP4 is modelled for serving (engine/perf/serving_worker.py) only
+        raise PlannerError(
+            text.Msg("error.workload_fp4_training", {"workload": workload.name, "kind": workload.kind}),
+            field="precision",
+            value="fp4",
+        )
     for k, default in ROW_DEFAULTS.items():
         v = getattr(workload, k)
         stated[k] = None if (stack and v == default) else v

@@ -28,7 +28,12 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("fabrics", "technology"): ("infiniband", "ethernet"),
     ("workloads", "kind"): ("training", "fine-tuning", "inference"),
     ("workloads", "serving_mode"): ("aggregated", "disaggregated", "best"),
-    ("workloads", "precision"): ("bf16", "fp16", "fp8"),
+    ("workloads", "precision"): (
+        "bf16",
+        "fp16",
+        "fp8",
+        "fp4",
+    ),  # fp4: inference workloads only (engine/workload.py)
     ("workloads", "recompute"): ("none", "selective", "full"),
     ("workloads", "architecture"): ("dense", "moe", "vit", "dit"),
     ("project", "language"): ("en", "zh"),

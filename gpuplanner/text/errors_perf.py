@@ -211,6 +211,21 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "unknown {name} {value!r}",
         "未知的 {name} 取值 {value!r}",
     ),
+    "error.fp4_no_tensor_cores": (
+        "{gpu} has no FP4 tensor cores (its catalog entry gives no fp4_dense_tflops): precision {precision} "
+        "(NVFP4 weights and activations) is modelled only on GPUs that have them",
+        "{gpu} 没有 FP4 张量核心（其目录条目未给出 fp4_dense_tflops）：精度 {precision}"
+        "（NVFP4 权重与激活）仅适用于具备 FP4 张量核心的 GPU",
+    ),
+    "error.fp4_no_tensor_cores.hint": (
+        "use fp8 or bf16 on this GPU, or a Blackwell GPU (B200, B300, GB200, GB300) for fp4",
+        "此 GPU 请改用 fp8 或 bf16；如需 fp4，请选用 Blackwell GPU（B200、B300、GB200、GB300）",
+    ),
+    "error.fp4_training": (
+        "--precision fp4 is modelled for serving only (with --inference); training in FP4 is not modelled: "
+        "use bf16, fp16 or fp8",
+        "--precision fp4 仅用于推理服务（需配合 --inference）；不对 FP4 训练建模：请改用 bf16、fp16 或 fp8",
+    ),
     "error.serving_precision.hint": (
         "use bf16, fp16, fp8 or fp4",
         "可选 bf16、fp16、fp8 或 fp4",

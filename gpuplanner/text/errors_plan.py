@@ -71,6 +71,10 @@ ERRORS_PLAN: dict[str, tuple[str, str]] = {
         "workload '{workload}': {field} '{value}' must be on, off or empty",
         "工作负载“{workload}”：{field}「{value}」只能为 on、off 或留空",
     ),
+    "error.workload_fp4_training": (
+        "workload '{workload}' ({kind}): precision fp4 is modelled for inference workloads only; use bf16, fp16 or fp8",
+        "工作负载“{workload}”（{kind}）：精度 fp4 仅对推理工作负载建模；请改用 bf16、fp16 或 fp8",
+    ),
     "error.workload_setting": (
         "workload '{workload}': {field} '{value}' is not one of {options} (or empty: the stack's value, then the default)",
         "工作负载“{workload}”：{field}「{value}」不在可选值 {options} 之中（或留空：取软件栈的值，再取默认值）",

@@ -102,6 +102,14 @@ INPUTS: dict[str, tuple[str, str]] = {
     # performance
     "aname_gemm_efficiency": ("Matrix multiply efficiency (share of peak)", "矩阵乘法效率（占峰值比例）"),
     "aname_fp8_gemm_efficiency_ratio": ("FP8 / BF16 matrix multiply efficiency", "FP8 与 BF16 矩阵乘法效率之比"),
+    "aname_fp4_block_scale_bytes": (
+        "FP4 block-scale bytes per element (NVFP4 1/16, MXFP4 1/32)",
+        "FP4 每元素块缩放因子字节数（NVFP4 为 1/16，MXFP4 为 1/32）",
+    ),
+    "aname_fp4_gemm_efficiency_ratio": (
+        "FP4 (NVFP4) / BF16 matrix multiply efficiency",
+        "FP4（NVFP4）与 BF16 矩阵乘法效率之比",
+    ),
     "aname_fp8_gemm_transposes": (
         "FP8 matrix operands also kept transposed (1 Hopper, 0 Blackwell)",
         "FP8 矩阵乘法操作数是否另存转置（Hopper 为 1，Blackwell 为 0）",

@@ -3,13 +3,6 @@ its data file, the explanation of the inference error bands, and the command's h
 
 # id: (English, Chinese)
 VALIDATION_INFERENCE: dict[str, tuple[str, str]] = {
-    "perf.valinf_excluded.fp4": (
-        "FP4 weights: `estimate --inference --precision` accepts bf16, fp16 and fp8 only, and the serving model "
-        "has no FP4 tensor-core rate (FP4 weights would run at the FP8 peak), so this Blackwell result is outside "
-        "what the engine models",
-        "FP4 权重：`estimate --inference --precision` 只接受 bf16、fp16 和 fp8，服务模型也没有 FP4 张量核心算力"
-        "（FP4 权重会按 FP8 峰值计算），因此这一 Blackwell 结果超出了引擎的建模范围",
-    ),
     "perf.valinf_excluded.isl_unknown": (
         "the mean input length of the benchmark's dataset could not be found in a primary source, and the "
         "predicted throughput depends on it (the KV cache binds)",

@@ -203,6 +203,7 @@ CHOICES = (
     QT_TRANSLATE_NOOP("choices", "bf16"),
     QT_TRANSLATE_NOOP("choices", "fp16"),
     QT_TRANSLATE_NOOP("choices", "fp8"),
+    QT_TRANSLATE_NOOP("choices", "fp4"),
     QT_TRANSLATE_NOOP("choices", "none"),
     QT_TRANSLATE_NOOP("choices", "selective"),
     QT_TRANSLATE_NOOP("choices", "full"),

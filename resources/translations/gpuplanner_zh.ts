@@ -2711,6 +2711,10 @@ The current project is unchanged.</source>
         <translation>FP8</translation>
     </message>
     <message>
+        <source>fp4</source>
+        <translation>FP4</translation>
+    </message>
+    <message>
         <source>none</source>
         <translation>不重计算</translation>
     </message>

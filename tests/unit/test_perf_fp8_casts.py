@@ -150,3 +150,13 @@ def test_b200_loses_the_published_extra_sustained_clock_relative_to_hopper():
     h200 = 708.5 / 841.9 * 698.6 / 702.9
     assert A.number("gemm_efficiency", "NVIDIA B200") == pytest.approx(0.72 * b200 / h200, abs=0.005)
     assert A.number("gemm_efficiency", "NVIDIA H100 SXM 80GB") == 0.74  # the Hopper reference is unchanged
+
+
+def test_gb200_takes_its_own_published_mamf_by_the_hopper_rule():
+    """ml-engineering's MAMF table: H100 SXM 794.5 of 989, B200 1745.0 of 2250, GB200 1822.0 of 2500. H100's
+    gemm_efficiency 0.74 is its MAMF share times a power-cap derating; GB200 takes the same derating of its own
+    MAMF share (lower than B200's), not B200's value."""
+    derating = 0.74 / (794.5 / 989)
+    gb200 = A.number("gemm_efficiency", "NVIDIA GB200")
+    assert gb200 == pytest.approx(1822.0 / 2500 * derating, abs=0.005)
+    assert gb200 < 1745.0 / 2250 * derating  # below B200's value before its sustained-clock loss

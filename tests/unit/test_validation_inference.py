@@ -31,6 +31,7 @@ from gpuplanner.engine.perf.flops import param_counts
 from gpuplanner.engine.perf.request import cluster_of, shape_of
 from gpuplanner.engine.perf.validation_inference import (
     EXCLUDED,
+    check,
     check_all,
     load_runs,
     runs_path,
@@ -64,7 +65,7 @@ def test_every_row_names_its_repository_commit_and_file_and_is_valid():
     assert len(counted) >= 100
     gpus = {r.request["gpu"] for r in counted}
     assert {"nvidia-h100-sxm", "nvidia-h200-sxm", "amd-mi300x"} <= gpus
-    assert {"nvidia-b200"} <= {r.request["gpu"] for r in runs}  # listed (FP4), not counted
+    assert {"nvidia-b200"} <= gpus  # the MLPerf v5.1 B200 rows, in NVFP4 (`--precision fp4`)
 
 
 def test_each_rows_samples_and_tokens_agree_with_the_output_mean_of_the_benchmark():
@@ -116,6 +117,8 @@ def test_trtllm_rows_state_exact_lengths_and_run_at_an_infinite_rate():
     [
         "mlperf-v41-nvidia-dgx-h100-h100-sxm-80gbx8-trt-llama2-70b-server",
         "mlperf-v41-nvidia-h200-sxm-141gbx8-trt-mixtral-8x7b-offline",
+        "mlperf-v51-nvidia-b200-sxm-180gbx8-trt-llama2-70b-server",
+        "mlperf-v51-lambda-b200-sxm-180gbx8-trt-llama3.1-405b-offline",
     ],
 )
 def test_the_prediction_is_what_estimate_inference_prints(row_id, checked, capsys):
@@ -130,7 +133,8 @@ def test_the_prediction_is_what_estimate_inference_prints(row_id, checked, capsy
 
 
 def test_offline_predictions_stay_under_the_compute_ceiling(checked):
-    """Every token costs 2·N_active FLOPs: output tokens/s ≤ GPUs · FP8 peak / (2·N_active) · O / (P + O)."""
+    """Every token costs 2·N_active FLOPs: output tokens/s ≤ GPUs · peak / (2·N_active) · O / (P + O), the peak of
+    the row's GEMMs (FP8, or FP4 for the NVFP4 rows)."""
     cat = default_catalog()
     for c in checked:
         if c.predicted is None or c.scenario != "offline":
@@ -138,16 +142,31 @@ def test_offline_predictions_stay_under_the_compute_ceiling(checked):
         q = c.run.request
         shape, cluster = shape_of(q, cat), cluster_of(q, cat)
         n_active = param_counts(shape)["active"]
-        ceiling = q["gpus"] * cluster.peak_fp8_tflops * 1e12 / (2 * n_active)
+        peak = cluster.peak_fp4_tflops if q.get("precision") == "fp4" else cluster.peak_fp8_tflops
+        assert peak
+        ceiling = q["gpus"] * peak * 1e12 / (2 * n_active)
         ceiling *= q["output"] / (q["prompt"] + q["output"])
         assert 0 < c.predicted < ceiling, c.run.id
 
 
-def test_rows_outside_the_model_are_listed_with_the_reason_and_left_out_of_the_statistics(checked):
+def test_the_fp4_rows_are_counted_and_predicted_on_the_fp4_tensor_cores(checked):
+    """The nine MLPerf v5.1 B200 rows state FP4 (NVFP4) weights and an FP8 KV cache: predicted, not left out."""
+    fp4 = [c for c in checked if c.run.request.get("precision") == "fp4"]
+    assert len(fp4) == 9
+    for c in fp4:
+        assert not c.run.excluded and c.predicted is not None and c.refusal == "", c.run.id
+        assert c.run.request["gpu"] == "nvidia-b200" and c.run.request["kv_bytes"] == 1
+        assert "FP4 weights" in c.run.states and "FP8 KV cache" in c.run.states
+
+
+def test_rows_outside_the_model_are_listed_with_the_reason_and_left_out_of_the_statistics(checked, tmp_path):
     out = [c for c in checked if c.run.excluded]
-    assert out and all(c.predicted is None and c.excluded_reason for c in out)
-    fp4 = [c for c in out if c.run.excluded == "fp4"]
-    assert fp4 and all("fp4" in c.refusal for c in fp4)  # refused as `estimate --precision fp4` is
+    assert all(c.predicted is None and c.excluded_reason for c in out)  # none are left out today
+    row = {**GOOD, "excluded": "isl_unknown"}
+    (c,) = [check(r) for r in load_runs(_write(tmp_path, [row]))]
+    assert c.predicted is None and c.excluded_reason and c.refusal == c.excluded_reason
+    fams = summary([*checked, c])
+    assert fams[-1]["runs"] == sum(not c.run.excluded for c in checked)
     fams = summary(checked)
     assert fams[-1]["family"] == "all rows"
     assert fams[-1]["runs"] == sum(not c.run.excluded for c in checked)
@@ -235,7 +254,7 @@ def test_a_missing_field_or_a_twice_listed_row_is_refused(tmp_path):
         load_runs(_write(tmp_path, [{k: v for k, v in GOOD.items() if k != "measured"}]))
     with pytest.raises(CatalogError, match="twice"):
         load_runs(_write(tmp_path, [GOOD, GOOD]))
-    assert set(EXCLUDED) == {"fp4", "isl_unknown"}
+    assert set(EXCLUDED) == {"isl_unknown"}
     assert runs_path().name == "inference_runs.yaml"
 
 
@@ -272,9 +291,13 @@ def test_validate_inference_prints_the_table_and_json(capsys):
     assert main(["validate", "--inference"]) == 0
     out = capsys.readouterr().out
     assert "MLPerf Inference v4.1 closed, NVIDIA DGX-H100_H100-SXM-80GBx8_TRT" in out
-    assert "listed but not counted" in out and "aiconfigurator" in out and "leave-one-out" in out
+    assert "aiconfigurator" in out and "leave-one-out" in out
+    assert "listed but not counted" not in out  # every bundled row is counted (the B200 FP4 rows too)
+    assert "llama2-70b Offline" in out and "fp4 (KV fp8), in 222 / out 273" in out
     assert main(["validate", "--inference", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
+    b200 = [r for r in doc["runs"] if r["precision"] == "fp4"]
+    assert len(b200) == 9 and all(r["kv_precision"] == "fp8" and r["predicted"] > 0 for r in b200)
     assert {"runs", "families", "bands", "peer"} <= set(doc)
     row = doc["runs"][0]
     assert row["command"].startswith("gpuplanner estimate --inference")

@@ -23,7 +23,12 @@ from gpuplanner.engine.perf.flops import param_counts
 from gpuplanner.engine.perf.kv_cache import experts_read_share, held_tokens, prefill_attended
 from gpuplanner.engine.perf.memory import kv_cache_bytes, usable_memory_gb
 from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
-from gpuplanner.engine.perf.serving_worker import serving_assumptions
+from gpuplanner.engine.perf.serving_worker import (
+    fp4_scale_bytes,
+    gemm_rates,
+    serving_assumptions,
+    weight_bytes,
+)
 from gpuplanner.engine.perf.shapes import ClusterSpec, InferenceConfig, ModelShape
 
 GB = 1e9
@@ -42,6 +47,21 @@ class InferenceEstimate:
     refusal: str = ""
 
 
+def refusal_msg(memory: dict[str, float], cfg: InferenceConfig) -> text.Msg:
+    """Why a static batch does not fit: the memory per GPU (an estimate's ``memory``) against what is usable."""
+    return text.Msg(
+        "perf.inference_refusal",
+        {
+            "total_gb": memory["total_gb"],
+            "usable_gb": memory["usable_gb"],
+            "weights_gb": memory["weights_gb"],
+            "kv_gb": memory["kv_cache_gb"],
+            "batch": cfg.batch,
+            "tokens": cfg.prompt_len + cfg.output_len,
+        },
+    )
+
+
 def estimate_inference(
     shape: ModelShape,
     cfg: InferenceConfig,
@@ -53,22 +73,29 @@ def estimate_inference(
     g = cluster.gpu_name
     c = param_counts(shape)
     tp = cfg.tp
+    fp4 = (
+        cfg.weight_precision == "fp4"
+    )  # NVFP4 GEMMs, attention at the FP8/BF16 rate (serving_worker.gemm_rates)
     peak = cluster.peak_bf16_tflops * 1e12
     if cfg.weight_precision_bytes <= 1.0 and cluster.peak_fp8_tflops:
         peak = cluster.peak_fp8_tflops * 1e12
     gemm_rate = peak * a.number("gemm_efficiency", g)
+    attn_rate = gemm_rate
+    wpb = cfg.weight_precision_bytes
+    if fp4:
+        kv = "fp8" if cfg.kv_precision_bytes == 1 else "bf16"
+        gemm_rate, attn_rate, _ = gemm_rates(cluster, "fp4", kv, a)
+        wpb = weight_bytes("fp4", cluster, a)  # NVFP4 0.5625, MXFP4 0.53125
     bw = cluster.mem_bw_tbyte_per_s * 1e12 * a.number("decode_hbm_efficiency")
     links = links_for(cluster, a)
     g_tp = min(tp, cluster.gpus_per_node)
 
-    weights_gpu = c["total"] * cfg.weight_precision_bytes / tp
+    weights_gpu = c["total"] * wpb / tp
     # the input embedding is a row lookup: its table is not streamed each step (a tied table is the output head)
-    touched = weights_gpu - (
-        0.0 if shape.tied_embeddings else shape.vocab * shape.hidden * cfg.weight_precision_bytes / tp
-    )
+    touched = weights_gpu - (0.0 if shape.tied_embeddings else shape.vocab * shape.hidden * wpb / tp)
     # an MoE step reads the experts its batch routes to: E·(1 − (1 − k/E)^B) of each layer's E in expectation
     if shape.is_moe:
-        experts_gpu = c["experts_total"] * cfg.weight_precision_bytes / tp
+        experts_gpu = c["experts_total"] * wpb / tp
         share = float(experts_read_share(shape.top_k, shape.experts, max(cfg.batch, 1)))
         touched -= experts_gpu * (1.0 - share)
     context_avg = cfg.prompt_len + cfg.output_len / 2.0
@@ -81,14 +108,17 @@ def estimate_inference(
     flops_token = 2.0 * c["active"] + 4.0 * shape.layers * mla.score_width(shape) * held_avg
     t_mem = (touched + kv_read) / bw
     t_cmp = cfg.batch * flops_token / tp / gemm_rate
+    if fp4:
+        attn_token = flops_token - 2.0 * c["active"]
+        t_cmp = cfg.batch * (2.0 * c["active"] / gemm_rate + attn_token / attn_rate) / tp
     ar_bytes = cfg.batch * shape.hidden * 2.0
     t_tp = 2.0 * shape.layers * float(group_all_reduce_s(ar_bytes, tp, g_tp, links, "tp"))
     # the memory-bound kernels between the GEMMs, per token (serving_activations.py), in addition
-    fp8 = cfg.weight_precision_bytes <= 1.0 and bool(cluster.peak_fp8_tflops)
+    fp8 = cfg.weight_precision_bytes <= 1.0 and bool(cluster.peak_fp8_tflops) and not fp4
     ew = serving_assumptions().table("serving_elementwise_bytes")
-    act_tok = activation_bytes_per_token(shape, tp, 1, fp8, ew) / (
-        cluster.mem_bw_tbyte_per_s * 1e12 * a.number("elementwise_hbm_efficiency")
-    )
+    act_tok = activation_bytes_per_token(
+        shape, tp, 1, fp8, ew, fp4_scale_bytes(cluster, a) if fp4 else None
+    ) / (cluster.mem_bw_tbyte_per_s * 1e12 * a.number("elementwise_hbm_efficiency"))
     step = max(t_mem, t_cmp) + cfg.batch * act_tok + t_tp
     decode_tps = cfg.batch / step
 
@@ -98,6 +128,9 @@ def estimate_inference(
         + 4.0 * shape.layers * mla.score_width(shape) * float(prefill_attended(shape, cfg.prompt_len))
     )  # causal: the keys before each query (half the score square), within the window where there is one
     t_prefill = prefill_flops / tp / gemm_rate + weights_gpu / bw + prompt_tokens * act_tok
+    if fp4:
+        linear = prompt_tokens * 2.0 * c["active"]
+        t_prefill += (prefill_flops - linear) / tp * (1.0 / attn_rate - 1.0 / gemm_rate)
     t_prefill += (
         2.0
         * shape.layers
@@ -125,21 +158,7 @@ def estimate_inference(
         "usable_gb": usable,
     }
     replicas = (n_gpus // tp) if n_gpus else 1
-    refusal = (
-        ""
-        if fits
-        else (
-            text.en(
-                "perf.inference_refusal",
-                total_gb=total / GB,
-                usable_gb=usable,
-                weights_gb=weights_gpu / GB,
-                kv_gb=kv_full / GB,
-                batch=cfg.batch,
-                tokens=cfg.prompt_len + cfg.output_len,
-            )
-        )
-    )
+    refusal = "" if fits else refusal_msg(memory, cfg).render("en")
     return InferenceEstimate(
         decode_tokens_per_s=decode_tps,
         decode_step_s=step,
@@ -160,7 +179,8 @@ def max_batch(
     a = a or load_assumptions()
     c = param_counts(shape)
     usable = usable_memory_gb(cluster.mem_gb, cluster.gpu_name, a)[1] * GB
-    free = usable - c["total"] * cfg.weight_precision_bytes / cfg.tp
+    wpb = weight_bytes("fp4", cluster, a) if cfg.weight_precision == "fp4" else cfg.weight_precision_bytes
+    free = usable - c["total"] * wpb / cfg.tp
     per_seq = float(
         kv_cache_bytes(
             shape,

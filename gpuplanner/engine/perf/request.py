@@ -126,6 +126,7 @@ def cluster_of(req: dict[str, Any], catalog: Catalog) -> ClusterSpec:
         gpu_name=gpu.name,
         peak_bf16_tflops=gpu.bf16_dense_tflops,
         peak_fp8_tflops=gpu.fp8_dense_tflops,
+        peak_fp4_tflops=gpu.fp4_dense_tflops,
         mem_gb=gpu.mem_gb,
         mem_bw_tbyte_per_s=gpu.mem_bw_tbyte_per_s,
         gpus_per_node=per_node,

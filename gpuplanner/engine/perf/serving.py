@@ -105,9 +105,12 @@ class ServingPlan:
     limited_by: str = ""
     fits: bool = True
     refusal: str = ""
+    refusal_msg: text.Msg | None = dataclasses.field(
+        default=None, repr=False, compare=False
+    )  # not in the JSON
 
     def to_json(self) -> dict[str, Any]:
-        out = dataclasses.asdict(self)
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "refusal_msg"}
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in out.items()}
 
 
@@ -138,6 +141,7 @@ def _aggregated(w: Worker, setup: ServingSetup, replicas: int) -> ServingPlan:
         weights_gb_per_gpu=w.weights_gb,
         fits=w.fits,
         refusal=w.refusal,
+        refusal_msg=w.refusal_msg,
         limited_by=why,
     )
     if lam <= 0:
@@ -184,6 +188,7 @@ def _disaggregated(p: Worker, d: Worker, setup: ServingSetup, n_p: int, n_d: int
         kv_transfer_s=transfer,
         fits=p.fits and d.fits,
         refusal=p.refusal or d.refusal,
+        refusal_msg=p.refusal_msg or d.refusal_msg,
         limited_by=why_p if n_p * lam_p <= n_d * lam_d else why_d,
     )
     if rate <= 0:
@@ -271,6 +276,7 @@ def plan_serving(
             pp=w.pp,
             fits=False,
             refusal=w.refusal,
+            refusal_msg=w.refusal_msg,
             weights_gb_per_gpu=w.weights_gb,
             limited_by="memory",
         )

@@ -9,7 +9,9 @@ activations, no sequence parallelism: the norms run on the full hidden width on 
   over the up-projected Q, K and V, mla.py);
 - the gated MLP activation (SiLU(gate)·up: reads two ffn-wide inputs, writes one), per routed expert copy;
 - for MoE layers, the permute of each routed token copy to its expert and the weighted un-permute back;
-- with FP8 GEMMs, the cast of each GEMM's input activation to FP8 (read 2 bytes, write 1).
+- with FP8 GEMMs, the cast of each GEMM's input activation to FP8 (read 2 bytes, write 1); with FP4 GEMMs
+  (`--precision fp4`: weights and activations in FP4), its cast to FP4 (read 2, write 0.5 plus the block scales:
+  NVFP4 one 1-byte E4M3 scale per 16 elements, MXFP4 one E8M0 per 32; performance.yaml fp4_block_scale_bytes).
 
 The bytes per element are catalogs/assumptions/serving.yaml `serving_elementwise_bytes`; they are moved at
 `elementwise_hbm_efficiency` of the HBM bandwidth (performance.yaml). These kernels run between the GEMMs
@@ -22,8 +24,16 @@ from gpuplanner.engine.perf import mla
 from gpuplanner.engine.perf.shapes import ModelShape
 
 
-def activation_bytes_per_token(shape: ModelShape, tp: int, pp: int, fp8: bool, ew: dict[str, float]) -> float:
-    """HBM bytes one token moves through the memory-bound kernels of one pipeline stage, per GPU."""
+def activation_bytes_per_token(
+    shape: ModelShape,
+    tp: int,
+    pp: int,
+    fp8: bool,
+    ew: dict[str, float],
+    fp4_scale_bytes: float | None = None,
+) -> float:
+    """HBM bytes one token moves through the memory-bound kernels of one pipeline stage, per GPU. `fp8`: the GEMM
+    inputs are cast to FP8; `fp4_scale_bytes` (bytes of block scales per element) given: cast to FP4 instead."""
     h = float(shape.hidden)
     q_width = mla.context_width(shape) / tp  # the attention output entering the output projection
     if shape.is_mla:  # MLA: Q, K and V up-projected per head (n·(d_n + d_r) each for Q and K, n·d_v for V)
@@ -34,15 +44,18 @@ def activation_bytes_per_token(shape: ModelShape, tp: int, pp: int, fp8: bool, e
     n_dense = shape.layers - n_moe
     dense_ffn = shape.ffn_hidden / tp
     gate = ew["mlp_act_gated"] if shape.gated_mlp else ew["mlp_act"]
+    cast = ew["fp8_cast"] if fp8 else 0.0
+    if fp4_scale_bytes is not None:
+        cast = ew["fp4_cast"] + fp4_scale_bytes
 
     def layer(ffn_width: float, routed_copies: float) -> float:
         b = ew["norm_residual"] * h  # full width on every rank
         b += ew["attn_io"] * qkv_width
         b += gate * ffn_width
         b += ew["moe_permute"] * routed_copies * h
-        if fp8:  # the inputs of the QKV, output, gate/up and down projections cast to FP8 (gate/up: once per
-            # token, before the MoE permute)
-            b += ew["fp8_cast"] * (h + q_width + h + ffn_width)
+        # the inputs of the QKV, output, gate/up and down projections cast to FP8 or FP4 (gate/up: once per
+        # token, before the MoE permute)
+        b += cast * (h + q_width + h + ffn_width)
         return b
 
     total = n_dense * layer(dense_ffn, 0.0)

@@ -9,7 +9,7 @@ coefficients of that linear form. Constants: catalogs/assumptions/performance.ya
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -27,7 +27,14 @@ from gpuplanner.engine.perf.serving_activations import activation_bytes_per_toke
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 
 GB = 1e9
-PRECISION_BYTES = {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "fp4": 0.5}
+# bytes per weight (and per KV value). fp4 is NVFP4: 4-bit E2M1 values, one FP8 (E4M3) scale per 16-element block
+# and one FP32 scale per tensor (NVIDIA, "Introducing NVFP4 for Efficient and Accurate Low-Precision Inference",
+# NVIDIA Technical Blog, 2025-06; TensorRT Model Optimizer NVFP4_DEFAULT_CFG: block_sizes {-1: 16, scale_bits
+# (4, 3)}): 0.5 + 1/16 bytes per parameter, the per-tensor scale (4 bytes per weight matrix) left out. On a GPU
+# whose FP4 is MXFP4 (AMD CDNA 4: one E8M0 scale per 32) a worker takes 0.5 + 1/32 (weight_bytes)
+PRECISION_BYTES = {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "fp4": 0.5 + 1.0 / 16.0}
+# what the KV cache may be held in (an NVFP4 KV cache is not modelled)
+KV_PRECISIONS = ("bf16", "fp16", "fp8")
 MODES = ("aggregated", "disaggregated", "best")
 
 
@@ -61,7 +68,7 @@ class ServingSetup:
                 )
         for name in ("precision", "kv_precision"):
             v = getattr(self, name)
-            if v is not None and v not in PRECISION_BYTES:
+            if v is not None and v not in (PRECISION_BYTES if name == "precision" else KV_PRECISIONS):
                 raise ValidationError(
                     text.Msg("error.unknown_setting_value", {"name": name, "value": v}),
                     field=name,
@@ -85,7 +92,9 @@ class ServingSetup:
 
     @property
     def kv_bytes(self) -> float:
-        return PRECISION_BYTES[self.kv_precision or self.precision]
+        """The KV cache's bytes per value: its stated precision, else the weights' (FP4 weights: bf16)."""
+        kv = self.kv_precision or ("bf16" if self.precision == "fp4" else self.precision)
+        return PRECISION_BYTES[kv]
 
 
 @dataclass(frozen=True)
@@ -114,6 +123,7 @@ class Worker:
     nic_byte_per_s: float  # the worker's NICs for a KV transfer (line rate × efficiency × fabric share)
     fits: bool
     refusal: str = ""
+    refusal_msg: text.Msg | None = field(default=None, repr=False, compare=False)  # the refusal as a message
 
     @property
     def gpus(self) -> int:
@@ -137,6 +147,60 @@ class Worker:
         return out
 
 
+def fp4_refusal(cluster: ClusterSpec) -> ValidationError:
+    """`--precision fp4` on a GPU whose catalog entry has no FP4 tensor-core rate (Hopper, Ampere, MI300X...)."""
+    return ValidationError(
+        text.Msg("error.fp4_no_tensor_cores", {"gpu": cluster.gpu_name, "precision": "fp4"}),
+        field="precision",
+        value="fp4",
+        hint=text.Msg("error.fp4_no_tensor_cores.hint"),
+    )
+
+
+def fp4_scale_bytes(cluster: ClusterSpec, a: Assumptions) -> float:
+    """Block-scale bytes per FP4 element on this GPU: NVFP4 1/16 (NVIDIA), MXFP4 1/32 (AMD CDNA 4)."""
+    return a.number("fp4_block_scale_bytes", cluster.gpu_name)
+
+
+def weight_bytes(precision: str, cluster: ClusterSpec, a: Assumptions) -> float:
+    """Bytes per weight: PRECISION_BYTES, except FP4 takes its GPU's block format (0.5 + fp4_scale_bytes)."""
+    if precision == "fp4":
+        if not cluster.peak_fp4_tflops:
+            raise fp4_refusal(cluster)
+        return 0.5 + fp4_scale_bytes(cluster, a)
+    return PRECISION_BYTES[precision]
+
+
+def gemm_rates(
+    cluster: ClusterSpec, precision: str, kv_precision: str | None, a: Assumptions
+) -> tuple[float, float, str]:
+    """(FLOP/s of the linear layers' GEMMs, FLOP/s of the attention products, the cast of the GEMM inputs: "",
+    "fp8" or "fp4"), per GPU.
+
+    bf16/fp16: the BF16 peak × gemm_efficiency. fp8 (weights and activations in FP8): the FP8 peak × the FP8
+    ratio, attention too (TensorRT-LLM's FP8 context FMHA). fp4 (NVFP4 weights and activations, ModelOpt
+    NVFP4_DEFAULT_CFG: every linear layer's weight and input quantizer): the GEMMs at the FP4 peak
+    (fp4_dense_tflops) × fp4_gemm_efficiency_ratio; attention is not quantized to FP4 (the config has no
+    attention quantizer): it runs at the FP8 rate with an FP8 KV cache, else at the BF16 rate. A GPU without FP4
+    tensor cores is refused (fp4_refusal)."""
+    g = cluster.gpu_name
+    eff = a.number("gemm_efficiency", g)
+    bf16 = cluster.peak_bf16_tflops * 1e12 * eff
+    fp8 = (
+        cluster.peak_fp8_tflops * 1e12 * (eff * a.number("fp8_gemm_efficiency_ratio", g))
+        if cluster.peak_fp8_tflops
+        else None
+    )
+    if precision == "fp4":
+        if not cluster.peak_fp4_tflops:
+            raise fp4_refusal(cluster)
+        fp4 = cluster.peak_fp4_tflops * 1e12 * (eff * a.number("fp4_gemm_efficiency_ratio", g))
+        return fp4, (fp8 if fp8 and kv_precision == "fp8" else bf16), "fp4"
+    if precision == "fp8" and fp8:  # FP8 weights and activations: FP8 GEMMs
+        return fp8, fp8, "fp8"
+    return bf16, bf16, ""
+
+
 def worker(
     shape: ModelShape,
     cluster: ClusterSpec,
@@ -151,22 +215,19 @@ def worker(
     g = cluster.gpu_name
     c = param_counts(shape)
     n = tp * pp
-    peak = cluster.peak_bf16_tflops * 1e12
-    eff = a.number("gemm_efficiency", g)
-    if setup.weight_bytes <= 1.0 and cluster.peak_fp8_tflops:  # FP8 weights and activations: FP8 GEMMs
-        peak = cluster.peak_fp8_tflops * 1e12
-        eff *= a.number("fp8_gemm_efficiency_ratio", g)
-    rate = peak * eff
-    fp8 = setup.weight_bytes <= 1.0 and bool(cluster.peak_fp8_tflops)
+    rate, attn_rate, cast = gemm_rates(cluster, setup.precision, setup.kv_precision, a)
     bw = cluster.mem_bw_tbyte_per_s * 1e12 * a.number("decode_hbm_efficiency")
     # the memory-bound kernels between the GEMMs, per token of a step (serving_activations.py)
-    act_s = activation_bytes_per_token(shape, tp, pp, fp8, sa.table("serving_elementwise_bytes")) / (
+    ew = sa.table("serving_elementwise_bytes")
+    scales = fp4_scale_bytes(cluster, a) if cast == "fp4" else None
+    act_s = activation_bytes_per_token(shape, tp, pp, cast == "fp8", ew, scales) / (
         cluster.mem_bw_tbyte_per_s * 1e12 * a.number("elementwise_hbm_efficiency")
     )
     links = links_for(cluster, a)
     g_tp = min(tp, cluster.gpus_per_node)
 
-    weights = c["total"] * setup.weight_bytes / n
+    wb = weight_bytes(setup.precision, cluster, a)
+    weights = c["total"] * wb / n
     # KV values per token and layer: GQA heads split over tp (one kept when fewer), MLA's latent whole (mla.py)
     ctx_decode = setup.prompt_len + setup.output_len / 2.0
     # sliding-window layers hold at most the window (kv_cache.py): bytes per context token at the mean context
@@ -192,19 +253,21 @@ def worker(
     kv_capacity = max(free_gb, 0.0) * GB / kv_tok
     need = setup.prompt_len + setup.output_len
     fits = max(free_gb, 0.0) * GB >= kv_full_tok * float(held_tokens(shape, need))
-    refusal = ""
+    refusal_msg = None
     if not fits:
-        refusal = text.en(
+        refusal_msg = text.Msg(
             "perf.serving_refusal",
-            tp=tp,
-            pp=pp,
-            weights_gb=weights / GB,
-            workspace_gb=act_gb,
-            free_gb=max(free_gb, 0),
-            usable_gb=engine_gb,
-            tokens=need,
-            kv_gb=kv_full_tok * float(held_tokens(shape, need)) / GB,
-            kv_precision=setup.kv_precision or setup.precision,
+            dict(
+                tp=tp,
+                pp=pp,
+                weights_gb=weights / GB,
+                workspace_gb=act_gb,
+                free_gb=max(free_gb, 0),
+                usable_gb=engine_gb,
+                tokens=need,
+                kv_gb=kv_full_tok * float(held_tokens(shape, need)) / GB,
+                kv_precision=setup.kv_precision or setup.precision,
+            ),
         )
 
     # all-reduce made linear in the step's tokens (latency + bytes / bus bandwidth), 2 per layer
@@ -217,12 +280,10 @@ def worker(
         k0 += (pp - 1) * float(p2p_s(shape.hidden * 2.0, False, links))
 
     # the input embedding is a row lookup: its table is not streamed each step (a tied table is the output head)
-    dense_w = weights - (
-        0.0 if shape.tied_embeddings else shape.vocab * shape.hidden * setup.weight_bytes / n
-    )
+    dense_w = weights - (0.0 if shape.tied_embeddings else shape.vocab * shape.hidden * wb / n)
     moe_all = moe_tok = 0.0
     if shape.is_moe:
-        expert_w = c["experts_total"] * setup.weight_bytes / n
+        expert_w = c["experts_total"] * wb / n
         dense_w -= expert_w
         per_token = expert_w * shape.top_k / shape.experts  # each token routes to top_k of the experts
         moe_all, moe_tok = expert_w / bw, per_token / bw
@@ -238,12 +299,17 @@ def worker(
         moe_all_s=moe_all,
         moe_tok_s=moe_tok,
         mem_b_s=kv_full_tok * float(held_tokens(shape, ctx_decode)) / bw,
-        cmp_b_s=(gemm_dec + score * float(held_tokens(shape, ctx_decode)) / n) / rate + act_s,
-        cmp_c_s=(gemm_pre + score * float(prefill_attended(shape, setup.prompt_len)) / n) / rate + act_s,
+        # attention at its own rate: rate / attn_rate is exactly 1.0 unless FP4 GEMMs run beside FP8/BF16 attention
+        cmp_b_s=(gemm_dec + score * float(held_tokens(shape, ctx_decode)) / n * (rate / attn_rate)) / rate
+        + act_s,
+        cmp_c_s=(gemm_pre + score * float(prefill_attended(shape, setup.prompt_len)) / n * (rate / attn_rate))
+        / rate
+        + act_s,
         k0_s=k0,
         k_tok_s=k_tok,
         kv_token_total_byte=kv_total,
         nic_byte_per_s=nic * cluster.factor("dp"),
         fits=bool(fits),
-        refusal=refusal,
+        refusal=refusal_msg.render("en") if refusal_msg else "",
+        refusal_msg=refusal_msg,
     )

@@ -379,6 +379,7 @@ class ClusterSpec:
     switch_latency_ns: float | None = None  # one switch crossed; None: the assumptions' (catalog when drawn)
     switch_hops: dict[str, float] = field(default_factory=dict)  # per kind, switches a network step crosses
     in_network_reduction: bool = False  # the scale-out switches reduce all-reduces (InfiniBand SHARP)
+    peak_fp4_tflops: float | None = None  # dense FP4 (NVFP4) tensor-core peak; None: no FP4 tensor cores
 
     def __post_init__(self) -> None:
         for name in ("peak_bf16_tflops", "mem_gb", "mem_bw_tbyte_per_s", "gpus_per_node", "nic_gbps_per_gpu"):
@@ -408,6 +409,7 @@ class InferenceConfig:
     tp: int = 1
     kv_precision_bytes: float = 2.0
     weight_precision_bytes: float = 2.0
+    weight_precision: str = ""  # "fp4": NVFP4 weights and activations on the FP4 tensor cores
 
     def __post_init__(self) -> None:
         for name in ("batch", "prompt_len", "output_len", "tp"):

@@ -49,13 +49,12 @@ INFERENCE_KEYS = SHAPE_KEYS | {
     "tp",
     "serving",
 }
-# what `estimate --inference --precision` accepts (cli/estimate_cmd.py); FP4 is not among them
-STATED_PRECISIONS = ("bf16", "fp16", "fp8")
+# what `estimate --inference --precision` accepts (cli/estimate_cmd.py); fp4 is NVFP4 weights and activations
+STATED_PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
 METRICS = ("output_tokens_per_s",)
 REQUIRED = ("id", "family", "source", "states", "request", "metric", "measured")
 # why a row is listed but not counted: key -> message id (text/validation_inference.py)
 EXCLUDED = {
-    "fp4": "perf.valinf_excluded.fp4",
     "isl_unknown": "perf.valinf_excluded.isl_unknown",
 }
 
@@ -201,7 +200,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
             field="--precision",
             value=precision,
         )
-    kv_bytes = req.get("kv_bytes") or (1 if precision == "fp8" else 2)
+    kv_bytes = req.get("kv_bytes") or (1 if precision in ("fp8", "fp4") else 2)
     setup = ServingSetup(
         prompt_len=int(req["prompt"]),
         output_len=int(req["output"]),
