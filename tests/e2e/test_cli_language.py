@@ -27,7 +27,8 @@ COMMANDS = {
     "training": ["estimate", "--model", "llama3-70b", *H100, "--gpus", "512", "--tp", "8", "--pp", "4",
                  "--tokens", "1e12"],
     "search": ["estimate", "--model", "llama3-8b", *H100, "--gpus", "64"],
-    # MoE with a stack, too big for its GPUs: the stack line, the MoE band note, the memory refusal
+    # MoE with a stack, too big for its GPUs: the stack line, the MoE band (17 MoE runs since the 26.04 GPT-OSS
+    # rows: the group moe/hopper+ has its own band, no longer the dense one with its note), the memory refusal
     "moe": ["estimate", "--model", "deepseek-v3-671b", "--server", "nvidia-dgx-h100", "--gpus", "1024", "--tp",
             "2", "--pp", "8", "--ep", "64", "--vpp", "4", "--stack", "nemo-2025", "--tokens", "1e12"],
     # fine-grained MoE whose expert GEMMs are launch-bound: the host-paced line
@@ -52,7 +53,7 @@ CHINESE = {
     "training": ["训练步时间", "吞吐", "模型FLOPs利用率（MFU）", "误差区间", "显存", "训练时长", "瓶颈：",
                  "训练步环节", "流水线气泡", "张量并行", "微批次", "选择性重计算"],
     "search": ["已搜索", "其余较优的并行布局：", "并行布局", "不重计算"],
-    "moe": ["软件栈 nemo-2025 设定了", "专家并行 all-to-all", "收录的 MoE 实测太少", "放不下", "每块 GPU 需要"],
+    "moe": ["软件栈 nemo-2025 设定了", "专家并行 all-to-all", "依据“moe/hopper+”组", "放不下", "每块 GPU 需要"],
     "host_paced": ["受主机节奏限制", "上限"],
     "refusal": ["放不下", "每块 GPU 需要", "优化器状态"],
     "inference": ["静态批次", "首token延迟（TTFT）", "每输出token时间（TPOT）", "推理服务（聚合式）", "受限于",
