@@ -9,6 +9,7 @@ import math
 import os
 import shutil
 import sys
+import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -36,13 +37,61 @@ def print_json(data: Any) -> None:
     sys.stdout.write("\n")
 
 
+def width(text: str) -> int:
+    """The columns ``text`` takes in a terminal: a wide or full-width character (CJK, "，") takes two, a
+    combining mark none (Unicode's East Asian Width, as terminals and wcwidth count them; the standard
+    library's table is enough, so the CLI needs no wcwidth dependency)."""
+    n = 0
+    for c in text:
+        if unicodedata.combining(c):
+            continue
+        n += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+    return n
+
+
+def pad(text: str, columns: int) -> str:
+    """``text`` padded with spaces to ``columns`` terminal columns (``str.ljust`` counts characters)."""
+    return text + " " * max(columns - width(text), 0)
+
+
 def print_table(rows: list[list[Any]], headers: list[str]) -> None:
     cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    widths = [max(width(r[i]) for r in cells) for i in range(len(headers))]
     for n, r in enumerate(cells):
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+        print("  ".join(pad(c, w) for c, w in zip(r, widths, strict=True)).rstrip())
         if n == 0:
             print("  ".join("-" * w for w in widths))
+
+
+def print_pairs(pairs: list[tuple[str, str]], indent: str = "  ") -> None:
+    """Label and value per line, the values aligned in one column (wide characters counted as two)."""
+    w = max((width(k) for k, _ in pairs), default=0)
+    for k, v in pairs:
+        print(f"{indent}{pad(k, w)}  {v}".rstrip())
+
+
+# -- the language of a command's text output -------------------------------------------------------------
+ENV_LANG = "GPUPLANNER_LANG"
+
+
+def add_lang_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--lang",
+        choices=["en", "zh"],
+        help=f"language of the text output (default: ${ENV_LANG}, else English; --json is the same in both)",
+    )
+
+
+def output_language(args: argparse.Namespace) -> str:
+    """The language of a command's text output when no project names one: ``--lang``, else ``GPUPLANNER_LANG``
+    (``zh``, ``zh_CN`` … → Chinese), else English. The locale is not read: a script that parses the text of a
+    command keeps getting it in English unless it asks (refusals on stderr follow the locale too, see
+    ``cli.message_language``, as a person reads them)."""
+    given = getattr(args, "lang", None)
+    if given in ("en", "zh"):
+        return str(given)
+    value = os.environ.get(ENV_LANG, "").strip().lower()
+    return "zh" if value.startswith("zh") else "en"
 
 
 # -- argument values -------------------------------------------------------------------------------------

@@ -11,8 +11,10 @@ from gpuplanner.cli.common import (
     EXIT_BAD_INPUT,
     MAX_COUNT,
     MAX_GPUS,
+    add_lang_argument,
     float_in,
     int_in,
+    output_language,
     print_json,
     print_table,
 )
@@ -173,71 +175,137 @@ def _fmt_range(lo: float, hi: float, fmt: str) -> str:
     return f"{format(lo, fmt)}–{format(hi, fmt)}"
 
 
-def _print_text(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape, rows, res) -> None:
+def _print_text(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape, rows, res, lang: str) -> None:
+    """The estimate as text in ``lang``: every sentence and header from the text package (text/cli_estimate.py),
+    the numbers as `--json` has them."""
+    from gpuplanner import text
+    from gpuplanner.engine.perf.bands import explanations
+    from gpuplanner.engine.perf.goodput import goodput_msg
+    from gpuplanner.engine.perf.sentences import refusal_msg, step_part
+
+    def say(msg_id: str, **values) -> str:
+        return text.render(msg_id, lang, **values)
+
     if res is not None and res.stack:
-        set_text = ", ".join(f"{k} {v}" for k, v in res.from_stack.items()) or "nothing (all stated)"
-        print(f"stack {res.stack} set: {set_text}")
+        set_text = ", ".join(f"{k} {v}" for k, v in res.from_stack.items()) or say("perf.est.stack_nothing")
+        print(say("perf.est.stack", stack=res.stack, settings=set_text))
     if res is not None and res.searched:
-        print(
-            "searched: tp, pp, cp, interleave depth, micro-batch and recompute (best by tokens/s that fits)"
-        )
+        print(say("perf.est.searched"))
+    norm = say("perf.est.norm_act") if cfg.recompute_norm_act else ""
     print(
-        f"{cluster.gpu_name} × {est.n_gpus}: TP{cfg.tp} PP{cfg.pp} DP{cfg.dp} CP{cfg.cp} EP{cfg.ep} "
-        f"VPP{cfg.vpp} micro-batch {cfg.micro_batch}, recompute {cfg.recompute}"
-        f"{' + norm/activation' if cfg.recompute_norm_act else ''}, {cfg.precision}, "
-        f"{cfg.attention} attention, SP {'on' if cfg.sp else 'off'}, "
-        f"ZeRO {cfg.zero_stage}"
+        say(
+            "perf.est.layout",
+            gpu=cluster.gpu_name,
+            gpus=est.n_gpus,
+            tp=cfg.tp,
+            pp=cfg.pp,
+            dp=cfg.dp,
+            cp=cfg.cp,
+            ep=cfg.ep,
+            vpp=cfg.vpp,
+            mb=cfg.micro_batch,
+            recompute=cfg.recompute,
+            norm=norm,
+            precision=cfg.precision,
+            attention=cfg.attention,
+            sp="on" if cfg.sp else "off",
+            zero=cfg.zero_stage,
+        )
     )
     r = _ranges(est, shape, cluster, cfg)
-    band = r["band"]
+    why = explanations(est, shape, cluster)
     peak = (
         "FP8"
         if cfg.precision == "fp8" and cluster.peak_fp8_tflops
         else cfg.precision.upper().replace("FP8", "BF16")
     )
 
-    def rng(key: str, fmt: str, scale: float = 1.0, unit: str = "") -> str:
+    def rng(key: str, fmt: str, scale: float = 1.0, msg_id: str = "perf.est.range") -> str:
         v = r[key]
-        return f" ({_fmt_range(v[0] * scale, v[1] * scale, fmt)}{unit})" if v else ""
+        if not v:
+            return ""
+        return say(msg_id, lo=format(v[0] * scale, fmt), hi=format(v[1] * scale, fmt))
 
     print(
-        f"step {est.step_time_s:.3f} s{rng('step_time_s_range', '.3f', unit=' s')}, "
-        f"{est.tokens_per_s:,.0f} tokens/s{rng('tokens_per_s_range', ',.0f')}, "
-        f"{est.tflops_per_gpu:.0f} TFLOP/s per GPU, MFU {est.mfu * 100:.1f}% of the {peak} peak"
-        f"{rng('mfu_range', '.1f', 100.0, '%')}"
+        say(
+            "perf.est.step",
+            step=est.step_time_s,
+            step_range=rng("step_time_s_range", ".3f", msg_id="perf.est.range_s"),
+            tps=est.tokens_per_s,
+            tps_range=rng("tokens_per_s_range", ",.0f"),
+            tflops=est.tflops_per_gpu,
+            mfu=est.mfu * 100,
+            peak=peak,
+            mfu_range=rng("mfu_range", ".1f", 100.0, "perf.est.range_pct"),
+        )
     )
-    print(f"ranges: {band['explanation']}")
-    if r.get("host_paced"):  # fine-grained MoE whose expert GEMMs are launch-bound (engine/perf/host.py)
-        print(r["host_paced"]["explanation"])
+    print(say("perf.est.ranges", explanation=why["band"]))
+    if (
+        why["host_paced"] is not None
+    ):  # fine-grained MoE whose expert GEMMs are launch-bound (engine/perf/host.py)
+        print(why["host_paced"].render(lang))
     print(
-        f"memory {est.memory.get('total_gb', 0):.1f} GB/GPU of {est.memory.get('usable_gb', 0):.1f} usable "
-        f"({'fits' if est.fits else 'does NOT fit'})"
+        say(
+            "perf.est.memory_fits" if est.fits else "perf.est.memory_no_fit",
+            total=est.memory.get("total_gb", 0),
+            usable=est.memory.get("usable_gb", 0),
+        )
     )
     if est.time_to_train_s:
         ideal = est.time_to_train_s / 86400.0
         real = est.extra.get("time_to_train_with_failures_s", est.time_to_train_s) / 86400.0
-        print(
-            f"time to train: {real:.1f} days with interruptions{rng('time_to_train_days_range', '.1f')}, "
-            f"{ideal:.1f} days without "
-            f"(goodput {est.extra.get('goodput', 1.0) * 100:.0f}%: {est.extra.get('goodput_text', '')})"
+        reason = (
+            goodput_msg(est.extra) if "goodput_mtbi_h" in est.extra else est.extra.get("goodput_text", "")
         )
-    print_table([[k, f"{v:.4f}"] for k, v in est.breakdown.items()], ["term", "seconds"])
-    print(f"bottleneck: {est.bottleneck}")
+        print(
+            say(
+                "perf.est.time_to_train",
+                real=real,
+                real_range=rng("time_to_train_days_range", ".1f"),
+                ideal=ideal,
+                goodput=est.extra.get("goodput", 1.0) * 100,
+                why=reason,
+            )
+        )
+    print_table(
+        [
+            [k, text.word("step_part", step_part(k, est.tp_intra_node, est.dp_intra_node), lang), f"{v:.4f}"]
+            for k, v in est.breakdown.items()
+        ],
+        [say("col.term"), say("col.step_part"), say("col.seconds")],
+    )
+    print(say("perf.est.bottleneck", sentence=est.bottleneck_text(lang)))
     if not est.fits:
-        print(est.refusal)
+        why_not = refusal_msg(est.memory) if set(est.memory) >= _REFUSAL_FIELDS else None
+        # the message when it says what the engine said, else the engine's own line
+        same = why_not is not None and why_not.render("en") == est.refusal
+        print(why_not.render(lang) if same and why_not is not None else est.refusal)
     if len(rows) > 1:
-        print("\nnext best layouts:")
+        print("\n" + say("perf.est.next_best"))
         print_table(
             [
                 [
-                    f"TP{c.tp} PP{c.pp} DP{c.dp} CP{c.cp} VPP{c.vpp} mb{c.micro_batch} {c.recompute}",
+                    say(
+                        "col.layout_row",
+                        tp=c.tp,
+                        pp=c.pp,
+                        dp=c.dp,
+                        cp=c.cp,
+                        vpp=c.vpp,
+                        mb=c.micro_batch,
+                        recompute=c.recompute,
+                    ),
                     f"{e.tokens_per_s:,.0f}",
                     f"{e.mfu * 100:.1f}%",
                 ]
                 for c, e in rows[1:]
             ],
-            ["layout", "tokens/s", "MFU"],
+            [say("col.layout"), say("col.tokens_per_s"), say("col.mfu")],
         )
+
+
+# the memory figures the refusal sentence names (engine/perf/sentences.py, text "perf.training_refusal")
+_REFUSAL_FIELDS = {"total_gb", "usable_gb", "weights_gb", "grads_gb", "optimizer_gb", "activations_gb"}
 
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
@@ -254,7 +322,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     if args.inference:  # static batch and serving plan: cli/serving_out.py
         from gpuplanner.cli.serving_out import run_inference
 
-        return run_inference(args, shape, _cluster(args, catalog))
+        return run_inference(args, shape, _cluster(args, catalog), output_language(args))
     res = None
     if args.fabric:
         res = _from_fabric(args, shape)
@@ -273,7 +341,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
             out["alternatives"] = [_json(c, e, cluster, shape) for c, e in rows[1:]]
         print_json(out)
     else:
-        _print_text(cfg, est, cluster, shape, rows, res)
+        _print_text(cfg, est, cluster, shape, rows, res, output_language(args))
     return 0 if est.fits else EXIT_BAD_INPUT
 
 
@@ -479,6 +547,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--kv-bytes", type=int_in(1, 8), help="KV cache bytes per value (default: 1 with fp8 or fp4, else 2)"
     )
     p.add_argument("--json", action="store_true")
+    add_lang_argument(p)
     from gpuplanner.cli.serving_out import add_arguments
 
     add_arguments(p)

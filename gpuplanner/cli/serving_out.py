@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from gpuplanner.cli.common import EXIT_BAD_INPUT, print_json
+from gpuplanner import text
+from gpuplanner.cli.common import EXIT_BAD_INPUT, print_json, print_pairs
 from gpuplanner.core.errors import ValidationError
 
 
@@ -41,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def run_inference(args: argparse.Namespace, shape, cluster) -> int:
+def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") -> int:
     from gpuplanner.engine.perf import InferenceConfig, estimate_inference
     from gpuplanner.engine.perf.serving import ServingSetup, plan_serving
     from gpuplanner.engine.perf.serving_worker import PRECISION_BYTES  # fp4: NVFP4, 0.5 + 1/16 bytes
@@ -51,13 +52,11 @@ def run_inference(args: argparse.Namespace, shape, cluster) -> int:
     # KV cache: 1 byte (FP8) with fp8 or fp4 weights (MLPerf's NVFP4 submissions keep an FP8 KV cache), else 2
     kv_bytes = args.kv_bytes if args.kv_bytes else (1 if args.precision in ("fp8", "fp4") else 2)
     if args.kv_bytes not in (None, 1, 2):
-        raise ValidationError(
-            "--kv-bytes must be 1 (fp8) or 2 (bf16/fp16)", field="--kv-bytes", value=args.kv_bytes
-        )
+        raise ValidationError(text.Msg("error.kv_bytes"), field="--kv-bytes", value=args.kv_bytes)
     tp = args.tp or 1
     if shape.heads % tp or not (shape.kv_heads % tp == 0 or tp % shape.kv_heads == 0):
         raise ValidationError(
-            f"--tp {tp} does not split {shape.heads} attention heads / {shape.kv_heads} KV heads evenly",
+            text.Msg("error.serving_tp_heads", {"tp": tp, "heads": shape.heads, "kv": shape.kv_heads}),
             field="--tp",
             value=tp,
         )
@@ -115,33 +114,90 @@ def run_inference(args: argparse.Namespace, shape, cluster) -> int:
     if args.json:
         print_json(data)
     else:
-        print(f"static batch of {args.batch} ({args.precision}, TP{tp}):")
-        for k, v in dataclasses.asdict(static).items():
-            print(f"  {k:28} {v}")
-        print(_plan_text(plan, args))
-        rng = data["serving_ranges"]
-        if plan.fits and rng["output_tokens_per_s_range"]:
-            lo, hi = rng["output_tokens_per_s_range"]
-            print(f"  output tokens/s range {lo:,.0f}–{hi:,.0f}: {rng['band']['explanation']}")
+        _print_text(static, plan, args, tp, data["serving_ranges"], shape, scenario, lang)
     return 0 if static.fits or plan.fits else EXIT_BAD_INPUT
 
 
-def _plan_text(plan, args) -> str:
-    if not plan.fits:
-        return f"serving: does not fit — {plan.refusal}"
-    if plan.mode == "aggregated":
-        layout = f"{plan.replicas} replica(s) of TP{plan.tp}" + (f" PP{plan.pp}" if plan.pp > 1 else "")
-    else:
-        layout = (
-            f"{plan.prefill_workers} prefill worker(s) of TP{plan.prefill_tp} + {plan.decode_workers} decode "
-            f"worker(s) of TP{plan.decode_tp}, KV transfer {plan.kv_transfer_s * 1e3:.1f} ms"
+def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, lang: str) -> None:
+    """The static batch and the serving plan as text in ``lang`` (text/cli_estimate.py)."""
+    from gpuplanner.engine.perf.bands_inference import explanation_msg
+    from gpuplanner.engine.perf.inference import refusal_msg
+    from gpuplanner.engine.perf.shapes import InferenceConfig
+
+    def say(msg_id: str, **values) -> str:
+        return text.render(msg_id, lang, **values)
+
+    m = static.memory
+    print(say("perf.inf.static", batch=args.batch, precision=args.precision, tp=tp))
+    pairs = [
+        ("perf.inf.decode_tokens_per_s", f"{static.decode_tokens_per_s:,.1f}"),
+        ("perf.inf.decode_step_s", say("perf.inf.ms", ms=static.decode_step_s * 1e3)),
+        ("perf.inf.ttft_s", say("perf.inf.seconds", s=static.ttft_s)),
+        ("perf.inf.cluster_tokens_per_s", f"{static.cluster_tokens_per_s:,.1f}"),
+        ("perf.inf.replicas", str(static.replicas)),
+        (
+            "perf.inf.memory",
+            say(
+                "perf.inf.memory_value",
+                weights=m["weights_gb"],
+                kv=m["kv_cache_gb"],
+                workspace=m["workspace_gb"],
+                total=m["total_gb"],
+                usable=m["usable_gb"],
+            ),
+        ),
+        ("perf.inf.fits", say("col.yes" if static.fits else "col.no")),
+        ("perf.inf.bound", text.word("inference_bound", static.bound, lang)),
+    ]
+    if not static.fits:
+        cfg = InferenceConfig(batch=args.batch, prompt_len=args.prompt, output_len=args.output, tp=tp)
+        why = refusal_msg(m, cfg)
+        pairs.append(
+            ("perf.inf.refusal", why.render(lang) if why.render("en") == static.refusal else static.refusal)
         )
-    head = "GPUs needed" if (args.rate or args.users) else "capacity of"
-    return (
-        f"serving ({plan.mode}): {head} {plan.gpus} GPUs — {layout}\n"
-        f"  up to {plan.max_requests_per_s:,.2f} requests/s, {plan.max_concurrent_users:,.0f} concurrent users"
-        f" (limited by {plan.limited_by or 'nothing'})\n"
-        f"  at that load: TTFT {plan.ttft_s:.3f} s, TPOT {plan.tpot_s * 1e3:.1f} ms "
-        f"({plan.per_user_tokens_per_s:,.1f} tokens/s per user), {plan.output_tokens_per_s:,.0f} output tokens/s "
-        f"in all, decode batch {plan.decode_batch:,.0f} per replica"
-    )
+    print_pairs([(say(k), v) for k, v in pairs])
+    print(_plan_text(plan, args, lang))
+    if plan.fits and rng["output_tokens_per_s_range"]:
+        lo, hi = rng["output_tokens_per_s_range"]
+        explanation = explanation_msg(shape.is_moe, scenario)
+        print("  " + say("perf.srv.range", lo=lo, hi=hi, explanation=explanation))
+
+
+def _plan_text(plan, args, lang: str = "en") -> str:
+    def say(msg_id: str, **values) -> str:
+        return text.render(msg_id, lang, **values)
+
+    if not plan.fits:
+        return say("perf.srv.no_fit", why=plan.refusal_msg or plan.refusal)
+    if plan.mode == "aggregated":
+        layout = say(
+            "perf.srv.replicas", replicas=plan.replicas, tp=plan.tp, pp=f" PP{plan.pp}" if plan.pp > 1 else ""
+        )
+    else:
+        layout = say(
+            "perf.srv.workers",
+            prefill=plan.prefill_workers,
+            prefill_tp=plan.prefill_tp,
+            decode=plan.decode_workers,
+            decode_tp=plan.decode_tp,
+            kv_ms=plan.kv_transfer_s * 1e3,
+        )
+    head = "perf.srv.needed" if (args.rate or args.users) else "perf.srv.capacity"
+    lines = [
+        say(head, mode=plan.mode, gpus=plan.gpus, layout=layout),
+        say(
+            "perf.srv.rate",
+            rate=plan.max_requests_per_s,
+            users=plan.max_concurrent_users,
+            why=plan.limited_by or "nothing",
+        ),
+        say(
+            "perf.srv.at_load",
+            ttft=plan.ttft_s,
+            tpot_ms=plan.tpot_s * 1e3,
+            per_user=plan.per_user_tokens_per_s,
+            output=plan.output_tokens_per_s,
+            batch=plan.decode_batch,
+        ),
+    ]
+    return "\n  ".join(lines)

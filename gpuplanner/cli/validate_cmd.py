@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from gpuplanner.cli.common import print_json, print_table
+from gpuplanner import text
+from gpuplanner.cli.common import add_lang_argument, output_language, print_json, print_table
 from gpuplanner.cli.validate_print import pct as _pct
 from gpuplanner.cli.validate_print import print_families
 
@@ -36,7 +37,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         return run_validate_inference(args)
     from gpuplanner.catalog.loader import default_catalog
     from gpuplanner.engine.perf.bands import stored_bands
-    from gpuplanner.engine.perf.validation import METRICS, check_all, host_paced_summary, summary
+    from gpuplanner.engine.perf.validation import check_all, host_paced_summary, summary
     from gpuplanner.engine.perf.validation_collectives import check_collectives
 
     checked = check_all()
@@ -90,6 +91,18 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             }
         )
         return 0
+    _print_text(checked, fams, bands, collectives, output_language(args))
+    return 0
+
+
+def _print_text(checked, fams: list, bands: dict, collectives: list, lang: str) -> None:
+    """The runs, the families, the small collectives, the host-paced runs and the footer as text in ``lang``
+    (text/cli_validate.py)."""
+    from gpuplanner.engine.perf.validation import METRICS, host_paced_summary
+
+    def say(msg_id: str, **values) -> str:
+        return text.render(msg_id, lang, **values)
+
     rows = []
     for c in checked:
         if not c.counted:
@@ -101,21 +114,22 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                 c.run.cite,
                 f"{c.gpu.replace('NVIDIA ', '')} × {c.n_gpus}",
                 c.layout,
-                c.run.metric,
+                text.word("metric_short", c.run.metric, lang),
                 format(c.run.measured, fmt),
-                "refused" if c.predicted is None or c.error is None else format(c.predicted, fmt),
+                say("col.refused") if c.predicted is None or c.error is None else format(c.predicted, fmt),
                 _pct(c.error),
             ]
         )
-    print_table(rows, ["run", "source", "GPUs", "layout", "metric", "measured", "predicted", "error"])
+    cols = ("run", "source", "gpus", "layout", "metric", "measured", "predicted", "error")
+    print_table(rows, [say(f) for f in _columns(cols)])
     print()
-    print_families(fams, "runs")
-    print("\nsmall collectives between nodes (latency-bound; nccl-tests all-reduce, not in the error bands):")
+    print_families(fams, "runs", lang)
+    print("\n" + say("perf.val.collectives"))
     print_table(
         [
             [
                 k.id,
-                f"{k.ranks} ranks on {k.nodes} nodes",
+                say("perf.val.ranks_on_nodes", ranks=k.ranks, nodes=k.nodes),
                 f"{k.size_byte:,.0f} B",
                 f"{k.measured_us:.1f}",
                 f"{k.predicted_us:.1f}",
@@ -123,43 +137,76 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             ]
             for k in collectives
         ],
-        ["run", "group", "size", "measured µs", "predicted µs", "error"],
+        [say(f) for f in _columns(("run", "group", "size", "measured_us", "predicted_us", "error"))],
     )
-    _print_host_paced(checked, host_paced_summary(checked))
+    _print_host_paced(checked, host_paced_summary(checked), lang)
     excluded = [c for c in checked if c.run.excluded]
     if excluded:
-        print("\nlisted but not counted (refused, or outside what the engine models; each says why):")
-        for c in excluded:
-            err = f" (error {_pct(c.error)})" if c.error is not None else ""
-            print(f"  {c.run.id}{err}: {c.run.excluded}")
+        print("\n" + say("perf.valinf_heading_excluded"))
+        for c in excluded:  # the reason is the data file's own note (catalogs/validation/training_runs.yaml)
+            err = say("perf.val.excluded_error", error=_pct(c.error)) if c.error is not None else ""
+            print(say("perf.val.excluded_line", run=c.run.id, error=err, reason=c.run.excluded))
+    metrics = say("col.list_separator").join(text.render(f"word.metric.{m}", lang) for m in METRICS)
     print(
-        f"\nerror = predicted/measured − 1 in throughput ({', '.join(v[0] for v in METRICS.values())}; a step time "
-        f"is inverted). Sources: `gpuplanner validate --json`. Error bands of `estimate`: measured/predicted range "
-        f"per group (GPU generation, dense/MoE, scale), leave-one-out coverage {bands['loo_coverage']:.0%} of "
-        f"{bands['runs']} runs{_host_paced_band(bands)}."
+        "\n"
+        + say(
+            "perf.val.footer",
+            metrics=metrics,
+            coverage=bands["loo_coverage"],
+            runs=bands["runs"],
+            host_paced=_host_paced_band(bands, lang),
+        )
     )
-    return 0
 
 
-def _host_paced_band(bands: dict) -> str:
+_COLUMN_IDS = {
+    "run": "col.run",
+    "source": "col.source",
+    "gpus": "col.gpus",
+    "layout": "col.layout",
+    "metric": "col.metric",
+    "measured": "col.measured",
+    "predicted": "col.predicted",
+    "error": "col.error",
+    "group": "col.group",
+    "size": "col.size",
+    "measured_us": "col.measured_us",
+    "predicted_us": "col.predicted_us",
+    "expert_gemm_us": "col.expert_gemm_us",
+    "gpu_time_bound": "col.gpu_time_bound",
+    "bound_holds": "col.bound_holds",
+}
+
+
+def _columns(names: tuple[str, ...]) -> list[str]:
+    return [_COLUMN_IDS[n] for n in names]
+
+
+def _host_paced_band(bands: dict, lang: str = "en") -> str:
     hp = bands.get("host_paced")
     if not hp:
         return ""
-    return (
-        f"; host-paced runs: their own band {hp['low']:.2f}–{hp['high']:.2f} over {hp['runs']} runs, "
-        f"leave-one-out coverage {hp['loo_coverage']:.0%}"
+    return text.render(
+        "perf.val.footer_host_paced",
+        lang,
+        low=hp["low"],
+        high=hp["high"],
+        runs=hp["runs"],
+        coverage=hp["loo_coverage"],
     )
 
 
-def _print_host_paced(checked, hs: dict) -> None:
+def _print_host_paced(checked, hs: dict, lang: str = "en") -> None:
     """The host-paced runs (engine/perf/host.py): decided from the prediction, checked as upper bounds."""
     rows = [c for c in checked if c.host_paced and not c.run.excluded]
     if not rows:
         return
-    print(
-        "\nhost-paced fine-grained MoE (one expert's GEMM under launch_sensitive_kernel_s, decided from the "
-        "prediction; not counted above: the GPU-time throughput is an upper bound, checked as one):"
-    )
+
+    def say(msg_id: str, **values) -> str:
+        return text.render(msg_id, lang, **values)
+
+    print("\n" + say("perf.val.host_paced"))
+    holds = {True: say("col.yes"), False: say("col.bound_fails"), None: "—"}
     print_table(
         [
             [
@@ -169,28 +216,40 @@ def _print_host_paced(checked, hs: dict) -> None:
                 c.layout,
                 f"{c.expert_gemm_us:.0f}" if c.expert_gemm_us is not None else "—",
                 format(c.run.measured, ".1f"),
-                "refused" if c.predicted is None else format(c.predicted, ".1f"),
+                say("col.refused") if c.predicted is None else format(c.predicted, ".1f"),
                 _pct(c.error),
-                {True: "yes", False: "NO", None: "—"}[c.bound_holds],
+                holds[c.bound_holds],
             ]
             for c in rows
         ],
         [
-            "run",
-            "source",
-            "GPUs",
-            "layout",
-            "expert GEMM µs",
-            "measured",
-            "GPU-time bound",
-            "error",
-            "bound holds",
+            say(f)
+            for f in _columns(
+                (
+                    "run",
+                    "source",
+                    "gpus",
+                    "layout",
+                    "expert_gemm_us",
+                    "measured",
+                    "gpu_time_bound",
+                    "error",
+                    "bound_holds",
+                )
+            )
         ],
     )
     us = hs["expert_gemm_us"]
     print(
-        f"host-paced: {hs['runs']} runs, bound holds for {hs['bound_holds']}, over-prediction mean "
-        f"{_pct(hs['mean_error'])}, largest {_pct(hs['worst_error'])}; expert GEMM {us[0]:.0f}–{us[1]:.0f} µs"
+        say(
+            "perf.val.host_paced_summary",
+            runs=hs["runs"],
+            holds=hs["bound_holds"],
+            mean=_pct(hs["mean_error"]),
+            worst=_pct(hs["worst_error"]),
+            lo=us[0],
+            hi=us[1],
+        )
     )
 
 
@@ -202,4 +261,5 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="published inference results (MLPerf Inference) against `estimate --inference`, and the peer tool",
     )
+    add_lang_argument(p)
     p.set_defaults(func=_cmd_validate)

@@ -9,7 +9,7 @@ import shlex
 from typing import Any
 
 from gpuplanner import text
-from gpuplanner.cli.common import print_json, print_table
+from gpuplanner.cli.common import output_language, print_json, print_table
 from gpuplanner.cli.validate_print import pct as _pct
 from gpuplanner.cli.validate_print import print_families
 
@@ -53,13 +53,22 @@ def _row_json(c: Any) -> dict[str, Any]:
     }
 
 
-def _settings(c: Any) -> str:
+def _settings(c: Any, lang: str = "en") -> str:
     q = c.run.request
     kv = "fp8" if q.get("kv_bytes") == 1 else "bf16"
-    s = f"{q.get('precision')} (KV {kv}), in {q.get('prompt', '?')} / out {q.get('output')}"
+    s = text.render(
+        "perf.valinf.settings",
+        lang,
+        precision=q.get("precision"),
+        kv=kv,
+        prompt=q.get("prompt", "?"),
+        output=q.get("output"),
+    )
     if q.get("ttft") or q.get("tpot"):
         pct = f"p{q['ttft_percentile']:g} " if q.get("ttft_percentile") else ""
-        s += f", {pct}TTFT≤{q.get('ttft'):g} s TPOT≤{q.get('tpot') * 1e3:g} ms"
+        s += text.render(
+            "perf.valinf.targets", lang, percentile=pct, ttft=q.get("ttft"), tpot_ms=q.get("tpot") * 1e3
+        )
     return s
 
 
@@ -83,6 +92,20 @@ def run_validate_inference(args: argparse.Namespace) -> int:
             }
         )
         return 0
+    _print_text(checked, fams, bands, peer, peer_path().name, output_language(args))
+    return 0
+
+
+def _print_text(
+    checked: Any, fams: Any, bands: dict[str, Any], peer: Any, peer_source: str, lang: str
+) -> None:
+    """The rows, families, bands, rows not counted and the peer tool as text in ``lang`` (text/cli_validate.py,
+    text/validation_inference.py)."""
+    from gpuplanner.engine.perf.validation_inference import EXCLUDED
+
+    def say(msg_id: str, **values: Any) -> str:
+        return text.render(msg_id, lang, **values)
+
     rows = []
     for c in checked:
         if c.run.excluded:
@@ -92,40 +115,45 @@ def run_validate_inference(args: argparse.Namespace) -> int:
                 c.run.cite,
                 f"{c.gpu.replace('NVIDIA ', '').replace('AMD ', '')} × {c.n_gpus}",
                 c.run.family.replace("MLPerf Inference ", ""),
-                _settings(c),
+                _settings(c, lang),
                 c.layout,
                 f"{c.run.measured:,.0f}",
-                "refused" if c.predicted is None else f"{c.predicted:,.0f}",
+                say("col.refused") if c.predicted is None else f"{c.predicted:,.0f}",
                 _pct(c.error),
             ]
         )
     print_table(
         rows,
         [
-            "source",
-            "system",
-            "model / scenario",
-            "settings",
-            "layout",
-            "measured tok/s",
-            "predicted",
-            "error",
+            say(k)
+            for k in (
+                "col.source",
+                "col.system",
+                "col.model_scenario",
+                "col.settings",
+                "col.layout",
+                "col.measured_tokens",
+                "col.predicted",
+                "col.error",
+            )
         ],
     )
     print()
-    print_families(fams, "rows")
+    print_families(fams, "rows", lang)
     print()
     print_table(
         [[k, g["runs"], f"{g['low']:.2f}", f"{g['high']:.2f}"] for k, g in bands["groups"].items()],
-        ["band group", "rows", "measured/predicted low", "high"],
+        [say(k) for k in ("col.band_group", "col.rows", "col.band_low", "col.band_high")],
     )
     excluded = [c for c in checked if c.run.excluded]
     if excluded:
-        print("\n" + text.en("perf.valinf_heading_excluded"))
+        print("\n" + say("perf.valinf_heading_excluded"))
         for c in excluded:
-            print(f"  {c.run.cite}, {c.run.family.replace('MLPerf Inference ', '')}: {c.excluded_reason}")
+            reason = say(EXCLUDED[c.run.excluded]) if c.run.excluded in EXCLUDED else c.excluded_reason
+            family = c.run.family.replace("MLPerf Inference ", "")
+            print(say("perf.valinf.excluded_line", cite=c.run.cite, family=family, reason=reason))
     if peer:
-        print("\n" + text.en("perf.valinf_heading_peer", source=peer_path().name))
+        print("\n" + say("perf.valinf_heading_peer", source=peer_source))
         print_table(
             [
                 [
@@ -143,16 +171,18 @@ def run_validate_inference(args: argparse.Namespace) -> int:
                 for p in peer
             ],
             [
-                "model",
-                "GPU",
-                "TP",
-                "conc.",
-                "ISL/OSL",
-                "prec",
-                "one prefill aic / ours ms",
-                "TPOT aic / ours ms",
-                "tok/s/GPU aic / ours",
+                say(k)
+                for k in (
+                    "col.model",
+                    "col.gpu",
+                    "col.tp",
+                    "col.concurrency",
+                    "col.isl_osl",
+                    "col.precision",
+                    "col.peer_prefill",
+                    "col.peer_tpot",
+                    "col.peer_tokens",
+                )
             ],
         )
-    print("\n" + text.en("perf.valinf_footer", coverage=bands["loo_coverage"], runs=bands["runs"]))
-    return 0
+    print("\n" + say("perf.valinf_footer", coverage=bands["loo_coverage"], runs=bands["runs"]))

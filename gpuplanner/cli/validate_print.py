@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpuplanner import text
 from gpuplanner.cli.common import print_table
 
 
@@ -13,13 +14,16 @@ def pct(x: float | None) -> str:
     return "—" if x is None else f"{x * 100:+.1f}%"
 
 
-def print_families(fams: list[dict[str, Any]], noun: str) -> None:
+ALL = {"all runs": "perf.val.all_runs", "all rows": "perf.val.all_rows"}  # the last row of a summary
+
+
+def print_families(fams: list[dict[str, Any]], noun: str, lang: str = "en") -> None:
     """One line per family: how many ``noun`` (runs, rows), how many were refused, the mean and worst
     absolute error and the mean signed error."""
     print_table(
         [
             [
-                f["family"],
+                text.render(ALL[f["family"]], lang) if f["family"] in ALL else f["family"],
                 f["runs"],
                 f["refused"],
                 pct(f["mean_abs_error"])[1:],
@@ -28,5 +32,15 @@ def print_families(fams: list[dict[str, Any]], noun: str) -> None:
             ]
             for f in fams
         ],
-        ["family", noun, "refused", "mean |error|", "worst |error|", "mean error"],
+        [
+            text.render(k, lang)
+            for k in (
+                "col.family",
+                {"runs": "col.runs", "rows": "col.rows"}[noun],
+                "col.refused_count",
+                "col.mean_abs_error",
+                "col.worst_abs_error",
+                "col.mean_error",
+            )
+        ],
     )

@@ -151,13 +151,16 @@ def test_search_chooses_interleave_micro_batch_and_recompute():
     assert len({(x["vpp"], x["micro_batch"], x["recompute"]) for x in rows}) > 1
 
 
-GPT_OSS_BLACKWELL_EP64 = (
-    "GPT-OSS 120B on Blackwell EP64 (Megatron-Bridge 26.02, counted): predicted 14-64 % too fast, no sourced "
-    "term yet for the time they lose (docs/notes/s8-bwgptoss.md)"
+GPT_OSS_BLACKWELL = (
+    "GPT-OSS 120B on Blackwell (Megatron-Bridge 26.02 and 26.04, 8 counted rows): predicted 14-64 % too fast "
+    "at EP64 and EP8, with the alltoall and HybridEP dispatchers, with and without all-to-all overlap. The "
+    "missing time is unexplained: it is not the EP all-to-all (NVIDIA's GB200 A/B, Megatron-Bridge PR #3561), "
+    "host/launch time without CUDA graphs is suspected but has no sourced term, and the DGX B300 NIC rate is "
+    "not stated by the source; docs/notes/s9-gptoss.md"
 )
 
 
-@pytest.mark.xfail(strict=True, reason=GPT_OSS_BLACKWELL_EP64)
+@pytest.mark.xfail(strict=True, reason=GPT_OSS_BLACKWELL)
 def test_validate_counted_errors_stay_within_the_bars():
     r = run("validate", "--json")
     assert r.returncode == 0, r.stderr

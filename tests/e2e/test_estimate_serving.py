@@ -81,3 +81,19 @@ def test_users_sizing_and_text_output():
 def test_tp_that_does_not_split_the_heads_is_refused():
     r = run("--model", "llama3-70b", "--gpu", "nvidia-h100-sxm", "--tp", "3")
     assert r.returncode == 2 and "--tp" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_fewer_gpus_than_one_replica_is_refused_with_the_smallest_layout_named():
+    """Capacity of 1 H100 for Llama 3 405B in bf16: no replica fits in one GPU, so the serving plan must say
+    that one replica needs 16 GPUs (TP8 PP2), not report a plan of 0 replicas with latency figures."""
+    r = run("--model", "llama3-405b", "--gpu", "nvidia-h100-sxm", "--gpus", "1", "--json")
+    assert r.returncode == 2, r.stderr
+    s = json.loads(r.stdout)["serving"]
+    assert not s["fits"] and s["max_requests_per_s"] == 0 and s["gpus"] == 1
+    assert "needs 16 GPUs" in s["refusal"] and "TP8 PP2" in s["refusal"]
+    zh = run("--model", "llama3-405b", "--gpu", "nvidia-h100-sxm", "--gpus", "1", "--lang", "zh")
+    assert zh.returncode == 2
+    assert "能放下模型的最小布局需要 16 块 GPU" in zh.stdout
+    ok = run("--model", "llama3-405b", "--gpu", "nvidia-h100-sxm", "--gpus", "16", "--json")
+    s16 = json.loads(ok.stdout)["serving"]
+    assert s16["fits"] and s16["replicas"] == 1 and s16["max_requests_per_s"] > 0

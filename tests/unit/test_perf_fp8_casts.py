@@ -26,6 +26,7 @@ MAMF = {
     "NVIDIA H200 SXM": (1288.7, 1979, 708.5, 989),
     "NVIDIA B200": (2795.7, 4500, 1456.3, 2250),
     "NVIDIA GB200": (3615.6, 5000, 1822.0, 2500),
+    "NVIDIA B300 288GB (HGX)": (3353.3, 4500, 1769.0, 2250),
 }
 
 
@@ -160,3 +161,19 @@ def test_gb200_takes_its_own_published_mamf_by_the_hopper_rule():
     gb200 = A.number("gemm_efficiency", "NVIDIA GB200")
     assert gb200 == pytest.approx(1822.0 / 2500 * derating, abs=0.005)
     assert gb200 < 1745.0 / 2250 * derating  # below B200's value before its sustained-clock loss
+
+
+def test_b300_takes_its_own_published_mamf_by_the_hopper_rule_and_gb300_the_defaults():
+    """ml-engineering's MAMF table (branches master and fast-mamf, torch 2.9.1+cu130): B300 SXM BF16 1769.0 of
+    2250, FP8 3353.3 of 4500; the table's peaks are the catalog's. B300 takes H100's derating of its own BF16
+    share, as GB200 does (no MSMF is published for either); GB300 has no row and keeps the defaults under its
+    own keys, which the shorter b300 key must not shadow."""
+    from gpuplanner.catalog.loader import load_catalog
+
+    entry = load_catalog(include_user=False).entries["nvidia-b300"]
+    b300, gb300 = entry.name, "NVIDIA GB300 Blackwell Ultra GPU (NVL72)"
+    assert (entry.bf16_dense_tflops, entry.fp8_dense_tflops) == (2250, 4500)
+    derating = 0.74 / (794.5 / 989)
+    assert A.number("gemm_efficiency", b300) == pytest.approx(1769.0 / 2250 * derating, abs=0.005)
+    assert A.number("gemm_efficiency", gb300) == A.number("gemm_efficiency", "unknown") == 0.70
+    assert A.number("fp8_gemm_efficiency_ratio", gb300) == A.number("fp8_gemm_efficiency_ratio", "unknown")

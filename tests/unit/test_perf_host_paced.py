@@ -159,9 +159,12 @@ def test_the_gpu_time_prediction_bounds_every_host_paced_published_run():
     assert {c.run.id: c.run.measured for c in HOST_PACED} == published
 
 
-GPT_OSS_BLACKWELL_EP64 = (
-    "GPT-OSS 120B on Blackwell EP64 (Megatron-Bridge 26.02, counted): predicted 14-64 % too fast, no sourced "
-    "term yet for the time they lose (docs/notes/s8-bwgptoss.md)"
+GPT_OSS_BLACKWELL = (
+    "GPT-OSS 120B on Blackwell (Megatron-Bridge 26.02 and 26.04, 8 counted rows): predicted 14-64 % too fast "
+    "at EP64 and EP8, with the alltoall and HybridEP dispatchers, with and without all-to-all overlap. The "
+    "missing time is unexplained: it is not the EP all-to-all (NVIDIA's GB200 A/B, Megatron-Bridge PR #3561), "
+    "host/launch time without CUDA graphs is suspected but has no sourced term, and the DGX B300 NIC rate is "
+    "not stated by the source; docs/notes/s9-gptoss.md"
 )
 
 
@@ -174,7 +177,7 @@ def test_no_qwen3_30b_row_is_excluded_by_hand_and_the_summary_counts_the_counted
     assert summary(CHECKED)[-1]["runs"] == len(counted)
 
 
-@pytest.mark.xfail(strict=True, reason=GPT_OSS_BLACKWELL_EP64)
+@pytest.mark.xfail(strict=True, reason=GPT_OSS_BLACKWELL)
 def test_counted_statistics_stay_within_bounds():
     e = np.abs([c.error for c in CHECKED if c.counted])
     assert e.mean() <= 0.06 and e.max() <= 0.20

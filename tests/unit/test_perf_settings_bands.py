@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from gpuplanner.core.errors import ValidationError
-from gpuplanner.engine.perf.bands import band_for, compute, stored_bands
+from gpuplanner.engine.perf.band_groups import pick_group
+from gpuplanner.engine.perf.bands import MIN_RUNS, band_for, compute, group_keys, stored_bands
 from gpuplanner.engine.perf.goodput import goodput
 from gpuplanner.engine.perf.request import build, run
 from gpuplanner.engine.perf.settings import DEFAULTS, SETTINGS, load_stacks, resolve
@@ -112,9 +113,12 @@ def test_bands_contain_the_measured_value_for_90_percent_of_runs_left_out():
     assert d["loo_coverage"] >= 0.90 and d["in_sample_coverage"] >= 0.90
 
 
-GPT_OSS_BLACKWELL_EP64 = (
-    "GPT-OSS 120B on Blackwell EP64 (Megatron-Bridge 26.02, counted): predicted 14-64 % too fast, no sourced "
-    "term yet for the time they lose (docs/notes/s8-bwgptoss.md)"
+GPT_OSS_BLACKWELL = (
+    "GPT-OSS 120B on Blackwell (Megatron-Bridge 26.02 and 26.04, 8 counted rows): predicted 14-64 % too fast "
+    "at EP64 and EP8, with the alltoall and HybridEP dispatchers, with and without all-to-all overlap. The "
+    "missing time is unexplained: it is not the EP all-to-all (NVIDIA's GB200 A/B, Megatron-Bridge PR #3561), "
+    "host/launch time without CUDA graphs is suspected but has no sourced term, and the DGX B300 NIC rate is "
+    "not stated by the source; docs/notes/s9-gptoss.md"
 )
 
 
@@ -133,9 +137,33 @@ def test_each_run_band_contains_its_measured_value():
     assert np.mean([lo <= ratio <= hi for _, lo, hi, ratio in _run_bands()]) >= 0.9
 
 
-@pytest.mark.xfail(strict=True, reason=GPT_OSS_BLACKWELL_EP64)
+@pytest.mark.xfail(strict=True, reason=GPT_OSS_BLACKWELL)
 def test_no_run_band_is_wider_than_its_limit():
     wide = [(c.run.id, round(lo, 2), round(hi, 2)) for c, lo, hi, _ in _run_bands() if hi / lo >= 1.5]
+    assert not wide  # no band spans more than ±22%
+
+
+GPT_OSS_BLACKWELL_ROWS = tuple(
+    f"mbridge-{release}-{gpu}-gpt-oss-120b"
+    for release in ("26.02", "26.04")
+    for gpu in ("gb300", "gb200", "b300", "b200")
+)
+
+
+def test_no_run_band_is_wider_than_its_limit_without_the_gpt_oss_blackwell_rows():
+    """The bar above, live on the bands the other counted runs give (the known failure is only these rows: they
+    widen the MoE groups every MoE prediction takes its band from)."""
+    checked = [c for c in check_all() if c.run.id not in GPT_OSS_BLACKWELL_ROWS]
+    assert len(checked) == len(check_all()) - len(GPT_OSS_BLACKWELL_ROWS)
+    doc = compute(checked)
+    assert doc["loo_coverage"] >= 0.90
+    wide = []
+    for c in checked:
+        if c.error is None or not c.counted:
+            continue
+        g = doc["groups"][pick_group(doc, group_keys(c.moe, c.gpu, c.n_gpus), MIN_RUNS)]
+        if g["high"] / g["low"] >= 1.5:
+            wide.append((c.run.id, round(g["low"], 2), round(g["high"], 2)))
     assert not wide  # no band spans more than ±22%
 
 

@@ -106,8 +106,10 @@ def test_fp4_gemms_run_at_the_fp4_peak_and_attention_at_the_fp8_rate():
     assert gemm_rates(B200, "fp4", None, A)[1] == pytest.approx(2250e12 * eff)  # bf16 KV: bf16 attention
     assert gemm_rates(B200, "fp8", "fp8", A) == (attn, attn, "fp8")
     assert gemm_rates(B200, "bf16", None, A) == (2250e12 * eff, 2250e12 * eff, "")
-    # B300 / GB300 have no measured FP8 ratio either: the default 0.80, said to be an estimate
-    assert A.number("fp4_gemm_efficiency_ratio", "NVIDIA B300 SXM") == 0.80
+    # B300 takes its measured FP8 ratio (MAMF), GB300 has none: the default 0.80; all said to be an estimate
+    for gpu in ("NVIDIA B300 SXM", "NVIDIA GB300"):
+        assert A.number("fp4_gemm_efficiency_ratio", gpu) == A.number("fp8_gemm_efficiency_ratio", gpu)
+    assert A.number("fp4_gemm_efficiency_ratio", "NVIDIA GB300") == 0.80
     doc = yaml.safe_load(
         (bundled_catalog_dir() / "assumptions" / "performance.yaml").read_text(encoding="utf-8")
     )

@@ -176,6 +176,20 @@ def code_strings() -> tuple[set[str], set[str], set[str], set[str]]:
     return consts, heads, rules, keys
 
 
+def word_vocabularies() -> set[str]:
+    """The vocabularies the code looks words up in by name: ``text.word("inference_bound", slug, lang)``."""
+    out: set[str] = set()
+    for p in sources(PKG):
+        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if not (isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Constant)):
+                continue
+            f = n.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if name == "word" and isinstance(n.args[0].value, str):
+                out.add(n.args[0].value)
+    return out
+
+
 def used(msg_id: str, consts: set[str], heads: set[str], rules: set[str], vocabularies: set[str]) -> bool:
     if msg_id.startswith(("finding.", "fix.")):
         return msg_id.split(".", 1)[1] in rules
@@ -195,6 +209,7 @@ def test_every_id_the_code_names_exists_and_every_message_is_used():
     vocabularies = {m for t in templates for m in re.findall(r"\{\w+@([\w-]+)\}", t)}
     vocabularies |= {h.split(".")[1] for h in consts | heads if h.startswith("word.") and h.count(".") >= 2}
     vocabularies |= {"separator"}  # the joiner of a list of words (render.py)
+    vocabularies |= word_vocabularies()
     missing_rules = sorted(r for r in rules if not text.has(f"finding.{r}") or not text.has(f"fix.{r}"))
     assert not missing_rules, missing_rules
     named = {c for c in consts if re.fullmatch(r"(perf|error|word)\.[\w.+-]+", c)}

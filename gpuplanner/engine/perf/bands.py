@@ -90,15 +90,21 @@ class Band:
         }
 
     def explanation(self) -> str:
+        return self.explanation_msg().render("en")
+
+    def explanation_msg(self) -> text.Msg:
+        """What the band is, as a message to show in the reader's language."""
         lo, hi = self.throughput_ratio
-        return text.en(
+        return text.Msg(
             "perf.band_explanation_note" if self.note else "perf.band_explanation",
-            lo=lo,
-            hi=hi,
-            runs=self.runs,
-            group=self.group,
-            total=self.total_runs,
-            note=text.Msg(self.note),
+            {
+                "lo": lo,
+                "hi": hi,
+                "runs": self.runs,
+                "group": self.group,
+                "total": self.total_runs,
+                "note": text.Msg(self.note),
+            },
         )
 
 
@@ -209,18 +215,35 @@ def ranges(est: TrainEstimate, shape: ModelShape, cluster: ClusterSpec) -> dict[
     return out
 
 
-def _host_paced_note(est: TrainEstimate, band: Band) -> dict[str, Any]:
-    """Why a prediction is host-paced (host.py), with the numbers, for `estimate --json` and the report."""
+def _host_paced_msg(est: TrainEstimate, band: Band) -> text.Msg:
+    """Why a prediction is host-paced (host.py), with the numbers."""
     from gpuplanner.engine.perf.assumptions import load_assumptions
     from gpuplanner.engine.perf.host import threshold_s
 
     us = float(est.extra.get("expert_gemm_us", 0.0))
     limit_us = threshold_s(load_assumptions()) * 1e6
-    params = {"us": us, "limit_us": limit_us, "runs": band.runs}
+    return text.Msg("perf.short_expert_kernels", {"us": us, "limit_us": limit_us, "runs": band.runs})
+
+
+def _host_paced_note(est: TrainEstimate, band: Band) -> dict[str, Any]:
+    """Why a prediction is host-paced (host.py), with the numbers, for `estimate --json` and the report."""
+    msg = _host_paced_msg(est, band)
     return {
-        "expert_gemm_us": us,
-        "threshold_us": limit_us,
+        "expert_gemm_us": msg.params["us"],
+        "threshold_us": msg.params["limit_us"],
         "group": band.group,
         "runs": band.runs,
-        "explanation": text.en("perf.short_expert_kernels", **params),
+        "explanation": msg.render("en"),
     }
+
+
+def explanations(est: TrainEstimate, shape: ModelShape, cluster: ClusterSpec) -> dict[str, text.Msg | None]:
+    """The sentences of :func:`ranges` as messages, for a reader in any language (``ranges`` holds them in
+    English, as `estimate --json` has always written them): ``band``, what the error band is (or why there
+    is none), and ``host_paced``, why the prediction is an upper bound (None when it is not host-paced)."""
+    paced = bool(est.extra.get("short_expert_kernels"))
+    try:
+        band = band_for(shape, cluster, est.n_gpus, host_paced=paced)
+    except CatalogError as exc:
+        return {"band": text.Msg("perf.no_bands", {"reason": text.error_msg(exc)}), "host_paced": None}
+    return {"band": band.explanation_msg(), "host_paced": _host_paced_msg(est, band) if paced else None}

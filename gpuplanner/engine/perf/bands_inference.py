@@ -88,15 +88,26 @@ def band_for(moe: bool, scenario: str, path: str | Path | None = None) -> dict[s
         "measured_over_predicted": [g["low"], g["high"]],
         "group": k,
         "runs": g["runs"],
-        "explanation": text.en(
-            "perf.valinf_band_explanation",
-            lo=g["low"],
-            hi=g["high"],
-            runs=g["runs"],
-            group=k,
-            total=doc["runs"],
-        ),
+        "explanation": _explanation(g["low"], g["high"], g["runs"], k, doc["runs"]).render("en"),
     }
+
+
+def _explanation(lo: float, hi: float, runs: int, group: str, total: int) -> text.Msg:
+    return text.Msg(
+        "perf.valinf_band_explanation", {"lo": lo, "hi": hi, "runs": runs, "group": group, "total": total}
+    )
+
+
+def explanation_msg(moe: bool, scenario: str) -> text.Msg:
+    """What the band of :func:`serving_ranges` is (or why there is none), as a message for a reader in any
+    language (the ranges hold it in English, as `estimate --inference --json` has always written it)."""
+    try:
+        doc = stored_bands()
+        k = pick_group(doc, group_keys(moe, scenario), MIN_RUNS)
+    except CatalogError as exc:
+        return text.Msg("perf.valinf_no_bands", {"reason": text.error_msg(exc)})
+    g = doc["groups"][k]
+    return _explanation(g["low"], g["high"], g["runs"], k, doc["runs"])
 
 
 def serving_ranges(

@@ -34,10 +34,19 @@ def goodput(n_gpus: int, checkpoint_gb_per_gpu: float, a: Assumptions | None = N
 
 
 def goodput_text(g: dict[str, float]) -> str:
-    return text.en(
+    return goodput_msg(g).render("en")
+
+
+def goodput_msg(g: dict[str, float]) -> text.Msg:
+    """The interruptions behind the goodput of :func:`goodput` (or of an estimate's ``extra``, whose keys
+    carry a ``goodput_`` prefix), as a message for a reader in any language."""
+    v = {k.removeprefix("goodput_"): x for k, x in g.items()}
+    return text.Msg(
         "perf.goodput",
-        mtbi_h=g["mtbi_h"],
-        interval_min=g["checkpoint_interval_s"] / 60,
-        write_s=g["checkpoint_write_s"],
-        restart_min=g["restart_s"] / 60,
+        {
+            "mtbi_h": v["mtbi_h"],
+            "interval_min": v["checkpoint_interval_s"] / 60,
+            "write_s": v["checkpoint_write_s"],
+            "restart_min": v["restart_s"] / 60,
+        },
     )

@@ -47,6 +47,21 @@ class InferenceEstimate:
     refusal: str = ""
 
 
+def refusal_msg(memory: dict[str, float], cfg: InferenceConfig) -> text.Msg:
+    """Why a static batch does not fit: the memory per GPU (an estimate's ``memory``) against what is usable."""
+    return text.Msg(
+        "perf.inference_refusal",
+        {
+            "total_gb": memory["total_gb"],
+            "usable_gb": memory["usable_gb"],
+            "weights_gb": memory["weights_gb"],
+            "kv_gb": memory["kv_cache_gb"],
+            "batch": cfg.batch,
+            "tokens": cfg.prompt_len + cfg.output_len,
+        },
+    )
+
+
 def estimate_inference(
     shape: ModelShape,
     cfg: InferenceConfig,
@@ -143,21 +158,7 @@ def estimate_inference(
         "usable_gb": usable,
     }
     replicas = (n_gpus // tp) if n_gpus else 1
-    refusal = (
-        ""
-        if fits
-        else (
-            text.en(
-                "perf.inference_refusal",
-                total_gb=total / GB,
-                usable_gb=usable,
-                weights_gb=weights_gpu / GB,
-                kv_gb=kv_full / GB,
-                batch=cfg.batch,
-                tokens=cfg.prompt_len + cfg.output_len,
-            )
-        )
-    )
+    refusal = "" if fits else refusal_msg(memory, cfg).render("en")
     return InferenceEstimate(
         decode_tokens_per_s=decode_tps,
         decode_step_s=step,

@@ -107,9 +107,12 @@ class ServingPlan:
     limited_by: str = ""
     fits: bool = True
     refusal: str = ""
+    refusal_msg: text.Msg | None = dataclasses.field(
+        default=None, repr=False, compare=False
+    )  # not in the JSON
 
     def to_json(self) -> dict[str, Any]:
-        out = dataclasses.asdict(self)
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "refusal_msg"}
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in out.items()}
 
 
@@ -140,6 +143,7 @@ def _aggregated(w: Worker, setup: ServingSetup, replicas: int) -> ServingPlan:
         weights_gb_per_gpu=w.weights_gb,
         fits=w.fits,
         refusal=w.refusal,
+        refusal_msg=w.refusal_msg,
         limited_by=why,
     )
     if lam <= 0:
@@ -190,6 +194,7 @@ def _disaggregated(p: Worker, d: Worker, setup: ServingSetup, n_p: int, n_d: int
         kv_transfer_s=transfer,
         fits=p.fits and d.fits,
         refusal=p.refusal or d.refusal,
+        refusal_msg=p.refusal_msg or d.refusal_msg,
         limited_by=why_p if n_p * lam_p <= n_d * lam_d else why_d,
     )
     if rate <= 0:
@@ -281,10 +286,29 @@ def plan_serving(
             pp=w.pp,
             fits=False,
             refusal=w.refusal,
+            refusal_msg=w.refusal_msg,
             weights_gb_per_gpu=w.weights_gb,
             limited_by="memory",
         )
     sizing = rate_per_s is not None or users is not None
+    if n_gpus and not sizing and all(w.gpus > n_gpus for w in ok):
+        # capacity of the GPUs as drawn, but the smallest layout that holds the model needs more of them
+        w = min(ok, key=lambda w: (w.gpus, -w.tp))
+        msg = text.Msg(
+            "perf.serving_too_few_gpus",
+            dict(gpus=n_gpus, need=w.gpus, tp=w.tp, pp=w.pp, weights_gb=w.weights_gb),
+        )
+        return ServingPlan(
+            mode="aggregated",
+            gpus=n_gpus,
+            tp=w.tp,
+            pp=w.pp,
+            fits=False,
+            refusal=msg.render("en"),
+            refusal_msg=msg,
+            weights_gb_per_gpu=w.weights_gb,
+            limited_by="memory",
+        )
     plans: list[ServingPlan] = []
     if mode in ("aggregated", "best"):
         for w in ok:

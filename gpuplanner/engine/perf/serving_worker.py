@@ -9,7 +9,7 @@ coefficients of that linear form. Constants: catalogs/assumptions/performance.ya
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -129,6 +129,7 @@ class Worker:
     nic_byte_per_s: float  # the worker's NICs for a KV transfer (line rate × efficiency × fabric share)
     fits: bool
     refusal: str = ""
+    refusal_msg: text.Msg | None = field(default=None, repr=False, compare=False)  # the refusal as a message
 
     @property
     def gpus(self) -> int:
@@ -258,19 +259,21 @@ def worker(
     kv_capacity = max(free_gb, 0.0) * GB / kv_tok
     need = setup.prompt_len + setup.output_len
     fits = max(free_gb, 0.0) * GB >= kv_full_tok * float(held_tokens(shape, need))
-    refusal = ""
+    refusal_msg = None
     if not fits:
-        refusal = text.en(
+        refusal_msg = text.Msg(
             "perf.serving_refusal",
-            tp=tp,
-            pp=pp,
-            weights_gb=weights / GB,
-            workspace_gb=act_gb,
-            free_gb=max(free_gb, 0),
-            usable_gb=engine_gb,
-            tokens=need,
-            kv_gb=kv_full_tok * float(held_tokens(shape, need)) / GB,
-            kv_precision=setup.kv_precision or setup.precision,
+            dict(
+                tp=tp,
+                pp=pp,
+                weights_gb=weights / GB,
+                workspace_gb=act_gb,
+                free_gb=max(free_gb, 0),
+                usable_gb=engine_gb,
+                tokens=need,
+                kv_gb=kv_full_tok * float(held_tokens(shape, need)) / GB,
+                kv_precision=setup.kv_precision or setup.precision,
+            ),
         )
 
     # all-reduce made linear in the step's tokens (latency + bytes / bus bandwidth), 2 per layer
@@ -313,5 +316,6 @@ def worker(
         kv_token_total_byte=kv_total,
         nic_byte_per_s=nic * cluster.factor("dp"),
         fits=bool(fits),
-        refusal=refusal,
+        refusal=refusal_msg.render("en") if refusal_msg else "",
+        refusal_msg=refusal_msg,
     )
