@@ -2,11 +2,11 @@
 
 Oracle: a discrete-event simulation (Lindley's recursion, numpy, fixed seeds) of one FCFS prefill server with
 Poisson arrivals and each published MLPerf prompt-length histogram, checked against the closed form (P-K mean,
-Cramér–Lundberg tail of the wait, own prefill of each length). Tolerance: 2 % plus three standard errors of the
-simulated p99 (from 20 batch means). The Cramér–Lundberg form is exact in the wait's tail; at p99 the
-deviations seen over seeds and loads are within 1.5 % (docs/notes/s9-tail.md), so 2 % is the model's own error
-and the 3·SE term the simulation's (the wait is strongly autocorrelated at ρ = 0.8). Closed forms besides: the
-P-K mean, the Lundberg root, the degenerate cases, and the serving engine's use of them.
+Cramér–Lundberg tail of the wait, own prefill of each length). Tolerance: 1 % plus three standard errors of the
+simulated p99 (from 20 batch means). Averaged over 5 seeds × 2·10⁶ arrivals the closed form is within 0.5 % of
+the simulated p99 for all three histograms at ρ = 0.3 … 0.9 (docs/notes/s9-tail.md), below the simulation's own
+standard error; 1 % is twice that, and the 3·SE term is the simulation's noise (the wait is strongly
+autocorrelated at ρ = 0.8, where one run of 10⁶ arrivals scatters by ±2 %). Closed forms besides: the P-K mean, the Lundberg root, the degenerate cases, and the serving engine's use of them.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def test_p99_ttft_matches_a_simulated_mg1_prefill_server(name, rho):
     rate = rho / float(s @ d.w)
     sim, se = _p99_and_se(_simulate(s, d.w, s, rate, 1_000_000, seed=7))
     got = float(ttft_quantile(s[None, :], d.w, np.array([rho]), 0.99)[0])
-    assert got == pytest.approx(sim, rel=0.02 + 3 * se / sim)
+    assert got == pytest.approx(sim, rel=0.01 + 3 * se / sim)
     # the mean prompt's M/D/1 figure misses the tail: below the simulation for every dataset at ρ ≥ 0.6
     if rho >= 0.6:
         one = float(s @ d.w)
@@ -93,7 +93,7 @@ def test_p99_ttft_with_a_separate_queue_service_matches_a_simulation():
     service = np.full(len(d.p), batch)
     sim, se = _p99_and_se(_simulate(own, d.w, service, rho / batch, 1_000_000, seed=11))
     got = float(ttft_quantile(own[None, :], d.w, np.array([rho]), 0.99, np.array([[batch]]), np.ones(1))[0])
-    assert got == pytest.approx(sim, rel=0.02 + 3 * se / sim)
+    assert got == pytest.approx(sim, rel=0.01 + 3 * se / sim)
 
 
 def test_pollaczek_khinchine_mean_and_its_deterministic_case():
