@@ -7,6 +7,8 @@ import json
 import pytest
 from test_cli import run
 
+from tests.known_gaps import GPT_OSS_BLACKWELL
+
 A100 = ["--gpu", "nvidia-a100-sxm4-80gb", "--nic-gbps", "200"]
 GPT_1_7B = ["--layers", "24", "--hidden", "2304", "--heads", "24", "--seq", "2048", "--tied-embeddings"]
 
@@ -149,15 +151,6 @@ def test_search_chooses_interleave_micro_batch_and_recompute():
     assert d["bubble_fraction"] < 0.3
     assert d["fits"] and all(x["fits"] for x in rows)
     assert len({(x["vpp"], x["micro_batch"], x["recompute"]) for x in rows}) > 1
-
-
-GPT_OSS_BLACKWELL = (
-    "GPT-OSS 120B on Blackwell (Megatron-Bridge 26.02 and 26.04, 8 counted rows): predicted 14-64 % too fast "
-    "at EP64 and EP8, with the alltoall and HybridEP dispatchers, with and without all-to-all overlap. The "
-    "missing time is unexplained: it is not the EP all-to-all (NVIDIA's GB200 A/B, Megatron-Bridge PR #3561), "
-    "host/launch time without CUDA graphs is suspected but has no sourced term, and the DGX B300 NIC rate is "
-    "not stated by the source; docs/notes/s9-gptoss.md"
-)
 
 
 @pytest.mark.xfail(strict=True, reason=GPT_OSS_BLACKWELL)

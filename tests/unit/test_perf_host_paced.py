@@ -27,6 +27,7 @@ from gpuplanner.engine.perf.layer_time import hardware_for
 from gpuplanner.engine.perf.request import build
 from gpuplanner.engine.perf.training import estimate
 from gpuplanner.engine.perf.validation import check, check_all, host_paced_summary, load_runs, summary
+from tests.known_gaps import GPT_OSS_BLACKWELL
 
 CHECKED = check_all()
 BY_ID = {c.run.id: c for c in CHECKED}
@@ -157,15 +158,6 @@ def test_the_gpu_time_prediction_bounds_every_host_paced_published_run():
         "mbridge-26.06-h100-qwen3-30b-a3b": 8826,
     }
     assert {c.run.id: c.run.measured for c in HOST_PACED} == published
-
-
-GPT_OSS_BLACKWELL = (
-    "GPT-OSS 120B on Blackwell (Megatron-Bridge 26.02 and 26.04, 8 counted rows): predicted 14-64 % too fast "
-    "at EP64 and EP8, with the alltoall and HybridEP dispatchers, with and without all-to-all overlap. The "
-    "missing time is unexplained: it is not the EP all-to-all (NVIDIA's GB200 A/B, Megatron-Bridge PR #3561), "
-    "host/launch time without CUDA graphs is suspected but has no sourced term, and the DGX B300 NIC rate is "
-    "not stated by the source; docs/notes/s9-gptoss.md"
-)
 
 
 def test_no_qwen3_30b_row_is_excluded_by_hand_and_the_summary_counts_the_counted_runs():

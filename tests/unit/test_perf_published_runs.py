@@ -20,30 +20,11 @@ from gpuplanner.engine.perf.request import build
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape, TrainConfig
 from gpuplanner.engine.perf.training import estimate
 from gpuplanner.engine.perf.validation import check_all, load_runs, summary
+from tests.known_gaps import GPT_OSS_BLACKWELL, GPT_OSS_BLACKWELL_ROWS
 
 CHECKED = check_all()
 COUNTED = [c for c in CHECKED if c.counted]
 
-# Megatron-Bridge 26.02 and 26.04 GPT-OSS 120B on Blackwell: counted, and predicted too fast. The engine has
-# no sourced term yet for what these runs lose (docs/notes/s8-bwgptoss.md, docs/notes/s9-gptoss.md); the bars
-# are not loosened, the assertions they break are marked as known failures (strict: they fail loudly once fixed).
-GPT_OSS_BLACKWELL = (
-    "GPT-OSS 120B on Blackwell (Megatron-Bridge 26.02 and 26.04, 8 counted rows): predicted 14-64 % too fast "
-    "at EP64 and EP8, with the alltoall and HybridEP dispatchers, with and without all-to-all overlap. The "
-    "missing time is unexplained: it is not the EP all-to-all (NVIDIA's GB200 A/B, Megatron-Bridge PR #3561), "
-    "host/launch time without CUDA graphs is suspected but has no sourced term, and the DGX B300 NIC rate is "
-    "not stated by the source; docs/notes/s9-gptoss.md"
-)
-GPT_OSS_BLACKWELL_ROWS = (
-    "mbridge-26.02-gb300-gpt-oss-120b",
-    "mbridge-26.02-gb200-gpt-oss-120b",
-    "mbridge-26.02-b300-gpt-oss-120b",
-    "mbridge-26.02-b200-gpt-oss-120b",
-    "mbridge-26.04-gb300-gpt-oss-120b",
-    "mbridge-26.04-gb200-gpt-oss-120b",
-    "mbridge-26.04-b300-gpt-oss-120b",
-    "mbridge-26.04-b200-gpt-oss-120b",
-)
 # of these, the rows beyond the 20 % bar (26.02 B200 is within it, +14 %, and stays a plain test)
 GPT_OSS_BLACKWELL_OVER_20 = tuple(r for r in GPT_OSS_BLACKWELL_ROWS if r != "mbridge-26.02-b200-gpt-oss-120b")
 

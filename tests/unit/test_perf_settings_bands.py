@@ -16,6 +16,7 @@ from gpuplanner.engine.perf.settings import DEFAULTS, SETTINGS, load_stacks, res
 from gpuplanner.engine.perf.shapes import TrainConfig
 from gpuplanner.engine.perf.training import estimate
 from gpuplanner.engine.perf.validation import check_all
+from tests.known_gaps import GPT_OSS_BLACKWELL, GPT_OSS_BLACKWELL_ROWS
 
 
 def test_every_stack_names_its_source_and_sets_only_known_settings():
@@ -113,15 +114,6 @@ def test_bands_contain_the_measured_value_for_90_percent_of_runs_left_out():
     assert d["loo_coverage"] >= 0.90 and d["in_sample_coverage"] >= 0.90
 
 
-GPT_OSS_BLACKWELL = (
-    "GPT-OSS 120B on Blackwell (Megatron-Bridge 26.02 and 26.04, 8 counted rows): predicted 14-64 % too fast "
-    "at EP64 and EP8, with the alltoall and HybridEP dispatchers, with and without all-to-all overlap. The "
-    "missing time is unexplained: it is not the EP all-to-all (NVIDIA's GB200 A/B, Megatron-Bridge PR #3561), "
-    "host/launch time without CUDA graphs is suspected but has no sourced term, and the DGX B300 NIC rate is "
-    "not stated by the source; docs/notes/s9-gptoss.md"
-)
-
-
 def _run_bands():
     out = []
     for c in check_all():
@@ -141,13 +133,6 @@ def test_each_run_band_contains_its_measured_value():
 def test_no_run_band_is_wider_than_its_limit():
     wide = [(c.run.id, round(lo, 2), round(hi, 2)) for c, lo, hi, _ in _run_bands() if hi / lo >= 1.5]
     assert not wide  # no band spans more than ±22%
-
-
-GPT_OSS_BLACKWELL_ROWS = tuple(
-    f"mbridge-{release}-{gpu}-gpt-oss-120b"
-    for release in ("26.02", "26.04")
-    for gpu in ("gb300", "gb200", "b300", "b200")
-)
 
 
 def test_no_run_band_is_wider_than_its_limit_without_the_gpt_oss_blackwell_rows():
