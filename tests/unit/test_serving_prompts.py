@@ -185,6 +185,28 @@ def test_the_long_tail_raises_the_p99_ttft_of_an_aggregated_replica():
     assert max_rate(w, dataclasses.replace(base, prompt_dist=d))[0] < max_rate(w, base)[0]
 
 
+def test_a_single_prompt_length_is_the_point_mass_of_the_same_queue_model():
+    """One model: without a distribution the replica's TTFT is the M/G/1 of prefill work at the point mass of
+    the stated length (M/D/1), not a second formula; and the M/D/1 mean wait is P-K with E[S^2] = E[S]^2."""
+    base = _setup(9429)
+    w = worker(LLAMA3_405, H200, base, 8, 1, None, serving_assumptions())
+    lam = np.array([0.01, 0.05, 0.1, 0.2])
+    point = PromptLengths((9429.0,), (1.0,))
+    a, b = steady_state(w, base, lam), steady_state(w, dataclasses.replace(base, prompt_dist=point), lam)
+    for f in ("ttft_s", "ttft_target_s", "tpot_s", "decode_batch", "kv_tokens"):
+        assert np.array_equal(getattr(a, f), getattr(b, f)), f
+    # the load is the prefill WORK: a prompt holds the replica for p · step(B, room) / room
+    room = w.budget_tokens - a.decode_batch
+    work = 9429.0 * w.step_s(a.decode_batch, room) / room
+    own = own_prefill(w, np.array([9429.0]), a.decode_batch, a.prefill_tokens_per_step, room, a.feasible)[
+        :, 0
+    ]
+    rho = lam * work
+    ok = rho < 1
+    mean_wait = rho * work / (2 * (1 - rho))
+    assert np.allclose(a.ttft_s[ok], own[ok] + mean_wait[ok], rtol=1e-9)
+
+
 def test_a_plan_meets_its_p99_ttft_with_the_distribution_in_both_modes():
     d = prompt_lengths("mlperf-llama2-70b")
     setup = dataclasses.replace(_setup(222, d), ttft_s=0.45, tpot_s=0.04, output_len=290)

@@ -62,7 +62,7 @@ class PromptLengths:
         n = len(self.lengths)
         if n == 0 or len(self.weights) != n:
             raise ValidationError(
-                "a prompt-length distribution needs as many weights as lengths, at least one",
+                text.Msg("error.prompt_dist_shape", {"lengths": n, "weights": len(self.weights)}),
                 field="prompt_lengths",
                 value=self.name or n,
             )
@@ -201,10 +201,10 @@ def _datasets(path: str) -> dict[str, Any]:
     try:
         doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
-        raise CatalogError(f"cannot read the inference datasets: {exc}", file=path) from exc
+        raise CatalogError(text.Msg("error.read_datasets", {"reason": str(exc)}), file=path) from exc
     ds = doc.get("datasets") if isinstance(doc, dict) else None
     if not isinstance(ds, dict) or not ds:
-        raise CatalogError("no datasets listed", file=path, field="datasets")
+        raise CatalogError(text.Msg("error.no_datasets"), file=path, field="datasets")
     return ds
 
 
@@ -221,7 +221,7 @@ def prompt_lengths(name: str, path: str | Path | None = None) -> PromptLengths:
             text.Msg("error.unknown_setting_value", {"name": "prompt dataset", "value": name}),
             field="--prompt-dataset",
             value=name,
-            hint=f"known: {', '.join(sorted(ds))}",
+            hint=text.Msg("error.prompt_dataset.hint", {"known": ", ".join(sorted(ds))}),
         )
     entry = ds[name]
     try:
@@ -230,7 +230,7 @@ def prompt_lengths(name: str, path: str | Path | None = None) -> PromptLengths:
         weights = tuple(float(b[1]) for b in bins)
     except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise CatalogError(
-            f"prompt.bins must be a list of [lo, count, mean] ({exc})",
+            text.Msg("error.prompt_bins", {"reason": str(exc)}),
             file=p,
             entry=name,
             field="prompt.bins",
@@ -247,8 +247,10 @@ def check_mean(dist: PromptLengths, prompt_len: int) -> None:
     mean = dist.mean
     if abs(mean - prompt_len) > max(1.0, 0.01 * mean):
         raise ValidationError(
-            f"the prompt length {prompt_len} is not the mean of the prompt lengths of "
-            f"{dist.name or 'the distribution'} ({mean:.1f} tokens): give --prompt {round(mean)}",
+            text.Msg(
+                "error.prompt_not_mean",
+                {"prompt": prompt_len, "name": dist.name or "-", "mean": mean, "give": round(mean)},
+            ),
             field="--prompt",
             value=prompt_len,
         )

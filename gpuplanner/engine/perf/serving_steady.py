@@ -5,15 +5,19 @@ In steady state at λ requests/s with prompt P and output O tokens, Little's law
 B = λ·O·T and the prefill tokens per step C = λ·P·T, where T is the step time (TPOT). The step is linear in
 (B, C), so T = step(λOT, λPT) has the closed form T* = α / (1 − λβ) while λβ < 1 (the capacity); with MoE
 experts the expected expert reads are concave in the step's tokens and T is found by bisection between the
-closed forms with none and with all experts read. Time to first
-token: ceil(P / (budget − B)) chunks of one step each, plus the M/D/1 mean wait for the chunk budget. A target
-stated at a percentile (MLPerf: p99) is met by that percentile of the wait: Kingman's heavy-traffic law
-(J. F. C. Kingman, "The single server queue in heavy traffic", Proc. Cambridge Phil. Soc. 57, 1961) makes the
-GI/G/1 wait approximately exponential; with P(wait > 0) = ρ, the wait given one has mean E[W]/ρ, so the
-q-quantile is (E[W]/ρ)·ln(ρ/(1 − q)) (0 while ρ ≤ 1 − q). With a distribution of prompt lengths
-(ServingSetup.prompt_dist) each length has its own prefill S(p) and the chunk-budget queue is M/G/1
-(Pollaczek–Khinchine mean wait ρ/(2(1 − ρ))·E[S²]/E[S]); the TTFT target then holds at the percentile over
-requests of wait + own prefill, with the Cramér–Lundberg tail of the M/G/1 wait (serving_prompts.py).
+closed forms with none and with all experts read. Time to first token of an aggregated replica: the prompt's
+own prefill (ceil(P / (budget − B)) chunks, each step carrying max(chunk, C) prefill tokens) plus the wait in
+the prefill queue, an M/G/1 queue of prefill WORK: while prompts wait, every step carries `room = budget − B`
+of their tokens, so a prompt of p tokens holds the replica's prefill for p · step(B, room) / room (FCFS,
+work-conserving), and the load is λ·E[work]. Pollaczek–Khinchine gives the mean wait ρ/(2(1 − ρ))·E[S²]/E[S]
+and the Cramér–Lundberg tail of the M/G/1 wait its quantiles (serving_prompts.py). A stated distribution of
+prompt lengths (ServingSetup.prompt_dist, e.g. an MLPerf dataset's histogram) gives each length its own
+prefill and the TTFT target holds at the percentile over requests of wait + own prefill; without one, the
+stated length is the point mass of the same model (M/D/1). A prefill-only worker (disaggregated) waits in an
+M/D/1 queue of token-budget batches, whose quantile comes from Kingman's heavy-traffic law (J. F. C. Kingman,
+"The single server queue in heavy traffic", Proc. Cambridge Phil. Soc. 57, 1961): the GI/G/1 wait is
+approximately exponential; with P(wait > 0) = ρ, the wait given one has mean E[W]/ρ, so the q-quantile is
+(E[W]/ρ)·ln(ρ/(1 − q)) (0 while ρ ≤ 1 − q).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from gpuplanner.engine.perf.serving_prompts import pk_wait, ttft_quantile
+from gpuplanner.engine.perf.serving_prompts import PromptLengths, pk_wait, ttft_quantile
 from gpuplanner.engine.perf.serving_tails import tpot_quantile
 from gpuplanner.engine.perf.serving_worker import ServingSetup, Worker
 
@@ -94,33 +98,27 @@ def steady_state(
     C = lam * isl_c * T
     room = w.budget_tokens - B
     if prefill:
-        chunk = np.minimum(isl, np.maximum(room, 1.0))
-        chunks = np.ceil(isl / chunk)
-        rho = np.divide(C, room, out=np.full_like(C, np.inf), where=room > 0)
-        # the steps that carry this prompt's chunks are longer than the average step
-        service = chunks * np.where(finite, w.step_s(B, np.maximum(chunk, C)), np.inf)
-        with np.errstate(invalid="ignore"):
-            wait = np.where(rho < 1, service * rho / (2.0 * np.maximum(1.0 - rho, 1e-12)), np.inf)
-        ttft = service + wait
+        rho = np.divide(C, room, out=np.full_like(C, np.inf), where=room > 0)  # share of the chunk budget
+        # Each prompt length its own prefill, and the prefill queue as the M/G/1 of the prefill work (one
+        # model for a stated distribution of prompt lengths and for a single length, its point mass): while
+        # prompts wait, every step carries `room` of their tokens, so a prompt holds the replica's prefill for
+        # p · step(B, room) / room (FCFS, work-conserving).
+        dist = setup.prompt_dist or PromptLengths((isl,), (1.0,))
+        pl, pw = dist.p, dist.w
+        own = own_prefill(w, pl, B, C, room, finite)
+        full = np.where(finite & (room > 0), w.step_s(B, np.maximum(room, 1.0)), np.inf)
+        work = pl[None, :] * (full / np.maximum(room, 1.0))[:, None]
+        ok = np.isfinite(full) & np.all(np.isfinite(own), axis=-1)
+        work = np.where(ok[:, None], work, 0.0)
+        es, es2 = work @ pw, (work**2) @ pw
+        rho_w = np.where(ok, lam * es, np.inf)  # < 1 exactly when C < room (the step is linear in C)
+        wait = np.where(ok, pk_wait(rho_w, np.where(ok, es, 1.0), np.where(ok, es2, 1.0)), np.inf)
+        ttft = np.where(ok, np.where(ok[:, None], own, 0.0) @ pw, np.inf) + wait
         q = None if setup.ttft_percentile is None else setup.ttft_percentile / 100.0
-        ttft_t = service + wait_quantile(wait, np.minimum(rho, 1.0), q)
-        if setup.prompt_dist is not None:  # each prompt length its own prefill; the queue M/G/1
-            pl, pw = setup.prompt_dist.p, setup.prompt_dist.w
-            own = own_prefill(w, pl, B, C, room, finite)
-            # the queue's work: while prompts wait, every step carries `room` of their tokens, so a prompt
-            # holds the replica's prefill for p · step(B, room) / room (FCFS, work-conserving)
-            full = np.where(finite & (room > 0), w.step_s(B, np.maximum(room, 1.0)), np.inf)
-            work = pl[None, :] * (full / np.maximum(room, 1.0))[:, None]
-            ok = np.isfinite(full) & np.all(np.isfinite(own), axis=-1)
-            work = np.where(ok[:, None], work, 0.0)
-            es, es2 = work @ pw, (work**2) @ pw
-            rho_w = np.where(ok, lam * es, np.inf)  # < 1 exactly when C < room (the step is linear in C)
-            wait = np.where(ok, pk_wait(rho_w, np.where(ok, es, 1.0), np.where(ok, es2, 1.0)), np.inf)
-            ttft = np.where(ok, np.where(ok[:, None], own, 0.0) @ pw, np.inf) + wait
-            if q is None:
-                ttft_t = ttft
-            else:
-                ttft_t = ttft_quantile(own, pw, np.minimum(np.where(ok, rho_w, 1.0), 1.0), q, work, pw)
+        if q is None:
+            ttft_t = ttft
+        else:
+            ttft_t = ttft_quantile(own, pw, np.minimum(np.where(ok, rho_w, 1.0), 1.0), q, work, pw)
     else:
         rho = np.zeros_like(B)
         ttft = np.zeros_like(B)
