@@ -40,6 +40,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="best",
         help="continuous batching on each replica, separate prefill/decode workers, or the better of the two",
     )
+    g.add_argument(
+        "--serving-stack",
+        choices=["vllm", "trtllm"],
+        default="vllm",
+        help="how the KV cache is sized: vllm = a share of the device's memory holds weights, workspace and KV "
+        "cache (vLLM --gpu-memory-utilization); trtllm = the KV cache takes a share of the memory left after the "
+        "weights and workspace (TensorRT-LLM free_gpu_memory_fraction). Shares: catalogs/assumptions/serving.yaml",
+    )
 
 
 def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") -> int:
@@ -90,6 +98,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         tpot_percentile=args.tpot_percentile,
         think_time_s=args.think_time,
         prompt_dist=dist,
+        serving_stack=args.serving_stack,
     )
     plan = plan_serving(
         shape,
@@ -103,6 +112,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
     )
     data = {k: v for k, v in dataclasses.asdict(static).items()}
     data["precision"] = args.precision
+    data["serving_stack"] = args.serving_stack
     data["serving"] = plan.to_json()
     # error ranges from the published serving results (`gpuplanner validate --inference`)
     from gpuplanner.engine.perf.bands_inference import serving_ranges

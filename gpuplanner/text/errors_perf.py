@@ -248,6 +248,10 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "use bf16, fp16, fp8 or fp4",
         "可选 bf16、fp16、fp8 或 fp4",
     ),
+    "error.serving_stack.hint": (
+        "known serving stacks: {known}",
+        "可选的推理软件栈：{known}",
+    ),
     "error.think_time_negative": (
         "think_time_s cannot be negative",
         "think_time_s 不能为负数",

@@ -97,3 +97,26 @@ def test_fewer_gpus_than_one_replica_is_refused_with_the_smallest_layout_named()
     ok = run("--model", "llama3-405b", "--gpu", "nvidia-h100-sxm", "--gpus", "16", "--json")
     s16 = json.loads(ok.stdout)["serving"]
     assert s16["fits"] and s16["replicas"] == 1 and s16["max_requests_per_s"] > 0
+
+
+def test_serving_stack_option_sets_the_kv_cache_rule():
+    """--serving-stack trtllm: the KV cache takes 90 % of the memory left after the weights (TensorRT-LLM's
+    free_gpu_memory_fraction) instead of vLLM's 90 % of the device; KV-bound Offline serving follows it."""
+    base = ("--model", "llama3-8b", "--gpu", "nvidia-h100-sxm", "--gpus", "1", "--tp", "1", "--precision", "fp8",
+            "--prompt", "5000", "--output", "500", "--serving", "aggregated", "--json")  # fmt: skip
+    default, vllm, trt = (
+        run(*base),
+        run(*base, "--serving-stack", "vllm"),
+        run(*base, "--serving-stack", "trtllm"),
+    )
+    assert default.returncode == vllm.returncode == trt.returncode == 0, trt.stderr
+    d, v, t = json.loads(default.stdout), json.loads(vllm.stdout), json.loads(trt.stdout)
+    assert d["serving_stack"] == v["serving_stack"] == "vllm" and t["serving_stack"] == "trtllm"
+    assert d["serving"] == v["serving"]
+    assert d["serving"]["limited_by"] == t["serving"]["limited_by"] == "kv cache"
+    # H100: usable 79.2 GB, 0.9 × capacity 77.0 GB, weights 8.0 GB: vLLM 68.7 GB of KV, TensorRT-LLM 63.9 GB
+    ratio = t["serving"]["kv_cache_gb_per_gpu"] / v["serving"]["kv_cache_gb_per_gpu"]
+    assert 0.90 < ratio < 0.96
+    assert t["serving"]["output_tokens_per_s"] < v["serving"]["output_tokens_per_s"]
+    bad = run(*base, "--serving-stack", "sglang")
+    assert bad.returncode == 2 and "--serving-stack" in bad.stderr

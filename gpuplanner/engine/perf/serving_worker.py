@@ -37,6 +37,10 @@ PRECISION_BYTES = {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "fp4": 0.5 + 1.0 / 16.0
 # what the KV cache may be held in (an NVFP4 KV cache is not modelled)
 KV_PRECISIONS = ("bf16", "fp16", "fp8")
 MODES = ("aggregated", "disaggregated", "best")
+# how the serving stack sizes its KV cache (serving.yaml): vllm — a fraction of the device's memory holds the
+# weights, the workspace and the KV cache (--gpu-memory-utilization); trtllm — the KV cache takes a fraction of
+# the memory still free once the weights and the workspace are in (KvCacheConfig.free_gpu_memory_fraction)
+SERVING_STACKS = ("vllm", "trtllm")
 
 
 def serving_assumptions() -> Assumptions:
@@ -63,8 +67,19 @@ class ServingSetup:
     # the prompt lengths requests draw from (a dataset's histogram, mean = prompt_len); None = every prompt
     # is prompt_len. Used for the TTFT: own prefill of each length and the M/G/1 wait (serving_prompts.py)
     prompt_dist: PromptLengths | None = None
+    # the serving stack whose KV-cache sizing rule applies (SERVING_STACKS)
+    serving_stack: str = "vllm"
 
     def __post_init__(self) -> None:
+        if self.serving_stack not in SERVING_STACKS:
+            raise ValidationError(
+                text.Msg(
+                    "error.unknown_setting_value", {"name": "serving_stack", "value": self.serving_stack}
+                ),
+                field="serving_stack",
+                value=self.serving_stack,
+                hint=text.Msg("error.serving_stack.hint", {"known": ", ".join(SERVING_STACKS)}),
+            )
         for name in ("prompt_len", "output_len"):
             if getattr(self, name) < 1:
                 raise ValidationError(
@@ -207,6 +222,23 @@ def gemm_rates(
     return bf16, bf16, ""
 
 
+def kv_cache_gb(
+    capacity_gb: float, usable_gb: float, weights_gb: float, workspace_gb: float, stack: str, sa: Assumptions
+) -> tuple[float, float]:
+    """(memory the engine sizes from, memory its KV cache gets) per GPU in GB, by the serving stack's rule.
+
+    vllm:   KV = min(usable, capacity · f_total) − weights − workspace   (f_total: kv_cache_memory_fraction,
+            vLLM's --gpu-memory-utilization, a share of the whole device)
+    trtllm: KV = f_free · (usable − weights − workspace)   (f_free: kv_cache_free_memory_fraction, TensorRT-LLM's
+            free_gpu_memory_fraction, a share of what is free after the model and its workspace are loaded)
+    Either may be negative (nothing fits); callers clip at 0.
+    """
+    if stack == "trtllm":
+        return usable_gb, sa.number("kv_cache_free_memory_fraction") * (usable_gb - weights_gb - workspace_gb)
+    engine_gb = min(usable_gb, capacity_gb * sa.number("kv_cache_memory_fraction"))
+    return engine_gb, engine_gb - weights_gb - workspace_gb
+
+
 def worker(
     shape: ModelShape,
     cluster: ClusterSpec,
@@ -253,16 +285,15 @@ def worker(
     budget = int(setup.max_batched_tokens or sa.number("max_batched_tokens"))
 
     capacity_gb, usable_gb = usable_memory_gb(cluster.mem_gb, g, a)
-    engine_gb = min(usable_gb, capacity_gb * sa.number("kv_cache_memory_fraction"))
     act_gb = sa.number("prefill_activation_bytes_per_token_hidden") * budget * shape.hidden / tp / GB
-    free_gb = engine_gb - weights / GB - act_gb
+    engine_gb, free_gb = kv_cache_gb(capacity_gb, usable_gb, weights / GB, act_gb, setup.serving_stack, sa)
     kv_capacity = max(free_gb, 0.0) * GB / kv_tok
     need = setup.prompt_len + setup.output_len
     fits = max(free_gb, 0.0) * GB >= kv_full_tok * float(held_tokens(shape, need))
     refusal_msg = None
     if not fits:
         refusal_msg = text.Msg(
-            "perf.serving_refusal",
+            "perf.serving_refusal" if setup.serving_stack == "vllm" else "perf.serving_refusal_free",
             dict(
                 tp=tp,
                 pp=pp,
@@ -273,6 +304,8 @@ def worker(
                 tokens=need,
                 kv_gb=kv_full_tok * float(held_tokens(shape, need)) / GB,
                 kv_precision=setup.kv_precision or setup.precision,
+                left_gb=max(engine_gb - weights / GB - act_gb, 0),
+                fraction=sa.number("kv_cache_free_memory_fraction"),
             ),
         )
 

@@ -49,6 +49,7 @@ INFERENCE_KEYS = SHAPE_KEYS | {
     "tpot_percentile",
     "tp",
     "serving",
+    "serving_stack",
 }
 # what `estimate --inference --precision` accepts (cli/estimate_cmd.py); fp4 is NVFP4 weights and activations
 STATED_PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
@@ -217,6 +218,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
         ttft_percentile=req.get("ttft_percentile"),
         tpot_percentile=req.get("tpot_percentile"),
         prompt_dist=dist,
+        serving_stack=req.get("serving_stack") or "vllm",
     )
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
     return plan_serving(

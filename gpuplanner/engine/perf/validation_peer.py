@@ -77,7 +77,10 @@ def ours(row: dict[str, Any], catalog: Catalog) -> dict[str, float]:
 
     req = {"model": row["model"], "gpu": row["gpu"], "gpus_per_node": 8, "nic_gbps": 400}
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
-    setup = ServingSetup(prompt_len=row["prompt"], output_len=row["output"], precision=row["precision"])
+    # aiconfigurator ran --backend trtllm: TensorRT-LLM's KV-cache rule (serving_worker.kv_cache_gb)
+    setup = ServingSetup(
+        prompt_len=row["prompt"], output_len=row["output"], precision=row["precision"], serving_stack="trtllm"
+    )
     w = worker(shape, cluster, setup, row["tp"])
     op = at_concurrency(w, setup, row["concurrency"])
     return {
