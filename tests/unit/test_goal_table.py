@@ -140,7 +140,8 @@ def test_a_goal_edit_is_one_undo_step_that_restores_exactly():
         ({"cooling": "water"}, "cooling"),
         ({"servers": "dgx;rm -rf"}, "servers"),
         ({"region": "China"}, "region"),
-        ({"precision": "fp4"}, "precision"),
+        ({"precision": "int4"}, "precision"),
+        ({"kind": "training", "precision": "fp4"}, "precision"),  # fp4: serving goals only
         ({"kind": "inference", "requests_per_s": 0.0}, "requests_per_s"),
         ({"kind": "training", "model_id": "acme-9000b"}, "model_id"),
         ({"total_tokens": "lots"}, "total_tokens"),
