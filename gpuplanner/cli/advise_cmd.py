@@ -69,8 +69,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     for table, conv in ((_FLOAT, float), (_INT, int)):
         for dest, opt in table.items():
             p.add_argument(opt, dest=dest, type=conv, default=None)
+    helps = {
+        "precision": "bf16 (default), fp16, fp8, or fp4 (inference goals only: GPUs with FP4 tensor cores)"
+    }
     for dest, opt in {**_LIST, **_TEXT}.items():
-        p.add_argument(opt, dest=dest, default=None, help="comma-separated" if dest in _LIST else None)
+        p.add_argument(
+            opt, dest=dest, default=None, help="comma-separated" if dest in _LIST else helps.get(dest)
+        )
     p.add_argument("--workers", type=int, default=None, help="local worker processes (default: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
     p.add_argument("-o", "--out", metavar="DIR", help="write designs.json and one .gpuplan per design here")
