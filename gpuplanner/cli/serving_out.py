@@ -20,6 +20,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=float,
         help="the --ttft target holds at this percentile of requests (MLPerf Server: 99); default: in the mean",
     )
+    g.add_argument(
+        "--prompt-dataset",
+        help="prompt lengths vary as in this dataset (catalogs/validation/inference_datasets.yaml, e.g. "
+        "mlperf-llama2-70b); --prompt must be its mean. The TTFT counts each length's own prefill",
+    )
     g.add_argument("--tpot", type=float, help="time-per-output-token target, seconds")
     g.add_argument(
         "--tpot-percentile",
@@ -69,6 +74,11 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         cluster,
         args.gpus,
     )
+    dist = None
+    if args.prompt_dataset:
+        from gpuplanner.engine.perf.serving_prompts import prompt_lengths
+
+        dist = prompt_lengths(args.prompt_dataset)
     setup = ServingSetup(
         prompt_len=args.prompt,
         output_len=args.output,
@@ -79,6 +89,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         ttft_percentile=args.ttft_percentile,
         tpot_percentile=args.tpot_percentile,
         think_time_s=args.think_time,
+        prompt_dist=dist,
     )
     plan = plan_serving(
         shape,

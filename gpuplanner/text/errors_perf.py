@@ -207,6 +207,24 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "net_factor needs a collective kind (tp, cp, dp, pp, ep) and a share in (0, 1]",
         "net_factor 需要给出集合通信类型（tp、cp、dp、pp、ep）及 (0, 1] 之间的比例",
     ),
+    "error.prompt_dist_shape": (
+        "a prompt-length distribution needs as many weights as lengths, at least one ({lengths} lengths, {weights} weights)",
+        "提示词长度分布的权重个数必须与长度个数相同，且至少一个（{lengths} 个长度，{weights} 个权重）",
+    ),
+    "error.read_datasets": (
+        "cannot read the inference datasets: {reason}",
+        "无法读取推理数据集文件：{reason}",
+    ),
+    "error.no_datasets": ("no datasets listed", "文件中没有列出任何数据集"),
+    "error.prompt_dataset.hint": ("known: {known}", "可选：{known}"),
+    "error.prompt_bins": (
+        "prompt.bins must be a list of [lo, count, mean] ({reason})",
+        "prompt.bins 必须是 [下限, 样本数, 均值] 的列表（{reason}）",
+    ),
+    "error.prompt_not_mean": (
+        "the prompt length {prompt} is not the mean of the prompt lengths of {name} ({mean:.1f} tokens): give --prompt {give}",
+        "提示词长度 {prompt} 不是 {name} 的提示词长度均值（{mean:.1f} 个 token）：请给出 --prompt {give}",
+    ),
     "error.unknown_setting_value": (
         "unknown {name} {value!r}",
         "未知的 {name} 取值 {value!r}",

@@ -42,7 +42,9 @@ from gpuplanner.engine.perf.serving_steady import (
     Operating,
     at_concurrency,
     max_rate,
+    prefill_own_s,
     prefill_queue_load,
+    prefill_queue_load_lengths,
     prefill_service,
     steady_state,
 )
@@ -172,7 +174,11 @@ def _disaggregated(p: Worker, d: Worker, setup: ServingSetup, n_p: int, n_d: int
             rho = 0.95  # without a target: keep the prefill queue finite
         else:
             q = None if setup.ttft_percentile is None else setup.ttft_percentile / 100.0
-            rho = prefill_queue_load(setup.ttft_s - one - transfer, full, q)
+            own = prefill_own_s(p, setup)
+            if own is None or setup.prompt_dist is None:
+                rho = prefill_queue_load(setup.ttft_s - one - transfer, full, q)
+            else:  # each prompt length its own prefill and transfer (serving_prompts.py)
+                rho = prefill_queue_load_lengths(setup.ttft_s, own, setup.prompt_dist.w, full, q)
         lam_p = min(rho, 0.95) * mu
         why_p = "ttft" if setup.ttft_s is not None and rho < 0.95 else "prefill compute"
     lam_d, why_d = max_rate(d, setup, prefill=False)
@@ -194,7 +200,11 @@ def _disaggregated(p: Worker, d: Worker, setup: ServingSetup, n_p: int, n_d: int
     if rate <= 0:
         return base
     rho = rate / n_p / mu
-    ttft = one + rho * full / (2.0 * (1.0 - rho)) + transfer
+    own = prefill_own_s(p, setup)
+    if own is None or setup.prompt_dist is None:
+        ttft = one + rho * full / (2.0 * (1.0 - rho)) + transfer
+    else:
+        ttft = float(own @ setup.prompt_dist.w) + rho * full / (2.0 * (1.0 - rho))
     op = steady_state(d, setup, [rate / n_d], prefill=False)
     tpot = float(op.tpot_s[0])
     latency = ttft + max(setup.output_len - 1, 0) * tpot

@@ -5,12 +5,19 @@ In steady state at λ requests/s with prompt P and output O tokens, Little's law
 B = λ·O·T and the prefill tokens per step C = λ·P·T, where T is the step time (TPOT). The step is linear in
 (B, C), so T = step(λOT, λPT) has the closed form T* = α / (1 − λβ) while λβ < 1 (the capacity); with MoE
 experts the expected expert reads are concave in the step's tokens and T is found by bisection between the
-closed forms with none and with all experts read. Time to first
-token: ceil(P / (budget − B)) chunks of one step each, plus the M/D/1 mean wait for the chunk budget. A target
-stated at a percentile (MLPerf: p99) is met by that percentile of the wait: Kingman's heavy-traffic law
-(J. F. C. Kingman, "The single server queue in heavy traffic", Proc. Cambridge Phil. Soc. 57, 1961) makes the
-GI/G/1 wait approximately exponential; with P(wait > 0) = ρ, the wait given one has mean E[W]/ρ, so the
-q-quantile is (E[W]/ρ)·ln(ρ/(1 − q)) (0 while ρ ≤ 1 − q).
+closed forms with none and with all experts read. Time to first token of an aggregated replica: the prompt's
+own prefill (ceil(P / (budget − B)) chunks, each step carrying max(chunk, C) prefill tokens) plus the wait in
+the prefill queue, an M/G/1 queue of prefill WORK: while prompts wait, every step carries `room = budget − B`
+of their tokens, so a prompt of p tokens holds the replica's prefill for p · step(B, room) / room (FCFS,
+work-conserving), and the load is λ·E[work]. Pollaczek–Khinchine gives the mean wait ρ/(2(1 − ρ))·E[S²]/E[S]
+and the Cramér–Lundberg tail of the M/G/1 wait its quantiles (serving_prompts.py). A stated distribution of
+prompt lengths (ServingSetup.prompt_dist, e.g. an MLPerf dataset's histogram) gives each length its own
+prefill and the TTFT target holds at the percentile over requests of wait + own prefill; without one, the
+stated length is the point mass of the same model (M/D/1). A prefill-only worker (disaggregated) waits in an
+M/D/1 queue of token-budget batches, whose quantile comes from Kingman's heavy-traffic law (J. F. C. Kingman,
+"The single server queue in heavy traffic", Proc. Cambridge Phil. Soc. 57, 1961): the GI/G/1 wait is
+approximately exponential; with P(wait > 0) = ρ, the wait given one has mean E[W]/ρ, so the q-quantile is
+(E[W]/ρ)·ln(ρ/(1 − q)) (0 while ρ ≤ 1 − q).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from gpuplanner.engine.perf.serving_prompts import PromptLengths, pk_wait, ttft_quantile
 from gpuplanner.engine.perf.serving_tails import tpot_quantile
 from gpuplanner.engine.perf.serving_worker import ServingSetup, Worker
 
@@ -90,16 +98,27 @@ def steady_state(
     C = lam * isl_c * T
     room = w.budget_tokens - B
     if prefill:
-        chunk = np.minimum(isl, np.maximum(room, 1.0))
-        chunks = np.ceil(isl / chunk)
-        rho = np.divide(C, room, out=np.full_like(C, np.inf), where=room > 0)
-        # the steps that carry this prompt's chunks are longer than the average step
-        service = chunks * np.where(finite, w.step_s(B, np.maximum(chunk, C)), np.inf)
-        with np.errstate(invalid="ignore"):
-            wait = np.where(rho < 1, service * rho / (2.0 * np.maximum(1.0 - rho, 1e-12)), np.inf)
-        ttft = service + wait
+        rho = np.divide(C, room, out=np.full_like(C, np.inf), where=room > 0)  # share of the chunk budget
+        # Each prompt length its own prefill, and the prefill queue as the M/G/1 of the prefill work (one
+        # model for a stated distribution of prompt lengths and for a single length, its point mass): while
+        # prompts wait, every step carries `room` of their tokens, so a prompt holds the replica's prefill for
+        # p · step(B, room) / room (FCFS, work-conserving).
+        dist = setup.prompt_dist or PromptLengths((isl,), (1.0,))
+        pl, pw = dist.p, dist.w
+        own = own_prefill(w, pl, B, C, room, finite)
+        full = np.where(finite & (room > 0), w.step_s(B, np.maximum(room, 1.0)), np.inf)
+        work = pl[None, :] * (full / np.maximum(room, 1.0))[:, None]
+        ok = np.isfinite(full) & np.all(np.isfinite(own), axis=-1)
+        work = np.where(ok[:, None], work, 0.0)
+        es, es2 = work @ pw, (work**2) @ pw
+        rho_w = np.where(ok, lam * es, np.inf)  # < 1 exactly when C < room (the step is linear in C)
+        wait = np.where(ok, pk_wait(rho_w, np.where(ok, es, 1.0), np.where(ok, es2, 1.0)), np.inf)
+        ttft = np.where(ok, np.where(ok[:, None], own, 0.0) @ pw, np.inf) + wait
         q = None if setup.ttft_percentile is None else setup.ttft_percentile / 100.0
-        ttft_t = service + wait_quantile(wait, np.minimum(rho, 1.0), q)
+        if q is None:
+            ttft_t = ttft
+        else:
+            ttft_t = ttft_quantile(own, pw, np.minimum(np.where(ok, rho_w, 1.0), 1.0), q, work, pw)
     else:
         rho = np.zeros_like(B)
         ttft = np.zeros_like(B)
@@ -132,6 +151,25 @@ def steady_state(
     )
 
 
+def own_prefill(
+    w: Worker,
+    prompts: NDArray[Any],
+    B: NDArray[Any],
+    C: NDArray[Any],
+    room: NDArray[Any],
+    finite: NDArray[Any],
+) -> NDArray[np.float64]:
+    """(rates, lengths): a prompt's own prefill in an aggregated worker, as steady_state counts the mean prompt's:
+    ceil(p / chunk) chunks of at most the room beside the decode batch, each step carrying max(chunk, C) prefill
+    tokens."""
+    p = np.asarray(prompts, dtype=float)[None, :]
+    chunk = np.minimum(p, np.maximum(room, 1.0)[:, None])
+    step = w.step_s(np.asarray(B, float)[:, None], np.maximum(chunk, np.asarray(C, float)[:, None]))
+    return np.asarray(
+        np.ceil(p / chunk) * np.where(np.asarray(finite)[:, None], step, np.inf), dtype=np.float64
+    )
+
+
 def prefill_service(w: Worker, setup: ServingSetup) -> tuple[float, float, float]:
     """A prefill-only worker: (seconds for one prompt alone, prompts/s at a full token budget, KV transfer s)."""
     isl = setup.prompt_len
@@ -156,6 +194,40 @@ def prefill_queue_load(budget_s: float, service_s: float, q: float | None) -> fl
         mid = 0.5 * (lo + hi)
         wait = float(wait_quantile(mid * service_s / (2.0 * (1.0 - mid)), mid, q))
         lo, hi = (mid, hi) if wait <= budget_s else (lo, mid)
+    return lo
+
+
+def prefill_own_s(w: Worker, setup: ServingSetup) -> NDArray[np.float64] | None:
+    """A prefill-only worker with a distribution of prompt lengths: each length's prefill alone plus its KV
+    transfer (prefill_service's `one + transfer` per length); None without a distribution."""
+    if setup.prompt_dist is None:
+        return None
+    p = setup.prompt_dist.p
+    one = w.step_s(0.0, p) * np.ceil(p / w.budget_tokens)
+    return np.asarray(one + p * w.kv_token_total_byte / w.nic_byte_per_s, dtype=np.float64)
+
+
+def prefill_queue_load_lengths(
+    ttft_s: float, own_s: NDArray[Any], weights: NDArray[Any], service_s: float, q: float | None
+) -> float:
+    """prefill_queue_load with each prompt length's own prefill + transfer `own_s` (weights: their shares): the
+    largest utilisation whose TTFT (M/D/1 wait of the token-budget batches + own prefill) stays within `ttft_s`
+    in the mean, or at the q-quantile over requests (serving_prompts.ttft_quantile; bisection)."""
+    pw = np.asarray(weights, float) / np.sum(weights)
+    if q is None:
+        return prefill_queue_load(ttft_s - float(np.asarray(own_s) @ pw), service_s, None)
+    own = np.asarray(own_s, dtype=float)[None, :]
+    batch = np.array([[service_s]])  # the queue's service: token-budget batches, M/D/1
+
+    def at(rho: float) -> float:
+        return float(ttft_quantile(own, pw, np.array([rho]), q, batch, np.ones(1))[0])
+
+    if at(0.0) > ttft_s:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if at(mid) <= ttft_s else (lo, mid)
     return lo
 
 

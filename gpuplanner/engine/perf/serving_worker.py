@@ -24,6 +24,7 @@ from gpuplanner.engine.perf.flops import param_counts
 from gpuplanner.engine.perf.kv_cache import held_tokens, prefill_attended, touched_share
 from gpuplanner.engine.perf.memory import usable_memory_gb
 from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
+from gpuplanner.engine.perf.serving_prompts import PromptLengths, check_mean
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 
 GB = 1e9
@@ -59,6 +60,9 @@ class ServingSetup:
     # the TTFT / TPOT targets hold at these percentiles of requests (MLPerf: 99); None = in the mean
     ttft_percentile: float | None = None
     tpot_percentile: float | None = None
+    # the prompt lengths requests draw from (a dataset's histogram, mean = prompt_len); None = every prompt
+    # is prompt_len. Used for the TTFT: own prefill of each length and the M/G/1 wait (serving_prompts.py)
+    prompt_dist: PromptLengths | None = None
 
     def __post_init__(self) -> None:
         for name in ("prompt_len", "output_len"):
@@ -85,6 +89,8 @@ class ServingSetup:
                 raise ValidationError(text.Msg("error.percentile", {"name": name}), field=name, value=v)
         if self.think_time_s < 0:
             raise ValidationError(text.Msg("error.think_time_negative"), field="think_time_s")
+        if self.prompt_dist is not None:
+            check_mean(self.prompt_dist, self.prompt_len)
 
     @property
     def weight_bytes(self) -> float:

@@ -41,6 +41,7 @@ INFERENCE_KEYS = SHAPE_KEYS | {
     "precision",
     "kv_bytes",
     "prompt",
+    "prompt_dataset",
     "output",
     "ttft",
     "ttft_percentile",
@@ -201,6 +202,11 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
             value=precision,
         )
     kv_bytes = req.get("kv_bytes") or (1 if precision in ("fp8", "fp4") else 2)
+    dist = None
+    if req.get("prompt_dataset"):  # the prompt lengths its requests draw from (inference_datasets.yaml)
+        from gpuplanner.engine.perf.serving_prompts import prompt_lengths
+
+        dist = prompt_lengths(str(req["prompt_dataset"]))
     setup = ServingSetup(
         prompt_len=int(req["prompt"]),
         output_len=int(req["output"]),
@@ -210,6 +216,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
         tpot_s=req.get("tpot"),
         ttft_percentile=req.get("ttft_percentile"),
         tpot_percentile=req.get("tpot_percentile"),
+        prompt_dist=dist,
     )
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
     return plan_serving(
