@@ -15,7 +15,9 @@ from gpuplanner.advisor.space import cluster_spec, model_shape
 from gpuplanner.catalog.loader import default_catalog
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import analyze_project
+from gpuplanner.engine.perf.assumptions import load_assumptions
 from gpuplanner.engine.perf.inference import estimate_inference, max_batch
+from gpuplanner.engine.perf.serving_worker import weight_bytes
 from gpuplanner.engine.perf.shapes import InferenceConfig
 from gpuplanner.engine.perf.sweep import sweep
 from gpuplanner.engine.summary import results_json
@@ -24,7 +26,6 @@ from gpuplanner.model.rows import Workload
 from gpuplanner.topology.generators import generate_into
 from gpuplanner.topology.options import GenerateOptions
 
-WEIGHT_BYTES = {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "fp4": 0.5}
 SU_SIZE = 32
 
 
@@ -67,16 +68,26 @@ def ideal_training(cat, goal: Goal, srv, gpus: int, shape) -> tuple[float, dict[
 
 def serving_capacity(cat, goal: Goal, srv, gpus: int, shape) -> dict[str, Any]:
     """The largest request rate the GPUs serve within the TTFT and per-token targets: the best TP and batch
-    per replica (static batches of the goal's prompt and output lengths), replicas = GPUs ÷ TP."""
+    per replica (static batches of the goal's prompt and output lengths), replicas = GPUs ÷ TP.
+
+    Bytes per weight and GEMM rates are the engine's for the goal's precision (serving_worker.weight_bytes,
+    estimate_inference): fp4 is NVFP4 (0.5 + 1/16 B) or MXFP4 (0.5 + 1/32 B) on the FP4 tensor cores, with the
+    KV cache in FP8 as `estimate --inference --precision fp4` takes by default. A GPU without FP4 tensor cores
+    is left out of an fp4 goal before this (space.server_types); here it serves nothing."""
     spec = cluster_spec(cat, srv)
-    wb = WEIGHT_BYTES.get(goal.precision, 2.0)
     best: dict[str, Any] = {
         "requests_per_s": 0.0,
         "tp": 0,
         "batch": 0,
         "ttft_s": math.inf,
         "tpot_s": math.inf,
+        "weights_gb": math.inf,
     }
+    fp4 = goal.precision == "fp4"
+    if fp4 and not spec.peak_fp4_tflops:
+        return best
+    wb = weight_bytes(goal.precision, spec, load_assumptions())
+    kv = {"kv_precision_bytes": 1.0} if fp4 else {}  # fp8 and bf16 keep the config's default (2 bytes)
     tp = 1
     while tp <= min(spec.gpus_per_node, gpus):
         if shape.heads % tp == 0 and gpus % tp == 0:
@@ -86,6 +97,8 @@ def serving_capacity(cat, goal: Goal, srv, gpus: int, shape) -> dict[str, Any]:
                 output_len=goal.output_len,
                 tp=tp,
                 weight_precision_bytes=wb,
+                weight_precision=goal.precision,
+                **kv,
             )
             bmax = max_batch(shape, base, spec)
             b = 1
@@ -101,6 +114,7 @@ def serving_capacity(cat, goal: Goal, srv, gpus: int, shape) -> dict[str, Any]:
                             "batch": b,
                             "ttft_s": est.ttft_s,
                             "tpot_s": est.decode_step_s,
+                            "weights_gb": est.memory["weights_gb"],  # per GPU, at this TP
                         }
                 b *= 2
         tp *= 2

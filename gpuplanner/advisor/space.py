@@ -88,6 +88,7 @@ def cluster_spec(catalog, srv: ServerType) -> ClusterSpec:
         gpu_name=gpu.name,
         peak_bf16_tflops=gpu.bf16_dense_tflops,
         peak_fp8_tflops=gpu.fp8_dense_tflops,
+        peak_fp4_tflops=gpu.fp4_dense_tflops,  # None: no FP4 tensor cores (an fp4 goal leaves the server out)
         mem_gb=gpu.mem_gb,
         mem_bw_tbyte_per_s=gpu.mem_bw_tbyte_per_s,
         gpus_per_node=srv.scaleup_domain_gpus or srv.gpu_count,
@@ -122,6 +123,11 @@ def server_types(catalog, goal: Goal) -> tuple[list[ServerType], dict[str, str]]
             why[srv.id] = f"GPU vendor {gpu.vendor} not allowed"
         elif restricted(srv, goal.region) or restricted(gpu, goal.region):
             why[srv.id] = f"export-restricted for {goal.region.upper()}"
+        elif goal.kind == "inference" and goal.precision == "fp4" and not gpu.fp4_dense_tflops:
+            # the engine refuses fp4 on such a GPU (serving_worker.fp4_refusal): not scored, named here
+            why[srv.id] = (
+                f"its GPU ({gpu.name}) has no FP4 tensor cores: an fp4 goal ranks only GPUs that have them"
+            )
         elif compute_group(srv) is None:
             why[srv.id] = "no compute ports"
         elif not unit_price_usd(catalog, srv.id):

@@ -69,8 +69,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     for table, conv in ((_FLOAT, float), (_INT, int)):
         for dest, opt in table.items():
             p.add_argument(opt, dest=dest, type=conv, default=None)
+    helps = {
+        "precision": "bf16 (default), fp16, fp8, or fp4 (inference goals only: GPUs with FP4 tensor cores)"
+    }
     for dest, opt in {**_LIST, **_TEXT}.items():
-        p.add_argument(opt, dest=dest, default=None, help="comma-separated" if dest in _LIST else None)
+        p.add_argument(
+            opt, dest=dest, default=None, help="comma-separated" if dest in _LIST else helps.get(dest)
+        )
     p.add_argument("--workers", type=int, default=None, help="local worker processes (default: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
     p.add_argument("-o", "--out", metavar="DIR", help="write designs.json and one .gpuplan per design here")
@@ -288,6 +293,12 @@ def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
     )
     for why, n in sorted(res.pruned.items(), key=lambda x: -x[1]):
         print(f"  pruned by {why}: {n}")
+    by_reason: dict[str, list[str]] = {}
+    for server, why in sorted(res.left_out.items()):
+        if why != "not in the goal's server list":  # what the goal itself chose: not worth a line
+            by_reason.setdefault(why, []).append(server)
+    for why, servers in by_reason.items():
+        print(f"  left out {', '.join(servers)}: {why}")
     if not res.front:
         print("No design meets every limit: relax a limit (see the pruning reasons above).")
         return

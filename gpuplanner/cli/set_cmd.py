@@ -227,7 +227,6 @@ def _goal(ed: _Edits, fname: str | None, value: str, key: str) -> None:
     """goal=FILE (a whole goal), goal=none (no goal) or goal.FIELD=VALUE."""
     from gpuplanner.model import DesignGoal
 
-    p = ed.project
     if fname is None:
         if value.strip().lower() in ("none", ""):
             ed.set_fields("goal", "goal", kind="")
@@ -239,11 +238,18 @@ def _goal(ed: _Edits, fname: str | None, value: str, key: str) -> None:
             "goal", "goal", **{f.name: getattr(row, f.name) for f in dataclasses.fields(DesignGoal)}
         )
         return
-    if fname == "model":
-        fname = "model_id"
-    v = coerce(p.goal, fname, value.strip().upper() if fname == "region" else value, key)
-    changes = {fname: v}
-    if fname != "kind" and not p.goal.kind:
+    _goal_fields(ed, {fname: (value, key)})
+
+
+def _goal_fields(ed: _Edits, items: dict[str, tuple[str, str]]) -> None:
+    """goal.FIELD=VALUE edits of one run, set together as one edit and validated together: rules joining
+    fields (a serving goal's rate, fp4 only for a serving goal) hold whatever order the keys come in."""
+    p = ed.project
+    changes: dict[str, Any] = {}
+    for fname, (value, key) in items.items():
+        name = "model_id" if fname == "model" else fname
+        changes[name] = coerce(p.goal, name, value.strip().upper() if name == "region" else value, key)
+    if "kind" not in changes and not p.goal.kind:
         changes["kind"] = "training"  # a first goal field sets a goal
     ed.set_fields("goal", "goal", **changes)
 
@@ -287,13 +293,18 @@ def _cmd_set(args: argparse.Namespace) -> int:
         if not m:
             raise ValidationError(f"'{item}' is not KEY=VALUE", value=item)
         pairs.append((m.group(1), m.group(2)))
-    # the goal's kind last: "goal.kind=inference goal.requests_per_s=20" must not fail on the missing rate
-    pairs.sort(key=lambda kv: kv[0] == "goal.kind")
     project = open_project(args.file)
     ed = _Edits(project)
+    goal_fields: dict[str, tuple[str, str]] = {}  # goal.FIELD=VALUE: applied together, after the rest
     try:
         for key, value in pairs:
-            apply_setting(ed, key, value)
+            parts = key.split(".")
+            if len(parts) == 2 and parts[0] == "goal":
+                goal_fields[parts[1]] = (value, key)
+            else:
+                apply_setting(ed, key, value)
+        if goal_fields:
+            _goal_fields(ed, goal_fields)
     except Exception:
         ed.revert()
         raise

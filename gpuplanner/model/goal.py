@@ -3,7 +3,8 @@ validation that the window, `gpuplanner set`, the file loader and the advisor al
 
 Numbers are ranged by ``model/bounds.py`` and vocabularies by ``model/validate.py`` like every other row;
 what is here is what one field's type cannot say: each list item's form, the fabric templates and cooling
-methods the advisor knows, and that a serving goal states its request rate."""
+methods the advisor knows, that a serving goal states its request rate, and
+that only a serving goal may be in fp4."""
 
 from __future__ import annotations
 
@@ -85,3 +86,5 @@ def check_goal_row(row: Any) -> None:
             field="requests_per_s",
             value=row.requests_per_s,
         )
+    if row.kind == "training" and row.precision == "fp4":  # FP4 (NVFP4/MXFP4) is modelled for serving only
+        raise ValidationError(Msg("error.model.goal_fp4_training"), field="precision", value=row.precision)

@@ -55,7 +55,7 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ),
     ("phases", "scheduler"): ("", "slurm", "kubernetes", "volcano", "slurm+kubernetes"),
     ("goal", "kind"): ("", "training", "inference"),
-    ("goal", "precision"): ("bf16", "fp16", "fp8"),
+    ("goal", "precision"): ("bf16", "fp16", "fp8", "fp4"),  # fp4: serving goals only (model/goal.py)
     ("goal", "objective"): ("tco", "capex"),
 }
 

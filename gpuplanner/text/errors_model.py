@@ -149,6 +149,11 @@ ERRORS_MODEL: dict[str, tuple[str, str]] = {
         "a serving goal needs a request rate above 0",
         "推理服务目标需要大于 0 的请求速率",
     ),
+    "error.model.goal_fp4_training": (
+        "the goal's precision fp4 is modelled for serving goals only (kind inference); training in FP4 is not "
+        "modelled: use bf16, fp16 or fp8",
+        "设计目标的精度 fp4 仅用于推理服务目标（kind 为 inference）；不对 FP4 训练建模：请改用 bf16、fp16 或 fp8",
+    ),
     # rows of the project (model/project.py)
     "error.model.no_row": ("no row '{row}' in {table}", "{table@table}中没有“{row}”这一行"),
     "error.model.singleton": (

@@ -737,6 +737,10 @@
         <translation>未设目标：设计顾问无法为本项目搜索方案。</translation>
     </message>
     <message>
+        <source>FP4 is for serving goals only: the advisor then ranks only GPUs with FP4 tensor cores (B200, B300, GB200, GB300, MI355X) and names the others it leaves out.</source>
+        <translation>FP4 仅用于推理服务目标：设计顾问只对具备 FP4 张量核心的 GPU（B200、B300、GB200、GB300、MI355X）排序，并列出被排除的其他 GPU。</translation>
+    </message>
+    <message>
         <source>ISO country code (e.g. CN): parts export-restricted there are left out.</source>
         <translation>ISO 国家代码（如 CN）：在该地区受出口管制的部件不予考虑。</translation>
     </message>

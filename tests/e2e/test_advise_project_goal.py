@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -135,3 +136,48 @@ def test_bad_goals_exit_2_naming_the_field_and_keep_the_file(project: Path, tmp_
     _one_line(_gp("set", str(project), f"goal={bad}"), "facility_kw_max")
     _one_line(_gp("advise", "--save-goal", "--tokens", "1e12"), "PROJECT")
     assert _sha(project) == before
+
+
+def test_an_fp4_goal_is_a_serving_goal_whatever_the_order_of_the_keys(project: Path):
+    """fp4 is modelled for serving only: `set` refuses it on a training goal (exit 2, one line naming the
+    precision, English and Chinese, file unchanged) and takes it with goal.kind=inference in any order."""
+    before = _sha(project)
+    _one_line(_gp("set", str(project), "goal.precision=fp4"), "precision", "fp4", "serving goals only")
+    zh = subprocess.run(
+        [sys.executable, "-m", "gpuplanner", "set", str(project), "goal.kind=training", "goal.precision=fp4"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "GPUPLANNER_LANG": "zh"},
+    )
+    _one_line(zh, "precision", "fp4", "仅用于推理服务目标")
+    assert _sha(project) == before
+    run = _gp("set", str(project), "goal.precision=fp4", "goal.kind=inference", "goal.requests_per_s=20")
+    assert run.returncode == 0, run.stderr
+    goal = project_goal(open_project(project))
+    assert goal is not None and (goal.kind, goal.precision) == ("inference", "fp4")
+    after = _sha(project)
+    _one_line(_gp("set", str(project), "goal.kind=training"), "precision", "fp4")
+    assert _sha(project) == after
+    run = _gp("set", str(project), "goal.kind=training", "goal.precision=fp8")  # both at once: a valid goal
+    assert run.returncode == 0, run.stderr
+    goal = project_goal(open_project(project))
+    assert goal is not None and (goal.kind, goal.precision) == ("training", "fp8")
+
+
+def test_advise_on_a_project_with_an_fp4_serving_goal_names_the_gpus_left_out(project: Path):
+    run = _gp(
+        "set", str(project), "goal.kind=inference", "goal.requests_per_s=10", "goal.precision=fp4",
+        "goal.model=llama3-8b", "goal.servers=nvidia-dgx-h100,nvidia-dgx-b200", "goal.max_servers=2",
+        "goal.templates=leaf-spine", "goal.oversubs=1",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    run = _gp("advise", str(project), "--json", "--workers", "1")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["goal"]["precision"] == "fp4"
+    assert "no FP4 tensor cores" in data["left_out"]["nvidia-dgx-h100"]
+    assert data["designs"] and {d["server"] for d in data["designs"]} == {"nvidia-dgx-b200"}
+    text = _gp("advise", str(project), "--workers", "1")
+    assert text.returncode == 0, text.stderr
+    assert "left out nvidia-dgx-h100: its GPU (NVIDIA H100" in text.stdout, text.stdout

@@ -56,3 +56,47 @@ def test_the_advisor_is_prefilled_from_the_projects_goal_and_keeps_its_form(wind
     adv.facility.setValue(900)
     assert adv.keep_goal()
     assert doc.project.goal.facility_kw_max == 900.0 and doc.project.goal.templates == "leaf-spine"
+
+
+def _precision_texts(dlg: GoalDialog) -> dict[str, str]:
+    combo = dlg.editors["precision"].widget
+    texts = [combo.itemText(i) for i in range(combo.count())]
+    values = []
+    for i in range(combo.count()):
+        combo.setCurrentIndex(i)
+        values.append(dlg.editors["precision"].get())
+    return dict(zip(values, texts, strict=True))
+
+
+def test_fp4_is_offered_for_a_serving_goal_and_refused_for_a_training_goal(window, qtbot):
+    doc = window.doc
+    dlg = GoalDialog(doc, window)
+    qtbot.addWidget(dlg)
+    assert set(_precision_texts(dlg)) == {"bf16", "fp16", "fp8", "fp4"}
+    dlg.editors["kind"].set("training")
+    dlg.editors["precision"].set("fp4")
+    assert not dlg.apply()  # training in FP4 is not modelled: refused by field, nothing changes
+    assert "precision" in dlg.error.text() and "fp4" in dlg.error.text(), dlg.error.text()
+    assert doc.project.goal == DesignGoal()
+    dlg.editors["kind"].set("inference")
+    dlg.editors["requests_per_s"].set(20.0)
+    assert dlg.apply()
+    goal = project_goal(doc.project)
+    assert goal is not None and (goal.kind, goal.precision, goal.requests_per_s) == ("inference", "fp4", 20.0)
+    window.actions["undo"].trigger()
+    assert doc.project.goal == DesignGoal()
+
+
+def test_the_precision_choices_read_fp4_in_the_chinese_window(window, qtbot):
+    from gpuplanner.ui import i18n
+
+    i18n.set_language("zh")
+    try:
+        assert i18n.current_language() == "zh", "gpuplanner_zh.qm did not load"
+        dlg = GoalDialog(window.doc, window)
+        qtbot.addWidget(dlg)
+        texts = _precision_texts(dlg)
+        assert texts["fp4"] == "FP4" and texts["fp8"] == "FP8"
+        assert "FP4" in dlg.editors["precision"].widget.toolTip()
+    finally:
+        i18n.set_language("en")

@@ -195,3 +195,113 @@ def test_a_china_goal_leaves_out_export_restricted_parts(threads):
     for d in res.front:
         ec = cat.export_control_of(d["server"]) or {}
         assert "CN" not in ec.get("restricted_regions", ()), d["server"]
+
+
+# -- fp4 serving goals ---------------------------------------------------------------------------------
+FP4_SERVING = Goal(
+    kind="inference",
+    model_id="llama3-70b",
+    requests_per_s=20,
+    precision="fp4",
+    facility_kw_max=600,
+    max_servers=4,
+    servers=("nvidia-dgx-h100", "nvidia-dgx-b200", "amd-instinct-mi355x-platform", "nvidia-dgx-a100"),
+    templates=("leaf-spine",),
+    oversubs=(1.0,),
+)
+
+
+@pytest.fixture(scope="module")
+def fp4_res(threads):
+    return advise(FP4_SERVING, executor=threads)
+
+
+def test_an_fp4_serving_goal_ranks_only_gpus_with_fp4_tensor_cores_and_names_the_others(fp4_res):
+    from gpuplanner.advisor.evaluate import catalog
+    from gpuplanner.cli.advise_cmd import designs_json
+
+    cat = catalog()
+    assert fp4_res.front
+    # not one design of a GPU without FP4 tensor cores was scored, not only none on the front
+    analysed = {d["candidate"]["server"] for d in fp4_res.designs}
+    assert analysed and all(cat.get(cat.get(s).gpu).fp4_dense_tflops for s in analysed), analysed
+    assert {d["server"] for d in fp4_res.front} <= {"nvidia-dgx-b200", "amd-instinct-mi355x-platform"}
+    for server, gpu in (("nvidia-dgx-h100", "H100"), ("nvidia-dgx-a100", "A100")):
+        why = fp4_res.left_out[server]
+        assert "no FP4 tensor cores" in why and gpu in why, why
+    assert "nvidia-dgx-b200" not in fp4_res.left_out
+    assert designs_json(fp4_res)["left_out"]["nvidia-dgx-h100"] == fp4_res.left_out["nvidia-dgx-h100"]
+    for d in fp4_res.front:
+        assert d["requests_per_s_max"] >= 20 and d["serving"]["tpot_s"] <= FP4_SERVING.tpot_s_max
+
+
+def test_the_same_goal_in_bf16_ranks_the_gpus_without_fp4_too(threads):
+    res = advise(FP4_SERVING.with_(precision="bf16", max_servers=2), executor=threads, prune=False)
+    assert "nvidia-dgx-h100" not in res.left_out
+    assert "nvidia-dgx-h100" in {d["candidate"]["server"] for d in res.designs}
+
+
+def _cli_estimate(gpu: str, tp: int, precision: str) -> dict:
+    run = subprocess.run(
+        [
+            sys.executable, "-m", "gpuplanner", "estimate", "--inference", "--model", "llama3-70b",
+            "--gpu", gpu, "--tp", str(tp), "--precision", precision, "--json",
+        ],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+@pytest.mark.parametrize(
+    ("server", "gpu", "scale_bytes"),
+    [("nvidia-dgx-b200", "nvidia-b200", 1 / 16), ("amd-instinct-mi355x-platform", "amd-mi355x", 1 / 32)],
+)
+def test_fp4_weights_per_gpu_are_the_engines_as_estimate_prints_them(server, gpu, scale_bytes):
+    """Oracle: `gpuplanner estimate --inference --precision fp4 --json` for the same model, GPU and TP
+    (NVFP4 0.5 + 1/16 B per weight on B200, MXFP4 0.5 + 1/32 on MI355X: not the 0.5 of a private table)."""
+    from gpuplanner.advisor.evaluate import catalog, serving_capacity
+    from gpuplanner.advisor.space import model_shape
+    from gpuplanner.engine.perf.flops import param_counts
+
+    cat = catalog()
+    shape = model_shape(cat, "llama3-70b")
+    cap = serving_capacity(cat, FP4_SERVING, cat.get(server), 8, shape)
+    assert cap["requests_per_s"] > 0 and cap["tp"] >= 1
+    cli = _cli_estimate(gpu, cap["tp"], "fp4")
+    assert cap["weights_gb"] == pytest.approx(cli["memory"]["weights_gb"], rel=1e-12)
+    per_param = cap["weights_gb"] * 1e9 * cap["tp"] / param_counts(shape)["total"]
+    assert per_param == pytest.approx(0.5 + scale_bytes, rel=1e-12)
+
+
+def test_an_fp4_goal_serves_more_than_fp8_on_the_same_b200s():
+    """FP4 halves the weights read per decode step and runs the GEMMs on the FP4 tensor cores: the same
+    servers hold a higher request rate (and the bf16/fp8 figures are the engine's as before)."""
+    from gpuplanner.advisor.evaluate import catalog, serving_capacity
+    from gpuplanner.advisor.space import model_shape
+
+    cat = catalog()
+    shape = model_shape(cat, "llama3-70b")
+    srv = cat.get("nvidia-dgx-b200")
+    fp4 = serving_capacity(cat, FP4_SERVING, srv, 8, shape)
+    fp8 = serving_capacity(cat, FP4_SERVING.with_(precision="fp8"), srv, 8, shape)
+    assert fp4["requests_per_s"] > fp8["requests_per_s"] > 0
+    cli = _cli_estimate("nvidia-b200", fp8["tp"], "fp8")
+    assert fp8["weights_gb"] == pytest.approx(cli["memory"]["weights_gb"], rel=1e-12)
+
+
+def test_a_training_goal_in_fp4_is_refused_naming_the_precision(tmp_path: Path):
+    with pytest.raises(ValidationError) as err:
+        Goal(precision="fp4")
+    assert err.value.field == "precision" and "serving goals only" in str(err.value)
+    with pytest.raises(ValidationError, match="precision"):
+        goal_from_dict({"kind": "training", "precision": "fp4"})
+    Goal(kind="inference", requests_per_s=5, precision="fp4")  # a serving goal may be in fp4
+    goal = tmp_path / "goal.yaml"
+    goal.write_text("kind: training\nmodel_id: llama3-8b\nprecision: fp4\n", encoding="utf-8")
+    for args in (["--precision", "fp4"], ["--goal", str(goal)]):
+        run = subprocess.run(
+            [sys.executable, "-m", "gpuplanner", "advise", *args], capture_output=True, text=True, timeout=60
+        )
+        assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+        assert "precision" in run.stderr and "fp4" in run.stderr and "serving" in run.stderr, run.stderr

@@ -76,6 +76,7 @@ _names = st.from_regex(r"[A-Za-z][A-Za-z0-9 .-]{0,11}", fullmatch=True).map(str.
     templates=st.lists(st.sampled_from(GOAL_TEMPLATES), min_size=1, max_size=3, unique=True).map(tuple),
     oversubs=st.lists(st.sampled_from([1.0, 1.5, 2.0, 3.0, 4.0, 8.0]), min_size=1, max_size=3).map(tuple),
     objective=st.sampled_from(["tco", "capex"]),
+    precision=st.sampled_from(["bf16", "fp16", "fp8", "fp4"]),
 )
 def test_any_goal_round_trips_through_the_file(
     tmp_path_factory,
@@ -89,9 +90,11 @@ def test_any_goal_round_trips_through_the_file(
     templates,
     oversubs,
     objective,
+    precision,
 ):
     goal = Goal(
         kind=kind,
+        precision="bf16" if precision == "fp4" and kind == "training" else precision,  # fp4: serving only
         total_tokens=tokens,
         deadline_days=deadline,
         requests_per_s=50.0 if kind == "inference" else 0.0,
@@ -140,7 +143,8 @@ def test_a_goal_edit_is_one_undo_step_that_restores_exactly():
         ({"cooling": "water"}, "cooling"),
         ({"servers": "dgx;rm -rf"}, "servers"),
         ({"region": "China"}, "region"),
-        ({"precision": "fp4"}, "precision"),
+        ({"precision": "int4"}, "precision"),
+        ({"kind": "training", "precision": "fp4"}, "precision"),  # fp4: serving goals only
         ({"kind": "inference", "requests_per_s": 0.0}, "requests_per_s"),
         ({"kind": "training", "model_id": "acme-9000b"}, "model_id"),
         ({"total_tokens": "lots"}, "total_tokens"),

@@ -22,8 +22,9 @@ class GoalDialog(RowDialog):
 
     def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
         groups = [
-            (self.tr("Goal"), ["kind", "model_id", "objective"]),
-            (self.tr("Training"), ["total_tokens", "deadline_days", "global_batch", "precision"]),
+            # precision is the goal's, training or serving (fp4: serving only, on GPUs with FP4 tensor cores)
+            (self.tr("Goal"), ["kind", "model_id", "objective", "precision"]),
+            (self.tr("Training"), ["total_tokens", "deadline_days", "global_batch"]),
             (self.tr("Serving"), ["requests_per_s", "prompt_len", "output_len", "ttft_s_max", "tpot_s_max"]),
             (
                 self.tr("Site limits and budget"),
@@ -103,6 +104,10 @@ class GoalDialog(RowDialog):
     def hints(self) -> dict[str, str]:
         return {
             "kind": self.tr("no goal: the advisor has nothing to search for this project."),
+            "precision": self.tr(
+                "FP4 is for serving goals only: the advisor then ranks only GPUs with FP4 tensor cores "
+                "(B200, B300, GB200, GB300, MI355X) and names the others it leaves out."
+            ),
             "region": self.tr("ISO country code (e.g. CN): parts export-restricted there are left out."),
             "servers": self.tr(
                 "Catalog server ids, comma-separated; empty = every GPU server in the catalog."

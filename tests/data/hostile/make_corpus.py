@@ -276,6 +276,15 @@ CASES: dict[str, tuple[Maker, str]] = {
         "refuse",
     ),
     "goal-lowercase-region.gpuplan": (_copy_then(["UPDATE goal SET region = 'cn'"]), "refuse"),
+    # fp4 is modelled for serving goals only: a training goal in fp4 is refused, a serving one opens
+    "goal-fp4-training.gpuplan": (
+        _copy_then(["UPDATE goal SET kind = 'training', precision = 'fp4'"]),
+        "refuse",
+    ),
+    "goal-fp4-serving.gpuplan": (
+        _copy_then(["UPDATE goal SET kind = 'inference', requests_per_s = 20, precision = 'fp4'"]),
+        "open",
+    ),
     # a file of format 2 (before the goal table): migrated on opening, no goal set
     "format-2-no-goal.gpuplan": (_copy_then(["DROP TABLE goal"], pragma="PRAGMA user_version=2"), "open"),
     # a goal naming a model no catalog knows: the plan opens; the advisor names the model when asked
