@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from gpuplanner.advisor.goal import Candidate, Goal, goal_row
@@ -15,10 +15,8 @@ from gpuplanner.advisor.space import cluster_spec, model_shape
 from gpuplanner.catalog.loader import default_catalog
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import analyze_project
-from gpuplanner.engine.perf.assumptions import load_assumptions
-from gpuplanner.engine.perf.inference import estimate_inference, max_batch
-from gpuplanner.engine.perf.serving_worker import weight_bytes
-from gpuplanner.engine.perf.shapes import InferenceConfig
+from gpuplanner.engine.perf.request import cluster_of, default_kv_bytes, kv_precision_of
+from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
 from gpuplanner.engine.perf.sweep import sweep
 from gpuplanner.engine.summary import results_json
 from gpuplanner.model import Project
@@ -66,59 +64,75 @@ def ideal_training(cat, goal: Goal, srv, gpus: int, shape) -> tuple[float, dict[
     return days, layout
 
 
-def serving_capacity(cat, goal: Goal, srv, gpus: int, shape) -> dict[str, Any]:
-    """The largest request rate the GPUs serve within the TTFT and per-token targets: the best TP and batch
-    per replica (static batches of the goal's prompt and output lengths), replicas = GPUs ÷ TP.
+# the serving mode the advisor sizes with: the goal states none (estimate --inference --serving aggregated)
+SERVING_MODE = "aggregated"
 
-    Bytes per weight and GEMM rates are the engine's for the goal's precision (serving_worker.weight_bytes,
-    estimate_inference): fp4 is NVFP4 (0.5 + 1/16 B) or MXFP4 (0.5 + 1/32 B) on the FP4 tensor cores, with the
-    KV cache in FP8 as `estimate --inference --precision fp4` takes by default. A GPU without FP4 tensor cores
-    is left out of an fp4 goal before this (space.server_types); here it serves nothing."""
-    spec = cluster_spec(cat, srv)
-    best: dict[str, Any] = {
-        "requests_per_s": 0.0,
-        "tp": 0,
-        "batch": 0,
-        "ttft_s": math.inf,
-        "tpot_s": math.inf,
-        "weights_gb": math.inf,
+
+def serving_setup(goal: Goal) -> ServingSetup:
+    """What `estimate --inference` is told for the goal: its prompt and output lengths, its precision with the
+    same default KV cache (1 byte with fp8/fp4, else 2: request.default_kv_bytes), its TTFT and TPOT targets
+    held in the mean (the goal states no percentile: --ttft/--tpot without --ttft-percentile/--tpot-percentile),
+    every prompt of the goal's length, no think time, and the default serving stack (vllm)."""
+    return ServingSetup(
+        prompt_len=goal.prompt_len,
+        output_len=goal.output_len,
+        precision=goal.precision,
+        kv_precision=kv_precision_of(default_kv_bytes(goal.precision)),
+        ttft_s=goal.ttft_s_max,
+        tpot_s=goal.tpot_s_max,
+    )
+
+
+def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape) -> dict[str, Any]:
+    cluster = cluster_of({"server": srv.id}, cat)  # as `estimate --server` builds it (oversubscription 1)
+    refusal = ""
+    try:
+        plan = plan_serving(shape, cluster, setup, n_gpus=gpus, mode=SERVING_MODE)
+    except (
+        PlannerError
+    ) as exc:  # e.g. fp4 on a GPU without FP4 tensor cores (space.server_types leaves it out)
+        plan, refusal = ServingPlan(mode=SERVING_MODE, gpus=gpus, fits=False), exc.one_line()
+    return {
+        "requests_per_s": plan.max_requests_per_s,
+        "mode": plan.mode,
+        "tp": plan.tp,
+        "pp": plan.pp,
+        "replicas": plan.replicas,
+        "batch": plan.decode_batch,  # mean running sequences per replica at that rate
+        "ttft_s": plan.ttft_s,
+        "tpot_s": plan.tpot_s,
+        "weights_gb": plan.weights_gb_per_gpu,  # per GPU, at this TP × PP
+        "kv_cache_gb": plan.kv_cache_gb_per_gpu,
+        "output_tokens_per_s": plan.output_tokens_per_s,
+        "limited_by": plan.limited_by,
+        "kv_precision": setup.kv_precision,
+        "serving_stack": setup.serving_stack,
+        "targets_at": "mean",
+        "fits": plan.fits,
+        "refusal": refusal or plan.refusal,
     }
-    fp4 = goal.precision == "fp4"
-    if fp4 and not spec.peak_fp4_tflops:
-        return best
-    wb = weight_bytes(goal.precision, spec, load_assumptions())
-    kv = {"kv_precision_bytes": 1.0} if fp4 else {}  # fp8 and bf16 keep the config's default (2 bytes)
-    tp = 1
-    while tp <= min(spec.gpus_per_node, gpus):
-        if shape.heads % tp == 0 and gpus % tp == 0:
-            base = InferenceConfig(
-                batch=1,
-                prompt_len=goal.prompt_len,
-                output_len=goal.output_len,
-                tp=tp,
-                weight_precision_bytes=wb,
-                weight_precision=goal.precision,
-                **kv,
-            )
-            bmax = max_batch(shape, base, spec)
-            b = 1
-            while b <= bmax:
-                est = estimate_inference(shape, dataclasses.replace(base, batch=b), spec)
-                if est.fits and est.ttft_s <= goal.ttft_s_max and est.decode_step_s <= goal.tpot_s_max:
-                    per_replica = b / (est.ttft_s + goal.output_len * est.decode_step_s)
-                    rate = per_replica * (gpus // tp)
-                    if rate > best["requests_per_s"]:
-                        best = {
-                            "requests_per_s": rate,
-                            "tp": tp,
-                            "batch": b,
-                            "ttft_s": est.ttft_s,
-                            "tpot_s": est.decode_step_s,
-                            "weights_gb": est.memory["weights_gb"],  # per GPU, at this TP
-                        }
-                b *= 2
-        tp *= 2
-    return best
+
+
+@lru_cache(maxsize=4096)
+def _capacity_cached(server_id: str, gpus: int, model_id: str, setup: ServingSetup) -> dict[str, Any]:
+    cat = catalog()
+    return _capacity(cat, setup, cat.get(server_id), gpus, model_shape(cat, model_id))
+
+
+def serving_capacity(cat, goal: Goal, srv, gpus: int, shape=None) -> dict[str, Any]:
+    """The largest request rate the GPUs serve within the goal's TTFT and TPOT targets: the serving model of
+    `estimate --inference` (engine/perf/serving.py plan_serving: continuous batching with chunked prefill,
+    the prefill queue, the best TP per replica, replicas = GPUs ÷ (TP × PP)) in capacity mode on these GPUs,
+    aggregated, with the setup of ``serving_setup``. The same as ``gpuplanner estimate --inference --server
+    SERVER --gpus GPUS --model M --precision P --prompt L --output O --ttft T --tpot P --serving aggregated``
+    gives as ``serving.max_requests_per_s``.
+
+    It depends only on the server type, the GPU count, the model and the serving setup (not on the fabric):
+    cached per process for the default catalog, so the bound stage and each worker plan one such key once."""
+    setup = serving_setup(goal)
+    if cat is catalog():
+        return dict(_capacity_cached(srv.id, gpus, goal.model_id, setup))
+    return _capacity(cat, setup, srv, gpus, shape if shape is not None else model_shape(cat, goal.model_id))
 
 
 # -- the full stage ---------------------------------------------------------------------------------------
@@ -207,7 +221,7 @@ def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict
             out["error"] = data.get("workload_error") or "the workload could not be evaluated"
     else:
         srv = cat.get(cand.server)
-        cap = serving_capacity(cat, goal, srv, data["gpus"], model_shape(cat, goal.model_id))
+        cap = serving_capacity(cat, goal, srv, data["gpus"])
         out["serving"] = cap
         out["requests_per_s_max"] = cap["requests_per_s"]
         out["headroom"] = cap["requests_per_s"] / goal.requests_per_s

@@ -23,3 +23,15 @@ def front(points: np.ndarray) -> np.ndarray:
     lt = (pts[:, None, :] < pts[None, :, :]).any(axis=2)
     dominated = (le & lt).any(axis=0)
     return np.flatnonzero(~dominated)
+
+
+def dominated_by(found: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """For each row of ``points`` (m × k): whether some row of ``found`` (n × k) dominates it (``dominates``,
+    vectorised: m × n × k at once)."""
+    p = np.asarray(points, dtype=float)
+    f = np.asarray(found, dtype=float)
+    if len(p) == 0 or len(f) == 0:
+        return np.zeros(len(p), dtype=bool)
+    le = (f[None, :, :] <= p[:, None, :]).all(axis=2)
+    lt = (f[None, :, :] < p[:, None, :]).any(axis=2)
+    return (le & lt).any(axis=1)

@@ -21,7 +21,7 @@ import numpy as np
 
 from gpuplanner.advisor import evaluate as ev
 from gpuplanner.advisor.goal import Candidate, Goal
-from gpuplanner.advisor.pareto import dominates, front
+from gpuplanner.advisor.pareto import dominated_by, front
 from gpuplanner.advisor.space import Bounds, bounds, candidates, limit_broken, model_shape
 
 Progress = Callable[[int, int, str], None]  # (done, total, what) — total is the candidates still to analyse
@@ -116,11 +116,12 @@ def advise(
     alive = _bound_all(cat, goal, cands, prune, pruned)
     t_bounds = time.perf_counter() - t0
     alive.sort(key=lambda x: (lower_bounds(goal, x[1], x[2]), x[0].key()))
+    lbs = np.array([lower_bounds(goal, b, extra) for _, b, extra in alive]).reshape(-1, 3)
     own = executor is None
     ex = executor or local_executor(workers)
     n_workers = workers or getattr(ex, "_max_workers", None) or os.cpu_count() or 1
     designs: list[dict[str, Any]] = []
-    found: list[tuple[float, float, float]] = []  # objectives of feasible designs so far
+    found: list[tuple[float, ...]] = []  # objectives of feasible designs so far (pruned to their front)
     total = len(alive)
     cancelled = False
     try:
@@ -129,6 +130,7 @@ def advise(
                 cancelled = True
                 break
             wave, alive = alive[: 2 * n_workers], alive[2 * n_workers :]
+            lbs = lbs[len(wave) :]
             futures = [ex.submit(ev.evaluate, goal, cand, b.layout) for cand, b, _ in wave]
             for fut in as_completed(futures):
                 d = fut.result()
@@ -137,16 +139,18 @@ def advise(
                     found.append(objectives(goal, d))
                 if progress:
                     progress(len(designs), total, d["candidate"]["server"])
-            if prune and found:
-                keep = []
-                for item in alive:
-                    lb = lower_bounds(goal, item[1], item[2])
-                    if any(dominates(f, lb) for f in found):
-                        pruned["dominated by a design already found"] += 1
-                        total -= 1
-                    else:
-                        keep.append(item)
-                alive = keep
+            if prune and found and alive:
+                # only the found designs' own front can dominate anything the others dominate (transitive):
+                # keep that, and test every waiting candidate's bounds against it at once
+                pts = np.array(found)
+                found = [tuple(x) for x in pts[front(pts)].tolist()]
+                gone = dominated_by(np.array(found), lbs)
+                n_gone = int(gone.sum())
+                if n_gone:
+                    pruned["dominated by a design already found"] += n_gone
+                    total -= n_gone
+                    alive = [item for item, g in zip(alive, gone.tolist(), strict=True) if not g]
+                    lbs = lbs[~gone]
     finally:
         if own:
             ex.shutdown(wait=not cancelled, cancel_futures=cancelled)

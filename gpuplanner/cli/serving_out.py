@@ -52,13 +52,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") -> int:
     from gpuplanner.engine.perf import InferenceConfig, estimate_inference
+    from gpuplanner.engine.perf.request import default_kv_bytes, kv_precision_of
     from gpuplanner.engine.perf.serving import ServingSetup, plan_serving
     from gpuplanner.engine.perf.serving_worker import PRECISION_BYTES  # fp4: NVFP4, 0.5 + 1/16 bytes
 
     # --precision is unset unless given (a --stack may set it for training): serving defaults to bf16
     args.precision = args.precision or "bf16"
-    # KV cache: 1 byte (FP8) with fp8 or fp4 weights (MLPerf's NVFP4 submissions keep an FP8 KV cache), else 2
-    kv_bytes = args.kv_bytes if args.kv_bytes else (1 if args.precision in ("fp8", "fp4") else 2)
+    # KV cache: 1 byte (FP8) with fp8 or fp4 weights, else 2 (the advisor takes the same default)
+    kv_bytes = args.kv_bytes if args.kv_bytes else default_kv_bytes(args.precision)
     if args.kv_bytes not in (None, 1, 2):
         raise ValidationError(text.Msg("error.kv_bytes"), field="--kv-bytes", value=args.kv_bytes)
     tp = args.tp or 1
@@ -91,7 +92,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         prompt_len=args.prompt,
         output_len=args.output,
         precision=args.precision,
-        kv_precision="fp8" if kv_bytes == 1 else "bf16",
+        kv_precision=kv_precision_of(kv_bytes),
         ttft_s=args.ttft,
         tpot_s=args.tpot,
         ttft_percentile=args.ttft_percentile,

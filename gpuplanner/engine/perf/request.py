@@ -36,6 +36,17 @@ REQUEST_KEYS = frozenset(
 )
 
 
+def default_kv_bytes(precision: str) -> int:
+    """KV-cache bytes per value when none is stated: 1 (FP8) with fp8 or fp4 weights (MLPerf's NVFP4
+    submissions keep an FP8 KV cache), else 2. `estimate --inference` and the design advisor both take it."""
+    return 1 if precision in ("fp8", "fp4") else 2
+
+
+def kv_precision_of(kv_bytes: int) -> str:
+    """The serving model's KV-cache precision for a byte count (1 → fp8, 2 → bf16)."""
+    return "fp8" if kv_bytes == 1 else "bf16"
+
+
 @dataclass
 class TrainResult:
     rows: list[tuple[TrainConfig, TrainEstimate]]  # best first
