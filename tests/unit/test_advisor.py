@@ -276,7 +276,8 @@ def test_fp4_weights_per_gpu_are_the_engines_as_estimate_prints_them(server, gpu
 
 def test_an_fp4_goal_serves_more_than_fp8_on_the_same_b200s():
     """FP4 halves the weights read per decode step and runs the GEMMs on the FP4 tensor cores: the same
-    servers hold a higher request rate (and the bf16/fp8 figures are the engine's as before)."""
+    servers hold a higher request rate (both rates from estimate --inference's serving model: the oracle is
+    tests/unit/test_advisor_serving.py)."""
     from gpuplanner.advisor.evaluate import catalog, serving_capacity
     from gpuplanner.advisor.space import model_shape
 
