@@ -206,6 +206,26 @@ def workload_settings(workload: Workload) -> dict[str, Any]:
 SERVING_SETTINGS = ("serving_stack", "prompt_dataset")
 
 
+def _serving_choice_error(
+    workload: Workload, field: str, value: str, options: Any, empty: str
+) -> PlannerError:
+    """A serving setting of a workload that is not one of its choices: workload, field and value named."""
+    return PlannerError(
+        text.Msg(
+            "error.workload_serving_setting",
+            {
+                "workload": workload.name,
+                "field": field,
+                "value": value,
+                "options": ", ".join(options),
+                "empty": text.Msg(empty),
+            },
+        ),
+        field=field,
+        value=value,
+    )
+
+
 def workload_serving_settings(workload: Workload) -> dict[str, Any]:
     """The serving settings the workload row states, as ServingSetup fields (`serving_stack`, `prompt_dist`).
     A value the engine does not take is refused naming the workload, the field and the value; a prompt dataset
@@ -215,38 +235,16 @@ def workload_serving_settings(workload: Workload) -> dict[str, Any]:
 
     stack = str(getattr(workload, "serving_stack", "") or "").strip()
     if stack and stack not in SERVING_STACKS:
-        raise PlannerError(
-            text.Msg(
-                "error.workload_serving_setting",
-                {
-                    "workload": workload.name,
-                    "field": "serving_stack",
-                    "value": stack,
-                    "options": ", ".join(SERVING_STACKS),
-                    "empty": text.Msg("error.workload_serving_stack.empty"),
-                },
-            ),
-            field="serving_stack",
-            value=stack,
+        raise _serving_choice_error(
+            workload, "serving_stack", stack, SERVING_STACKS, "error.workload_serving_stack.empty"
         )
     name = str(getattr(workload, "prompt_dataset", "") or "").strip()
     dist = None
     if name:
         known = dataset_names()
         if name not in known:
-            raise PlannerError(
-                text.Msg(
-                    "error.workload_serving_setting",
-                    {
-                        "workload": workload.name,
-                        "field": "prompt_dataset",
-                        "value": name,
-                        "options": ", ".join(known),
-                        "empty": text.Msg("error.workload_prompt_dataset.empty"),
-                    },
-                ),
-                field="prompt_dataset",
-                value=name,
+            raise _serving_choice_error(
+                workload, "prompt_dataset", name, known, "error.workload_prompt_dataset.empty"
             )
         dist = prompt_lengths(name)
         try:
