@@ -167,6 +167,13 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
             ("perf.inf.refusal", why.render(lang) if why.render("en") == static.refusal else static.refusal)
         )
     print_pairs([(say(k), v) for k, v in pairs])
+    if args.prompt_dataset:
+        from gpuplanner.engine.perf.serving_prompts import prompt_lengths
+
+        dist = prompt_lengths(args.prompt_dataset)
+        print(say("perf.srv.settings_dataset", stack=args.serving_stack, dataset=dist.name, mean=dist.mean))
+    else:
+        print(say("perf.srv.settings", stack=args.serving_stack))
     print(_plan_text(plan, args, lang))
     if plan.fits and rng["output_tokens_per_s_range"]:
         lo, hi = rng["output_tokens_per_s_range"]

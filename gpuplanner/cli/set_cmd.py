@@ -99,6 +99,9 @@ class _Edits:
     def __init__(self, project) -> None:
         self.project = project
         self.done: list = []
+        self.serving_rows: set[str] = (
+            set()
+        )  # workloads whose serving settings are checked once all edits are in
 
     def run(self, cmd) -> None:
         cmd.apply(self.project)
@@ -211,16 +214,36 @@ def _workload(ed: _Edits, name: str, fname: str, value: str, key: str) -> None:
         raise ValidationError(f"{key}: the project has no partition '{v}'", field=key, value=v)
     _check_run_setting(row.name, fname, v)
     ed.set_fields("workloads", row.id, **{fname: v})
+    if fname in ("serving_stack", "prompt_dataset", "prompt_len"):
+        ed.serving_rows.add(row.id)
+
+
+def _check_serving_settings(ed: _Edits) -> None:
+    """The serving settings of each edited workload as the analysis reads them, once every edit is in (a
+    prompt_dataset's mean must be the prompt_len, whichever of the two keys comes first)."""
+    from gpuplanner.engine.workload import workload_serving_settings
+
+    for wid in sorted(ed.serving_rows):
+        row = ed.project.tables["workloads"].get(wid)
+        if row is not None:
+            workload_serving_settings(row)
 
 
 def _check_run_setting(name: str, fname: str, value: Any) -> None:
     """A run setting the engine would refuse is refused now (naming the workload, field and value), before
     anything is written; only the edited field is read (another bad one can be fixed after)."""
-    from gpuplanner.engine.workload import CHOICE_SETTINGS, ON_OFF, workload_settings
+    from gpuplanner.engine.workload import (
+        CHOICE_SETTINGS,
+        ON_OFF,
+        workload_serving_settings,
+        workload_settings,
+    )
     from gpuplanner.model import Workload
 
     if fname in ON_OFF or fname in CHOICE_SETTINGS or fname == "stack":
         workload_settings(Workload(id="check", name=name, **{fname: value}))
+    if fname == "serving_stack":
+        workload_serving_settings(Workload(id="check", name=name, **{fname: value}))
 
 
 def _goal(ed: _Edits, fname: str | None, value: str, key: str) -> None:
@@ -305,6 +328,7 @@ def _cmd_set(args: argparse.Namespace) -> int:
                 apply_setting(ed, key, value)
         if goal_fields:
             _goal_fields(ed, goal_fields)
+        _check_serving_settings(ed)
     except Exception:
         ed.revert()
         raise

@@ -202,6 +202,71 @@ def workload_settings(workload: Workload) -> dict[str, Any]:
     return stated
 
 
+# serving run settings of an inference workload ("" = not stated: vllm; every prompt is prompt_len)
+SERVING_SETTINGS = ("serving_stack", "prompt_dataset")
+
+
+def _serving_choice_error(
+    workload: Workload, field: str, value: str, options: Any, empty: str
+) -> PlannerError:
+    """A serving setting of a workload that is not one of its choices: workload, field and value named."""
+    return PlannerError(
+        text.Msg(
+            "error.workload_serving_setting",
+            {
+                "workload": workload.name,
+                "field": field,
+                "value": value,
+                "options": ", ".join(options),
+                "empty": text.Msg(empty),
+            },
+        ),
+        field=field,
+        value=value,
+    )
+
+
+def workload_serving_settings(workload: Workload) -> dict[str, Any]:
+    """The serving settings the workload row states, as ServingSetup fields (`serving_stack`, `prompt_dist`).
+    A value the engine does not take is refused naming the workload, the field and the value; a prompt dataset
+    whose mean is not the workload's prompt length names both fields."""
+    from gpuplanner.engine.perf.serving_prompts import check_mean, dataset_names, prompt_lengths
+    from gpuplanner.engine.perf.serving_worker import SERVING_STACKS
+
+    stack = str(getattr(workload, "serving_stack", "") or "").strip()
+    if stack and stack not in SERVING_STACKS:
+        raise _serving_choice_error(
+            workload, "serving_stack", stack, SERVING_STACKS, "error.workload_serving_stack.empty"
+        )
+    name = str(getattr(workload, "prompt_dataset", "") or "").strip()
+    dist = None
+    if name:
+        known = dataset_names()
+        if name not in known:
+            raise _serving_choice_error(
+                workload, "prompt_dataset", name, known, "error.workload_prompt_dataset.empty"
+            )
+        dist = prompt_lengths(name)
+        try:
+            check_mean(dist, workload.prompt_len)
+        except PlannerError as exc:  # the engine names --prompt; a workload names its two fields
+            raise PlannerError(
+                text.Msg(
+                    "error.workload_prompt_not_mean",
+                    {
+                        "workload": workload.name,
+                        "value": name,
+                        "prompt": workload.prompt_len,
+                        "mean": dist.mean,
+                        "give": round(dist.mean),
+                    },
+                ),
+                field="prompt_dataset",
+                value=name,
+            ) from exc
+    return {"serving_stack": stack or "vllm", "prompt_dist": dist}
+
+
 def train_config(workload: Workload, n_gpus: int, settings: dict[str, Any] | None = None) -> TrainConfig:
     """The workload's training configuration; `settings`: run settings resolved already (the CLI's)."""
     from gpuplanner.engine.perf.settings import resolve

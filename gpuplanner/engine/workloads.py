@@ -17,7 +17,13 @@ from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.fabric.fabric_graph import FabricGraph
 from gpuplanner.engine.perf.sentences import refusal_msg
 from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
-from gpuplanner.engine.workload import WorkloadResult, analyze_workload, cluster_of, shape_of
+from gpuplanner.engine.workload import (
+    WorkloadResult,
+    analyze_workload,
+    cluster_of,
+    shape_of,
+    workload_serving_settings,
+)
 from gpuplanner.model.rows import Workload
 
 if TYPE_CHECKING:  # for the hint only: the analysis hands the fabric result over
@@ -95,6 +101,8 @@ def _servers_of(c: Compiled, partition: str) -> IntArray | None:
 
 
 def serving_setup(w: Workload) -> ServingSetup:
+    """What the inference workload serves, as estimate --inference would serve it: its prompt and output
+    lengths, precision, targets and serving settings (serving_stack, prompt_dataset)."""
     return ServingSetup(
         prompt_len=w.prompt_len,
         output_len=w.output_len,
@@ -103,6 +111,7 @@ def serving_setup(w: Workload) -> ServingSetup:
         ttft_s=getattr(w, "ttft_target_s", 0.0) or None,
         tpot_s=getattr(w, "tpot_target_s", 0.0) or None,
         think_time_s=getattr(w, "think_time_s", 0.0) or 0.0,
+        **workload_serving_settings(w),
     )
 
 
@@ -125,6 +134,8 @@ def _serve(c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
         "target_requests_per_s": rate or None,
         "ttft_target_s": setup.ttft_s,
         "tpot_target_s": setup.tpot_s,
+        "serving_stack": setup.serving_stack,
+        "prompt_dataset": setup.prompt_dist.name if setup.prompt_dist is not None else None,
         "meets_target": (
             None
             if needed is None

@@ -204,6 +204,11 @@ class Workload:
     mla_up_proj_recompute: str = ""  # on | off: MLA up-projections recomputed
     pipeline_layout: str = ""  # Megatron-Core pipeline_model_parallel_layout, e.g. "Et*3|(tt|)*29m|L"
     fp8_recipe: str = ""  # delayed | current | mxfp8
+    # serving run settings (kind "inference"), "" = not stated (appended: older files lack the columns and read "")
+    serving_stack: str = ""  # vllm | trtllm: how the KV cache is sized ("" = vllm, as estimate --inference)
+    prompt_dataset: str = (
+        ""  # prompt lengths vary as in this dataset (inference_datasets.yaml); its mean = prompt_len
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,6 +79,14 @@ ESTIMATE: dict[str, tuple[str, str]] = {
     "col.yes": ("yes", "是"),
     "col.no": ("no", "否"),
     # -- inference: the serving plan -------------------------------------------------------------------
+    "perf.srv.settings": (
+        "serving stack: {stack@serving_stack}",
+        "推理软件栈：{stack@serving_stack}",
+    ),
+    "perf.srv.settings_dataset": (
+        "serving stack: {stack@serving_stack}; prompt lengths as in {dataset} (mean {mean:,.1f} tokens)",
+        "推理软件栈：{stack@serving_stack}；提示词长度分布同 {dataset}（均值 {mean:,.1f} 个 token）",
+    ),
     "perf.srv.no_fit": ("serving: does not fit — {why}", "推理服务：显存放不下 — {why}"),
     "perf.srv.capacity": (
         "serving ({mode@serving_mode}): capacity of {gpus} GPUs — {layout}",

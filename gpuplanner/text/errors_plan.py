@@ -79,6 +79,24 @@ ERRORS_PLAN: dict[str, tuple[str, str]] = {
         "workload '{workload}': {field} '{value}' is not one of {options} (or empty: the stack's value, then the default)",
         "工作负载“{workload}”：{field}「{value}」不在可选值 {options} 之中（或留空：取软件栈的值，再取默认值）",
     ),
+    "error.workload_serving_setting": (
+        "workload '{workload}': {field} '{value}' is not one of {options} (or empty: {empty})",
+        "工作负载“{workload}”：{field}「{value}」不在可选值 {options} 之中（或留空：{empty}）",
+    ),
+    "error.workload_serving_stack.empty": (
+        "vllm, as estimate --inference",
+        "取 vllm，与 estimate --inference 相同",
+    ),
+    "error.workload_prompt_dataset.empty": (
+        "every prompt has the workload's prompt_len",
+        "每个提示词的长度均为该工作负载的 prompt_len",
+    ),
+    "error.workload_prompt_not_mean": (
+        "workload '{workload}': prompt_dataset '{value}' has a mean prompt length of {mean:.1f} tokens, but "
+        "prompt_len is {prompt}: set prompt_len to {give} or leave prompt_dataset empty",
+        "工作负载“{workload}”：prompt_dataset「{value}」的提示词长度均值为 {mean:.1f} 个 token，而 prompt_len 为 "
+        "{prompt}：请把 prompt_len 设为 {give}，或将 prompt_dataset 留空",
+    ),
     "error.workload_partition_empty": (
         "workload '{workload}': no servers in partition '{partition}'",
         "工作负载“{workload}”：分区“{partition}”中没有服务器",

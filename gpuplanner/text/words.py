@@ -98,6 +98,16 @@ WORDS: dict[str, tuple[str, str]] = {
     # serving (engine/perf/serving.py: the mode, what limits the rate; inference.py: what bounds a step)
     "word.serving_mode.aggregated": ("aggregated", "聚合式"),
     "word.serving_mode.disaggregated": ("disaggregated", "预填充/解码分离式"),
+    "word.serving_stack.vllm": (
+        "vllm (weights, workspace and KV cache within a share of the device's memory: vLLM's "
+        "gpu_memory_utilization)",
+        "vllm（权重、工作区与 KV 缓存合计占设备显存的一定比例：vLLM 的 gpu_memory_utilization）",
+    ),
+    "word.serving_stack.trtllm": (
+        "trtllm (the KV cache takes a share of the memory left after the weights and workspace: TensorRT-LLM's "
+        "free_gpu_memory_fraction)",
+        "trtllm（KV 缓存占权重与工作区之外剩余显存的一定比例：TensorRT-LLM 的 free_gpu_memory_fraction）",
+    ),
     "word.serving_limit.tpot": ("tpot", "TPOT 目标"),
     "word.serving_limit.ttft": ("ttft", "TTFT 目标"),
     "word.serving_limit.kv cache": ("kv cache", "KV 缓存容量"),

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuplanner.engine.workload import CHOICE_SETTINGS, ON_OFF
+from gpuplanner.engine.workload import CHOICE_SETTINGS, ON_OFF, SERVING_SETTINGS
 from gpuplanner.model import Project
 from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import field_specs, kinds_for_role
@@ -152,6 +152,8 @@ ENGLISH_LABELS = {
     "recompute_norm_act": "recompute norm/activation",
     "mla_up_proj_recompute": "recompute MLA up-projections",
     "fp8_recipe": "FP8 recipe",
+    "serving_stack": "serving stack (KV-cache rule)",
+    "prompt_dataset": "prompt lengths as in",
     "zero_stage": "ZeRO stage",
     "measured_mfu": "measured MFU",
     "measured_busbw": "measured bus bandwidth",
@@ -227,6 +229,8 @@ def references(project: Project, table: str, name: str, row: Any = None) -> list
         return [(translate("fields", "automatic"), "")] + [(m, m) for m in media]
     if table == "workloads" and name in RUN_SETTING_CHOICES:
         return run_setting_choices(name)
+    if table == "workloads" and name in SERVING_SETTINGS:
+        return serving_setting_choices(name)
     if table == "workloads" and name == "model_id":
         return [(translate("fields", "shape fields below"), "")] + kinds("model")
     return None
@@ -247,6 +251,22 @@ def run_setting_choices(name: str) -> list[tuple[str, Any]]:
     if name in ON_OFF:
         return items + [(translate("fields", "on"), "on"), (translate("fields", "off"), "off")]
     return items + [(translate("choices", str(v)), str(v)) for v in SETTINGS[name]]
+
+
+# the serving stacks by the name of the software whose KV-cache rule each one is
+SERVING_STACK_NAMES = {"vllm": "vLLM", "trtllm": "TensorRT-LLM"}
+
+
+def serving_setting_choices(name: str) -> list[tuple[str, Any]]:
+    """(shown text, value) of a serving setting of an inference workload: not stated (vllm; every prompt is
+    the prompt length), then the serving stacks or the prompt-length datasets the engine knows."""
+    from gpuplanner.engine.perf.serving_prompts import dataset_names
+    from gpuplanner.engine.perf.serving_worker import SERVING_STACKS
+
+    items = [(translate("fields", "not stated"), "")]
+    if name == "serving_stack":
+        return items + [(f"{SERVING_STACK_NAMES.get(k, k)} ({k})", k) for k in SERVING_STACKS]
+    return items + [(k, k) for k in dataset_names()]
 
 
 def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:

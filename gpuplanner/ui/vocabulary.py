@@ -163,6 +163,8 @@ FIELD_LABELS = (
     QT_TRANSLATE_NOOP("fields", "tpot target s"),
     QT_TRANSLATE_NOOP("fields", "think time s"),
     QT_TRANSLATE_NOOP("fields", "serving mode"),
+    QT_TRANSLATE_NOOP("fields", "serving stack"),
+    QT_TRANSLATE_NOOP("fields", "prompt dataset"),
     QT_TRANSLATE_NOOP("fields", "tp overlap"),
     QT_TRANSLATE_NOOP("fields", "balanced pipeline"),
     QT_TRANSLATE_NOOP("fields", "zero3 regather on recompute"),

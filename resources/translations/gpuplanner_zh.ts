@@ -3541,6 +3541,14 @@ The current project is unchanged.</source>
         <translation>推理部署方式</translation>
     </message>
     <message>
+        <source>serving stack</source>
+        <translation>推理软件栈（KV 缓存规则）</translation>
+    </message>
+    <message>
+        <source>prompt dataset</source>
+        <translation>提示词长度分布同数据集</translation>
+    </message>
+    <message>
         <source>tp overlap</source>
         <translation>张量并行通信与计算重叠</translation>
     </message>

@@ -38,6 +38,10 @@ COMMANDS = {
     "refusal": ["estimate", "--model", "gpt3-175b", *H100, "--gpus", "8", "--tp", "1", "--pp", "1"],
     "inference": ["estimate", "--inference", "--model", "llama3-70b", *H100, "--gpus", "8", "--tp", "8",
                   "--ttft", "1", "--tpot", "0.05"],
+    # the serving stack's KV-cache rule and a prompt-length distribution, stated in the settings line
+    "inference_stack": ["estimate", "--inference", "--model", "llama3-70b", *H100, "--gpus", "8", "--ttft", "1",
+                        "--tpot", "0.05", "--prompt", "222", "--serving-stack", "trtllm", "--prompt-dataset",
+                        "mlperf-llama2-70b"],
     # a static batch that does not fit, served disaggregated
     "inference_refusal": ["estimate", "--inference", "--model", "llama3-70b", *H100, "--rate", "50", "--ttft",
                           "1", "--serving", "disaggregated"],
@@ -57,7 +61,9 @@ CHINESE = {
     "host_paced": ["受主机节奏限制", "上限"],
     "refusal": ["放不下", "每块 GPU 需要", "优化器状态"],
     "inference": ["静态批次", "首token延迟（TTFT）", "每输出token时间（TPOT）", "推理服务（聚合式）", "受限于",
-                  "输出 tokens/s 区间", "实测/预测"],
+                  "输出 tokens/s 区间", "实测/预测", "推理软件栈：vllm（", "vLLM 的 gpu_memory_utilization"],
+    "inference_stack": ["推理软件栈：trtllm（", "TensorRT-LLM 的 free_gpu_memory_fraction",
+                        "提示词长度分布同 mlperf-llama2-70b（均值 222.3 个 token）", "推理服务（聚合式）"],
     "inference_refusal": ["放不下的原因", "预填充/解码分离式", "需要", "预填充实例", "解码实例"],
     "validate": ["编号", "来源", "并行布局", "实测", "预测", "误差", "系列", "全部训练运行", "节点间的小消息集合通信",
                  "受主机节奏限制的细粒度 MoE", "上限成立", "留一法覆盖率"],

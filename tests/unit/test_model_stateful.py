@@ -37,7 +37,7 @@ from gpuplanner.commands import (
 )
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.perf.settings import SETTINGS
-from gpuplanner.engine.workload import workload_settings
+from gpuplanner.engine.workload import SERVING_SETTINGS, workload_serving_settings, workload_settings
 from gpuplanner.model import Device, Link, Phase, Project, Rack, Team, Workload
 from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import kinds_for_role, validate_project
@@ -105,6 +105,13 @@ RUN_SETTING_TEXT = tuple(
 SETTING_VALUES = st.one_of(
     st.sampled_from(["", "on", "off", "fused", "bf16", "4", "deepep", "mxfp8", "Et*16|t*16L"]),
     st.sampled_from(["yes", "ON ", "adamw", "3", "开", "'; DROP TABLE workloads; --"]),
+    st.text(max_size=12),
+)
+SERVING_VALUES = st.one_of(
+    st.sampled_from(
+        ["", "vllm", "trtllm", "mlperf-llama2-70b", "mlperf-mixtral-8x7b", "mlperf-llama3.1-405b"]
+    ),
+    st.sampled_from(["sglang", "TRTLLM", " vllm ", "sharegpt", "'; DROP TABLE workloads; --"]),
     st.text(max_size=12),
 )
 
@@ -266,6 +273,22 @@ class ProjectMachine(RuleBasedStateMachine):
         row = self.p.tables["workloads"][rid]
         try:
             workload_settings(row)
+        except PlannerError as exc:
+            line = error_line(exc, "en")
+            assert row.name in line and exc.field in line and str(exc.value) in line, line
+
+    @rule(data=st.data(), name=st.sampled_from(SERVING_SETTINGS), value=SERVING_VALUES)
+    def edit_serving_setting(self, data, name: str, value: str) -> None:
+        """serving_stack / prompt_dataset: any text is kept; the serving settings either read or are refused
+        naming the workload, the field and the value (a dataset whose mean is not prompt_len: the dataset)."""
+        rid = self.pick(data, "workloads")
+        if not rid:
+            return
+        self.push(lambda: SetFields(self.p, "workloads", rid, **{name: value}))
+        row = self.p.tables["workloads"][rid]
+        assert getattr(row, name) == value
+        try:
+            workload_serving_settings(row)
         except PlannerError as exc:
             line = error_line(exc, "en")
             assert row.name in line and exc.field in line and str(exc.value) in line, line

@@ -82,6 +82,8 @@ class WorkloadDialog(RowDialog):
                     "tpot_target_s",
                     "think_time_s",
                     "serving_mode",
+                    "serving_stack",
+                    "prompt_dataset",
                 ],
             ),
         ]
