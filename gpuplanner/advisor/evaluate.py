@@ -149,9 +149,12 @@ def options_for(cand: Candidate) -> GenerateOptions:
     )
 
 
-def build_project(goal: Goal, cand: Candidate, layout: dict[str, Any] | None, cat=None) -> Project:
-    """The candidate as a project: the generated plan, the goal, and the goal's workload at the chosen
-    layout."""
+def build_project(
+    goal: Goal, cand: Candidate, layout: dict[str, Any] | None, cat=None, *, serving_workload: bool = True
+) -> Project:
+    """The candidate as a project: the generated plan, the goal, and the goal's workload: a training goal's at
+    the chosen layout, a serving goal's as an inference workload (``serving_workload_row``; the search's own
+    analysis passes ``serving_workload=False``: it takes the capacity from ``serving_capacity``)."""
     from gpuplanner.commands import AddRows, ReplaceRows
 
     p = Project(cat or catalog())
@@ -171,7 +174,32 @@ def build_project(goal: Goal, cand: Candidate, layout: dict[str, Any] | None, ca
             **layout,
         )
         AddRows("workloads", [wl]).apply(p)
+    elif goal.kind == "inference" and serving_workload:
+        AddRows("workloads", [serving_workload_row(goal, p.new_id("workloads"), p.catalog)]).apply(p)
     return p
+
+
+def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
+    """The serving goal as the design's inference workload: what `analyze` then sizes with the same serving
+    model and setup as ``serving_capacity`` (its model, prompt and output lengths, precision with the default
+    KV cache bytes, TTFT/TPOT targets in the mean, the goal's request rate, serving mode aggregated, default
+    stack), so the workload's capacity on the design's GPUs is the advisor's requests/s."""
+    shape = model_shape(cat or catalog(), goal.model_id)
+    return Workload(
+        id=wid,
+        name=f"{goal.model_id} ({goal.requests_per_s:g} req/s)",
+        kind="inference",
+        model_id=goal.model_id,
+        seq_len=shape.seq_len,
+        precision=goal.precision,
+        prompt_len=goal.prompt_len,
+        output_len=goal.output_len,
+        kv_bytes=default_kv_bytes(goal.precision),
+        requests_per_s=goal.requests_per_s,
+        ttft_target_s=goal.ttft_s_max,
+        tpot_target_s=goal.tpot_s_max,
+        serving_mode=SERVING_MODE,
+    )
 
 
 def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict[str, Any]:
@@ -180,7 +208,7 @@ def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict
     out: dict[str, Any] = {"candidate": dataclasses.asdict(cand), "layout": layout}
     cat = catalog()
     try:
-        p = build_project(goal, cand, layout, cat)
+        p = build_project(goal, cand, layout, cat, serving_workload=False)
         res = analyze_project(p)
         data = results_json(p, res)
     except PlannerError as exc:
