@@ -64,7 +64,7 @@ def ideal_training(cat, goal: Goal, srv, gpus: int, shape) -> tuple[float, dict[
     return days, layout
 
 
-# the serving mode the advisor sizes with: the goal states none (estimate --inference --serving aggregated)
+# the serving mode a goal that states none is sized with (estimate --inference --serving aggregated)
 SERVING_MODE = "aggregated"
 
 
@@ -83,15 +83,15 @@ def serving_setup(goal: Goal) -> ServingSetup:
     )
 
 
-def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape) -> dict[str, Any]:
+def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape, mode: str = SERVING_MODE) -> dict[str, Any]:
     cluster = cluster_of({"server": srv.id}, cat)  # as `estimate --server` builds it (oversubscription 1)
     refusal = ""
     try:
-        plan = plan_serving(shape, cluster, setup, n_gpus=gpus, mode=SERVING_MODE)
+        plan = plan_serving(shape, cluster, setup, n_gpus=gpus, mode=mode)
     except (
         PlannerError
     ) as exc:  # e.g. fp4 on a GPU without FP4 tensor cores (space.server_types leaves it out)
-        plan, refusal = ServingPlan(mode=SERVING_MODE, gpus=gpus, fits=False), exc.one_line()
+        plan, refusal = ServingPlan(mode=mode, gpus=gpus, fits=False), exc.one_line()
     return {
         "requests_per_s": plan.max_requests_per_s,
         "mode": plan.mode,
@@ -114,25 +114,29 @@ def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape) -> dict[str, Any]
 
 
 @lru_cache(maxsize=4096)
-def _capacity_cached(server_id: str, gpus: int, model_id: str, setup: ServingSetup) -> dict[str, Any]:
+def _capacity_cached(
+    server_id: str, gpus: int, model_id: str, setup: ServingSetup, mode: str = SERVING_MODE
+) -> dict[str, Any]:
     cat = catalog()
-    return _capacity(cat, setup, cat.get(server_id), gpus, model_shape(cat, model_id))
+    return _capacity(cat, setup, cat.get(server_id), gpus, model_shape(cat, model_id), mode)
 
 
 def serving_capacity(cat, goal: Goal, srv, gpus: int, shape=None) -> dict[str, Any]:
     """The largest request rate the GPUs serve within the goal's TTFT and TPOT targets: the serving model of
     `estimate --inference` (engine/perf/serving.py plan_serving: continuous batching with chunked prefill,
     the prefill queue, the best TP per replica, replicas = GPUs ÷ (TP × PP)) in capacity mode on these GPUs,
-    aggregated, with the setup of ``serving_setup``. The same as ``gpuplanner estimate --inference --server
-    SERVER --gpus GPUS --model M --precision P --prompt L --output O --ttft T --tpot P --serving aggregated``
+    in the goal's serving mode (aggregated unless it says otherwise), with the setup of ``serving_setup``. The
+    same as ``gpuplanner estimate --inference --server SERVER --gpus GPUS --model M --precision P --prompt L
+    --output O --ttft T --tpot P --serving MODE``
     gives as ``serving.max_requests_per_s``.
 
     It depends only on the server type, the GPU count, the model and the serving setup (not on the fabric):
     cached per process for the default catalog, so the bound stage and each worker plan one such key once."""
     setup = serving_setup(goal)
     if cat is catalog():
-        return dict(_capacity_cached(srv.id, gpus, goal.model_id, setup))
-    return _capacity(cat, setup, srv, gpus, shape if shape is not None else model_shape(cat, goal.model_id))
+        return dict(_capacity_cached(srv.id, gpus, goal.model_id, setup, goal.serving_mode))
+    shape = shape if shape is not None else model_shape(cat, goal.model_id)
+    return _capacity(cat, setup, srv, gpus, shape, goal.serving_mode)
 
 
 # -- the full stage ---------------------------------------------------------------------------------------
@@ -182,7 +186,7 @@ def build_project(
 def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
     """The serving goal as the design's inference workload: what `analyze` then sizes with the same serving
     model and setup as ``serving_capacity`` (its model, prompt and output lengths, precision with the default
-    KV cache bytes, TTFT/TPOT targets in the mean, the goal's request rate, serving mode aggregated, default
+    KV cache bytes, TTFT/TPOT targets in the mean, the goal's request rate and serving mode, default
     stack), so the workload's capacity on the design's GPUs is the advisor's requests/s."""
     shape = model_shape(cat or catalog(), goal.model_id)
     return Workload(
@@ -198,7 +202,7 @@ def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
         requests_per_s=goal.requests_per_s,
         ttft_target_s=goal.ttft_s_max,
         tpot_target_s=goal.tpot_s_max,
-        serving_mode=SERVING_MODE,
+        serving_mode=goal.serving_mode,
     )
 
 

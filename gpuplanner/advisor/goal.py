@@ -19,6 +19,7 @@ from gpuplanner.model.rows import DesignGoal
 from gpuplanner.model.validate import validate_row
 
 KINDS = ("training", "inference")
+SERVING_MODES = ("aggregated", "disaggregated", "best")
 OBJECTIVES = ("tco", "capex")
 DEFAULT_TEMPLATES = ("rail-leaf-spine", "fat-tree-3tier")
 
@@ -57,6 +58,9 @@ class Goal:
     oversubs: tuple[float, ...] = (1.0, 2.0)
     objective: str = "tco"  # the cost axis of the front: tco or capex
     max_servers: int = 4096  # the search's own ceiling, whatever the power allows
+    # inference: how the GPUs serve, as estimate --inference --serving: aggregated (every replica prefills and
+    # decodes), disaggregated (prefill and decode workers apart) or best (the larger capacity of the two)
+    serving_mode: str = "aggregated"
 
     def __post_init__(self) -> None:
         check(self)
@@ -78,6 +82,8 @@ def check(g: Goal) -> None:
         raise bad("kind", g.kind, f"one of {', '.join(KINDS)}")
     if g.objective not in OBJECTIVES:
         raise bad("objective", g.objective, f"one of {', '.join(OBJECTIVES)}")
+    if g.serving_mode not in SERVING_MODES:
+        raise bad("serving_mode", g.serving_mode, f"one of {', '.join(SERVING_MODES)}")
     positive = {
         "total_tokens": g.total_tokens,
         "deadline_days": g.deadline_days,

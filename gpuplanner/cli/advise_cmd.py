@@ -42,7 +42,13 @@ _LIST = {
     "templates": "--templates",
     "oversubs": "--oversubs",
 }
-_TEXT = {"model_id": "--model", "precision": "--precision", "region": "--region", "objective": "--objective"}
+_TEXT = {
+    "model_id": "--model",
+    "precision": "--precision",
+    "region": "--region",
+    "objective": "--objective",
+    "serving_mode": "--serving",
+}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,7 +76,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         for dest, opt in table.items():
             p.add_argument(opt, dest=dest, type=conv, default=None)
     helps = {
-        "precision": "bf16 (default), fp16, fp8, or fp4 (inference goals only: GPUs with FP4 tensor cores)"
+        "precision": "bf16 (default), fp16, fp8, or fp4 (inference goals only: GPUs with FP4 tensor cores)",
+        "serving_mode": "inference goals: aggregated (default), disaggregated or best, as estimate --serving",
     }
     for dest, opt in {**_LIST, **_TEXT}.items():
         p.add_argument(
@@ -284,7 +291,7 @@ def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
         f"train {g.model_id} on {g.total_tokens:.3g} tokens within {g.deadline_days:g} days"
         if g.kind == "training"
         else f"serve {g.model_id} at {g.requests_per_s:g} requests/s (TTFT ≤ {g.ttft_s_max:g} s, "
-        f"TPOT ≤ {g.tpot_s_max * 1000:g} ms)"
+        f"TPOT ≤ {g.tpot_s_max * 1000:g} ms, {g.serving_mode} serving)"
     )
     print(f"Goal: {what}")
     print(

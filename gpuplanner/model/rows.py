@@ -302,6 +302,8 @@ class DesignGoal:
     oversubs: str = "1,2"  # leaf oversubscription ratios tried
     objective: str = "tco"  # the front's cost axis: tco | capex
     max_servers: int = 4096  # the search's own ceiling
+    # serving: how the GPUs serve (appended: older files lack the column and read the default)
+    serving_mode: str = "aggregated"  # aggregated | disaggregated | best (as estimate --inference --serving)
 
 
 ROW_TYPES: dict[str, type] = {

@@ -57,6 +57,7 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("goal", "kind"): ("", "training", "inference"),
     ("goal", "precision"): ("bf16", "fp16", "fp8", "fp4"),  # fp4: serving goals only (model/goal.py)
     ("goal", "objective"): ("tco", "capex"),
+    ("goal", "serving_mode"): ("aggregated", "disaggregated", "best"),
 }
 
 

@@ -633,6 +633,18 @@
         <translation>资本支出</translation>
     </message>
     <message>
+        <source>aggregated</source>
+        <translation>合并部署</translation>
+    </message>
+    <message>
+        <source>disaggregated</source>
+        <translation>预填充/解码分离</translation>
+    </message>
+    <message>
+        <source>best of the two</source>
+        <translation>两者择优</translation>
+    </message>
+    <message>
         <source>days</source>
         <translation>天</translation>
     </message>
@@ -683,6 +695,10 @@
     <message>
         <source>time per output token ≤</source>
         <translation>每输出 token 时延 ≤</translation>
+    </message>
+    <message>
+        <source>serving mode</source>
+        <translation>推理部署方式</translation>
     </message>
     <message>
         <source>facility power ≤ (kW)</source>
@@ -739,6 +755,10 @@
     <message>
         <source>FP4 is for serving goals only: the advisor then ranks only GPUs with FP4 tensor cores (B200, B300, GB200, GB300, MI355X) and names the others it leaves out.</source>
         <translation>FP4 仅用于推理服务目标：设计顾问只对具备 FP4 张量核心的 GPU（B200、B300、GB200、GB300、MI355X）排序，并列出被排除的其他 GPU。</translation>
+    </message>
+    <message>
+        <source>Aggregated: every replica prefills and decodes; disaggregated: prefill and decode workers apart; best: the larger capacity of the two (as estimate --inference --serving).</source>
+        <translation>合并部署：每个副本既做预填充也做解码；预填充/解码分离：预填充与解码由不同的工作节点承担；两者择优：取两者中容量较大者（与 estimate --inference --serving 相同）。</translation>
     </message>
     <message>
         <source>ISO country code (e.g. CN): parts export-restricted there are left out.</source>

@@ -100,3 +100,39 @@ def test_the_precision_choices_read_fp4_in_the_chinese_window(window, qtbot):
         assert "FP4" in dlg.editors["precision"].widget.toolTip()
     finally:
         i18n.set_language("en")
+
+
+def test_the_serving_mode_is_chosen_in_the_goal_dialog_in_english_and_chinese(window, qtbot):
+    from PySide6.QtWidgets import QComboBox
+
+    doc = window.doc
+    dlg = GoalDialog(doc, window)
+    qtbot.addWidget(dlg)
+    combo = dlg.editors["serving_mode"].widget
+    assert isinstance(combo, QComboBox)
+    assert [combo.itemText(i) for i in range(combo.count())] == [
+        "aggregated",
+        "disaggregated",
+        "best of the two",
+    ]
+    assert dlg.editors["serving_mode"].get() == "aggregated"  # the default: how the advisor sized before
+    dlg.editors["kind"].set("inference")
+    dlg.editors["requests_per_s"].set(20.0)
+    dlg.editors["serving_mode"].set("disaggregated")
+    assert dlg.apply()
+    assert doc.project.goal.serving_mode == "disaggregated"
+    assert project_goal(doc.project).serving_mode == "disaggregated"
+    window.actions["undo"].trigger()
+    assert doc.project.goal == DesignGoal()
+    from gpuplanner.ui import i18n
+
+    i18n.set_language("zh")
+    try:
+        assert i18n.current_language() == "zh", "gpuplanner_zh.qm did not load"
+        zh = GoalDialog(window.doc, window)
+        qtbot.addWidget(zh)
+        box = zh.editors["serving_mode"].widget
+        assert [box.itemText(i) for i in range(box.count())] == ["合并部署", "预填充/解码分离", "两者择优"]
+        assert zh.labels["serving_mode"].text() == "推理部署方式"
+    finally:
+        i18n.set_language("en")

@@ -40,8 +40,11 @@ def _analyze(path: Path) -> dict:
         # other lengths and targets than the defaults: every goal field reaches the design's workload
         ["--precision", "bf16", "--requests-per-s", "12", "--prompt-len", "1024", "--output-len", "512"]
         + ["--ttft", "0.5", "--tpot", "0.03"],
+        # the goal's serving mode reaches the design's workload (best: the larger of the two, per design)
+        ["--precision", "fp8", "--requests-per-s", "20", "--serving", "disaggregated"],
+        ["--precision", "fp8", "--requests-per-s", "20", "--serving", "best"],
     ],
-    ids=["fp8", "bf16-other-lengths"],
+    ids=["fp8", "bf16-other-lengths", "disaggregated", "best"],
 )
 def test_each_advised_serving_design_analyses_to_the_advisors_rate(tmp_path: Path, goal: list[str]):
     out = tmp_path / "advice"
@@ -60,7 +63,9 @@ def test_each_advised_serving_design_analyses_to_the_advisors_rate(tmp_path: Pat
         assert w["error"] is None, (row["file"], w["error"])
         assert w["gpus"] == row["gpus"]
         assert w["max_requests_per_s"] == pytest.approx(row["requests_per_s_max"], rel=1e-9, abs=0)
-        assert w["serving"]["mode"] == "aggregated"
+        assert w["serving"]["mode"] == row["serving"]["mode"]
+        if g["serving_mode"] != "best":
+            assert w["serving"]["mode"] == g["serving_mode"]
         assert w["target_requests_per_s"] == g["requests_per_s"]
         assert (w["ttft_target_s"], w["tpot_target_s"]) == (g["ttft_s_max"], g["tpot_s_max"])
         assert w["meets_target"] is True

@@ -21,7 +21,7 @@ def _estimate(goal: Goal, server: str, gpus: int) -> dict:
     argv = [
         "estimate", "--inference", "--model", goal.model_id, "--server", server, "--gpus", str(gpus),
         "--precision", goal.precision, "--prompt", str(goal.prompt_len), "--output", str(goal.output_len),
-        "--ttft", repr(goal.ttft_s_max), "--tpot", repr(goal.tpot_s_max), "--serving", "aggregated", "--json",
+        "--ttft", repr(goal.ttft_s_max), "--tpot", repr(goal.tpot_s_max), "--serving", goal.serving_mode, "--json",
     ]  # fmt: skip
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -49,6 +49,9 @@ CASES = [
         "nvidia-dgx-h100",
         16,
     ),
+    # the goal's serving mode: disaggregated, or the better of the two (estimate --serving MODE)
+    (_goal("llama3-70b", "fp8", serving_mode="disaggregated"), "nvidia-dgx-h100", 16),
+    (_goal("llama3-70b", "bf16", serving_mode="best"), "nvidia-dgx-b200", 32),
     # MoE
     (_goal("mixtral-8x7b", "fp8"), "nvidia-dgx-h100", 8),
     (_goal("qwen3-30b-a3b", "bf16"), "nvidia-dgx-b200", 16),
@@ -67,8 +70,9 @@ def test_the_advisors_rate_is_what_estimate_inference_prints(goal: Goal, server:
         cli["tp"],
         cli["pp"],
         cli["replicas"],
-        "aggregated",
+        cli["mode"],
     )
+    assert cap["mode"] == goal.serving_mode or (goal.serving_mode == "best" and cap["mode"] != "best")
     for mine, theirs in (
         ("ttft_s", "ttft_s"),
         ("tpot_s", "tpot_s"),

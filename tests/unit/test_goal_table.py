@@ -148,6 +148,7 @@ def test_a_goal_edit_is_one_undo_step_that_restores_exactly():
         ({"kind": "inference", "requests_per_s": 0.0}, "requests_per_s"),
         ({"kind": "training", "model_id": "acme-9000b"}, "model_id"),
         ({"total_tokens": "lots"}, "total_tokens"),
+        ({"kind": "inference", "requests_per_s": 20.0, "serving_mode": "split"}, "serving_mode"),
     ],
 )
 def test_a_bad_goal_edit_is_refused_by_field_and_changes_nothing(fields, name):
@@ -161,7 +162,12 @@ def test_a_bad_goal_edit_is_refused_by_field_and_changes_nothing(fields, name):
 
 def test_row_and_advisor_goal_are_the_same_goal():
     assert goal_from_row(DesignGoal(kind="training")) == Goal()  # the row's defaults are the advisor's
-    for goal in (ISSUE_GOAL, Goal(kind="inference", requests_per_s=20, ttft_s_max=0.2, capex_usd_max=5e7)):
+    for goal in (
+        ISSUE_GOAL,
+        Goal(kind="inference", requests_per_s=20, ttft_s_max=0.2, capex_usd_max=5e7),
+        Goal(kind="inference", requests_per_s=20, serving_mode="disaggregated"),
+        Goal(kind="inference", requests_per_s=20, serving_mode="best"),
+    ):
         assert goal_from_row(goal_row(goal)) == goal
     assert goal_row(ISSUE_GOAL).rack_kw_max == 45.0 and goal_row(Goal()).rack_kw_max == 0.0  # 0 = no limit
 
@@ -198,3 +204,16 @@ def test_a_format_2_file_opens_without_a_goal_and_saves_as_the_current_format(tm
     with sqlite3.connect(old) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == FORMAT_VERSION == 4
     assert project_goal(open_project(old)) == ISSUE_GOAL
+
+
+def test_a_file_whose_goal_lacks_the_serving_mode_opens_aggregated(tmp_path: Path):
+    """The serving mode column was appended (s9): a file written before it reads the default, aggregated —
+    how the advisor sized every serving goal until then."""
+    p = _small()
+    _set_goal(p, Goal(kind="inference", requests_per_s=20, serving_mode="disaggregated"))
+    file = tmp_path / "old.gpuplan"
+    save_project(p, file)
+    with sqlite3.connect(file) as conn:
+        conn.execute('ALTER TABLE "goal" DROP COLUMN "serving_mode"')
+    goal = project_goal(open_project(file))
+    assert goal == Goal(kind="inference", requests_per_s=20) and goal.serving_mode == "aggregated"

@@ -25,7 +25,10 @@ class GoalDialog(RowDialog):
             # precision is the goal's, training or serving (fp4: serving only, on GPUs with FP4 tensor cores)
             (self.tr("Goal"), ["kind", "model_id", "objective", "precision"]),
             (self.tr("Training"), ["total_tokens", "deadline_days", "global_batch"]),
-            (self.tr("Serving"), ["requests_per_s", "prompt_len", "output_len", "ttft_s_max", "tpot_s_max"]),
+            (
+                self.tr("Serving"),
+                ["requests_per_s", "prompt_len", "output_len", "ttft_s_max", "tpot_s_max", "serving_mode"],
+            ),
             (
                 self.tr("Site limits and budget"),
                 ["facility_kw_max", "rack_kw_max", "racks_max", "capex_usd_max", "tco_usd_max", "region"],
@@ -65,6 +68,13 @@ class GoalDialog(RowDialog):
             return _combo([(f"{m.name} ({m.id})", m.id) for m in models], row.model_id)
         if name == "objective":
             return _combo([(self.tr("TCO"), "tco"), (self.tr("capex"), "capex")], row.objective)
+        if name == "serving_mode":
+            items = [
+                (self.tr("aggregated"), "aggregated"),
+                (self.tr("disaggregated"), "disaggregated"),
+                (self.tr("best of the two"), "best"),
+            ]
+            return _combo(items, row.serving_mode)
         ed = fields.make_editor(self.doc.project, self.table, row, name)
         if name in ("ttft_s_max", "tpot_s_max") and isinstance(ed.widget, QDoubleSpinBox):
             ed.widget.setDecimals(3)
@@ -87,6 +97,7 @@ class GoalDialog(RowDialog):
             "output_len": self.tr("output length (tokens)"),
             "ttft_s_max": self.tr("time to first token ≤"),
             "tpot_s_max": self.tr("time per output token ≤"),
+            "serving_mode": self.tr("serving mode"),
             "facility_kw_max": self.tr("facility power ≤ (kW)"),
             "rack_kw_max": self.tr("rack power ≤ (kW)"),
             "racks_max": self.tr("racks ≤"),
@@ -107,6 +118,10 @@ class GoalDialog(RowDialog):
             "precision": self.tr(
                 "FP4 is for serving goals only: the advisor then ranks only GPUs with FP4 tensor cores "
                 "(B200, B300, GB200, GB300, MI355X) and names the others it leaves out."
+            ),
+            "serving_mode": self.tr(
+                "Aggregated: every replica prefills and decodes; disaggregated: prefill and decode workers "
+                "apart; best: the larger capacity of the two (as estimate --inference --serving)."
             ),
             "region": self.tr("ISO country code (e.g. CN): parts export-restricted there are left out."),
             "servers": self.tr(
