@@ -15,6 +15,7 @@ from gpuplanner.engine.arrays import IntArray
 from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.fabric.fabric_graph import FabricGraph
+from gpuplanner.engine.perf.request import default_kv_bytes
 from gpuplanner.engine.perf.sentences import refusal_msg
 from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
 from gpuplanner.engine.workload import (
@@ -102,12 +103,14 @@ def _servers_of(c: Compiled, partition: str) -> IntArray | None:
 
 def serving_setup(w: Workload) -> ServingSetup:
     """What the inference workload serves, as estimate --inference would serve it: its prompt and output
-    lengths, precision, targets and serving settings (serving_stack, prompt_dataset)."""
+    lengths, precision, targets and serving settings (serving_stack, prompt_dataset). KV-cache bytes 0 (not
+    stated) take estimate's default: 1 with fp8/fp4 weights, else 2 (request.default_kv_bytes)."""
+    kv_bytes = w.kv_bytes or default_kv_bytes(w.precision)
     return ServingSetup(
         prompt_len=w.prompt_len,
         output_len=w.output_len,
         precision=w.precision,
-        kv_precision="fp8" if w.kv_bytes == 1 else ("bf16" if w.precision == "fp8" else None),
+        kv_precision="fp8" if kv_bytes == 1 else ("bf16" if w.precision == "fp8" else None),
         ttft_s=getattr(w, "ttft_target_s", 0.0) or None,
         tpot_s=getattr(w, "tpot_target_s", 0.0) or None,
         think_time_s=getattr(w, "think_time_s", 0.0) or 0.0,

@@ -166,7 +166,7 @@ class Workload:
     infer_batch: int = 32
     prompt_len: int = 2048
     output_len: int = 512
-    kv_bytes: int = 2
+    kv_bytes: int = 0  # KV-cache bytes per value; 0 = as estimate --inference: 1 with fp8/fp4 weights, else 2
     measured_mfu: float | None = None
     measured_busbw_gbyte_per_s: float | None = None
     active: bool = True

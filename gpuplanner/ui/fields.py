@@ -284,7 +284,12 @@ def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:
         return Editor(box, box.isChecked, lambda v: box.setChecked(bool(v)), box.toggled)
     if int in allowed and float not in allowed:
         rng = bounds(table, name, int)
-        return _line(optional, int, name, rng) if optional else _int_spin(name, rng)
+        if optional:
+            return _line(optional, int, name, rng)
+        spin = _int_spin(name, rng)
+        if name == "kv_bytes" and rng[0] == 0:
+            spin.widget.setSpecialValueText(translate("fields", "as the precision (1 with fp8/fp4, else 2)"))
+        return spin
     if float in allowed:
         rng = bounds(table, name, float)
         if optional:

@@ -2949,6 +2949,10 @@ The current project is unchanged.</source>
         <translation>关</translation>
     </message>
     <message>
+        <source>as the precision (1 with fp8/fp4, else 2)</source>
+        <translation>随精度（fp8/fp4 为 1，否则为 2）</translation>
+    </message>
+    <message>
         <source>not stated: the floor plan&apos;s utility feeds, {kw} kW</source>
         <translation>未填写：按平面图中的市电进线计，{kw} kW</translation>
     </message>

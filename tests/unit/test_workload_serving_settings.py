@@ -142,6 +142,33 @@ def test_the_workload_serves_what_estimate_inference_prints(cluster_file, tmp_pa
     assert d["serving"]["fits"] and d["serving"]["max_requests_per_s"] > 0
 
 
+@pytest.mark.parametrize("precision", ["bf16", "fp8"])
+def test_kv_bytes_not_stated_takes_estimates_default_and_a_stated_one_is_kept(
+    cluster_file, tmp_path, precision
+):
+    """A new workload states no KV-cache bytes (0): it serves what `estimate --inference` does without
+    --kv-bytes (1 byte with fp8/fp4, else 2); a stated 2 with fp8 weights stays a 2-byte cache."""
+    project = open_project(cluster_file)
+    assert Workload(id="x", name="x").kv_bytes == 0
+    common = dict(kind="inference", model_id="llama3-70b", prompt_len=1024, output_len=2048, precision=precision,
+                  serving_mode="aggregated")  # fmt: skip
+    project.insert("workloads", Workload(id="w1", name="auto", **common))
+    project.insert("workloads", Workload(id="w2", name="two", kv_bytes=2, **common))
+    path = tmp_path / "kv.gpuplan"
+    save_project(project, path)
+    got = {e.id: e.to_json()["serving"] for e in analyze_project(open_project(path)).workloads}
+    rc, out, err = _cli(_args("", "", "llama3-70b", precision, "aggregated", False, 1024, 2048, 0))
+    assert out, err
+    assert got["w1"] == json.loads(out)["serving"]
+    rc, out, err = _cli(_args("", "", "llama3-70b", precision, "aggregated", False, 1024, 2048, 0)
+                        + ["--kv-bytes", "2"])  # fmt: skip
+    assert got["w2"] == json.loads(out)["serving"]
+    if precision == "fp8":  # the two differ: a 1-byte cache holds twice the tokens
+        assert got["w1"]["max_requests_per_s"] > got["w2"]["max_requests_per_s"]
+    else:
+        assert got["w1"] == got["w2"]
+
+
 def test_the_stack_changes_the_kv_cache_and_the_dataset_the_ttft(cluster_file):
     """The oracle comparison above is not vacuous: each setting moves the workload's figures (offline, so the
     KV cache bounds the batch: 70B FP8 TP2 on H100 holds 41.4 GB of KV by vLLM's rule, 39.3 GB by TRT-LLM's)."""
