@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from gpuplanner import text
 from gpuplanner.advisor import evaluate as ev
 from gpuplanner.advisor.goal import Candidate, Goal
 from gpuplanner.advisor.pareto import dominated_by, front
@@ -34,12 +35,13 @@ class AdviceResult:
     front: list[dict[str, Any]]  # the feasible, non-dominated ones, cheapest first
     candidates: int
     pruned: dict[str, int]  # reason → count
-    left_out: dict[str, str]  # server id → why it was not considered
+    left_out: dict[str, str]  # server id → why it was not considered (English: designs.json, `advise`)
     seconds: float
     cancelled: bool = False
     workers: str = ""
     bounds_seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
+    left_out_msgs: dict[str, text.Msg] = field(default_factory=dict)  # the same reasons, in either language
 
     @property
     def evaluated(self) -> int:
@@ -166,7 +168,8 @@ def advise(
         front=best,
         candidates=len(cands),
         pruned=dict(pruned),
-        left_out=left_out,
+        left_out={k: m.render("en") for k, m in left_out.items()},
+        left_out_msgs=left_out,
         seconds=time.perf_counter() - t0,
         cancelled=cancelled,
         workers=type(ex).__name__,

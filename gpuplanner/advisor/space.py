@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from gpuplanner import text
 from gpuplanner.advisor.goal import Candidate, Goal
 from gpuplanner.catalog.types import GpuType, ServerType, SwitchType
 from gpuplanner.core.errors import PlannerError
@@ -109,32 +110,28 @@ def restricted(entry, region: str) -> bool:
     return bool(region) and region.upper() in {str(r).upper() for r in ec.get("restricted_regions", ())}
 
 
-def server_types(catalog, goal: Goal) -> tuple[list[ServerType], dict[str, str]]:
-    """The GPU servers the goal allows, and why each other one is left out."""
+def server_types(catalog, goal: Goal) -> tuple[list[ServerType], dict[str, text.Msg]]:
+    """The GPU servers the goal allows, and why each other one is left out (a message, in either language)."""
     out: list[ServerType] = []
-    why: dict[str, str] = {}
+    why: dict[str, text.Msg] = {}
     for srv in catalog.of_kind("server"):
         if not srv.gpu or srv.gpu_count < 1 or srv.gpu not in catalog:
             continue
         gpu = catalog.get(srv.gpu)
         if goal.servers and srv.id not in goal.servers:
-            why[srv.id] = "not in the goal's server list"
+            why[srv.id] = text.Msg("advisor.left_out.not_listed")
         elif goal.vendors and gpu.vendor not in goal.vendors:
-            why[srv.id] = f"GPU vendor {gpu.vendor} not allowed"
+            why[srv.id] = text.Msg("advisor.left_out.vendor", {"vendor": gpu.vendor})
         elif restricted(srv, goal.region) or restricted(gpu, goal.region):
-            why[srv.id] = f"export-restricted for {goal.region.upper()}"
+            why[srv.id] = text.Msg("advisor.left_out.export", {"region": goal.region.upper()})
         elif goal.kind == "inference" and goal.precision == "fp4" and not gpu.fp4_dense_tflops:
             # the engine refuses fp4 on such a GPU (serving_worker.fp4_refusal): not scored, named here
-            why[srv.id] = (
-                f"its GPU ({gpu.name}) has no FP4 tensor cores: an fp4 goal ranks only GPUs that have them"
-            )
+            why[srv.id] = text.Msg("advisor.left_out.no_fp4", {"gpu": gpu.name})
         elif compute_group(srv) is None:
-            why[srv.id] = "no compute ports"
+            why[srv.id] = text.Msg("advisor.left_out.no_compute_ports")
         elif not unit_price_usd(catalog, srv.id):
             # an unpriced server would cost 0 and win every cost comparison: it cannot be ranked
-            why[srv.id] = (
-                "no price for it or its GPU in the catalog (add one in catalogs/prices or a user catalog)"
-            )
+            why[srv.id] = text.Msg("advisor.left_out.no_price")
         else:
             out.append(srv)
     return out, why
@@ -158,14 +155,14 @@ def cooling_options(catalog, goal: Goal) -> list[str]:
     return [""] + sorted(e.id for e in entries if getattr(e, "method", "") == "cold-plate")
 
 
-def candidates(catalog, goal: Goal) -> tuple[list[Candidate], dict[str, str]]:
+def candidates(catalog, goal: Goal) -> tuple[list[Candidate], dict[str, text.Msg]]:
     servers, left_out = server_types(catalog, goal)
     out: list[Candidate] = []
     coolings = cooling_options(catalog, goal)
     for srv in servers:
         sw = pick_switch(catalog, srv, goal.vendors)
         if sw is None:
-            left_out[srv.id] = "no switch in the catalog takes its compute ports"
+            left_out[srv.id] = text.Msg("advisor.left_out.no_switch")
             continue
         for n in LADDER:
             if n > goal.max_servers:

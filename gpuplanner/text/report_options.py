@@ -5,6 +5,24 @@ Whole sentences with ``{name}`` placeholders, as in the other parts.
 
 OPTIONS: dict[str, tuple[str, str]] = {
     "sec_options": ("Options considered", "备选方案"),
+    # why the design advisor leaves a GPU server out of a goal (advisor/space.py; the advisor window, `advise`)
+    "advisor.left_out.not_listed": ("not in the goal's server list", "不在目标的服务器列表中"),
+    "advisor.left_out.vendor": ("GPU vendor {vendor} not allowed", "不允许 GPU 厂商 {vendor}"),
+    "advisor.left_out.export": ("export-restricted for {region}", "对 {region} 受出口管制"),
+    "advisor.left_out.no_fp4": (
+        "its GPU ({gpu}) has no FP4 tensor cores: an fp4 goal ranks only GPUs that have them",
+        "其 GPU（{gpu}）没有 FP4 张量核心：fp4 目标只比较具备 FP4 张量核心的 GPU",
+    ),
+    "advisor.left_out.no_compute_ports": ("no compute ports", "没有计算网络端口"),
+    "advisor.left_out.no_price": (
+        "no price for it or its GPU in the catalog (add one in catalogs/prices or a user catalog)",
+        "目录中没有该服务器或其 GPU 的价格（请在 catalogs/prices 或用户目录中添加）",
+    ),
+    "advisor.left_out.no_switch": (
+        "no switch in the catalog takes its compute ports",
+        "目录中没有能接入其计算网络端口的交换机",
+    ),
+    "advisor.left_out.line": ("Left out {servers}: {why}.", "未纳入 {servers}：{why}。"),
     "opt_goal_train": (
         "The goal: train {model} on {tokens} tokens within {days} days.",
         "目标：在 {days} 天内用 {tokens} 个 token 训练 {model}。",

@@ -235,6 +235,21 @@ def test_an_fp4_serving_goal_ranks_only_gpus_with_fp4_tensor_cores_and_names_the
         assert d["requests_per_s_max"] >= 20 and d["serving"]["tpot_s"] <= FP4_SERVING.tpot_s_max
 
 
+def test_the_advisor_window_names_the_servers_left_out_in_its_language(fp4_res):
+    """The window's summary lists each reason once with its servers, in English or Chinese; the English line
+    is the reason designs.json and `advise` print (one message, rendered twice)."""
+    from gpuplanner.ui.dialogs.advisor_dialog import left_out_lines
+
+    en, zh = left_out_lines(fp4_res, "en"), left_out_lines(fp4_res, "zh")
+    assert len(en) == len(zh) >= 1
+    fp4_en = next(line for line in en if "nvidia-dgx-h100" in line)
+    fp4_zh = next(line for line in zh if "nvidia-dgx-h100" in line)
+    assert "no FP4 tensor cores" in fp4_en and "没有 FP4 张量核心" in fp4_zh and fp4_zh.startswith("未纳入")
+    assert fp4_res.left_out["nvidia-dgx-h100"] in fp4_en
+    assert not any("server list" in line for line in en)  # what the goal itself chose is not a line
+    assert {k: m.render("en") for k, m in fp4_res.left_out_msgs.items()} == fp4_res.left_out
+
+
 def test_the_same_goal_in_bf16_ranks_the_gpus_without_fp4_too(threads):
     res = advise(FP4_SERVING.with_(precision="bf16", max_servers=2), executor=threads, prune=False)
     assert "nvidia-dgx-h100" not in res.left_out

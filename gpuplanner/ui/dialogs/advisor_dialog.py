@@ -29,12 +29,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpuplanner import text as gtext
 from gpuplanner.advisor import AdviceResult, Goal, advise
 from gpuplanner.advisor.evaluate import build_project
 from gpuplanner.advisor.goal import Candidate, goal_row, project_goal
 from gpuplanner.commands import SetFields
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.ui import fields, fmt
+from gpuplanner.ui.i18n import current_language
 
 if TYPE_CHECKING:
     from gpuplanner.ui.main_window import MainWindow
@@ -43,6 +45,19 @@ if TYPE_CHECKING:
 class _Bridge(QObject):
     progress = Signal(int, int)
     finished = Signal(object)  # AdviceResult, or the error text
+
+
+def left_out_lines(res: AdviceResult, lang: str) -> list[str]:
+    """One line per reason the advisor left GPU servers out of the goal (the servers the goal itself did not
+    list are not worth a line), in the window's language."""
+    by_reason: dict[str, list[str]] = {}
+    for server, msg in sorted(res.left_out_msgs.items()):
+        if msg.id != "advisor.left_out.not_listed":
+            by_reason.setdefault(msg.render(lang), []).append(server)
+    return [
+        gtext.render("advisor.left_out.line", lang, servers=", ".join(servers), why=why)
+        for why, servers in by_reason.items()
+    ]
 
 
 def _spin(lo: float, hi: float, value: float, decimals: int = 0, suffix: str = "") -> QDoubleSpinBox:
@@ -387,7 +402,8 @@ class AdvisorDialog(QDialog):
             text += " " + self.tr("Cancelled: the front holds what was analysed so far.")
         if not res.front:
             text += " " + self.tr("No design meets every limit: relax one.")
-        self.summary.setText(text)
+        left = left_out_lines(res, current_language())
+        self.summary.setText("\n".join([text, *left]))
         if res.front:
             self.table.selectRow(0)
 
