@@ -352,6 +352,7 @@ class AdvisorDialog(QDialog):
             label.setPos(x, y)
             self.plot.addItem(label)
             self._labels.append(label)
+        self._fit_view(xs, ys)
         self.plot.setLabel("bottom", self.tr("TCO, million {cur}").format(cur=cur))
         self.plot.setLabel(
             "left", self.tr("Time to train (days)") if training else self.tr("Serving headroom (×)")
@@ -406,6 +407,21 @@ class AdvisorDialog(QDialog):
         self.summary.setText("\n".join([text, *left]))
         if res.front:
             self.table.selectRow(0)
+
+    def _fit_view(self, xs: list[float], ys: list[float]) -> None:
+        """Both axes around the front, with room: a front whose designs share one value on an axis (the same
+        time to train, say) would otherwise auto-range to a sliver and print ticks to the 13th digit."""
+        self.plot.enableAutoRange()
+        for axis, vals in (("x", xs), ("y", ys)):
+            v = [x for x in vals if math.isfinite(x)]
+            if not v:
+                continue
+            lo, hi = min(v), max(v)
+            pad = max((hi - lo) * 0.1, abs(hi) * 0.05, 1e-3)
+            if axis == "x":
+                self.plot.setXRange(lo - pad, hi + pad, padding=0)
+            else:
+                self.plot.setYRange(lo - pad, hi + pad, padding=0)
 
     def limit_name(self, name: str) -> str:
         names = {
