@@ -101,6 +101,16 @@ def local_executor(workers: int | None = None) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
 
 
+def left_out_by_reason(res: AdviceResult, lang: str = "en") -> list[tuple[str, list[str]]]:
+    """The servers the advisor left out, grouped by reason in `lang` (reason, servers), for `advise` and the
+    advisor window; the servers the goal itself did not list are not worth a line."""
+    by_reason: dict[str, list[str]] = {}
+    for server, msg in sorted(res.left_out_msgs.items()):
+        if msg.id != "advisor.left_out.not_listed":
+            by_reason.setdefault(msg.render(lang), []).append(server)
+    return list(by_reason.items())
+
+
 def advise(
     goal: Goal,
     *,

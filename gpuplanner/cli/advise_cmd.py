@@ -286,6 +286,8 @@ def _finite(v: Any) -> Any:
 
 
 def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
+    from gpuplanner.advisor.run import left_out_by_reason
+
     g = res.goal
     what = (
         f"train {g.model_id} on {g.total_tokens:.3g} tokens within {g.deadline_days:g} days"
@@ -300,11 +302,7 @@ def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
     )
     for why, n in sorted(res.pruned.items(), key=lambda x: -x[1]):
         print(f"  pruned by {why}: {n}")
-    by_reason: dict[str, list[str]] = {}
-    for server, why in sorted(res.left_out.items()):
-        if why != "not in the goal's server list":  # what the goal itself chose: not worth a line
-            by_reason.setdefault(why, []).append(server)
-    for why, servers in by_reason.items():
+    for why, servers in left_out_by_reason(res):
         print(f"  left out {', '.join(servers)}: {why}")
     if not res.front:
         print("No design meets every limit: relax a limit (see the pruning reasons above).")

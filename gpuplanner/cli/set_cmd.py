@@ -221,7 +221,7 @@ def _workload(ed: _Edits, name: str, fname: str, value: str, key: str) -> None:
 def _check_serving_settings(ed: _Edits) -> None:
     """The serving settings of each edited workload as the analysis reads them, once every edit is in (a
     prompt_dataset's mean must be the prompt_len, whichever of the two keys comes first)."""
-    from gpuplanner.engine.workload import workload_serving_settings
+    from gpuplanner.engine.workload_settings import workload_serving_settings
 
     for wid in sorted(ed.serving_rows):
         row = ed.project.tables["workloads"].get(wid)
@@ -232,7 +232,7 @@ def _check_serving_settings(ed: _Edits) -> None:
 def _check_run_setting(name: str, fname: str, value: Any) -> None:
     """A run setting the engine would refuse is refused now (naming the workload, field and value), before
     anything is written; only the edited field is read (another bad one can be fixed after)."""
-    from gpuplanner.engine.workload import (
+    from gpuplanner.engine.workload_settings import (
         CHOICE_SETTINGS,
         ON_OFF,
         workload_serving_settings,

@@ -18,13 +18,8 @@ from gpuplanner.engine.fabric.fabric_graph import FabricGraph
 from gpuplanner.engine.perf.request import default_kv_bytes
 from gpuplanner.engine.perf.sentences import refusal_msg
 from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
-from gpuplanner.engine.workload import (
-    WorkloadResult,
-    analyze_workload,
-    cluster_of,
-    shape_of,
-    workload_serving_settings,
-)
+from gpuplanner.engine.workload import WorkloadResult, analyze_workload, cluster_of, shape_of
+from gpuplanner.engine.workload_settings import workload_serving_settings
 from gpuplanner.model.rows import Workload
 
 if TYPE_CHECKING:  # for the hint only: the analysis hands the fabric result over

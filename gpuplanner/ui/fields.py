@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuplanner.engine.workload import CHOICE_SETTINGS, ON_OFF, SERVING_SETTINGS
+from gpuplanner.engine.workload_settings import CHOICE_SETTINGS, ON_OFF, SERVING_SETTINGS
 from gpuplanner.model import Project
 from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import field_specs, kinds_for_role

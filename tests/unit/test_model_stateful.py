@@ -37,7 +37,7 @@ from gpuplanner.commands import (
 )
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.perf.settings import SETTINGS
-from gpuplanner.engine.workload import SERVING_SETTINGS, workload_serving_settings, workload_settings
+from gpuplanner.engine.workload_settings import SERVING_SETTINGS, workload_serving_settings, workload_settings
 from gpuplanner.model import Device, Link, Phase, Project, Rack, Team, Workload
 from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import kinds_for_role, validate_project

@@ -85,7 +85,7 @@ def test_goodput_at_llama3_scale_matches_the_paper():
 
 
 def test_workload_row_settings_and_stack():
-    from gpuplanner.engine.workload import train_config
+    from gpuplanner.engine.workload_settings import train_config
     from gpuplanner.model import Workload
 
     wl = Workload(id="w", name="w", tp=8, pp=8, global_batch=1536, seq_len=2048, stack="megatron-2021")

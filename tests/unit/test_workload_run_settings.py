@@ -28,7 +28,7 @@ from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.engine.perf.request import run as request_run
 from gpuplanner.engine.perf.settings import DEFAULTS, SETTINGS, load_stacks
 from gpuplanner.engine.perf.training import estimate
-from gpuplanner.engine.workload import ROW_DEFAULTS, train_config, workload_settings
+from gpuplanner.engine.workload_settings import ROW_DEFAULTS, train_config, workload_settings
 from gpuplanner.model import Project, Workload
 from gpuplanner.storage import open_project, save_project
 from gpuplanner.text import error_line

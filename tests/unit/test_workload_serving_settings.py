@@ -22,7 +22,7 @@ from gpuplanner.cli import main
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.engine.perf.serving_prompts import dataset_names, prompt_lengths
-from gpuplanner.engine.workload import SERVING_SETTINGS, workload_serving_settings
+from gpuplanner.engine.workload_settings import SERVING_SETTINGS, workload_serving_settings
 from gpuplanner.model import Project, Workload
 from gpuplanner.storage import open_project, save_project
 from gpuplanner.text import error_line, shown
@@ -288,6 +288,6 @@ def test_set_takes_the_serving_settings_and_refuses_bad_ones(cluster_file, tmp_p
 
 
 def test_every_dataset_the_engine_knows_is_offered():
-    from gpuplanner.engine.workload import SERVING_SETTINGS as names
+    from gpuplanner.engine.workload_settings import SERVING_SETTINGS as names
 
     assert names == ("serving_stack", "prompt_dataset") and len(dataset_names()) >= 3

@@ -33,6 +33,7 @@ from gpuplanner import text as gtext
 from gpuplanner.advisor import AdviceResult, Goal, advise
 from gpuplanner.advisor.evaluate import build_project
 from gpuplanner.advisor.goal import Candidate, goal_row, project_goal
+from gpuplanner.advisor.run import left_out_by_reason
 from gpuplanner.commands import SetFields
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.ui import fields, fmt
@@ -50,13 +51,9 @@ class _Bridge(QObject):
 def left_out_lines(res: AdviceResult, lang: str) -> list[str]:
     """One line per reason the advisor left GPU servers out of the goal (the servers the goal itself did not
     list are not worth a line), in the window's language."""
-    by_reason: dict[str, list[str]] = {}
-    for server, msg in sorted(res.left_out_msgs.items()):
-        if msg.id != "advisor.left_out.not_listed":
-            by_reason.setdefault(msg.render(lang), []).append(server)
     return [
         gtext.render("advisor.left_out.line", lang, servers=", ".join(servers), why=why)
-        for why, servers in by_reason.items()
+        for why, servers in left_out_by_reason(res, lang)
     ]
 
 
