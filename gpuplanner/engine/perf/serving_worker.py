@@ -23,6 +23,7 @@ from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for, p2
 from gpuplanner.engine.perf.flops import param_counts
 from gpuplanner.engine.perf.kv_cache import held_tokens, prefill_attended, touched_share
 from gpuplanner.engine.perf.memory import usable_memory_gb
+from gpuplanner.engine.perf.served_weights import head_gemm_rate, served_weights
 from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
 from gpuplanner.engine.perf.serving_prompts import PromptLengths, check_mean
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
@@ -265,7 +266,9 @@ def worker(
     g_tp = min(tp, cluster.gpus_per_node)
 
     wb = weight_bytes(setup.precision, cluster, a)
-    weights = c["total"] * wb / n
+    # fp8/fp4 weights: the embedding table and the output head stay in BF16 (served_weights.py)
+    sw = served_weights(shape, wb, sa)
+    weights = sw.total / n
     # KV values per token and layer: GQA heads split over tp (one kept when fewer), MLA's latent whole (mla.py)
     ctx_decode = setup.prompt_len + setup.output_len / 2.0
     # sliding-window layers hold at most the window (kv_cache.py): bytes per context token at the mean context
@@ -278,8 +281,9 @@ def worker(
         4.0 * shape.layers * mla.score_width(shape)
     )  # QK^T + PV FLOPs per query-key pair (mla.score_width)
     # GEMM FLOPs: the layers, plus the output head for every token that yields logits (each decode token, the
-    # last token of a prompt); the input embedding is a row lookup, not a GEMM
-    head = 2.0 * shape.vocab * shape.hidden
+    # last token of a prompt); the input embedding is a row lookup, not a GEMM. The head's GEMM runs at its own
+    # rate (BF16 beside fp8/fp4 layers), counted here as the FLOPs at `rate` that take the same time
+    head = 2.0 * shape.vocab * shape.hidden * (rate / head_gemm_rate(cluster, wb, rate, a))
     gemm_dec = (2.0 * c["layers_active"] + head) / n
     gemm_pre = (2.0 * c["layers_active"] + head / setup.prompt_len) / n
     budget = int(setup.max_batched_tokens or sa.number("max_batched_tokens"))
@@ -319,7 +323,7 @@ def worker(
         k0 += (pp - 1) * float(p2p_s(shape.hidden * 2.0, False, links))
 
     # the input embedding is a row lookup: its table is not streamed each step (a tied table is the output head)
-    dense_w = weights - (0.0 if shape.tied_embeddings else shape.vocab * shape.hidden * wb / n)
+    dense_w = weights - sw.input_table / n
     moe_all = moe_tok = 0.0
     if shape.is_moe:
         expert_w = c["experts_total"] * wb / n
