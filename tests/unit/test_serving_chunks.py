@@ -1,0 +1,99 @@
+"""A prompt's prefill in chunks (engine/perf/serving_steady.chunked_prefill_s): an aggregated replica's own
+prefill and a disaggregated prefill worker's service.
+
+Oracle: a slow per-step loop. Each step carries the decode batch plus the prompt's next chunk (at most the room
+beside the batch; in a replica at least the mean prefill tokens C of the other prompts) and costs Worker.step_s
+of those tokens; the loop sums the steps until the prompt is in. Checked against the closed form on seeded random
+prompt lengths, rooms, batches and C, for a dense and an MoE worker (whose step is concave in its tokens). The
+physics: a step's time grows with its tokens, so a partial last chunk costs its tokens plus one step's fixed part
+(the weights read, the decode batch, the collectives' latency), not a full chunk.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gpuplanner.engine.perf.serving import ServingSetup, worker
+from gpuplanner.engine.perf.serving_steady import chunked_prefill_s, own_prefill
+from gpuplanner.engine.perf.serving_worker import serving_assumptions
+from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
+
+H200 = ClusterSpec(
+    gpu_name="NVIDIA H200 SXM",
+    peak_bf16_tflops=989,
+    peak_fp8_tflops=1979,
+    mem_gb=141,
+    mem_bw_tbyte_per_s=4.8,
+    gpus_per_node=8,
+    scaleup_bw_gbyte_per_s=900,
+    nic_gbps_per_gpu=400,
+)
+LLAMA2_70 = ModelShape("dense", 80, 8192, 64, 8, 28672, 32000, 4096, gated_mlp=True)
+LLAMA3_405 = ModelShape("dense", 126, 16384, 128, 8, 53248, 128256, 131072, gated_mlp=True)
+MIXTRAL = ModelShape("moe", 32, 4096, 32, 8, 14336, 32000, 4096, experts=8, top_k=2, gated_mlp=True)
+
+
+def _worker(shape: ModelShape, tp: int, prompt: int = 2048):
+    setup = ServingSetup(prompt_len=prompt, output_len=256, precision="fp8", kv_precision="fp8")
+    return worker(shape, H200, setup, tp, 1, None, serving_assumptions())
+
+
+def _steps_loop(w, decode: float, prompt: float, room: float, floor: float = 0.0) -> float:
+    """Step by step: each step's tokens = the decode batch + the prompt's next chunk (at least `floor`)."""
+    left, total = float(prompt), 0.0
+    while left > 1e-9 * room:
+        chunk = min(left, room)
+        total += float(w.step_s(decode, max(chunk, floor)))
+        left -= chunk
+    return total
+
+
+@pytest.mark.parametrize(("shape", "tp"), [(LLAMA2_70, 4), (LLAMA3_405, 8), (MIXTRAL, 2)])
+def test_chunked_prefill_matches_a_per_step_loop_on_random_prompts_and_budgets(shape, tp):
+    w = _worker(shape, tp)
+    rng = np.random.default_rng(20261206)
+    n = 300
+    prompts = rng.integers(1, 40_000, size=n).astype(float)
+    rooms = rng.uniform(64.0, 16_384.0, size=n)
+    decode = rng.uniform(0.0, 600.0, size=n)
+    floors = np.where(rng.random(n) < 0.5, 0.0, rng.uniform(0.0, 1.0, size=n) * rooms)
+    # a prompt of an exact number of chunks, and one token over
+    prompts[:20] = np.round(rooms[:20]) * rng.integers(1, 5, size=20)
+    rooms[:20] = np.round(rooms[:20])
+    prompts[20:40] = prompts[:20] + 1.0
+    rooms[20:40] = rooms[:20]
+    got = chunked_prefill_s(w, decode, prompts, rooms, floors)
+    want = np.array([_steps_loop(w, *a) for a in zip(decode, prompts, rooms, floors, strict=True)])
+    assert np.allclose(got, want, rtol=1e-12, atol=0.0)
+
+
+def test_the_partial_last_chunk_costs_its_tokens_and_one_steps_fixed_part():
+    """2,100 tokens at a 2,048-token room: one full step plus a step of 52 tokens, not two full steps. For a dense
+    model: n·step(B, 0) + p·∂step/∂c."""
+    w = _worker(LLAMA2_70, 4)
+    b, room = 100.0, 2048.0
+    got = float(chunked_prefill_s(w, b, 2100.0, room))
+    assert got == pytest.approx(float(w.step_s(b, 2048.0) + w.step_s(b, 52.0)), rel=1e-12)
+    per_token = float(w.step_s(b, 1.0) - w.step_s(b, 0.0))
+    assert got == pytest.approx(2 * float(w.step_s(b, 0.0)) + 2100.0 * per_token, rel=1e-9)
+    assert got < 2 * float(w.step_s(b, room)) * 0.8  # the old count: two full steps
+    # one token over a whole number of chunks: one more step's fixed part and one token's work
+    extra = float(chunked_prefill_s(w, b, 2 * room + 1, room) - chunked_prefill_s(w, b, 2 * room, room))
+    assert extra == pytest.approx(float(w.step_s(b, 1.0)), rel=1e-9)
+
+
+def test_own_prefill_is_the_chunk_sum_per_rate_and_length():
+    w = _worker(LLAMA3_405, 8, 9429)
+    B = np.array([0.0, 50.0, 400.0])
+    C = np.array([0.0, 30.0, 300.0])
+    room = w.budget_tokens - B
+    finite = np.array([True, True, False])
+    p = np.array([500.0, 8000.0, 9429.0, 19_988.0])
+    got = own_prefill(w, p, B, C, room, finite)
+    assert got.shape == (3, 4) and np.all(np.isinf(got[2]))
+    for i in range(2):
+        for j, pj in enumerate(p):
+            assert got[i, j] == pytest.approx(_steps_loop(w, B[i], pj, room[i], C[i]), rel=1e-12)
+    # a prompt within the room: one step carrying at least the mean prefill tokens (unchanged)
+    assert got[1, 0] == pytest.approx(float(w.step_s(50.0, 500.0)), rel=1e-12)
