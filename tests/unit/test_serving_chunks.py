@@ -97,3 +97,74 @@ def test_own_prefill_is_the_chunk_sum_per_rate_and_length():
             assert got[i, j] == pytest.approx(_steps_loop(w, B[i], pj, room[i], C[i]), rel=1e-12)
     # a prompt within the room: one step carrying at least the mean prefill tokens (unchanged)
     assert got[1, 0] == pytest.approx(float(w.step_s(50.0, 500.0)), rel=1e-12)
+
+
+# A disaggregated prefill worker: a prompt longer than the token budget runs in chunks of at most the budget, so it
+# costs its own tokens' work (plus one step's fixed part per chunk), not ⌈P / budget⌉ times the whole prompt.
+LLAMA3_8 = ModelShape("dense", 32, 4096, 32, 8, 14336, 128256, 8192, gated_mlp=True)
+
+
+def _prefill_oracle_s(shape: ModelShape, cluster: ClusterSpec, p: int, budget: int) -> float:
+    """One prompt alone on a TP1 BF16 prefill worker, counted by hand: its FLOPs (2 per weight of the layers per
+    token, the output head once for the last token's logits, causal attention 4·L·heads·head_dim per query-key
+    pair over p(p + 1)/2 pairs) at the BF16 GEMM rate; the weights (layers and head; the input embedding is a
+    lookup) read once per chunk; the activation kernels' bytes per token; no collectives at TP1."""
+    from gpuplanner.engine.perf.assumptions import load_assumptions
+    from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
+
+    a, sa = load_assumptions(), serving_assumptions()
+    g = cluster.gpu_name
+    d = shape.hidden // shape.heads  # head width
+    h, kv = shape.hidden, shape.kv_heads * d
+    per_layer = 2 * h * h + 2 * h * kv + 3 * h * shape.ffn_hidden  # q, o; k, v; gate, up, down
+    per_layer += 2 * h  # the two RMSNorm weights
+    layers = shape.layers * per_layer
+    head = shape.vocab * h
+    flops = 2.0 * layers * p + 2.0 * head + 4.0 * shape.layers * shape.heads * d * p * (p + 1) / 2
+    rate = cluster.peak_bf16_tflops * 1e12 * a.number("gemm_efficiency", g)
+    hbm = cluster.mem_bw_tbyte_per_s * 1e12
+    weights_s = (layers + head + h) * 2.0 / (hbm * a.number("decode_hbm_efficiency"))  # + the final norm
+    ew = sa.table("serving_elementwise_bytes")
+    act_s = activation_bytes_per_token(shape, 1, 1, False, ew) / (
+        hbm * a.number("elementwise_hbm_efficiency")
+    )
+    chunks = -(-p // budget)
+    return flops / rate + chunks * weights_s + p * act_s
+
+
+@pytest.mark.parametrize("prompt", [1_000, 8_192, 8_193, 20_000, 40_000])
+def test_a_prefill_worker_costs_a_prompt_its_own_tokens_not_budget_multiples(prompt):
+    from gpuplanner.engine.perf.serving_steady import prefill_service
+
+    setup = ServingSetup(prompt_len=prompt, output_len=256, precision="bf16")
+    w = worker(LLAMA3_8, H200, setup, 1, 1, None, serving_assumptions())
+    assert w.budget_tokens == 8192 and w.fits
+    one, per_s, _ = prefill_service(w, setup)
+    assert one == pytest.approx(_prefill_oracle_s(LLAMA3_8, H200, prompt, w.budget_tokens), rel=1e-3)
+    # the same as the per-step loop of its chunks, and a prompt above the budget is one prompt per batch
+    assert one == pytest.approx(_steps_loop(w, 0.0, prompt, float(w.budget_tokens)), rel=1e-12)
+    if prompt > w.budget_tokens:
+        assert per_s == pytest.approx(1.0 / one, rel=1e-12)
+
+
+def test_a_long_prompt_costs_about_its_tokens_on_a_prefill_worker():
+    """20,000 tokens at an 8,192-token budget: about 20,000 / 8,192 = 2.44 full budget steps of work (one step's
+    fixed part more: three steps), not ⌈20,000 / 8,192⌉ = 3 steps of all 20,000 tokens."""
+    from gpuplanner.engine.perf.serving_steady import prefill_own_s, prefill_service
+
+    setup = ServingSetup(prompt_len=20_000, output_len=2_000, precision="fp8", kv_precision="fp8")
+    w = worker(LLAMA2_70, H200, setup, 4, 1, None, serving_assumptions())
+    one, _, transfer = prefill_service(w, setup)
+    fluid = 20_000 / w.budget_tokens * float(w.step_s(0.0, float(w.budget_tokens)))
+    assert fluid < one < 1.1 * fluid
+    assert one < float(w.step_s(0.0, 20_000.0)) + 3 * float(w.step_s(0.0, 0.0))
+    # the same count for each length of a distribution
+    from gpuplanner.engine.perf.serving_prompts import PromptLengths
+
+    dist = PromptLengths((10_000.0, 30_000.0), (0.5, 0.5))
+    own = prefill_own_s(w, ServingSetup(**{**setup.__dict__, "prompt_dist": dist}))
+    assert own is not None
+    for p, got in zip(dist.p, own, strict=True):
+        want = _steps_loop(w, 0.0, p, float(w.budget_tokens)) + p * w.kv_token_total_byte / w.nic_byte_per_s
+        assert got == pytest.approx(want, rel=1e-12)
+    assert transfer == pytest.approx(20_000 * w.kv_token_total_byte / w.nic_byte_per_s)

@@ -23,7 +23,6 @@ is (E[W]/ρ)·ln(ρ/(1 − q)) (0 while ρ ≤ 1 − q).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -193,11 +192,15 @@ def own_prefill(
 
 
 def prefill_service(w: Worker, setup: ServingSetup) -> tuple[float, float, float]:
-    """A prefill-only worker: (seconds for one prompt alone, prompts/s at a full token budget, KV transfer s)."""
+    """A prefill-only worker: (seconds for one prompt alone, prompts/s at a full token budget, KV transfer s).
+
+    A prompt runs in chunks of at most the token budget (chunked_prefill_s): one longer than the budget costs
+    its own tokens plus one step's fixed part per chunk. A full batch is ⌊budget / P⌋ whole prompts in one
+    step, or one prompt when P exceeds the budget."""
     isl = setup.prompt_len
     k = max(1, w.budget_tokens // isl)
-    one = float(w.step_s(0.0, float(isl))) * math.ceil(isl / w.budget_tokens)
-    full = float(w.step_s(0.0, float(k * isl))) * math.ceil(isl / w.budget_tokens)
+    one = float(chunked_prefill_s(w, 0.0, float(isl), float(w.budget_tokens)))
+    full = float(w.step_s(0.0, float(k * isl))) if isl <= w.budget_tokens else one
     transfer = isl * w.kv_token_total_byte / w.nic_byte_per_s
     return one, k / full, transfer
 
@@ -225,7 +228,7 @@ def prefill_own_s(w: Worker, setup: ServingSetup) -> NDArray[np.float64] | None:
     if setup.prompt_dist is None:
         return None
     p = setup.prompt_dist.p
-    one = w.step_s(0.0, p) * np.ceil(p / w.budget_tokens)
+    one = chunked_prefill_s(w, 0.0, p, float(w.budget_tokens))
     return np.asarray(one + p * w.kv_token_total_byte / w.nic_byte_per_s, dtype=np.float64)
 
 
