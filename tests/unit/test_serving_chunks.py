@@ -6,7 +6,10 @@ beside the batch; in a replica at least the mean prefill tokens C of the other p
 of those tokens; the loop sums the steps until the prompt is in. Checked against the closed form on seeded random
 prompt lengths, rooms, batches and C, for a dense and an MoE worker (whose step is concave in its tokens). The
 physics: a step's time grows with its tokens, so a partial last chunk costs its tokens plus one step's fixed part
-(the weights read, the decode batch, the collectives' latency), not a full chunk.
+(the weights read, the decode batch, the collectives' latency), not a full chunk. A second oracle runs a whole
+replica: a discrete-event simulation of FCFS chunked prefill (Poisson arrivals, prompts drawn from the MLPerf
+405B histogram, each step filled from the head of the queue up to the room and timed by step_s, a prompt's first
+token at the end of the step holding its last token) against the closed-form TTFT at light load.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ import numpy as np
 import pytest
 
 from gpuplanner.engine.perf.serving import ServingSetup, worker
-from gpuplanner.engine.perf.serving_steady import chunked_prefill_s, own_prefill
+from gpuplanner.engine.perf.serving_prompts import prompt_lengths
+from gpuplanner.engine.perf.serving_steady import chunked_prefill_s, max_rate, own_prefill, steady_state
 from gpuplanner.engine.perf.serving_worker import serving_assumptions
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 
@@ -97,6 +101,68 @@ def test_own_prefill_is_the_chunk_sum_per_rate_and_length():
             assert got[i, j] == pytest.approx(_steps_loop(w, B[i], pj, room[i], C[i]), rel=1e-12)
     # a prompt within the room: one step carrying at least the mean prefill tokens (unchanged)
     assert got[1, 0] == pytest.approx(float(w.step_s(50.0, 500.0)), rel=1e-12)
+
+
+def _replica_ttfts(w, decode: float, rate: float, lengths, weights, n: int, seed: int):
+    """Discrete-event simulation of an aggregated replica's prefill with a fixed decode batch: a prompt joins the
+    FCFS queue at the first step boundary after it arrives; each step takes up to the room of queued tokens from
+    the head of the queue and lasts step_s(decode, its prefill tokens); with nothing queued, steps are decode
+    only. A prompt's TTFT ends with the step that holds its last token."""
+    rng = np.random.default_rng(seed)
+    room = w.budget_tokens - decode
+    arrive = np.cumsum(rng.exponential(1.0 / rate, n))
+    left = rng.choice(lengths, size=n, p=weights).astype(float)
+    idle = float(w.step_s(decode, 0.0))
+    ttft = np.empty(n)
+    t, head, queued = 0.0, 0, 0
+    while head < n:
+        while queued < n and arrive[queued] <= t:
+            queued += 1
+        if head == queued:  # decode-only steps until the next arrival
+            t += max(np.ceil((arrive[queued] - t) / idle), 1.0) * idle
+            continue
+        cap, i, done = room, head, []
+        while cap > 1e-9 and i < queued:
+            take = min(cap, left[i])
+            left[i] -= take
+            cap -= take
+            if left[i] <= 1e-9:
+                done.append(i)
+            i += 1
+        t += float(w.step_s(decode, room - cap))
+        for j in done:
+            ttft[j] = t - arrive[j]
+        head = done[-1] + 1 if done else head
+    return ttft
+
+
+def test_the_replicas_ttft_matches_a_discrete_event_simulation_at_light_load():
+    """405B on one H200 TP8 replica at 5 % of its capacity, prompts from the MLPerf histogram (multi-chunk prompts
+    are common: 476 … 19,988 tokens at a room of ~8,190): the closed-form mean and p99 TTFT against the
+    simulation (closed form −1.3 % in the mean, −0.2 % at p99). Tolerance 2 %: the closed form leaves out the
+    residual of the decode step in progress at arrival (half a 19 ms step, 0.7 % of the mean) and the next
+    prompt's tokens filling a prompt's last step under load. The old count (each prompt ⌈p / room⌉ full steps)
+    gave +29 % in the mean and +24 % at p99; its own prefill alone is 40 % over the simulated TTFT."""
+    d = prompt_lengths("mlperf-llama3.1-405b")
+    setup = ServingSetup(
+        prompt_len=9429,
+        output_len=685,
+        precision="fp8",
+        kv_precision="fp8",
+        ttft_s=6.0,
+        tpot_s=0.175,
+        ttft_percentile=99,
+        prompt_dist=d,
+    )
+    w = worker(LLAMA3_405, H200, setup, 8, 1, None, serving_assumptions())
+    lam = 0.05 * max_rate(w, setup)[0]
+    op = steady_state(w, setup, [lam])
+    sim = _replica_ttfts(w, float(op.decode_batch[0]), lam, d.p, d.w / d.w.sum(), 60_000, 7)
+    assert float(op.ttft_s[0]) == pytest.approx(float(sim.mean()), rel=0.02)
+    assert float(op.ttft_target_s[0]) == pytest.approx(float(np.quantile(sim, 0.99)), rel=0.02)
+    room = w.budget_tokens - float(op.decode_batch[0])
+    old = np.ceil(d.p / room) * float(w.step_s(op.decode_batch[0], room))
+    assert float(old @ (d.w / d.w.sum())) > 1.3 * float(sim.mean())
 
 
 # A disaggregated prefill worker: a prompt longer than the token budget runs in chunks of at most the budget, so it
