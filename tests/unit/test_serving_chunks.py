@@ -139,9 +139,8 @@ def _replica_ttfts(w, decode: float, rate: float, lengths, weights, n: int, seed
 def test_the_replicas_ttft_matches_a_discrete_event_simulation_at_light_load():
     """405B on one H200 TP8 replica at 5 % of its capacity, prompts from the MLPerf histogram (multi-chunk prompts
     are common: 476 … 19,988 tokens at a room of ~8,190): the closed-form mean and p99 TTFT against the
-    simulation (closed form −1.3 % in the mean, −0.2 % at p99). Tolerance 2 %: the closed form leaves out the
-    residual of the decode step in progress at arrival (half a 19 ms step, 0.7 % of the mean) and the next
-    prompt's tokens filling a prompt's last step under load. The old count (each prompt ⌈p / room⌉ full steps)
+    simulation (closed form +0.1 % in the mean, +1.1 % at p99; −1.3 % / −0.2 % before the waits of whole steps,
+    serving_steps.py, counted the decode step in progress at arrival). Tolerance 2 %. The old count (each prompt ⌈p / room⌉ full steps)
     gave +29 % in the mean and +24 % at p99; its own prefill alone is 40 % over the simulated TTFT."""
     d = prompt_lengths("mlperf-llama3.1-405b")
     setup = ServingSetup(
@@ -163,6 +162,55 @@ def test_the_replicas_ttft_matches_a_discrete_event_simulation_at_light_load():
     room = w.budget_tokens - float(op.decode_batch[0])
     old = np.ceil(d.p / room) * float(w.step_s(op.decode_batch[0], room))
     assert float(old @ (d.w / d.w.sum())) > 1.3 * float(sim.mean())
+
+
+_LOADED = {
+    "405b": (LLAMA3_405, 8, "mlperf-llama3.1-405b", 685, 6.0, 0.175),
+    "llama2-70b": (LLAMA2_70, 1, "mlperf-llama2-70b", 291, 2.0, 0.2),
+    "mixtral": (MIXTRAL, 1, "mlperf-mixtral-8x7b", 146, 2.0, 0.2),
+}
+
+
+@pytest.mark.parametrize(
+    ("case", "load"),
+    [
+        ("405b", 0.5),
+        ("405b", 0.8),
+        ("405b", 1.0),
+        ("llama2-70b", 0.5),
+        ("llama2-70b", 1.0),
+        ("mixtral", 0.5),
+        ("mixtral", 0.8),
+    ],
+)
+def test_the_replicas_ttft_under_load_matches_the_simulation(case, load):
+    """The waits of whole steps (serving_steps.py) under load, against the discrete-event simulation: the mean
+    within 2 % at 50 % … 100 % of the rate that binds (405B: its p99 TTFT ≤ 6 s; the others their TPOT);
+    before them the closed form was −6…−9 % (405B) and −29…−37 % (short prompts: an arrival waits for the step
+    in progress and the next one). The 405B p99 is within 8 % and not above the simulation (−6 %; it was −9 %).
+    The short-prompt p99 is still 18–27 % below (the spread of the step in progress is not in the quantile)."""
+    shape, tp, name, out, ttft, tpot = _LOADED[case]
+    d = prompt_lengths(name)
+    setup = ServingSetup(
+        prompt_len=round(d.mean),
+        output_len=out,
+        precision="fp8",
+        kv_precision="fp8",
+        ttft_s=ttft,
+        tpot_s=tpot,
+        ttft_percentile=99,
+        tpot_percentile=99,
+        prompt_dist=d,
+    )
+    w = worker(shape, H200, setup, tp, 1, None, serving_assumptions())
+    lam = load * max_rate(w, setup)[0]
+    op = steady_state(w, setup, [lam])
+    n = 40_000
+    sim = _replica_ttfts(w, float(op.decode_batch[0]), lam, d.p, d.w / d.w.sum(), n, 11)[n // 20 :]
+    assert float(op.ttft_s[0]) == pytest.approx(float(sim.mean()), rel=0.02)
+    if case == "405b":
+        p99 = float(np.quantile(sim, 0.99))
+        assert 0.92 * p99 <= float(op.ttft_target_s[0]) <= 1.005 * p99
 
 
 # A disaggregated prefill worker: a prompt longer than the token budget runs in chunks of at most the budget, so it

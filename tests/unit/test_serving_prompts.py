@@ -30,6 +30,7 @@ from gpuplanner.engine.perf.serving_prompts import (
     ttft_quantile,
 )
 from gpuplanner.engine.perf.serving_steady import max_rate, own_prefill, steady_state, wait_quantile
+from gpuplanner.engine.perf.serving_steps import step_own_s
 from gpuplanner.engine.perf.serving_worker import serving_assumptions
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 
@@ -198,12 +199,13 @@ def test_a_single_prompt_length_is_the_point_mass_of_the_same_queue_model():
     # the load is the prefill WORK: a prompt holds the replica for p · step(B, room) / room
     room = w.budget_tokens - a.decode_batch
     work = 9429.0 * w.step_s(a.decode_batch, room) / room
-    own = own_prefill(w, np.array([9429.0]), a.decode_batch, a.prefill_tokens_per_step, room, a.feasible)[
-        :, 0
-    ]
     rho = lam * work
     ok = rho < 1
     mean_wait = rho * work / (2 * (1 - rho))
+    # plus the waits of whole steps (serving_steps.py), at that wait
+    own = step_own_s(
+        w, np.array([9429.0]), np.ones(1), lam, a.tpot_s, a.decode_batch, room, mean_wait, a.feasible & ok
+    )[:, 0]
     assert np.allclose(a.ttft_s[ok], own[ok] + mean_wait[ok], rtol=1e-9)
 
 

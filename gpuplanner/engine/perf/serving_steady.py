@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gpuplanner.engine.perf.serving_prompts import PromptLengths, pk_wait, ttft_quantile
+from gpuplanner.engine.perf.serving_steps import step_own_s
 from gpuplanner.engine.perf.serving_tails import tpot_quantile
 from gpuplanner.engine.perf.serving_worker import ServingSetup, Worker
 
@@ -113,6 +114,10 @@ def steady_state(
         es, es2 = work @ pw, (work**2) @ pw
         rho_w = np.where(ok, lam * es, np.inf)  # < 1 exactly when C < room (the step is linear in C)
         wait = np.where(ok, pk_wait(rho_w, np.where(ok, es, 1.0), np.where(ok, es2, 1.0)), np.inf)
+        ok &= rho_w < 1.0
+        # the waits of whole steps beyond the fluid queue: the step in progress at arrival, the no-prefill part
+        # of steps, the end of the prompt's last step (serving_steps.py); the fluid own p·F/room inside
+        own = step_own_s(w, pl, pw, lam, T, B, room, wait, ok)
         ttft = np.where(ok, np.where(ok[:, None], own, 0.0) @ pw, np.inf) + wait
         q = None if setup.ttft_percentile is None else setup.ttft_percentile / 100.0
         if q is None:

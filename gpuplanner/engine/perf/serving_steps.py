@@ -1,0 +1,132 @@
+"""A request's time to first token in an aggregated replica beyond the fluid prefill queue: the waits that come
+from a replica working in whole steps (serving_steady.steady_state).
+
+The fluid model serves prefill work continuously: a prompt of p tokens is p·F/room of work (F = step(B, room),
+a full step), and the M/G/1 of that work gives the wait W (Pollaczek–Khinchine, Cramér–Lundberg:
+serving_prompts.py). A replica instead works in steps, and a step carrying c < room prefill tokens lasts
+a + b·c (a = step(B, 0), the decode-only step; b per prefill token), which is c·F/room of service followed by
+a(1 − c/room) in which no prefill work is done (a decode-only step is all of it). Prompts that arrive during a
+step join at its end, and a prompt's first token comes at the end of the step that holds its last token. A
+request's TTFT is then exactly
+
+    TTFT = X + N + p·F/room + E
+
+X: the work in the system at arrival. The server works at unit rate except in the no-prefill intervals, so by
+the work decomposition of Boxma & Groenendijk (O. J. Boxma, W. P. Groenendijk, "Pseudo-conservation laws in
+cyclic-service systems", J. Appl. Prob. 24 (1987) 949–964; a generalisation of Fuhrmann & Cooper, "Stochastic
+decompositions in the M/G/1 queue with generalized vacations", Oper. Res. 33 (1985)) X is the M/G/1 work W
+plus, independently, Y: the work at a random epoch of a no-prefill interval. An interval a(1 − z) (z = c/room)
+starts with the work that arrived during the step's c·F/room of service (ρ·zF, ρ = λ·E[p]·F/room) and gains ρ
+per second: E[Y] = ρ·E[zF·L + L²/2] / E[L], L = a(1 − z).
+N: the rest of the no-prefill part of the step in progress (an arrival in its c·F/room waits all of it, one in it
+the residual; steps length-biased by PASTA and renewal theory, Kleinrock, "Queueing Systems, Vol. 1", 1975,
+§5.2, residual life E[S²]/(2E[S])): E[N] = E[zF·L + L²/2] / E[S], E[S] = T, the mean step (TPOT).
+E: the end of the prompt's last step. Its tokens end at a share φ of that step (U tokens ahead at the boundary:
+φ = frac((U + p)/room), 1 for a whole number of chunks); the step also carries the tokens of later prompts
+already queued when it starts (fill ≤ room·(1 − φ)) and lasts step(B, φ·room + fill), of which the fluid counts
+φ·F: E = step(B, φ·room + fill) − φ·F.
+
+The per-step prefill tokens c: mean C = λ·E[p]·T (Little); second moment from the step-to-step recursion of a
+replica that takes in each step what arrived during the previous one (c_{k+1} = tokens arriving in step k, a
+compound Poisson count over a step of a + b·c_k: E[S²] = (a² + 2abC + b²λE[p²]T)/(1 − (bλE[p])²)), capped at
+room·C (c ≤ room). U: exponential with its mean E[X] − E[service left in the step in progress] in tokens, and
+an atom at 0 of mass (1 − ρ)·exp(−λ·E[S²]/(2T)) (no backlog and no arrival ahead in the step in progress):
+φ is averaged over the atom and Gauss–Laguerre nodes of the exponential. fill: the tokens of the prompts that
+arrive between the request's arrival and the start of its last step (τ = TTFT − that step), a compound
+Poisson count: one prompt (its length drawn from the histogram, capped at the room left) with probability
+P(1), two or more with the rest of the mean count. τ depends on the TTFT: a short fixed-point iteration.
+
+Checked against a discrete-event simulation of the replica (tests/unit/test_serving_chunks.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gpuplanner.engine.perf.serving_worker import Worker
+
+_NODES, _NODE_W = np.polynomial.laguerre.laggauss(16)
+
+
+def _rounding(x: NDArray[Any]) -> NDArray[np.float64]:
+    """⌈x⌉ − x with a whole number of chunks at 0 (φ = 1): the room a prompt leaves in its last step."""
+    n = np.maximum(np.ceil(x * (1.0 - 1e-12)), 1.0)
+    return np.asarray(n - x, dtype=np.float64)
+
+
+def _mean_min(lengths: NDArray[Any], weights: NDArray[Any], cap: NDArray[Any]) -> NDArray[np.float64]:
+    """E[min(P, cap)] over the histogram (piecewise linear in cap, knots at the lengths)."""
+    order = np.argsort(lengths)
+    p, w = lengths[order], weights[order]
+    knots = np.concatenate([[0.0], p])
+    below = np.concatenate([[0.0], np.cumsum(w * p)])  # Σ_{p_i ≤ knot} w_i p_i
+    above = 1.0 - np.concatenate([[0.0], np.cumsum(w)])  # P(P > knot)
+    vals = below + knots * above
+    c = np.asarray(cap, dtype=float)
+    return np.asarray(np.where(c >= p[-1], float(w @ p), np.interp(c, knots, vals)), dtype=np.float64)
+
+
+def step_own_s(
+    w: Worker,
+    lengths: NDArray[Any],
+    weights: NDArray[Any],
+    lam: NDArray[Any],
+    T: NDArray[Any],
+    B: NDArray[Any],
+    room: NDArray[Any],
+    wait: NDArray[Any],
+    ok: NDArray[Any],
+    iterations: int = 8,
+) -> NDArray[np.float64]:
+    """(rates, lengths): a request's TTFT less the M/G/1 wait W (module doc: E[Y] + E[N] + p·F/room + E), at the
+    rates `lam` with their mean step T, decode batch B, room and W (`wait`); inf where not `ok`."""
+    p = np.asarray(lengths, dtype=float)
+    pw = np.asarray(weights, dtype=float)
+    pw = pw / pw.sum()
+    m1, m2 = float(p @ pw), float(p**2 @ pw)
+    lam_, T_, B_, rm, W_ = (
+        np.where(ok, np.asarray(v, dtype=float), d)
+        for v, d in ((lam, 0.0), (T, 1.0), (B, 0.0), (room, 1.0), (wait, 0.0))
+    )
+    rm = np.maximum(rm, 1.0)
+    a = w.step_s(B_, 0.0)
+    F = w.step_s(B_, rm)
+    b = (F - a) / rm
+    C = lam_ * m1 * T_
+    u = np.minimum(b * lam_ * m1, 1.0 - 1e-9)
+    es2_gated = (a * a + 2 * a * b * C + b * b * lam_ * m2 * T_) / (1.0 - u * u)
+    ec2 = np.minimum(lam_ * m2 * T_ + (lam_ * m1) ** 2 * es2_gated, rm * C)
+    ez, ez2 = C / rm, ec2 / rm**2
+    es2 = a * a + 2 * a * b * C + b * b * ec2
+    rho = lam_ * m1 * F / rm
+    zl = a * F * (ez - ez2)  # E[zF · L]
+    l1, l2 = a * (1.0 - ez), a * a * (1.0 - 2.0 * ez + ez2)  # E[L], E[L²]
+    n_res = (zl + l2 / 2.0) / T_
+    y = rho * (zl + l2 / 2.0) / np.maximum(l1, 1e-30)
+    in_service = F * F * ez2 / (2.0 * T_)
+    u_tok = np.maximum(W_ + y - in_service, 0.0) * rm / F  # E[U], tokens ahead at the boundary
+    busy = 1.0 - (1.0 - np.minimum(rho, 1.0)) * np.exp(-lam_ * es2 / (2.0 * T_))
+    # 1 − φ per (rate, length, node): the atom (U = 0) and the exponential's Gauss–Laguerre nodes
+    s = p[None, :] / rm[:, None]
+    mu = (u_tok / np.maximum(busy, 1e-12) / rm)[:, None, None]
+    x = np.concatenate([_rounding(s)[..., None], _rounding(s[..., None] + mu * _NODES)], axis=-1)
+    xw = np.concatenate([(1.0 - busy)[:, None], busy[:, None] * _NODE_W[None, :]], axis=-1)[:, None, :]
+    base = (W_ + y + n_res)[:, None] + p[None, :] * (F / rm)[:, None]  # the TTFT but for E
+    cap = rm[:, None, None] * x
+    one = _mean_min(p, pw, cap)
+    ttft = base + (a[:, None, None] * x * xw).sum(-1)
+    tau = np.maximum(ttft - F[:, None], 0.0)
+    for _ in range(iterations):  # fill ← τ ← TTFT
+        mean_n = lam_[:, None] * tau  # prompts arriving behind before the last step starts
+        p1 = mean_n * np.exp(-mean_n)
+        p2 = np.maximum(1.0 - np.exp(-mean_n) - p1, 0.0)
+        more = np.where(p2 > 0, m1 * (mean_n - p1) / np.maximum(p2, 1e-300), 0.0)  # E[tokens | ≥ 2 prompts]
+        fill = p1[..., None] * one + p2[..., None] * np.minimum(more[..., None], cap)
+        last = w.step_s(B_[:, None, None], rm[:, None, None] * (1.0 - x) + fill)
+        ttft = base + ((last - (1.0 - x) * F[:, None, None]) * xw).sum(-1)
+        tau = np.maximum(ttft - (last * xw).sum(-1), 0.0)
+    out = ttft - W_[:, None]
+    return np.asarray(np.where(np.asarray(ok)[:, None], out, np.inf), dtype=np.float64)
