@@ -306,5 +306,7 @@ def _target(w: dict[str, Any], entry: Any, lang: str) -> str:
     if not needed["fits"]:
         why = _refusal(entry.needed if entry is not None else None, needed["refusal"], lang)
         return say("an.target_no_fit", load=load, within=within, why=why)
+    if not needed["max_requests_per_s"]:  # the engine's smallest layout, serving nothing within the targets
+        return say("an.target_unreachable", load=load, within=within, why=needed["limited_by"] or "nothing")
     key = "an.target_met" if w.get("meets_target") else "an.target_not_met"
     return say(key, load=load, within=within, needed=w["gpus_needed"], gpus=w["gpus"])

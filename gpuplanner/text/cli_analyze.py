@@ -60,6 +60,11 @@ ANALYZE: dict[str, tuple[str, str]] = {
         "target: {load}{within} — cannot be served: {why}",
         "目标：{within}{load} — 无法满足：{why}",
     ),
+    "an.target_unreachable": (
+        "target: {load}{within} — NOT met; no layout serves a request within the targets (limited by "
+        "{why@serving_limit})",
+        "目标：{within}{load} — 未满足；没有任何布局能在目标以内服务请求（受限于 {why@serving_limit}）",
+    ),
     "an.targets_only": (
         "targets: {targets} (the capacity above is within them)",
         "目标：{targets}（以上服务能力均在目标以内）",

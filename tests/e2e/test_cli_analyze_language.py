@@ -35,7 +35,10 @@ WORKLOADS = [
 ]  # fmt: skip
 # one server's partition, too small for one replica of a 405B model: the serving refusal
 REFUSED = ["partition.small.servers=node-0001", "workload.ds.model=llama3-405b", "workload.ds.kind=inference",
-           "workload.ds.precision=bf16", "workload.ds.partition=small"]  # fmt: skip
+           "workload.ds.precision=bf16", "workload.ds.partition=small",
+           # a TTFT no layout meets: nothing served, at any size
+           "workload.fast.model=llama3-70b", "workload.fast.kind=inference", "workload.fast.users=10",
+           "workload.fast.ttft_target_s=0.001"]  # fmt: skip
 
 
 def cli(*args: str) -> tuple[int, str]:
@@ -174,6 +177,22 @@ def test_a_workload_that_cannot_be_evaluated_shows_its_message(outputs, lang):
     else:  # the serving refusal in Chinese (the JSON keeps the engine's English), with the same numbers
         assert "放不下一个副本" in refusal and not english_runs(refusal), refusal
         assert numbers(refusal) == numbers(block(en_txt, "ds"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_target_no_layout_meets_is_said_so_without_a_gpu_count(outputs, lang):
+    txt, d = outputs["refused", lang]
+    fast = next(w for w in d["workloads"] if w["name"] == "fast")
+    assert fast["meets_target"] is False and fast["needed"]["max_requests_per_s"] == 0
+    b = block(txt, "fast")
+    said = {
+        "en": ["no request can be served", "NOT met; no layout serves a request", "TTFT ≤ 0.001 s"],
+        "zh": ["在目标以内无法服务任何请求", "未满足；没有任何布局能在目标以内服务请求", "TTFT ≤ 0.001 秒"],
+    }[lang]
+    assert all(s in b for s in said), b
+    assert fast["gpus_needed"] is None or not shows(
+        b.splitlines()[-1], fast["gpus_needed"]
+    )  # they serve nothing
 
 
 def names(d: dict) -> list[str]:
