@@ -172,6 +172,9 @@ def build_project(
             id=p.new_id("workloads"),
             name=f"{goal.model_id} ({goal.total_tokens:.3g} tokens)",
             model_id=goal.model_id,
+            # the sequence the layout was chosen for (ideal_training: the catalog model's): the table's
+            # default (8,192) would train a 32k-sequence MoE model at a quarter of its sequence
+            seq_len=model_shape(p.catalog, goal.model_id).seq_len,
             global_batch=goal.global_batch,
             precision=goal.precision,
             total_tokens=goal.total_tokens,
