@@ -3,8 +3,10 @@ file the advisor writes, through the CLI's main()). Goals on oversubscribed (2:1
 leaf-spine and three-tier fat-tree fabrics: a dense and an MoE training goal (the MoE model's catalog
 sequence is 32,768 tokens, not the workload table's default 8,192), an aggregated and a disaggregated serving
 goal. Each written design must analyse to the time to train / requests per second it was ranked at (1e-9
-relative) with the layout it was ranked with; and the ideal-fabric time the search prunes by must be a lower
-bound of every design's time on its drawn fabric (else a pruned design could have been on the front)."""
+relative) with the layout it was ranked with; the ideal-fabric time the search prunes by must be a lower
+bound of every design's time on its drawn fabric (else a pruned design could have been on the front); and a
+design whose drawn fabric slows the ideal fabric's fastest layout trains with the fastest, on that fabric,
+of the ideal fabric's next layouts (each written as its own file and analysed)."""
 
 from __future__ import annotations
 
@@ -18,9 +20,11 @@ import pytest
 
 from gpuplanner.advisor import Goal, advise
 from gpuplanner.advisor import evaluate as ev
+from gpuplanner.advisor.goal import Candidate
 from gpuplanner.advisor.space import model_shape
 from gpuplanner.cli import main
 from gpuplanner.cli.advise_cmd import designs_json, write_designs
+from gpuplanner.storage import save_project
 
 FABRICS = {"templates": ("rail-leaf-spine", "fat-tree-3tier"), "oversubs": (1.0, 2.0, 4.0)}
 GOALS = {
@@ -105,7 +109,7 @@ def test_the_ideal_fabric_time_bounds_every_design_on_its_drawn_fabric(name: str
         if d.get("time_to_train_days") is None:
             continue
         days, layout = ev.ideal_training(cat, goal, cat.get(d["server"]), d["gpus"], shape)
-        assert layout == d["layout"]
+        assert layout == d.get("ideal_fabric_layout", d["layout"])
         assert days <= d["time_to_train_days"] * (1 + 1e-9), (d["candidate"], days, d["time_to_train_days"])
         seen += 1
     assert seen >= 10
@@ -129,3 +133,38 @@ def test_the_pruned_moe_search_on_oversubscribed_fabrics_finds_the_exhaustive_fr
         return sorted(tuple(str(v) for k, v in d["candidate"].items() if k != "extra") for d in r.front)
 
     assert pruned.front and keys(pruned) == keys(full)
+
+
+def test_a_design_slowed_by_its_spine_trains_with_the_fastest_layout_on_its_drawn_fabric(
+    advised, tmp_path: Path
+):
+    """MoE on a 4:1 spine: the ideal fabric's EP 4 all-to-all crosses it; the advisor re-times the ideal
+    fabric's next layouts on the drawn fabric. Oracle: each of those layouts written into the design's plan
+    and analysed by the CLI — the design's layout is the fastest of them, and faster than the ideal one."""
+    goal = GOALS["moe"]
+    res = advised("moe")
+    changed = [d for d in res.designs if "ideal_fabric_layout" in d]
+    assert changed and any("ideal_fabric_layout" in d for d in res.front)
+    assert all(d["oversub"] > 1 for d in changed)  # a non-blocking fabric never slows the ideal layout
+    d = min(changed, key=lambda x: (x["servers"], x["fabric"], x["oversub"]))
+    cand = Candidate(**{k: v for k, v in d["candidate"].items() if k != "extra"})
+    cat = ev.catalog()
+    layouts = ev.ideal_layouts(
+        cat,
+        goal,
+        cat.get(d["server"]),
+        d["gpus"],
+        model_shape(cat, goal.model_id),
+        ev.LAYOUTS_ON_DRAWN_FABRIC,
+    )
+    assert layouts[0][1] == d["ideal_fabric_layout"] and d["layout"] in [x[1] for x in layouts]
+    times = {}
+    for i, (_, lay) in enumerate(layouts):
+        f = tmp_path / f"layout-{i}.gpuplan"
+        save_project(ev.build_project(goal, cand, lay), f)
+        (w,) = _analyze(f)["workloads"]
+        if w["time_to_train_days"] is not None:
+            times[i] = w["time_to_train_days"]
+    chosen = [x[1] for x in layouts].index(d["layout"])
+    assert times[chosen] == pytest.approx(d["time_to_train_days"], rel=1e-9, abs=0)
+    assert times[chosen] == min(times.values()) < times[0] * (1 - 1e-6)
