@@ -277,24 +277,44 @@ def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
 
 def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict[str, Any]:
     """The design's figures and whether it holds every limit (``feasible``), or ``error`` when it cannot be
-    planned or analysed."""
+    planned or analysed. A training design that holds every limit a layout cannot change (power, racks,
+    capex, cooling) and whose drawn fabric slows the ideal fabric's layout is analysed again with the faster
+    layout ``faster_on_drawn_fabric`` finds; ``ideal_fabric_layout`` then keeps the one it replaced."""
     out: dict[str, Any] = {"candidate": dataclasses.asdict(cand), "layout": layout}
     cat = catalog()
     try:
         p = build_project(goal, cand, layout, cat, serving_workload=False)
         res = analyze_project(p)
-        if goal.kind == "training":
-            faster = faster_on_drawn_fabric(goal, cand, res, cat)
-            if faster is not None:  # the design is the plan with that layout, analysed in full again
-                out["ideal_fabric_layout"] = layout
-                out["layout"] = layout = faster
-                p = build_project(goal, cand, layout, cat, serving_workload=False)
-                res = analyze_project(p)
         data = results_json(p, res)
     except PlannerError as exc:
         out["error"] = exc.one_line()
         out["feasible"] = False
         return out
+    _figures(goal, cand, data, cat, out)
+    if goal.kind == "training" and "error" not in out and _layout_may_decide(out["limits"]):
+        faster = faster_on_drawn_fabric(goal, cand, res, cat)
+        if faster is not None:
+            try:
+                p = build_project(goal, cand, faster, cat, serving_workload=False)
+                data = results_json(p, analyze_project(p))
+            except PlannerError:  # not expected (the layout was analysed on this plan): keep the first
+                return out
+            out["ideal_fabric_layout"] = layout
+            out["layout"] = faster
+            _figures(goal, cand, data, cat, out)
+    return out
+
+
+# limits a training layout cannot change: a design breaking one of them stays infeasible whatever its layout
+_LAYOUT_FREE = ("facility_kw", "rack_kw", "racks", "capex_usd", "cooling")
+
+
+def _layout_may_decide(lims: list[dict[str, Any]]) -> bool:
+    return all(lim["within"] for lim in lims if lim["name"] in _LAYOUT_FREE)
+
+
+def _figures(goal: Goal, cand: Candidate, data: dict[str, Any], cat, out: dict[str, Any]) -> None:
+    """The analysis's figures (``results_json``), the limits against them and the binding one, into ``out``."""
     perf = data.get("performance") or {}
     racks = data.get("racks") or []
     out.update(
@@ -323,6 +343,7 @@ def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict
         out["step_time_s"] = perf.get("step_time_s")
         out["mfu"] = perf.get("mfu")
         for key in ("step_time_s_range", "time_to_train_days_range"):
+            out.pop(key, None)  # a second analysis (a faster layout) replaces the first's
             if key in perf:
                 out[key] = perf[key]
         if out["time_to_train_days"] is None:
@@ -336,7 +357,6 @@ def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict
     out["limits"] = limits(goal, out)
     out["feasible"] = "error" not in out and all(lim["within"] for lim in out["limits"])
     out["binding"] = binding(out["limits"])
-    return out
 
 
 def limits(goal: Goal, d: dict[str, Any]) -> list[dict[str, Any]]:
