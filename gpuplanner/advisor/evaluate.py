@@ -87,9 +87,13 @@ def ideal_training(cat, goal: Goal, srv, gpus: int, shape) -> tuple[float, dict[
 
 
 @lru_cache(maxsize=256)
-def _ideal_layouts_cached(server_id: str, gpus: int, goal: Goal, k: int) -> tuple:
+def _ideal_layouts_cached(
+    server_id: str, gpus: int, model_id: str, global_batch: int, precision: str, total_tokens: float, k: int
+) -> tuple:
+    """``ideal_layouts`` per process for the default catalog, keyed by what the sweep reads of the goal."""
     cat = catalog()
-    return tuple(ideal_layouts(cat, goal, cat.get(server_id), gpus, model_shape(cat, goal.model_id), k))
+    goal = Goal(model_id=model_id, global_batch=global_batch, precision=precision, total_tokens=total_tokens)
+    return tuple(ideal_layouts(cat, goal, cat.get(server_id), gpus, model_shape(cat, model_id), k))
 
 
 def faster_on_drawn_fabric(goal: Goal, cand: Candidate, res, cat) -> dict[str, Any] | None:
@@ -106,7 +110,8 @@ def faster_on_drawn_fabric(goal: Goal, cand: Candidate, res, cat) -> dict[str, A
     best_s = w.estimate.time_to_train_s
     srv = cat.get(cand.server)
     if cat is catalog():
-        layouts = list(_ideal_layouts_cached(cand.server, cand.gpus, goal, LAYOUTS_ON_DRAWN_FABRIC))
+        key = (goal.model_id, goal.global_batch, goal.precision, goal.total_tokens)
+        layouts = list(_ideal_layouts_cached(cand.server, cand.gpus, *key, LAYOUTS_ON_DRAWN_FABRIC))
     else:
         layouts = ideal_layouts(
             cat, goal, srv, cand.gpus, model_shape(cat, goal.model_id), LAYOUTS_ON_DRAWN_FABRIC
@@ -126,7 +131,7 @@ def faster_on_drawn_fabric(goal: Goal, cand: Candidate, res, cat) -> dict[str, A
             continue
         e = r.estimate
         if e.fits and e.time_to_train_s and e.time_to_train_s < best_s * (1 - 1e-9):
-            best_s, best = e.time_to_train_s, lay
+            best_s, best = e.time_to_train_s, dict(lay)  # a copy: the cached list is shared
     return best
 
 
