@@ -3,7 +3,8 @@ validation that the window, `gpuplanner set`, the file loader and the advisor al
 
 Numbers are ranged by ``model/bounds.py`` and vocabularies by ``model/validate.py`` like every other row;
 what is here is what one field's type cannot say: each list item's form, the fabric templates and cooling
-methods the advisor knows, that a serving goal states its request rate, and
+methods the advisor knows, that a serving goal states its request rate or users, that a percentile is below
+100, and
 that only a serving goal may be in fp4."""
 
 from __future__ import annotations
@@ -80,7 +81,13 @@ def check_goal_row(row: Any) -> None:
         raise ValidationError(Msg("error.model.goal_no_template"), field="templates")
     if not split_list(row.oversubs):
         raise ValidationError(Msg("error.model.goal_no_oversub"), field="oversubs")
-    if row.kind == "inference" and not row.requests_per_s > 0:
+    for name in ("ttft_percentile", "tpot_percentile"):  # the engine takes 0 < p < 100; 0 = in the mean
+        v = getattr(row, name)
+        if not 0 <= v < 100:
+            raise ValidationError(
+                Msg("error.model.goal_percentile", {"name": name, "value": v}), field=name, value=v
+            )
+    if row.kind == "inference" and not (row.requests_per_s > 0 or row.users > 0):
         raise ValidationError(
             Msg("error.model.serving_rate"),
             field="requests_per_s",

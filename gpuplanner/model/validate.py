@@ -58,6 +58,7 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("goal", "precision"): ("bf16", "fp16", "fp8", "fp4"),  # fp4: serving goals only (model/goal.py)
     ("goal", "objective"): ("tco", "capex"),
     ("goal", "serving_mode"): ("aggregated", "disaggregated", "best"),
+    ("goal", "serving_stack"): ("vllm", "trtllm"),  # engine/perf/serving_worker.py SERVING_STACKS (a test)
 }
 
 
