@@ -200,3 +200,13 @@ def test_the_goal_dialog_states_the_same_fields(window, qtbot):
     adv = AdvisorDialog(window)  # and the advisor's form follows
     qtbot.addWidget(adv)
     assert adv.goal() == WANT
+
+
+def test_points_on_top_of_each_other_share_one_label():
+    from gpuplanner.ui.dialogs.advisor_dialog import point_labels
+
+    xs = [2.39, 2.41, 3.23, 3.24, 4.91, 4.93]
+    ys = [2.68, 2.68, 5.36, 5.36, 8.81, 8.81]
+    assert [t for t, _ in point_labels(xs, ys)] == ["1, 2", "3, 4", "5, 6"]
+    assert [t for t, _ in point_labels([1.0, 2.0], [1.0, 2.0])] == ["1", "2"]
+    assert point_labels([], []) == [] and [t for t, _ in point_labels([1.0], [float("inf")])] == []

@@ -60,6 +60,32 @@ def left_out_lines(res: AdviceResult, lang: str) -> list[str]:
     ]
 
 
+def point_labels(
+    xs: list[float], ys: list[float], near: float = 0.02
+) -> list[tuple[str, tuple[float, float]]]:
+    """Each point's number (its row in the table, from 1), one label per cluster of points that sit within
+    ``near`` of the axes' spans of each other: two designs that differ only by cooling cost nearly the same and
+    serve the same, and their numbers printed apart overlapped ("12" for 1 and 2). A cluster reads "1, 2"."""
+    pts = [(x, y) for x, y in zip(xs, ys, strict=True)]
+    finite = [(x, y) for x, y in pts if math.isfinite(x) and math.isfinite(y)]
+    if not finite:
+        return []
+    span_x = (max(x for x, _ in finite) - min(x for x, _ in finite)) or 1.0
+    span_y = (max(y for _, y in finite) - min(y for _, y in finite)) or 1.0
+    groups: list[list[int]] = []
+    for i, (x, y) in enumerate(pts):
+        if not (math.isfinite(x) and math.isfinite(y)):
+            continue
+        for g in groups:
+            gx, gy = pts[g[0]]
+            if abs(x - gx) <= near * span_x and abs(y - gy) <= near * span_y:
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    return [(", ".join(str(i + 1) for i in g), pts[g[-1]]) for g in groups]
+
+
 def _spin(lo: float, hi: float, value: float, decimals: int = 0, suffix: str = "") -> QDoubleSpinBox:
     box = QDoubleSpinBox()
     box.setRange(lo, hi)
@@ -488,8 +514,8 @@ class AdvisorDialog(QDialog):
         for label in self._labels:  # each point numbered as its row in the table below
             self.plot.removeItem(label)
         self._labels = []
-        for i, (x, y) in enumerate(zip(xs, ys, strict=True)):
-            label = pg.TextItem(str(i + 1), color=(20, 20, 20), anchor=(-0.3, 1.1))
+        for text, (x, y) in point_labels(xs, ys):
+            label = pg.TextItem(text, color=(20, 20, 20), anchor=(-0.3, 1.1))
             label.setPos(x, y)
             self.plot.addItem(label)
             self._labels.append(label)
