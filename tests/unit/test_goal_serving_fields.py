@@ -202,3 +202,43 @@ def test_advise_options_set_the_new_fields(tmp_path: Path):
     assert project_goal(open_project(file)) == FULL.with_(
         max_servers=1, servers=("nvidia-dgx-b200",), templates=("single-switch",), oversubs=(1.0,)
     )
+
+
+@pytest.mark.parametrize(
+    ("keys", "words"),
+    [
+        (["goal.prompt_dataset=nope"], ["prompt_dataset", "nope"]),
+        (["goal.prompt_dataset=mlperf-llama2-70b"], ["prompt_dataset", "mlperf-llama2-70b", "222"]),
+        (["goal.serving_stack=sglang"], ["serving_stack"]),
+        (["goal.ttft_percentile=100"], ["ttft_percentile", "100"]),
+        (["goal.users=-1"], ["users"]),
+    ],
+)
+def test_gpuplanner_set_refuses_a_bad_serving_field_and_writes_nothing(tmp_path: Path, keys, words):
+    file = tmp_path / "p.gpuplan"
+    save_project(_project(Goal(kind="inference", requests_per_s=20)), file)
+    before = file.read_bytes()
+    errs = io.StringIO()
+    with contextlib.redirect_stderr(errs), contextlib.redirect_stdout(io.StringIO()):
+        rc = main(["set", str(file), *keys])
+    assert rc == 2
+    for w in words:
+        assert w in errs.getvalue(), (w, errs.getvalue())
+    assert "Traceback" not in errs.getvalue()
+    assert file.read_bytes() == before
+
+
+def test_gpuplanner_set_takes_the_serving_fields_together(tmp_path: Path):
+    """A dataset and the prompt length that is its mean, set in one run whichever comes first."""
+    file = tmp_path / "p.gpuplan"
+    save_project(_project(Goal(kind="inference", requests_per_s=20)), file)
+    keys = [
+        "goal.prompt_dataset=mlperf-llama2-70b", "goal.prompt_len=222", "goal.ttft_percentile=99",
+        "goal.tpot_percentile=95.5", "goal.serving_stack=trtllm", "goal.users=1000", "goal.think_time_s=3",
+    ]  # fmt: skip
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["set", str(file), *keys]) == 0
+    assert project_goal(open_project(file)) == Goal(
+        kind="inference", requests_per_s=20, prompt_dataset="mlperf-llama2-70b", prompt_len=222,
+        ttft_percentile=99.0, tpot_percentile=95.5, serving_stack="trtllm", users=1000.0, think_time_s=3.0,
+    )  # fmt: skip
