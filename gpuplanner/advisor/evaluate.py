@@ -220,8 +220,9 @@ def build_project(
 def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
     """The serving goal as the design's inference workload: what `analyze` then sizes with the same serving
     model and setup as ``serving_capacity`` (its model, prompt and output lengths, precision with the default
-    KV cache bytes, TTFT/TPOT targets in the mean, the goal's request rate and serving mode, default
-    stack), so the workload's capacity on the design's GPUs is the advisor's requests/s."""
+    KV cache bytes, TTFT/TPOT targets at the goal's percentiles, the goal's request rate, users and think time,
+    serving mode, stack and prompt dataset), so the workload's capacity on the design's GPUs is the advisor's
+    requests/s (and users)."""
     shape = model_shape(cat or catalog(), goal.model_id)
     return Workload(
         id=wid,
@@ -241,6 +242,8 @@ def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
         serving_mode=goal.serving_mode,
         serving_stack=goal.serving_stack,
         prompt_dataset=goal.prompt_dataset,
+        ttft_percentile=goal.ttft_percentile,
+        tpot_percentile=goal.tpot_percentile,
     )
 
 

@@ -49,6 +49,11 @@ BOUNDS: dict[tuple[str, str], tuple[float, float]] = {
     ("workloads", "ttft_target_s"): (0.0, 3600.0),
     ("workloads", "tpot_target_s"): (0.0, 3600.0),
     ("workloads", "think_time_s"): (0.0, 86_400.0),
+    ("workloads", "ttft_percentile"): (
+        0.0,
+        100.0,
+    ),  # 0 = in the mean; 100 itself is refused (model/validate.py)
+    ("workloads", "tpot_percentile"): (0.0, 100.0),
     ("site", "ambient_temp_c"): (-60.0, 60.0),
     ("site", "utility_kw_available"): (0.0, 1.0e8),
     ("site", "target_pue"): (0.0, 10.0),

@@ -73,6 +73,17 @@ def parse_list(name: str, text: Any) -> tuple[str, ...] | tuple[float, ...]:
     return tuple(items)
 
 
+def check_percentiles(table: str, row: Any) -> None:
+    """The TTFT / TPOT target percentiles of a goal or workload row: 0 (in the mean) or below 100, as the engine
+    takes them (0 < p < 100); the range itself (≥ 0) is model/bounds.py's."""
+    for name in ("ttft_percentile", "tpot_percentile"):
+        v = getattr(row, name, 0.0)
+        if isinstance(v, int | float) and not isinstance(v, bool) and v >= 100:
+            raise ValidationError(
+                Msg("error.model.percentile", {"table": table, "name": name, "value": v}), field=name, value=v
+            )
+
+
 def check_goal_row(row: Any) -> None:
     """The rules of a goal row beyond each number's range and each word's vocabulary."""
     for name in GOAL_LISTS:
@@ -81,12 +92,7 @@ def check_goal_row(row: Any) -> None:
         raise ValidationError(Msg("error.model.goal_no_template"), field="templates")
     if not split_list(row.oversubs):
         raise ValidationError(Msg("error.model.goal_no_oversub"), field="oversubs")
-    for name in ("ttft_percentile", "tpot_percentile"):  # the engine takes 0 < p < 100; 0 = in the mean
-        v = getattr(row, name)
-        if not 0 <= v < 100:
-            raise ValidationError(
-                Msg("error.model.goal_percentile", {"name": name, "value": v}), field=name, value=v
-            )
+    check_percentiles("goal", row)
     if row.kind == "inference" and not (row.requests_per_s > 0 or row.users > 0):
         raise ValidationError(
             Msg("error.model.serving_rate"),

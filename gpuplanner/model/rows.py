@@ -209,6 +209,10 @@ class Workload:
     prompt_dataset: str = (
         ""  # prompt lengths vary as in this dataset (inference_datasets.yaml); its mean = prompt_len
     )
+    # the percentiles of requests the TTFT / TPOT targets hold at (estimate --ttft-percentile/--tpot-percentile);
+    # 0 = in the mean (appended: older files lack the columns and read 0)
+    ttft_percentile: float = 0.0
+    tpot_percentile: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

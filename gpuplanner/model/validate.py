@@ -146,6 +146,10 @@ def validate_row(table: str, row: Any, project: Any = None) -> None:
 
         check_goal_row(row)
         check_region(row.region)
+    elif table == "workloads":  # a serving workload's target percentiles: below 100
+        from gpuplanner.model.goal import check_percentiles
+
+        check_percentiles(table, row)
     if project is not None:
         check_references(table, row, project)
 

@@ -3762,11 +3762,11 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>ttft percentile</source>
-        <translation>首 token 时延目标的百分位</translation>
+        <translation>首字时延目标的百分位</translation>
     </message>
     <message>
         <source>tpot percentile</source>
-        <translation>每输出 token 时延目标的百分位</translation>
+        <translation>逐字时延目标的百分位</translation>
     </message>
     <message>
         <source>tp overlap</source>

@@ -242,3 +242,48 @@ def test_gpuplanner_set_takes_the_serving_fields_together(tmp_path: Path):
         kind="inference", requests_per_s=20, prompt_dataset="mlperf-llama2-70b", prompt_len=222,
         ttft_percentile=99.0, tpot_percentile=95.5, serving_stack="trtllm", users=1000.0, think_time_s=3.0,
     )  # fmt: skip
+
+
+# -- a serving workload's target percentiles (the design files of a percentile goal carry them) ---------------
+def _with_workload(**kw):
+    from gpuplanner.commands import AddRows
+    from gpuplanner.model import Workload
+
+    p = _project(Goal(kind="inference", requests_per_s=20))
+    w = Workload(id=p.new_id("workloads"), name="serve", kind="inference", model_id="llama3-70b", **kw)
+    AddRows("workloads", [w]).apply(p)
+    return p, w.id
+
+
+def test_a_workloads_percentiles_save_and_reopen_and_old_files_read_the_mean(tmp_path: Path):
+    p, wid = _with_workload(ttft_percentile=99.0, tpot_percentile=95.5, ttft_target_s=0.5, tpot_target_s=0.05)
+    file = tmp_path / "w.gpuplan"
+    save_project(p, file)
+    w = open_project(file).tables["workloads"][wid]
+    assert (w.ttft_percentile, w.tpot_percentile) == (99.0, 95.5)
+    with sqlite3.connect(file) as conn:
+        for name in ("ttft_percentile", "tpot_percentile"):
+            conn.execute(f'ALTER TABLE "workloads" DROP COLUMN "{name}"')
+    w = open_project(file).tables["workloads"][wid]
+    assert (w.ttft_percentile, w.tpot_percentile) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize(("name", "value"), [("ttft_percentile", 100.0), ("tpot_percentile", -1.0)])
+def test_a_bad_workload_percentile_is_refused_by_field(name, value):
+    p, wid = _with_workload()
+    before = p.snapshot()
+    with pytest.raises(ValidationError) as err:
+        SetFields(p, "workloads", wid, **{name: value}).apply(p)
+    assert err.value.field == name and err.value.value == value
+    assert p.snapshot() == before
+
+
+def test_a_workloads_percentiles_size_it_as_estimate_does():
+    """The workload's serving setup states the percentiles as estimate --ttft-percentile/--tpot-percentile."""
+    from gpuplanner.engine.workloads import serving_setup
+    from gpuplanner.model import Workload
+
+    w = Workload(id="w", name="w", kind="inference", ttft_percentile=99.0, ttft_target_s=0.5)
+    s = serving_setup(w)
+    assert (s.ttft_percentile, s.tpot_percentile) == (99.0, None)
+    assert serving_setup(Workload(id="w", name="w", kind="inference")).ttft_percentile is None
