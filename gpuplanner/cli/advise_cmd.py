@@ -350,6 +350,7 @@ def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
         print("No design meets every limit: relax a limit (see the pruning reasons above).")
         return
     second = "days" if g.kind == "training" else "req/s"
+    with_users = g.kind == "inference" and g.users > 0  # the users each design serves, beside its rate
     rows = []
     for r, d in zip(summary["designs"], res.front, strict=True):
         perf = d.get("time_to_train_days") if g.kind == "training" else d.get("requests_per_s_max")
@@ -361,6 +362,7 @@ def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
                 f"{r['fabric']} {r['oversubscription']:g}:1",
                 ", ".join(r["cooling"]),
                 f"{perf:,.1f}" if perf is not None else "—",
+                *([f"{d['users_max']:,.0f}"] if with_users else []),
                 f"{r['facility_kw_max']:,.0f}",
                 f"{r['capex_usd'] / 1e6:,.1f}",
                 f"{r['tco_usd'] / 1e6:,.1f}",
@@ -369,7 +371,19 @@ def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
         )
     print_table(
         rows,
-        ["#", "servers", "GPUs", "fabric", "cooling", second, "facility kW", "capex M$", "TCO M$", "binding"],
+        [
+            "#",
+            "servers",
+            "GPUs",
+            "fabric",
+            "cooling",
+            second,
+            *(["users"] if with_users else []),
+            "facility kW",
+            "capex M$",
+            "TCO M$",
+            "binding",
+        ],  # fmt: skip
     )
     if out_dir is not None:
         print(f"Wrote {len(rows)} project files and designs.json to {out_dir}")

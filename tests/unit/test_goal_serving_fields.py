@@ -287,3 +287,19 @@ def test_a_workloads_percentiles_size_it_as_estimate_does():
     s = serving_setup(w)
     assert (s.ttft_percentile, s.tpot_percentile) == (99.0, None)
     assert serving_setup(Workload(id="w", name="w", kind="inference")).ttft_percentile is None
+
+
+def test_advise_prints_a_users_goal_and_the_users_each_design_serves():
+    argv = [
+        "advise", "--inference", "--precision", "fp8", "--users", "1000", "--think-time", "3", "--max-servers", "2",
+        "--servers", "nvidia-dgx-b200", "--templates", "leaf-spine", "--oversubs", "1", "--workers", "1",
+    ]  # fmt: skip
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(argv) == 0
+    text = out.getvalue()
+    assert (
+        "Goal: serve llama3-70b for 1000 concurrent users, 3 s think time (TTFT ≤ 1 s, TPOT ≤ 50 ms" in text
+    )
+    header = next(line for line in text.splitlines() if line.startswith("#  servers"))
+    assert header.split()[:8] == ["#", "servers", "GPUs", "fabric", "cooling", "req/s", "users", "facility"]
