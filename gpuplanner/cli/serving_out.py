@@ -48,6 +48,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "cache (vLLM --gpu-memory-utilization); trtllm = the KV cache takes a share of the memory left after the "
         "weights and workspace (TensorRT-LLM free_gpu_memory_fraction). Shares: catalogs/assumptions/serving.yaml",
     )
+    g.add_argument(
+        "--kv-fraction",
+        type=float,
+        help="the --serving-stack's share as your deployment sets it, in (0, 1]: vllm --gpu-memory-utilization, "
+        "trtllm free_gpu_memory_fraction (MLPerf harnesses: kvcache_free_gpu_mem_frac); default: the stack's "
+        "documented default, catalogs/assumptions/serving.yaml",
+    )
 
 
 def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") -> int:
@@ -100,6 +107,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         think_time_s=args.think_time,
         prompt_dist=dist,
         serving_stack=args.serving_stack,
+        kv_fraction=args.kv_fraction,
     )
     plan = plan_serving(
         shape,
@@ -114,6 +122,8 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
     data = {k: v for k, v in dataclasses.asdict(static).items()}
     data["precision"] = args.precision
     data["serving_stack"] = args.serving_stack
+    if args.kv_fraction is not None:
+        data["kv_fraction"] = args.kv_fraction
     data["serving"] = plan.to_json()
     # error ranges from the published serving results (`gpuplanner validate --inference`)
     from gpuplanner.engine.perf.bands_inference import serving_ranges

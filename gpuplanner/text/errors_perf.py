@@ -252,6 +252,10 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "known serving stacks: {known}",
         "可选的推理软件栈：{known}",
     ),
+    "error.kv_fraction": (
+        "the KV-cache fraction must be above 0 and at most 1 (got {value})",
+        "KV 缓存占比必须大于 0 且不超过 1（当前为 {value}）",
+    ),
     "error.think_time_negative": (
         "think_time_s cannot be negative",
         "think_time_s 不能为负数",

@@ -15,6 +15,10 @@ VALIDATION_INFERENCE: dict[str, tuple[str, str]] = {
         "{name} 必须是不小于 1 的整数",
     ),
     "error.valinf_positive": ("{name} must be a number above 0", "{name} 必须是大于 0 的数"),
+    "error.valinf_kv_fraction_source": (
+        "a row that states kv_fraction quotes where its source sets it (kv_fraction_source)",
+        "给出 kv_fraction 的行须以 kv_fraction_source 引用其来源中的设置",
+    ),
     "error.valinf_metric": (
         "unknown metric {value!r} (known: {known})",
         "未知的指标 {value!r}（可用：{known}）",

@@ -69,11 +69,16 @@ def test_nvfp4_weights_are_nine_bytes_per_sixteen_parameters():
     assert PRECISION_BYTES["fp4"] == per_block / 16 == 0.5625
     setup = ServingSetup(prompt_len=222, output_len=273, precision="fp4", kv_precision="fp8")
     w = worker(LLAMA2_70, B200, setup, tp=1)
-    assert w.weights_gb == pytest.approx(param_counts(LLAMA2_70)["total"] * 0.5625 / 1e9, rel=1e-12)
-    # 3.56× smaller than bf16 (NVIDIA's "3.5x" against FP16), 1.78× smaller than FP8
+    # the linear layers at 9/16 byte; the embedding table and the output head stay in BF16 (served_weights.py)
+    tables = 2 * 32000 * 8192
+    layers = param_counts(LLAMA2_70)["total"] - tables
+    assert w.weights_gb == pytest.approx((layers * 0.5625 + tables * 2.0) / 1e9, rel=1e-12)
     fp8 = worker(LLAMA2_70, B200, dataclasses.replace(setup, precision="fp8"), tp=1)
-    assert fp8.weights_gb / w.weights_gb == pytest.approx(1 / 0.5625)
-    assert w.mem0_s == pytest.approx(fp8.mem0_s * 0.5625)  # the weights streamed each step
+    assert fp8.weights_gb == pytest.approx((layers * 1.0 + tables * 2.0) / 1e9, rel=1e-12)
+    # the weights streamed each step: the layers and the BF16 head (not the input table, a lookup)
+    bw = 8.0e12 * A.number("decode_hbm_efficiency")
+    assert w.mem0_s == pytest.approx((layers * 0.5625 + tables / 2 * 2.0) / bw, rel=1e-12)
+    assert fp8.mem0_s == pytest.approx((layers * 1.0 + tables / 2 * 2.0) / bw, rel=1e-12)
 
 
 def test_mxfp4_gpus_take_one_e8m0_scale_per_32_elements():
@@ -81,7 +86,9 @@ def test_mxfp4_gpus_take_one_e8m0_scale_per_32_elements():
     mi355x = dataclasses.replace(B200, gpu_name="AMD Instinct MI355X 288GB", peak_fp4_tflops=10066)
     setup = ServingSetup(prompt_len=222, output_len=273, precision="fp4", kv_precision="fp8")
     w = worker(LLAMA2_70, mi355x, setup, tp=1)
-    assert w.weights_gb == pytest.approx(param_counts(LLAMA2_70)["total"] * (0.5 + 1 / 32) / 1e9, rel=1e-12)
+    tables = 2 * 32000 * 8192  # embedding and output head in BF16 (served_weights.py)
+    expect = (param_counts(LLAMA2_70)["total"] - tables) * (0.5 + 1 / 32) + tables * 2.0
+    assert w.weights_gb == pytest.approx(expect / 1e9, rel=1e-12)
     assert weight_bytes("fp4", mi355x, A) == 0.53125 and weight_bytes("fp4", B200, A) == 0.5625
     assert weight_bytes("fp8", H100, A) == 1.0
 
@@ -122,7 +129,9 @@ def test_a_workers_compute_term_is_the_linear_flops_at_fp4_plus_attention_at_fp8
     lin, attn, _ = gemm_rates(B200, "fp4", "fp8", A)
     c = param_counts(LLAMA2_70)
     ctx = 222 + 273 / 2
-    gemm = (2 * c["layers_active"] + 2 * 32000 * 8192) / 2
+    # the output head's GEMM at the BF16 rate (lm_head not quantized, served_weights.py)
+    bf16 = 2250e12 * A.number("gemm_efficiency", B200.gpu_name)
+    gemm = (2 * c["layers_active"] + 2 * 32000 * 8192 * lin / bf16) / 2
     score = 4 * 80 * mla.score_width(LLAMA2_70) * float(held_tokens(LLAMA2_70, ctx)) / 2
     ew = serving_assumptions().table("serving_elementwise_bytes")
     act = activation_bytes_per_token(LLAMA2_70, 2, 1, False, ew, 1 / 16) / (
@@ -154,7 +163,11 @@ def test_fp4_serves_more_than_fp8_on_b200_and_the_static_estimate_agrees():
     cfg = InferenceConfig(64, 2048, 512, tp=2, kv_precision_bytes=1, weight_precision_bytes=0.5625)
     s4 = estimate_inference(LLAMA2_70, dataclasses.replace(cfg, weight_precision="fp4"), B200)
     s8 = estimate_inference(LLAMA2_70, dataclasses.replace(cfg, weight_precision_bytes=1.0), B200)
-    assert s4.memory["weights_gb"] == pytest.approx(param_counts(LLAMA2_70)["total"] * 0.5625 / 2 / 1e9)
+    tables = (
+        2 * 32000 * 8192
+    )  # embedding and output head, in BF16 beside the NVFP4 layers (served_weights.py)
+    expect = ((param_counts(LLAMA2_70)["total"] - tables) * 0.5625 + tables * 2.0) / 2 / 1e9
+    assert s4.memory["weights_gb"] == pytest.approx(expect)
     assert s4.decode_step_s < s8.decode_step_s and s4.ttft_s < s8.ttft_s
 
 
@@ -236,8 +249,11 @@ def test_the_command_line_serves_fp4_on_gpus_with_fp4_tensor_cores(gpu, per_para
     n = out["serving"]["tp"] * out["serving"]["pp"]
     shape = shape_of({"model": "llama3-70b"}, default_catalog())
     total = param_counts(shape)["total"]
-    assert out["serving"]["weights_gb_per_gpu"] * n == pytest.approx(total * per_param / 1e9, rel=1e-9)
-    assert out["memory"]["weights_gb"] == pytest.approx(total * per_param / 1e9, rel=1e-9)  # static: TP1
+    # the embedding table and the output head (2 × vocab × hidden) stay in BF16 (served_weights.py)
+    tables = 2 * shape.vocab * shape.hidden
+    static = ((total - tables) * per_param + tables * 2.0) / 1e9
+    assert out["serving"]["weights_gb_per_gpu"] * n == pytest.approx(static, rel=1e-9)
+    assert out["memory"]["weights_gb"] == pytest.approx(static, rel=1e-9)
 
 
 def test_training_in_fp4_is_refused(capsys, monkeypatch):
@@ -278,7 +294,9 @@ def test_a_project_inference_workload_serves_fp4_on_blackwell_and_is_refused_els
     assert ok["error"] is None and ok["serving"]["fits"] and ok["serving"]["output_tokens_per_s"] > 0
     n = ok["serving"]["tp"] * ok["serving"]["pp"]
     total = param_counts(shape_of({"model": "llama3-70b"}, default_catalog()))["total"]
-    assert ok["serving"]["weights_gb_per_gpu"] * n == pytest.approx(total * 0.5625 / 1e9, rel=1e-9)
+    tables = 2 * 128256 * 8192  # embedding and output head in BF16 (served_weights.py)
+    expect = ((total - tables) * 0.5625 + tables * 2.0) / 1e9
+    assert ok["serving"]["weights_gb_per_gpu"] * n == pytest.approx(expect, rel=1e-9)
     assert "H200" in wl["h200-fp4"]["error"] and "no FP4 tensor cores" in wl["h200-fp4"]["error"]
     assert "train-fp4" in wl["train-fp4"]["error"] and "inference workloads only" in wl["train-fp4"]["error"]
     assert {f.items for f in res.findings if f.rule == "workload-not-evaluated"} >= {("w2",), ("w3",)}

@@ -1,11 +1,15 @@
 """Serving estimate: per-replica decode tokens/s, time to first token, memory fit with the KV cache.
 
 A replica is `tp` GPUs holding one copy of the weights. Decode reads every weight and the whole KV cache once
-per step (memory bound at small batch) and does 2·N_active FLOPs per sequence (compute bound at large batch):
+per step (memory bound at small batch) and does 2·N_layers_active + 2·vocab·hidden (the output head) FLOPs per
+sequence (compute bound at large batch):
 step = max(bytes / (HBM · e), FLOPs / (peak · e_gemm)) + the memory-bound kernels' activation traffic per token
 (serving_activations.py) + 2 all-reduces per layer over the tp group. An MoE step reads the experts its batch
-touches in expectation; sliding-window layers hold and read at most the window (kv_cache.py).
-Prefill is compute bound: 2·N_active·prompt FLOPs per sequence plus attention over the prompt.
+touches in expectation; sliding-window layers hold and read at most the window (kv_cache.py). With fp8/fp4
+weights the embedding table and the output head stay in BF16, and the head's GEMM runs at the BF16 rate
+(served_weights.py). The input embedding is a row lookup: neither streamed per step nor a GEMM.
+Prefill is compute bound: 2·N_layers_active FLOPs per prompt token plus attention over the prompt, and the output
+head for each prompt's last token.
 Cluster tokens/s = (GPUs // tp) replicas × per-replica tokens/s.
 """
 
@@ -22,6 +26,7 @@ from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for
 from gpuplanner.engine.perf.flops import param_counts
 from gpuplanner.engine.perf.kv_cache import experts_read_share, held_tokens, prefill_attended
 from gpuplanner.engine.perf.memory import kv_cache_bytes, usable_memory_gb
+from gpuplanner.engine.perf.served_weights import head_gemm_rate, served_weights
 from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
 from gpuplanner.engine.perf.serving_worker import (
     fp4_scale_bytes,
@@ -90,9 +95,11 @@ def estimate_inference(
     links = links_for(cluster, a)
     g_tp = min(tp, cluster.gpus_per_node)
 
-    weights_gpu = c["total"] * wpb / tp
+    # fp8/fp4 weights: the embedding table and the output head stay in BF16 (served_weights.py)
+    sw = served_weights(shape, wpb, serving_assumptions())
+    weights_gpu = sw.total / tp
     # the input embedding is a row lookup: its table is not streamed each step (a tied table is the output head)
-    touched = weights_gpu - (0.0 if shape.tied_embeddings else shape.vocab * shape.hidden * wpb / tp)
+    touched = weights_gpu - sw.input_table / tp
     # an MoE step reads the experts its batch routes to: E·(1 − (1 − k/E)^B) of each layer's E in expectation
     if shape.is_moe:
         experts_gpu = c["experts_total"] * wpb / tp
@@ -105,12 +112,14 @@ def estimate_inference(
             shape, batch=cfg.batch, context_len=held_avg, tp=tp, kv_precision_bytes=cfg.kv_precision_bytes
         )
     )
-    flops_token = 2.0 * c["active"] + 4.0 * shape.layers * mla.score_width(shape) * held_avg
+    # GEMM FLOPs per token: the layers, and the output head at its own rate (BF16 beside fp8/fp4 layers); the
+    # input embedding is a row lookup, not a GEMM
+    linear = 2.0 * c["layers_active"]
+    head = 2.0 * shape.vocab * shape.hidden
+    head_rate = head_gemm_rate(cluster, wpb, gemm_rate, a)
+    attn_token = 4.0 * shape.layers * mla.score_width(shape) * held_avg
     t_mem = (touched + kv_read) / bw
-    t_cmp = cfg.batch * flops_token / tp / gemm_rate
-    if fp4:
-        attn_token = flops_token - 2.0 * c["active"]
-        t_cmp = cfg.batch * (2.0 * c["active"] / gemm_rate + attn_token / attn_rate) / tp
+    t_cmp = cfg.batch * (linear / gemm_rate + head / head_rate + attn_token / attn_rate) / tp
     ar_bytes = cfg.batch * shape.hidden * 2.0
     t_tp = 2.0 * shape.layers * float(group_all_reduce_s(ar_bytes, tp, g_tp, links, "tp"))
     # the memory-bound kernels between the GEMMs, per token (serving_activations.py), in addition
@@ -123,14 +132,14 @@ def estimate_inference(
     decode_tps = cfg.batch / step
 
     prompt_tokens = cfg.batch * cfg.prompt_len
-    prefill_flops = prompt_tokens * (
-        2.0 * c["active"]
-        + 4.0 * shape.layers * mla.score_width(shape) * float(prefill_attended(shape, cfg.prompt_len))
-    )  # causal: the keys before each query (half the score square), within the window where there is one
-    t_prefill = prefill_flops / tp / gemm_rate + weights_gpu / bw + prompt_tokens * act_tok
-    if fp4:
-        linear = prompt_tokens * 2.0 * c["active"]
-        t_prefill += (prefill_flops - linear) / tp * (1.0 / attn_rate - 1.0 / gemm_rate)
+    # causal: the keys before each query (half the score square), within the window where there is one
+    attn_prompt = 4.0 * shape.layers * mla.score_width(shape) * float(prefill_attended(shape, cfg.prompt_len))
+    t_prefill = (
+        prompt_tokens * (linear / gemm_rate + attn_prompt / attn_rate) / tp
+        + cfg.batch * head / head_rate / tp  # logits of each prompt's last token only
+        + weights_gpu / bw
+        + prompt_tokens * act_tok
+    )
     t_prefill += (
         2.0
         * shape.layers
@@ -177,10 +186,9 @@ def max_batch(
 ) -> int:
     """Largest batch whose weights + KV cache + workspace fit in one GPU of the replica (0 if none)."""
     a = a or load_assumptions()
-    c = param_counts(shape)
     usable = usable_memory_gb(cluster.mem_gb, cluster.gpu_name, a)[1] * GB
     wpb = weight_bytes("fp4", cluster, a) if cfg.weight_precision == "fp4" else cfg.weight_precision_bytes
-    free = usable - c["total"] * wpb / cfg.tp
+    free = usable - served_weights(shape, wpb, serving_assumptions()).total / cfg.tp
     per_seq = float(
         kv_cache_bytes(
             shape,

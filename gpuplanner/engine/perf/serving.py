@@ -13,9 +13,9 @@ law gives the decode batch B = λ·O·T and the prefill tokens per step C = λ·
 T = step(λOT, λPT) has a closed form, T* = α / (1 − λβ); it exists while λβ < 1, which is the replica's
 capacity (MoE: the experts touched are min(all, per token × tokens), two branches, the smaller holds).
 
-Time to first token: a prompt needs ceil(P / (budget − B)) chunks of one step each; prompts queue for the
-chunk budget (M/D/1 mean wait, utilisation ρ = C / (budget − B)). Concurrent users (closed loop, Little):
-λ · (TTFT + (O − 1) · TPOT + think time).
+Time to first token: a prompt runs in ⌈P / (budget − B)⌉ steps, the last carrying only its rest (a step's time
+grows with its tokens: serving_steady.chunked_prefill_s); prompts queue for the prefill (M/G/1 of prefill work,
+serving_steady.py). Concurrent users (closed loop, Little): λ · (TTFT + (O − 1) · TPOT + think time).
 
 Disaggregated serving (DistServe, OSDI 2024; Splitwise, ISCA 2024; NVIDIA Dynamo): prefill workers run
 prompts only (compute bound), send each request's KV cache over the fabric (RDMA at the NICs of the worker,

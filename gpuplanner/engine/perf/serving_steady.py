@@ -6,23 +6,23 @@ B = λ·O·T and the prefill tokens per step C = λ·P·T, where T is the step t
 (B, C), so T = step(λOT, λPT) has the closed form T* = α / (1 − λβ) while λβ < 1 (the capacity); with MoE
 experts the expected expert reads are concave in the step's tokens and T is found by bisection between the
 closed forms with none and with all experts read. Time to first token of an aggregated replica: the prompt's
-own prefill (ceil(P / (budget − B)) chunks, each step carrying max(chunk, C) prefill tokens) plus the wait in
-the prefill queue, an M/G/1 queue of prefill WORK: while prompts wait, every step carries `room = budget − B`
-of their tokens, so a prompt of p tokens holds the replica's prefill for p · step(B, room) / room (FCFS,
-work-conserving), and the load is λ·E[work]. Pollaczek–Khinchine gives the mean wait ρ/(2(1 − ρ))·E[S²]/E[S]
-and the Cramér–Lundberg tail of the M/G/1 wait its quantiles (serving_prompts.py). A stated distribution of
-prompt lengths (ServingSetup.prompt_dist, e.g. an MLPerf dataset's histogram) gives each length its own
-prefill and the TTFT target holds at the percentile over requests of wait + own prefill; without one, the
-stated length is the point mass of the same model (M/D/1). A prefill-only worker (disaggregated) waits in an
-M/D/1 queue of token-budget batches, whose quantile comes from Kingman's heavy-traffic law (J. F. C. Kingman,
-"The single server queue in heavy traffic", Proc. Cambridge Phil. Soc. 57, 1961): the GI/G/1 wait is
-approximately exponential; with P(wait > 0) = ρ, the wait given one has mean E[W]/ρ, so the q-quantile is
-(E[W]/ρ)·ln(ρ/(1 − q)) (0 while ρ ≤ 1 − q).
+own prefill (⌈P / (budget − B)⌉ steps, the last carrying only the prompt's rest, each step at least the mean C
+prefill tokens: chunked_prefill_s) plus the wait in the prefill queue, an M/G/1 queue of prefill WORK: while
+prompts wait, every step carries `room = budget − B` of their tokens, so a prompt of p tokens holds the
+replica's prefill for p · step(B, room) / room (FCFS, work-conserving), and the load is λ·E[work].
+Pollaczek–Khinchine gives the mean wait ρ/(2(1 − ρ))·E[S²]/E[S] and the Cramér–Lundberg tail of the M/G/1 wait
+its quantiles (serving_prompts.py). A stated distribution of prompt lengths (ServingSetup.prompt_dist, e.g. an
+MLPerf dataset's histogram) gives each length its own prefill and the TTFT target holds at the percentile over
+requests of wait + own prefill; without one, the stated length is the point mass of the same model (M/D/1). A
+prefill-only worker (disaggregated) runs each prompt in chunks of at most the token budget (chunked_prefill_s)
+and waits in an M/D/1 queue of token-budget batches, whose quantile comes from Kingman's heavy-traffic law
+(J. F. C. Kingman, "The single server queue in heavy traffic", Proc. Cambridge Phil. Soc. 57, 1961): the GI/G/1
+wait is approximately exponential; with P(wait > 0) = ρ, the wait given one has mean E[W]/ρ, so the q-quantile
+is (E[W]/ρ)·ln(ρ/(1 − q)) (0 while ρ ≤ 1 − q).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -151,6 +151,30 @@ def steady_state(
     )
 
 
+def chunked_prefill_s(
+    w: Worker,
+    decode: float | NDArray[Any],
+    prompts: float | NDArray[Any],
+    room: float | NDArray[Any],
+    floor: float | NDArray[Any] = 0.0,
+) -> NDArray[np.float64]:
+    """Seconds of the steps that prefill a prompt of p tokens in chunks of at most `room` tokens, each step beside
+    `decode` decode tokens and carrying at least `floor` prefill tokens (broadcast over the arguments).
+
+    n = ⌈p / room⌉ steps: n − 1 carry a full chunk, the last the rest r = p − (n − 1)·room. A step costs
+    Worker.step_s of its tokens: its fixed part (the weights read, the decode tokens, the collectives' latency) once
+    per step, its prefill part per token. So the partial last chunk costs its r tokens plus one step's fixed part,
+    not a full chunk: for a dense model the sum is n·step(B, 0) + p·∂step/∂c. A step carries at least `floor`
+    prefill tokens (an aggregated replica: the other prompts' mean share of a step, C)."""
+    p, rm, b, f = np.broadcast_arrays(
+        np.asarray(prompts, float), np.maximum(np.asarray(room, float), 1.0), np.asarray(decode, float), floor
+    )
+    n = np.maximum(np.ceil(p / rm * (1.0 - 1e-12)), 1.0)  # p an exact multiple of the room: no empty step
+    r = p - (n - 1.0) * rm
+    full = np.where(n > 1.0, w.step_s(b, np.maximum(rm, f)), 0.0)
+    return np.asarray((n - 1.0) * full + w.step_s(b, np.maximum(r, f)), dtype=np.float64)
+
+
 def own_prefill(
     w: Worker,
     prompts: NDArray[Any],
@@ -159,23 +183,24 @@ def own_prefill(
     room: NDArray[Any],
     finite: NDArray[Any],
 ) -> NDArray[np.float64]:
-    """(rates, lengths): a prompt's own prefill in an aggregated worker, as steady_state counts the mean prompt's:
-    ceil(p / chunk) chunks of at most the room beside the decode batch, each step carrying max(chunk, C) prefill
-    tokens."""
+    """(rates, lengths): a prompt's own prefill in an aggregated worker: its chunks of at most the room beside the
+    decode batch B, each step carrying at least the mean C prefill tokens (chunked_prefill_s)."""
     p = np.asarray(prompts, dtype=float)[None, :]
-    chunk = np.minimum(p, np.maximum(room, 1.0)[:, None])
-    step = w.step_s(np.asarray(B, float)[:, None], np.maximum(chunk, np.asarray(C, float)[:, None]))
-    return np.asarray(
-        np.ceil(p / chunk) * np.where(np.asarray(finite)[:, None], step, np.inf), dtype=np.float64
-    )
+    b, c, rm = (np.asarray(x, dtype=float)[:, None] for x in (B, C, room))
+    out = chunked_prefill_s(w, b, p, rm, c)
+    return np.asarray(np.where(np.asarray(finite, dtype=bool)[:, None], out, np.inf), dtype=np.float64)
 
 
 def prefill_service(w: Worker, setup: ServingSetup) -> tuple[float, float, float]:
-    """A prefill-only worker: (seconds for one prompt alone, prompts/s at a full token budget, KV transfer s)."""
+    """A prefill-only worker: (seconds for one prompt alone, prompts/s at a full token budget, KV transfer s).
+
+    A prompt runs in chunks of at most the token budget (chunked_prefill_s): one longer than the budget costs
+    its own tokens plus one step's fixed part per chunk. A full batch is ⌊budget / P⌋ whole prompts in one
+    step, or one prompt when P exceeds the budget."""
     isl = setup.prompt_len
     k = max(1, w.budget_tokens // isl)
-    one = float(w.step_s(0.0, float(isl))) * math.ceil(isl / w.budget_tokens)
-    full = float(w.step_s(0.0, float(k * isl))) * math.ceil(isl / w.budget_tokens)
+    one = float(chunked_prefill_s(w, 0.0, float(isl), float(w.budget_tokens)))
+    full = float(w.step_s(0.0, float(k * isl))) if isl <= w.budget_tokens else one
     transfer = isl * w.kv_token_total_byte / w.nic_byte_per_s
     return one, k / full, transfer
 
@@ -203,7 +228,7 @@ def prefill_own_s(w: Worker, setup: ServingSetup) -> NDArray[np.float64] | None:
     if setup.prompt_dist is None:
         return None
     p = setup.prompt_dist.p
-    one = w.step_s(0.0, p) * np.ceil(p / w.budget_tokens)
+    one = chunked_prefill_s(w, 0.0, p, float(w.budget_tokens))
     return np.asarray(one + p * w.kv_token_total_byte / w.nic_byte_per_s, dtype=np.float64)
 
 

@@ -23,6 +23,7 @@ from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for, p2
 from gpuplanner.engine.perf.flops import param_counts
 from gpuplanner.engine.perf.kv_cache import held_tokens, prefill_attended, touched_share
 from gpuplanner.engine.perf.memory import usable_memory_gb
+from gpuplanner.engine.perf.served_weights import head_gemm_rate, served_weights
 from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
 from gpuplanner.engine.perf.serving_prompts import PromptLengths, check_mean
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
@@ -69,6 +70,9 @@ class ServingSetup:
     prompt_dist: PromptLengths | None = None
     # the serving stack whose KV-cache sizing rule applies (SERVING_STACKS)
     serving_stack: str = "vllm"
+    # the share of that rule as a deployment set it (vllm: --gpu-memory-utilization; trtllm:
+    # free_gpu_memory_fraction), in (0, 1]; None = the stack's default (serving.yaml)
+    kv_fraction: float | None = None
 
     def __post_init__(self) -> None:
         if self.serving_stack not in SERVING_STACKS:
@@ -102,6 +106,12 @@ class ServingSetup:
             v = getattr(self, name)
             if v is not None and not 0 < v < 100:
                 raise ValidationError(text.Msg("error.percentile", {"name": name}), field=name, value=v)
+        if self.kv_fraction is not None and not 0.0 < self.kv_fraction <= 1.0:
+            raise ValidationError(
+                text.Msg("error.kv_fraction", {"value": self.kv_fraction}),
+                field="kv_fraction",
+                value=self.kv_fraction,
+            )
         if self.think_time_s < 0:
             raise ValidationError(text.Msg("error.think_time_negative"), field="think_time_s")
         if self.prompt_dist is not None:
@@ -222,8 +232,22 @@ def gemm_rates(
     return bf16, bf16, ""
 
 
+def kv_cache_fraction(stack: str, sa: Assumptions, stated: float | None = None) -> float:
+    """The share of the serving stack's KV-cache rule: `stated` (a deployment's own setting), else the stack's
+    default (serving.yaml: kv_cache_free_memory_fraction for trtllm, kv_cache_memory_fraction for vllm)."""
+    if stated is not None:
+        return float(stated)
+    return sa.number("kv_cache_free_memory_fraction" if stack == "trtllm" else "kv_cache_memory_fraction")
+
+
 def kv_cache_gb(
-    capacity_gb: float, usable_gb: float, weights_gb: float, workspace_gb: float, stack: str, sa: Assumptions
+    capacity_gb: float,
+    usable_gb: float,
+    weights_gb: float,
+    workspace_gb: float,
+    stack: str,
+    sa: Assumptions,
+    fraction: float | None = None,
 ) -> tuple[float, float]:
     """(memory the engine sizes from, memory its KV cache gets) per GPU in GB, by the serving stack's rule.
 
@@ -231,11 +255,13 @@ def kv_cache_gb(
             vLLM's --gpu-memory-utilization, a share of the whole device)
     trtllm: KV = f_free · (usable − weights − workspace)   (f_free: kv_cache_free_memory_fraction, TensorRT-LLM's
             free_gpu_memory_fraction, a share of what is free after the model and its workspace are loaded)
+    `fraction` replaces f_total / f_free when a deployment states its own (kv_cache_fraction).
     Either may be negative (nothing fits); callers clip at 0.
     """
+    f = kv_cache_fraction(stack, sa, fraction)
     if stack == "trtllm":
-        return usable_gb, sa.number("kv_cache_free_memory_fraction") * (usable_gb - weights_gb - workspace_gb)
-    engine_gb = min(usable_gb, capacity_gb * sa.number("kv_cache_memory_fraction"))
+        return usable_gb, f * (usable_gb - weights_gb - workspace_gb)
+    engine_gb = min(usable_gb, capacity_gb * f)
     return engine_gb, engine_gb - weights_gb - workspace_gb
 
 
@@ -265,7 +291,9 @@ def worker(
     g_tp = min(tp, cluster.gpus_per_node)
 
     wb = weight_bytes(setup.precision, cluster, a)
-    weights = c["total"] * wb / n
+    # fp8/fp4 weights: the embedding table and the output head stay in BF16 (served_weights.py)
+    sw = served_weights(shape, wb, sa)
+    weights = sw.total / n
     # KV values per token and layer: GQA heads split over tp (one kept when fewer), MLA's latent whole (mla.py)
     ctx_decode = setup.prompt_len + setup.output_len / 2.0
     # sliding-window layers hold at most the window (kv_cache.py): bytes per context token at the mean context
@@ -278,15 +306,18 @@ def worker(
         4.0 * shape.layers * mla.score_width(shape)
     )  # QK^T + PV FLOPs per query-key pair (mla.score_width)
     # GEMM FLOPs: the layers, plus the output head for every token that yields logits (each decode token, the
-    # last token of a prompt); the input embedding is a row lookup, not a GEMM
-    head = 2.0 * shape.vocab * shape.hidden
+    # last token of a prompt); the input embedding is a row lookup, not a GEMM. The head's GEMM runs at its own
+    # rate (BF16 beside fp8/fp4 layers), counted here as the FLOPs at `rate` that take the same time
+    head = 2.0 * shape.vocab * shape.hidden * (rate / head_gemm_rate(cluster, wb, rate, a))
     gemm_dec = (2.0 * c["layers_active"] + head) / n
     gemm_pre = (2.0 * c["layers_active"] + head / setup.prompt_len) / n
     budget = int(setup.max_batched_tokens or sa.number("max_batched_tokens"))
 
     capacity_gb, usable_gb = usable_memory_gb(cluster.mem_gb, g, a)
     act_gb = sa.number("prefill_activation_bytes_per_token_hidden") * budget * shape.hidden / tp / GB
-    engine_gb, free_gb = kv_cache_gb(capacity_gb, usable_gb, weights / GB, act_gb, setup.serving_stack, sa)
+    engine_gb, free_gb = kv_cache_gb(
+        capacity_gb, usable_gb, weights / GB, act_gb, setup.serving_stack, sa, setup.kv_fraction
+    )
     kv_capacity = max(free_gb, 0.0) * GB / kv_tok
     need = setup.prompt_len + setup.output_len
     fits = max(free_gb, 0.0) * GB >= kv_full_tok * float(held_tokens(shape, need))
@@ -305,7 +336,7 @@ def worker(
                 kv_gb=kv_full_tok * float(held_tokens(shape, need)) / GB,
                 kv_precision=setup.kv_precision or setup.precision,
                 left_gb=max(engine_gb - weights / GB - act_gb, 0),
-                fraction=sa.number("kv_cache_free_memory_fraction"),
+                fraction=kv_cache_fraction("trtllm", sa, setup.kv_fraction),
             ),
         )
 
@@ -319,7 +350,7 @@ def worker(
         k0 += (pp - 1) * float(p2p_s(shape.hidden * 2.0, False, links))
 
     # the input embedding is a row lookup: its table is not streamed each step (a tied table is the output head)
-    dense_w = weights - (0.0 if shape.tied_embeddings else shape.vocab * shape.hidden * wb / n)
+    dense_w = weights - sw.input_table / n
     moe_all = moe_tok = 0.0
     if shape.is_moe:
         expert_w = c["experts_total"] * wb / n

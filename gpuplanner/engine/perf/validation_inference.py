@@ -50,6 +50,7 @@ INFERENCE_KEYS = SHAPE_KEYS | {
     "tp",
     "serving",
     "serving_stack",
+    "kv_fraction",
 }
 # what `estimate --inference --precision` accepts (cli/estimate_cmd.py); fp4 is NVFP4 weights and activations
 STATED_PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
@@ -144,6 +145,23 @@ def _run_of(r: Any, i: int, path: str) -> InferenceRun:
             field="measured",
             value=measured,
         )
+    if "kv_fraction" in req:  # the share the row's source sets (estimate --inference --kv-fraction)
+        f = req["kv_fraction"]
+        if not isinstance(f, (int, float)) or isinstance(f, bool) or not 0.0 < f <= 1.0:
+            raise CatalogError(
+                text.Msg("error.kv_fraction", {"value": f}),
+                file=path,
+                entry=r["id"],
+                field="kv_fraction",
+                value=f,
+            )
+        if not str(r.get("kv_fraction_source") or "").strip():
+            raise CatalogError(
+                text.Msg("error.valinf_kv_fraction_source"),
+                file=path,
+                entry=r["id"],
+                field="kv_fraction_source",
+            )
     if excluded and excluded not in EXCLUDED:
         raise CatalogError(
             text.Msg("error.valinf_excluded", {"value": excluded, "known": ", ".join(EXCLUDED)}),
@@ -219,6 +237,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
         tpot_percentile=req.get("tpot_percentile"),
         prompt_dist=dist,
         serving_stack=req.get("serving_stack") or "vllm",
+        kv_fraction=req.get("kv_fraction"),
     )
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
     return plan_serving(
