@@ -141,9 +141,15 @@ SERVING_MODE = "aggregated"
 
 def serving_setup(goal: Goal) -> ServingSetup:
     """What `estimate --inference` is told for the goal: its prompt and output lengths, its precision with the
-    same default KV cache (1 byte with fp8/fp4, else 2: request.default_kv_bytes), its TTFT and TPOT targets
-    held in the mean (the goal states no percentile: --ttft/--tpot without --ttft-percentile/--tpot-percentile),
-    every prompt of the goal's length, no think time, and the default serving stack (vllm)."""
+    same default KV cache (1 byte with fp8/fp4, else 2: request.default_kv_bytes), its TTFT and TPOT targets at
+    the goal's percentiles (0 = in the mean: --ttft/--tpot without --ttft-percentile/--tpot-percentile), the
+    prompt lengths of its dataset (--prompt-dataset; none = every prompt of the goal's length), its users' think
+    time (--think-time) and its serving stack (--serving-stack)."""
+    dist = None
+    if goal.prompt_dataset:
+        from gpuplanner.engine.perf.serving_prompts import prompt_lengths
+
+        dist = prompt_lengths(goal.prompt_dataset)
     return ServingSetup(
         prompt_len=goal.prompt_len,
         output_len=goal.output_len,
@@ -151,7 +157,23 @@ def serving_setup(goal: Goal) -> ServingSetup:
         kv_precision=kv_precision_of(default_kv_bytes(goal.precision)),
         ttft_s=goal.ttft_s_max,
         tpot_s=goal.tpot_s_max,
+        ttft_percentile=goal.ttft_percentile or None,
+        tpot_percentile=goal.tpot_percentile or None,
+        think_time_s=goal.think_time_s,
+        prompt_dist=dist,
+        serving_stack=goal.serving_stack,
     )
+
+
+def headroom(goal: Goal, cap: dict[str, Any]) -> float:
+    """How many times over the plan serves the goal's load: its request rate, its concurrent users, or the
+    smaller of the two when the goal states both (≥ 1: served within the targets)."""
+    out = math.inf
+    if goal.requests_per_s > 0:
+        out = min(out, cap["requests_per_s"] / goal.requests_per_s)
+    if goal.users > 0:
+        out = min(out, cap["users"] / goal.users)
+    return out if math.isfinite(out) else 0.0
 
 
 def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape, mode: str = SERVING_MODE) -> dict[str, Any]:
@@ -165,6 +187,7 @@ def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape, mode: str = SERVI
         plan, refusal = ServingPlan(mode=mode, gpus=gpus, fits=False), exc.one_line()
     return {
         "requests_per_s": plan.max_requests_per_s,
+        "users": plan.max_concurrent_users,  # at that rate, with the goal's think time (estimate's)
         "mode": plan.mode,
         "tp": plan.tp,
         "pp": plan.pp,
@@ -178,10 +201,21 @@ def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape, mode: str = SERVI
         "limited_by": plan.limited_by,
         "kv_precision": setup.kv_precision,
         "serving_stack": setup.serving_stack,
-        "targets_at": "mean",
+        "targets_at": _targets_at(setup),
+        "prompt_dataset": setup.prompt_dist.name if setup.prompt_dist is not None else None,
         "fits": plan.fits,
         "refusal": refusal or plan.refusal,
     }
+
+
+def _targets_at(setup: ServingSetup) -> str:
+    """ "mean", or the percentiles the TTFT and TPOT targets hold at, e.g. "ttft p99, tpot p99"."""
+    if setup.ttft_percentile is None and setup.tpot_percentile is None:
+        return "mean"
+    return ", ".join(
+        f"{name} " + (f"p{p:g}" if p is not None else "mean")
+        for name, p in (("ttft", setup.ttft_percentile), ("tpot", setup.tpot_percentile))
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -260,12 +294,13 @@ def build_project(
 def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
     """The serving goal as the design's inference workload: what `analyze` then sizes with the same serving
     model and setup as ``serving_capacity`` (its model, prompt and output lengths, precision with the default
-    KV cache bytes, TTFT/TPOT targets in the mean, the goal's request rate and serving mode, default
-    stack), so the workload's capacity on the design's GPUs is the advisor's requests/s."""
+    KV cache bytes, TTFT/TPOT targets at the goal's percentiles, the goal's request rate, users and think time,
+    serving mode, stack and prompt dataset), so the workload's capacity on the design's GPUs is the advisor's
+    requests/s (and users)."""
     shape = model_shape(cat or catalog(), goal.model_id)
     return Workload(
         id=wid,
-        name=f"{goal.model_id} ({goal.requests_per_s:g} req/s)",
+        name=f"{goal.model_id} ({load_text(goal)})",
         kind="inference",
         model_id=goal.model_id,
         seq_len=shape.seq_len,
@@ -274,10 +309,26 @@ def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
         output_len=goal.output_len,
         kv_bytes=default_kv_bytes(goal.precision),
         requests_per_s=goal.requests_per_s,
+        users=goal.users,
+        think_time_s=goal.think_time_s,
         ttft_target_s=goal.ttft_s_max,
         tpot_target_s=goal.tpot_s_max,
         serving_mode=goal.serving_mode,
+        serving_stack=goal.serving_stack,
+        prompt_dataset=goal.prompt_dataset,
+        ttft_percentile=goal.ttft_percentile,
+        tpot_percentile=goal.tpot_percentile,
     )
+
+
+def load_text(goal: Goal) -> str:
+    """The goal's load in a few words: "20 req/s", "500 users" or "20 req/s, 500 users"."""
+    parts = []
+    if goal.requests_per_s > 0:
+        parts.append(f"{goal.requests_per_s:g} req/s")
+    if goal.users > 0:
+        parts.append(f"{goal.users:g} users")
+    return ", ".join(parts)
 
 
 def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict[str, Any]:
@@ -358,7 +409,8 @@ def _figures(goal: Goal, cand: Candidate, data: dict[str, Any], cat, out: dict[s
         cap = serving_capacity(cat, goal, srv, data["gpus"])
         out["serving"] = cap
         out["requests_per_s_max"] = cap["requests_per_s"]
-        out["headroom"] = cap["requests_per_s"] / goal.requests_per_s
+        out["users_max"] = cap["users"]
+        out["headroom"] = headroom(goal, cap)
     out["limits"] = limits(goal, out)
     out["feasible"] = "error" not in out and all(lim["within"] for lim in out["limits"])
     out["binding"] = binding(out["limits"])
@@ -377,7 +429,10 @@ def limits(goal: Goal, d: dict[str, Any]) -> list[dict[str, Any]]:
         t = d.get("time_to_train_days")
         rows.append(("deadline_days", goal.deadline_days, math.inf if t is None else t, False))
     else:
-        rows.append(("requests_per_s", goal.requests_per_s, d.get("requests_per_s_max", 0.0), True))
+        if goal.requests_per_s > 0:
+            rows.append(("requests_per_s", goal.requests_per_s, d.get("requests_per_s_max", 0.0), True))
+        if goal.users > 0:
+            rows.append(("users", goal.users, d.get("users_max", 0.0), True))
     out = []
     for name, lim, plan, at_least in rows:
         if lim is None:
