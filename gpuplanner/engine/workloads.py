@@ -98,7 +98,8 @@ def _servers_of(c: Compiled, partition: str) -> IntArray | None:
 
 def serving_setup(w: Workload) -> ServingSetup:
     """What the inference workload serves, as estimate --inference would serve it: its prompt and output
-    lengths, precision, targets and serving settings (serving_stack, prompt_dataset). KV-cache bytes 0 (not
+    lengths, precision, targets (at their percentiles: 0 = in the mean) and serving settings (serving_stack,
+    prompt_dataset). KV-cache bytes 0 (not
     stated) take estimate's default: 1 with fp8/fp4 weights, else 2 (request.default_kv_bytes)."""
     kv_bytes = w.kv_bytes or default_kv_bytes(w.precision)
     return ServingSetup(
@@ -109,6 +110,8 @@ def serving_setup(w: Workload) -> ServingSetup:
         ttft_s=getattr(w, "ttft_target_s", 0.0) or None,
         tpot_s=getattr(w, "tpot_target_s", 0.0) or None,
         think_time_s=getattr(w, "think_time_s", 0.0) or 0.0,
+        ttft_percentile=getattr(w, "ttft_percentile", 0.0) or None,  # 0 = in the mean
+        tpot_percentile=getattr(w, "tpot_percentile", 0.0) or None,
         **workload_serving_settings(w),
     )
 

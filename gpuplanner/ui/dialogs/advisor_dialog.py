@@ -17,11 +17,14 @@ from PySide6.QtWidgets import (
     QDialog,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -55,6 +58,32 @@ def left_out_lines(res: AdviceResult, lang: str) -> list[str]:
         gtext.render("advisor.left_out.line", lang, servers=", ".join(servers), why=why)
         for why, servers in left_out_by_reason(res, lang)
     ]
+
+
+def point_labels(
+    xs: list[float], ys: list[float], near: float = 0.02
+) -> list[tuple[str, tuple[float, float]]]:
+    """Each point's number (its row in the table, from 1), one label per cluster of points that sit within
+    ``near`` of the axes' spans of each other: two designs that differ only by cooling cost nearly the same and
+    serve the same, and their numbers printed apart overlapped ("12" for 1 and 2). A cluster reads "1, 2"."""
+    pts = [(x, y) for x, y in zip(xs, ys, strict=True)]
+    finite = [(x, y) for x, y in pts if math.isfinite(x) and math.isfinite(y)]
+    if not finite:
+        return []
+    span_x = (max(x for x, _ in finite) - min(x for x, _ in finite)) or 1.0
+    span_y = (max(y for _, y in finite) - min(y for _, y in finite)) or 1.0
+    groups: list[list[int]] = []
+    for i, (x, y) in enumerate(pts):
+        if not (math.isfinite(x) and math.isfinite(y)):
+            continue
+        for g in groups:
+            gx, gy = pts[g[0]]
+            if abs(x - gx) <= near * span_x and abs(y - gy) <= near * span_y:
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    return [(", ".join(str(i + 1) for i in g), pts[g[-1]]) for g in groups]
 
 
 def _spin(lo: float, hi: float, value: float, decimals: int = 0, suffix: str = "") -> QDoubleSpinBox:
@@ -125,10 +154,19 @@ class AdvisorDialog(QDialog):
             self.model.setCurrentIndex(i)
         self.tokens.setValue(g.total_tokens / 1e9)
         self.deadline.setValue(g.deadline_days)
-        if g.requests_per_s > 0:
+        if g.requests_per_s > 0 or g.users > 0:
             self.rate.setValue(g.requests_per_s)
+        self.users.setValue(g.users)
+        self.think.setValue(g.think_time_s)
+        self.prompt_len.setValue(min(g.prompt_len, self.prompt_len.maximum()))
+        self.output_len.setValue(min(g.output_len, self.output_len.maximum()))
+        self.dataset.setCurrentIndex(max(self.dataset.findData(g.prompt_dataset), 0))
         self.ttft.setValue(g.ttft_s_max)
+        self.ttft_pct.setValue(g.ttft_percentile)
         self.tpot.setValue(g.tpot_s_max * 1000.0)
+        self.tpot_pct.setValue(g.tpot_percentile)
+        self.mode.setCurrentIndex(max(self.mode.findData(g.serving_mode), 0))
+        self.stack.setCurrentIndex(max(self.stack.findData(g.serving_stack), 0))
         self.facility.setValue(g.facility_kw_max or 0)
         self.rack_kw.setValue(g.rack_kw_max or 0)
         self.racks.setValue(g.racks_max or 0)
@@ -165,8 +203,13 @@ class AdvisorDialog(QDialog):
 
     # -- the goal form ----------------------------------------------------------------------------------
     def _form(self) -> QWidget:
+        """The goal's fields (scrolled when the window is short) over the search and goal buttons."""
+        outer = QWidget()
+        outer_lay = QVBoxLayout(outer)
+        outer_lay.setContentsMargins(0, 0, 0, 0)
         box = QWidget()
         lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
         form = QFormLayout()
         self.kind = QComboBox()
         self.kind.addItem(self.tr("Train a model"), "training")
@@ -178,16 +221,11 @@ class AdvisorDialog(QDialog):
             self.model.addItem(m.name, m.id)
         self.model.setCurrentIndex(max(self.model.findData("llama3-70b"), 0))
         form.addRow(self.tr("Model:"), self.model)
-        self.tokens = _spin(1, 1e6, 15000, 0, self.tr(" billion tokens"))
-        form.addRow(self.tr("Tokens:"), self.tokens)
-        self.deadline = _spin(0.1, 3650, 60, 1, self.tr(" days"))
-        form.addRow(self.tr("Deadline:"), self.deadline)
-        self.rate = _spin(0.01, 1e6, 20, 2, self.tr(" requests/s"))
-        form.addRow(self.tr("Request rate:"), self.rate)
-        self.ttft = _spin(0.01, 60, 1.0, 2, " s")
-        form.addRow(self.tr("Time to first token ≤"), self.ttft)
-        self.tpot = _spin(1, 1000, 50, 0, " ms")
-        form.addRow(self.tr("Time per output token ≤"), self.tpot)
+        lay.addLayout(form)
+        lay.addWidget(self._training_group())
+        lay.addWidget(self._serving_group())
+        limits = QGroupBox(self.tr("Site and budget"))
+        form = QFormLayout(limits)
         self.facility = _spin(0, 1e6, 3000, 0, " kW")
         self.facility.setSpecialValueText(self.tr("no limit"))
         form.addRow(self.tr("Facility power ≤"), self.facility)
@@ -203,6 +241,9 @@ class AdvisorDialog(QDialog):
         form.addRow(self.tr("Capex budget ≤"), self.capex)
         self.region = QLineEdit()
         self.region.setPlaceholderText(self.tr("e.g. CN: leave out parts not sold there"))
+        self.region.setMinimumWidth(  # the hint is read whole (en and zh)
+            self.region.fontMetrics().horizontalAdvance(self.region.placeholderText()) + 16
+        )
         form.addRow(self.tr("Customer region:"), self.region)
         self.vendors = QLineEdit()
         self.vendors.setPlaceholderText(self.tr("any; e.g. Huawei"))
@@ -211,7 +252,17 @@ class AdvisorDialog(QDialog):
         self.max_servers.setRange(1, 16384)
         self.max_servers.setValue(512)
         form.addRow(self.tr("At most servers:"), self.max_servers)
-        lay.addLayout(form)
+        lay.addWidget(limits)
+        lay.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidget(box)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.serving_box.setVisible(True)  # the widest group decides the column's width
+        scroll.setMinimumWidth(box.sizeHint().width() + scroll.verticalScrollBar().sizeHint().width() + 4)
+        outer_lay.addWidget(scroll, 1)
+        lay = outer_lay
         self.progress = QProgressBar()
         self.progress.setVisible(False)
         lay.addWidget(self.progress)
@@ -239,30 +290,149 @@ class AdvisorDialog(QDialog):
         goal_buttons.addWidget(self.goal_button)
         goal_buttons.addWidget(self.keep_button)
         lay.addLayout(goal_buttons)
-        lay.addStretch(1)
         self._kind_changed()
+        return outer
+
+    def _training_group(self) -> QGroupBox:
+        self.training_box = QGroupBox(self.tr("Training"))
+        form = QFormLayout(self.training_box)
+        self.tokens = _spin(1, 1e6, 15000, 0, self.tr(" billion tokens"))
+        form.addRow(self.tr("Tokens:"), self.tokens)
+        self.deadline = _spin(0.1, 3650, 60, 1, self.tr(" days"))
+        form.addRow(self.tr("Deadline:"), self.deadline)
+        return self.training_box
+
+    def _serving_group(self) -> QGroupBox:
+        """The load, the targets and how it is served: the options of `estimate --inference` a goal states."""
+        self.serving_box = QGroupBox(self.tr("Serving"))
+        form = QFormLayout(self.serving_box)
+        self.rate = _spin(0, 1e6, 20, 2, self.tr(" requests/s"))
+        self.rate.setSpecialValueText(self.tr("not stated"))
+        form.addRow(self.tr("Request rate:"), self.rate)
+        self.users = _spin(0, 1e9, 0, 0, self.tr(" users"))
+        self.users.setSpecialValueText(self.tr("not stated"))
+        self.users.setToolTip(
+            self.tr(
+                "Concurrent users to serve, each waiting for its answer and then the think time before the "
+                "next request (as estimate --users). With a request rate too, both must be served."
+            )
+        )
+        form.addRow(self.tr("Concurrent users:"), self.users)
+        self.think = _spin(0, 86_400, 0, 1, " s")
+        self.think.setToolTip(self.tr("Seconds a user waits between an answer and the next request."))
+        form.addRow(self.tr("Think time:"), self.think)
+        self.prompt_len = QSpinBox()
+        self.prompt_len.setRange(1, 1_000_000)
+        self.prompt_len.setValue(2048)
+        self.prompt_len.setSuffix(self.tr(" tokens"))
+        self.prompt_len.setGroupSeparatorShown(True)
+        form.addRow(self.tr("Prompt length:"), self.prompt_len)
+        self.output_len = QSpinBox()
+        self.output_len.setRange(1, 1_000_000)
+        self.output_len.setValue(256)
+        self.output_len.setSuffix(self.tr(" tokens"))
+        self.output_len.setGroupSeparatorShown(True)
+        form.addRow(self.tr("Output length:"), self.output_len)
+        self.dataset = QComboBox()
+        self.dataset.addItem(self.tr("all of the prompt length"), "")
+        from gpuplanner.engine.perf.serving_prompts import dataset_names, prompt_lengths
+
+        self._dataset_means = {name: prompt_lengths(name).mean for name in dataset_names()}
+        for name in self._dataset_means:
+            self.dataset.addItem(name, name)
+        self.dataset.setToolTip(
+            self.tr(
+                "Prompt lengths vary as in this dataset (catalogs/validation/inference_datasets.yaml); the "
+                "prompt length becomes its mean (as estimate --prompt-dataset)."
+            )
+        )
+        self.dataset.currentIndexChanged.connect(self._dataset_changed)
+        form.addRow(self.tr("Prompt lengths:"), self.dataset)
+        self.ttft = _spin(0.01, 60, 1.0, 2, " s")
+        self.ttft_pct = self._percentile()
+        form.addRow(self.tr("Time to first token ≤"), self._target_row(self.ttft, self.ttft_pct))
+        self.tpot = _spin(1, 1000, 50, 0, " ms")
+        self.tpot_pct = self._percentile()
+        form.addRow(self.tr("Time per output token ≤"), self._target_row(self.tpot, self.tpot_pct))
+        self.mode = QComboBox()
+        self.mode.addItem(self.tr("aggregated"), "aggregated")
+        self.mode.addItem(self.tr("disaggregated"), "disaggregated")
+        self.mode.addItem(self.tr("best of the two"), "best")
+        self.mode.setToolTip(
+            self.tr(
+                "Aggregated: every replica prefills and decodes; disaggregated: prefill and decode workers "
+                "apart; best: the larger capacity of the two (as estimate --inference --serving)."
+            )
+        )
+        form.addRow(self.tr("Serving mode:"), self.mode)
+        self.stack = QComboBox()
+        self.stack.addItem(self.tr("vLLM rule"), "vllm")
+        self.stack.addItem(self.tr("TensorRT-LLM rule"), "trtllm")
+        self.stack.setToolTip(
+            self.tr(
+                "How the KV cache is sized: vLLM gives a share of the memory to weights, workspace and KV cache; "
+                "TensorRT-LLM gives the KV cache a share of the memory left after them (as estimate "
+                "--serving-stack)."
+            )
+        )
+        form.addRow(self.tr("Serving stack:"), self.stack)
+        return self.serving_box
+
+    def _percentile(self) -> QDoubleSpinBox:
+        box = _spin(0, 99.9, 0, 1)
+        box.setPrefix("p")
+        box.setSpecialValueText(self.tr("mean"))
+        box.setToolTip(
+            self.tr(
+                "The percentile of requests the target holds for (MLPerf: 99); the lowest value: in the mean."
+            )
+        )
         return box
+
+    def _target_row(self, target: QDoubleSpinBox, pct: QDoubleSpinBox) -> QWidget:
+        row = QWidget()
+        lay = QHBoxLayout(row)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(target, 3)
+        lay.addWidget(QLabel(self.tr("at")), 0)
+        lay.addWidget(pct, 2)
+        return row
+
+    def _dataset_changed(self) -> None:
+        """A dataset's prompts have its mean length: the prompt length follows it (and is not edited apart)."""
+        name = self.dataset.currentData()
+        if name:
+            self.prompt_len.setValue(round(self._dataset_means[name]))
+        self.prompt_len.setEnabled(not name)
 
     def _kind_changed(self) -> None:
         training = self.kind.currentData() == "training"
-        for w in (self.tokens, self.deadline):
-            w.setEnabled(training)
-        for w in (self.rate, self.ttft, self.tpot):
-            w.setEnabled(not training)
+        self.training_box.setVisible(training)
+        self.serving_box.setVisible(not training)
 
     def goal(self) -> Goal:
         def opt(box) -> float | None:
             return box.value() or None
 
         vendors = tuple(v.strip() for v in self.vendors.text().split(",") if v.strip())
+        serving = self.kind.currentData() == "inference"
         return self.base_goal().with_(
             kind=self.kind.currentData(),
             model_id=self.model.currentData(),
             total_tokens=self.tokens.value() * 1e9,
             deadline_days=self.deadline.value(),
-            requests_per_s=self.rate.value() if self.kind.currentData() == "inference" else 0.0,
+            requests_per_s=self.rate.value() if serving else 0.0,
+            users=self.users.value() if serving else 0.0,
+            think_time_s=self.think.value(),
+            prompt_len=self.prompt_len.value(),
+            output_len=self.output_len.value(),
+            prompt_dataset=self.dataset.currentData() or "",
             ttft_s_max=self.ttft.value(),
+            ttft_percentile=self.ttft_pct.value(),
             tpot_s_max=self.tpot.value() / 1000.0,
+            tpot_percentile=self.tpot_pct.value(),
+            serving_mode=self.mode.currentData(),
+            serving_stack=self.stack.currentData(),
             facility_kw_max=opt(self.facility),
             rack_kw_max=opt(self.rack_kw),
             racks_max=self.racks.value() or None,
@@ -344,8 +514,8 @@ class AdvisorDialog(QDialog):
         for label in self._labels:  # each point numbered as its row in the table below
             self.plot.removeItem(label)
         self._labels = []
-        for i, (x, y) in enumerate(zip(xs, ys, strict=True)):
-            label = pg.TextItem(str(i + 1), color=(20, 20, 20), anchor=(-0.3, 1.1))
+        for text, (x, y) in point_labels(xs, ys):
+            label = pg.TextItem(text, color=(20, 20, 20), anchor=(-0.3, 1.1))
             label.setPos(x, y)
             self.plot.addItem(label)
             self._labels.append(label)
@@ -354,12 +524,14 @@ class AdvisorDialog(QDialog):
         self.plot.setLabel(
             "left", self.tr("Time to train (days)") if training else self.tr("Serving headroom (×)")
         )
+        with_users = not training and g.users > 0  # the users each design serves, beside its rate
         headers = [
             self.tr("Servers"),
             self.tr("GPUs"),
             self.tr("Fabric"),
             self.tr("Cooling"),
             self.tr("Days") if training else self.tr("Requests/s"),
+            *([self.tr("Users")] if with_users else []),
             self.tr("Facility kW"),
             self.tr("Capex"),
             self.tr("TCO"),
@@ -376,6 +548,7 @@ class AdvisorDialog(QDialog):
                 f"{d['fabric']} {d['oversub']:g}:1",
                 ", ".join(d["cooling"]),
                 fmt.number(perf, 1) if perf is not None and math.isfinite(perf) else "—",
+                *([fmt.number(d.get("users_max") or 0.0)] if with_users else []),
                 fmt.number(d["facility_kw_max"]),
                 fmt.money(d["capex_usd"], rate, cur),
                 fmt.money(d["tco_usd"], rate, cur),
@@ -429,6 +602,7 @@ class AdvisorDialog(QDialog):
             "tco_usd": self.tr("TCO budget"),
             "deadline_days": self.tr("deadline"),
             "requests_per_s": self.tr("request rate"),
+            "users": self.tr("concurrent users"),
             "cooling": self.tr("cooling"),
         }
         return names.get(name, name)
