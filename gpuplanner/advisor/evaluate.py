@@ -19,6 +19,7 @@ from gpuplanner.engine.perf.request import cluster_of, default_kv_bytes, kv_prec
 from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
 from gpuplanner.engine.perf.sweep import sweep
 from gpuplanner.engine.summary import results_json
+from gpuplanner.engine.workload import analyze_workload
 from gpuplanner.model import Project
 from gpuplanner.model.rows import Workload
 from gpuplanner.topology.generators import generate_into
@@ -33,8 +34,28 @@ def catalog():
 
 
 # -- the ideal-fabric stage (cheap: numbers only) -------------------------------------------------------
-def ideal_training(cat, goal: Goal, srv, gpus: int, shape) -> tuple[float, dict[str, Any] | None]:
-    """Days to train with the best layout on an ideal fabric (inf when no layout fits), and that layout."""
+# The ideal fabric's fastest layouts a design whose drawn fabric slowed the fastest one re-times on that
+# fabric (evaluate → faster_on_drawn_fabric): each costs one routing of its flows, and none can beat a
+# drawn time below its own ideal time, so the list is cut there anyway.
+LAYOUTS_ON_DRAWN_FABRIC = 8
+
+
+def _layout(cfg) -> dict[str, Any]:
+    return {
+        "tp": cfg.tp,
+        "pp": cfg.pp,
+        "dp": cfg.dp,
+        "cp": cfg.cp,
+        "ep": cfg.ep,
+        "vpp": cfg.vpp,
+        "micro_batch": cfg.micro_batch,
+        "recompute": cfg.recompute,
+    }
+
+
+def ideal_layouts(cat, goal: Goal, srv, gpus: int, shape, k: int = 1) -> list[tuple[float, dict[str, Any]]]:
+    """The ``k`` fastest distinct layouts on an ideal fabric (days to train, layout), fastest first; empty
+    when no layout fits."""
     spec = cluster_spec(cat, srv)
     try:
         res = sweep(
@@ -46,22 +67,72 @@ def ideal_training(cat, goal: Goal, srv, gpus: int, shape) -> tuple[float, dict[
             total_tokens=goal.total_tokens,
         )
     except PlannerError:
-        return math.inf, None
-    if len(res) == 0:
-        return math.inf, None
-    cfg, est = res.best(1)[0]
-    layout = {
-        "tp": cfg.tp,
-        "pp": cfg.pp,
-        "dp": cfg.dp,
-        "cp": cfg.cp,
-        "ep": cfg.ep,
-        "vpp": cfg.vpp,
-        "micro_batch": cfg.micro_batch,
-        "recompute": cfg.recompute,
-    }
-    days = est.time_to_train_s / 86400.0 if est.time_to_train_s else math.inf
-    return days, layout
+        return []
+    out: list[tuple[float, dict[str, Any]]] = []
+    for i in range(len(res)):
+        lay = _layout(res.config(i))
+        if lay in (x[1] for x in out):  # rows that differ only in a setting the workload row does not hold
+            continue
+        est = res.estimate(i)
+        out.append((est.time_to_train_s / 86400.0 if est.time_to_train_s else math.inf, lay))
+        if len(out) >= k:
+            break
+    return out
+
+
+def ideal_training(cat, goal: Goal, srv, gpus: int, shape) -> tuple[float, dict[str, Any] | None]:
+    """Days to train with the best layout on an ideal fabric (inf when no layout fits), and that layout."""
+    best = ideal_layouts(cat, goal, srv, gpus, shape)
+    return best[0] if best else (math.inf, None)
+
+
+@lru_cache(maxsize=256)
+def _ideal_layouts_cached(
+    server_id: str, gpus: int, model_id: str, global_batch: int, precision: str, total_tokens: float, k: int
+) -> tuple:
+    """``ideal_layouts`` per process for the default catalog, keyed by what the sweep reads of the goal."""
+    cat = catalog()
+    goal = Goal(model_id=model_id, global_batch=global_batch, precision=precision, total_tokens=total_tokens)
+    return tuple(ideal_layouts(cat, goal, cat.get(server_id), gpus, model_shape(cat, model_id), k))
+
+
+def faster_on_drawn_fabric(goal: Goal, cand: Candidate, res, cat) -> dict[str, Any] | None:
+    """A layout that trains faster than the analysed one on the design's drawn fabric, or None.
+
+    The layout comes from the ideal fabric; a drawn fabric that slows it (an oversubscribed spine under the
+    DP or expert all-to-all traffic) may favour another. The ideal fabric's next-fastest layouts are re-timed
+    on the drawn fabric (the analysis's own placement, routing and performance model: engine/workload.py
+    analyze_workload), stopping at the first whose ideal time is not below the best drawn time (the drawn
+    fabric only slows a layout, so no later one can win)."""
+    w = res.workload
+    if w is None or not (w.estimate.fits and w.estimate.time_to_train_s):
+        return None
+    best_s = w.estimate.time_to_train_s
+    srv = cat.get(cand.server)
+    if cat is catalog():
+        key = (goal.model_id, goal.global_batch, goal.precision, goal.total_tokens)
+        layouts = list(_ideal_layouts_cached(cand.server, cand.gpus, *key, LAYOUTS_ON_DRAWN_FABRIC))
+    else:
+        layouts = ideal_layouts(
+            cat, goal, srv, cand.gpus, model_shape(cat, goal.model_id), LAYOUTS_ON_DRAWN_FABRIC
+        )
+    if not layouts or best_s <= layouts[0][0] * 86400.0 * (1 + 1e-9):
+        return None  # the drawn fabric did not slow the ideal fabric's fastest layout
+    wl = next(x for x in res.compiled.inputs.workloads if x.id == w.workload_id)
+    best = None
+    for days, lay in layouts[1:]:
+        if days * 86400.0 >= best_s:
+            break
+        try:
+            r = analyze_workload(
+                res.compiled, res.fabric.graph, res.fabric.router, dataclasses.replace(wl, **lay)
+            )
+        except PlannerError:
+            continue
+        e = r.estimate
+        if e.fits and e.time_to_train_s and e.time_to_train_s < best_s * (1 - 1e-9):
+            best_s, best = e.time_to_train_s, dict(lay)  # a copy: the cached list is shared
+    return best
 
 
 # the serving mode a goal that states none is sized with (estimate --inference --serving aggregated)
@@ -206,6 +277,9 @@ def build_project(
             id=p.new_id("workloads"),
             name=f"{goal.model_id} ({goal.total_tokens:.3g} tokens)",
             model_id=goal.model_id,
+            # the sequence the layout was chosen for (ideal_training: the catalog model's): the table's
+            # default (8,192) would train a 32k-sequence MoE model at a quarter of its sequence
+            seq_len=model_shape(p.catalog, goal.model_id).seq_len,
             global_batch=goal.global_batch,
             precision=goal.precision,
             total_tokens=goal.total_tokens,
@@ -259,7 +333,9 @@ def load_text(goal: Goal) -> str:
 
 def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict[str, Any]:
     """The design's figures and whether it holds every limit (``feasible``), or ``error`` when it cannot be
-    planned or analysed."""
+    planned or analysed. A training design that holds every limit a layout cannot change (power, racks,
+    capex, cooling) and whose drawn fabric slows the ideal fabric's layout is analysed again with the faster
+    layout ``faster_on_drawn_fabric`` finds; ``ideal_fabric_layout`` then keeps the one it replaced."""
     out: dict[str, Any] = {"candidate": dataclasses.asdict(cand), "layout": layout}
     cat = catalog()
     try:
@@ -270,6 +346,31 @@ def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict
         out["error"] = exc.one_line()
         out["feasible"] = False
         return out
+    _figures(goal, cand, data, cat, out)
+    if goal.kind == "training" and "error" not in out and _layout_may_decide(out["limits"]):
+        faster = faster_on_drawn_fabric(goal, cand, res, cat)
+        if faster is not None:
+            try:
+                p = build_project(goal, cand, faster, cat, serving_workload=False)
+                data = results_json(p, analyze_project(p))
+            except PlannerError:  # not expected (the layout was analysed on this plan): keep the first
+                return out
+            out["ideal_fabric_layout"] = layout
+            out["layout"] = faster
+            _figures(goal, cand, data, cat, out)
+    return out
+
+
+# limits a training layout cannot change: a design breaking one of them stays infeasible whatever its layout
+_LAYOUT_FREE = ("facility_kw", "rack_kw", "racks", "capex_usd", "cooling")
+
+
+def _layout_may_decide(lims: list[dict[str, Any]]) -> bool:
+    return all(lim["within"] for lim in lims if lim["name"] in _LAYOUT_FREE)
+
+
+def _figures(goal: Goal, cand: Candidate, data: dict[str, Any], cat, out: dict[str, Any]) -> None:
+    """The analysis's figures (``results_json``), the limits against them and the binding one, into ``out``."""
     perf = data.get("performance") or {}
     racks = data.get("racks") or []
     out.update(
@@ -298,6 +399,7 @@ def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict
         out["step_time_s"] = perf.get("step_time_s")
         out["mfu"] = perf.get("mfu")
         for key in ("step_time_s_range", "time_to_train_days_range"):
+            out.pop(key, None)  # a second analysis (a faster layout) replaces the first's
             if key in perf:
                 out[key] = perf[key]
         if out["time_to_train_days"] is None:
@@ -312,7 +414,6 @@ def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict
     out["limits"] = limits(goal, out)
     out["feasible"] = "error" not in out and all(lim["within"] for lim in out["limits"])
     out["binding"] = binding(out["limits"])
-    return out
 
 
 def limits(goal: Goal, d: dict[str, Any]) -> list[dict[str, Any]]:

@@ -253,6 +253,8 @@ def designs_json(res) -> dict[str, Any]:
             "limits": d["limits"],
             "layout": d["layout"],
         }
+        if "ideal_fabric_layout" in d:  # the drawn fabric slowed that layout: "layout" trains faster on it
+            row["ideal_fabric_layout"] = d["ideal_fabric_layout"]
         for key in ("npv_usd", "step_time_s", "step_time_s_range", "mfu", "time_to_train_days"):
             if key in d:
                 row[key] = d[key]
