@@ -58,31 +58,31 @@ def _keep(window, goal: Goal) -> None:
 
 
 def _fill(dlg: AdvisorDialog) -> None:
-    dlg.kind.setCurrentIndex(dlg.kind.findData("inference"))
-    dlg.rate.setValue(20)
-    dlg.users.setValue(1000)
-    dlg.think.setValue(3)
-    dlg.output_len.setValue(300)
-    dlg.dataset.setCurrentIndex(dlg.dataset.findData("mlperf-llama2-70b"))
-    dlg.ttft.setValue(0.08)
-    dlg.ttft_pct.setValue(99)
-    dlg.tpot.setValue(40)
-    dlg.tpot_pct.setValue(95.5)
-    dlg.mode.setCurrentIndex(dlg.mode.findData("disaggregated"))
-    dlg.stack.setCurrentIndex(dlg.stack.findData("trtllm"))
-    dlg.facility.setValue(600)
-    dlg.rack_kw.setValue(0)
-    dlg.max_servers.setValue(2)
+    dlg.form.kind.setCurrentIndex(dlg.form.kind.findData("inference"))
+    dlg.form.rate.setValue(20)
+    dlg.form.users.setValue(1000)
+    dlg.form.think.setValue(3)
+    dlg.form.output_len.setValue(300)
+    dlg.form.dataset.setCurrentIndex(dlg.form.dataset.findData("mlperf-llama2-70b"))
+    dlg.form.ttft.setValue(0.08)
+    dlg.form.ttft_pct.setValue(99)
+    dlg.form.tpot.setValue(40)
+    dlg.form.tpot_pct.setValue(95.5)
+    dlg.form.mode.setCurrentIndex(dlg.form.mode.findData("disaggregated"))
+    dlg.form.stack.setCurrentIndex(dlg.form.stack.findData("trtllm"))
+    dlg.form.facility.setValue(600)
+    dlg.form.rack_kw.setValue(0)
+    dlg.form.max_servers.setValue(2)
 
 
 def test_the_search_runs_with_the_goal_the_form_states(window, qtbot, monkeypatch):
     _keep(window, SPACE)
     dlg = AdvisorDialog(window)
     qtbot.addWidget(dlg)
-    assert dlg.serving_box.isVisibleTo(dlg) and not dlg.training_box.isVisibleTo(dlg)
+    assert dlg.form.serving_box.isVisibleTo(dlg) and not dlg.form.training_box.isVisibleTo(dlg)
     _fill(dlg)
     # the dataset's prompts are 222.3 tokens long on average: the prompt length follows, and is not edited apart
-    assert dlg.prompt_len.value() == 222 and not dlg.prompt_len.isEnabled()
+    assert dlg.form.prompt_len.value() == 222 and not dlg.form.prompt_len.isEnabled()
     assert dlg.goal() == WANT
     seen: list[Goal] = []
     real = advisor_dialog.advise
@@ -114,12 +114,12 @@ def test_the_search_runs_with_the_goal_the_form_states(window, qtbot, monkeypatc
 def test_the_dataset_back_to_none_frees_the_prompt_length(window, qtbot):
     dlg = AdvisorDialog(window)
     qtbot.addWidget(dlg)
-    dlg.kind.setCurrentIndex(dlg.kind.findData("inference"))
-    dlg.dataset.setCurrentIndex(dlg.dataset.findData("mlperf-mixtral-8x7b"))
-    assert dlg.prompt_len.value() == 427 and not dlg.prompt_len.isEnabled()
-    dlg.dataset.setCurrentIndex(0)
-    assert dlg.prompt_len.isEnabled() and dlg.goal().prompt_dataset == ""
-    dlg.prompt_len.setValue(1000)
+    dlg.form.kind.setCurrentIndex(dlg.form.kind.findData("inference"))
+    dlg.form.dataset.setCurrentIndex(dlg.form.dataset.findData("mlperf-mixtral-8x7b"))
+    assert dlg.form.prompt_len.value() == 427 and not dlg.form.prompt_len.isEnabled()
+    dlg.form.dataset.setCurrentIndex(0)
+    assert dlg.form.prompt_len.isEnabled() and dlg.goal().prompt_dataset == ""
+    dlg.form.prompt_len.setValue(1000)
     assert dlg.goal().prompt_len == 1000
 
 
@@ -127,14 +127,14 @@ def test_the_form_is_filled_from_the_projects_goal_and_kept_back(window, qtbot):
     _keep(window, WANT)
     dlg = AdvisorDialog(window)
     qtbot.addWidget(dlg)
-    assert dlg.users.value() == 1000 and dlg.think.value() == 3
-    assert dlg.dataset.currentData() == "mlperf-llama2-70b" and dlg.prompt_len.value() == 222
-    assert (dlg.ttft_pct.value(), dlg.tpot_pct.value()) == (99.0, 95.5)
-    assert dlg.mode.currentData() == "disaggregated" and dlg.stack.currentData() == "trtllm"
+    assert dlg.form.users.value() == 1000 and dlg.form.think.value() == 3
+    assert dlg.form.dataset.currentData() == "mlperf-llama2-70b" and dlg.form.prompt_len.value() == 222
+    assert (dlg.form.ttft_pct.value(), dlg.form.tpot_pct.value()) == (99.0, 95.5)
+    assert dlg.form.mode.currentData() == "disaggregated" and dlg.form.stack.currentData() == "trtllm"
     assert dlg.goal() == WANT
-    dlg.stack.setCurrentIndex(dlg.stack.findData("vllm"))
-    dlg.ttft_pct.setValue(0)  # the lowest value: in the mean
-    assert dlg.ttft_pct.text() == "mean"
+    dlg.form.stack.setCurrentIndex(dlg.form.stack.findData("vllm"))
+    dlg.form.ttft_pct.setValue(0)  # the lowest value: in the mean
+    assert dlg.form.ttft_pct.text() == "mean"
     assert dlg.keep_goal()
     assert project_goal(window.doc.project) == WANT.with_(serving_stack="vllm", ttft_percentile=0.0)
 
@@ -143,12 +143,12 @@ def test_a_users_only_goal_and_a_bad_goal_are_told_not_crashed(window, qtbot):
     _keep(window, SPACE)
     dlg = AdvisorDialog(window)
     qtbot.addWidget(dlg)
-    dlg.rate.setValue(0)
-    assert dlg.rate.text() == "not stated"
-    dlg.users.setValue(0)
+    dlg.form.rate.setValue(0)
+    assert dlg.form.rate.text() == "not stated"
+    dlg.form.users.setValue(0)
     dlg.search()  # neither a rate nor users: refused by field before any search
     assert "requests per s" in dlg.summary.text() and "users" in dlg.summary.text() and dlg.result is None
-    dlg.users.setValue(64)
+    dlg.form.users.setValue(64)
     goal = dlg.goal()
     assert goal.requests_per_s == 0 and goal.users == 64
 
@@ -162,15 +162,18 @@ def test_the_serving_controls_read_chinese(window, qtbot, lang):
         assert i18n.current_language() == "zh", "gpuplanner_zh.qm did not load"
         dlg = AdvisorDialog(window)
         qtbot.addWidget(dlg)
-        assert dlg.serving_box.title() == "推理服务"
-        assert [dlg.stack.itemText(i) for i in range(dlg.stack.count())] == ["vLLM 规则", "TensorRT-LLM 规则"]
-        assert [dlg.mode.itemText(i) for i in range(dlg.mode.count())] == [
+        assert dlg.form.serving_box.title() == "推理服务"
+        assert [dlg.form.stack.itemText(i) for i in range(dlg.form.stack.count())] == [
+            "vLLM 规则",
+            "TensorRT-LLM 规则",
+        ]
+        assert [dlg.form.mode.itemText(i) for i in range(dlg.form.mode.count())] == [
             "合并部署",
             "预填充/解码分离",
             "两者择优",
         ]
-        assert dlg.ttft_pct.text() == "平均值" and dlg.users.text() == "未填写"
-        assert dlg.dataset.itemText(0) == "全部等于提示词长度"
+        assert dlg.form.ttft_pct.text() == "平均值" and dlg.form.users.text() == "未填写"
+        assert dlg.form.dataset.itemText(0) == "全部等于提示词长度"
     finally:
         i18n.set_language("en")
 

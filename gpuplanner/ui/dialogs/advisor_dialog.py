@@ -1,6 +1,6 @@
-"""Plan ▸ Design advisor…: the goal and the site's limits in a form, the search on worker processes (with
-progress and Cancel), the Pareto front as a scatter of cost against time to train (or serving headroom),
-a click on a point shows its figures, and "Open as project" makes it the window's project."""
+"""Plan ▸ Design advisor…: the goal and the site's limits in a form (``advisor_form``), the search on worker
+processes (with progress and Cancel), the Pareto front as a scatter of cost against time to train (or serving
+headroom), a click on a point shows its figures, and "Open as project" makes it the window's project."""
 
 from __future__ import annotations
 
@@ -13,19 +13,11 @@ from typing import TYPE_CHECKING, Any
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
-    QDoubleSpinBox,
-    QFormLayout,
-    QFrame,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QProgressBar,
     QPushButton,
-    QScrollArea,
-    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -40,6 +32,7 @@ from gpuplanner.advisor.run import left_out_by_reason
 from gpuplanner.commands import SetFields
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.ui import fields, fmt
+from gpuplanner.ui.dialogs.advisor_form import AdvisorGoalForm
 from gpuplanner.ui.i18n import current_language
 
 if TYPE_CHECKING:
@@ -84,16 +77,6 @@ def point_labels(
         else:
             groups.append([i])
     return [(", ".join(str(i + 1) for i in g), pts[g[-1]]) for g in groups]
-
-
-def _spin(lo: float, hi: float, value: float, decimals: int = 0, suffix: str = "") -> QDoubleSpinBox:
-    box = QDoubleSpinBox()
-    box.setRange(lo, hi)
-    box.setDecimals(decimals)
-    box.setValue(value)
-    box.setSuffix(suffix)
-    box.setGroupSeparatorShown(True)
-    return box
 
 
 class AdvisorDialog(QDialog):
@@ -147,33 +130,7 @@ class AdvisorDialog(QDialog):
         """The form pre-filled from the project's goal, when it has one."""
         if not self.window_.doc.project.goal.kind:
             return
-        g = self.base_goal()
-        self.kind.setCurrentIndex(max(self.kind.findData(g.kind), 0))
-        i = self.model.findData(g.model_id)
-        if i >= 0:
-            self.model.setCurrentIndex(i)
-        self.tokens.setValue(g.total_tokens / 1e9)
-        self.deadline.setValue(g.deadline_days)
-        if g.requests_per_s > 0 or g.users > 0:
-            self.rate.setValue(g.requests_per_s)
-        self.users.setValue(g.users)
-        self.think.setValue(g.think_time_s)
-        self.prompt_len.setValue(min(g.prompt_len, self.prompt_len.maximum()))
-        self.output_len.setValue(min(g.output_len, self.output_len.maximum()))
-        self.dataset.setCurrentIndex(max(self.dataset.findData(g.prompt_dataset), 0))
-        self.ttft.setValue(g.ttft_s_max)
-        self.ttft_pct.setValue(g.ttft_percentile)
-        self.tpot.setValue(g.tpot_s_max * 1000.0)
-        self.tpot_pct.setValue(g.tpot_percentile)
-        self.mode.setCurrentIndex(max(self.mode.findData(g.serving_mode), 0))
-        self.stack.setCurrentIndex(max(self.stack.findData(g.serving_stack), 0))
-        self.facility.setValue(g.facility_kw_max or 0)
-        self.rack_kw.setValue(g.rack_kw_max or 0)
-        self.racks.setValue(g.racks_max or 0)
-        self.capex.setValue(g.capex_usd_max or 0)
-        self.region.setText(g.region)
-        self.vendors.setText(", ".join(g.vendors))
-        self.max_servers.setValue(min(g.max_servers, self.max_servers.maximum()))
+        self.form.fill(self.base_goal())
 
     def edit_goal(self) -> None:
         """The whole goal (servers, cooling, fabrics, budget …) in the Goal dialog; the form follows it."""
@@ -201,68 +158,14 @@ class AdvisorDialog(QDialog):
         self.summary.setText(self.tr("The project's goal is now the one in this form."))
         return True
 
-    # -- the goal form ----------------------------------------------------------------------------------
+    # -- the form and its buttons -----------------------------------------------------------------------
     def _form(self) -> QWidget:
         """The goal's fields (scrolled when the window is short) over the search and goal buttons."""
         outer = QWidget()
-        outer_lay = QVBoxLayout(outer)
-        outer_lay.setContentsMargins(0, 0, 0, 0)
-        box = QWidget()
-        lay = QVBoxLayout(box)
+        lay = QVBoxLayout(outer)
         lay.setContentsMargins(0, 0, 0, 0)
-        form = QFormLayout()
-        self.kind = QComboBox()
-        self.kind.addItem(self.tr("Train a model"), "training")
-        self.kind.addItem(self.tr("Serve a model"), "inference")
-        self.kind.currentIndexChanged.connect(self._kind_changed)
-        form.addRow(self.tr("Goal:"), self.kind)
-        self.model = QComboBox()
-        for m in sorted(self.window_.doc.project.catalog.of_kind("model"), key=lambda e: e.name):
-            self.model.addItem(m.name, m.id)
-        self.model.setCurrentIndex(max(self.model.findData("llama3-70b"), 0))
-        form.addRow(self.tr("Model:"), self.model)
-        lay.addLayout(form)
-        lay.addWidget(self._training_group())
-        lay.addWidget(self._serving_group())
-        limits = QGroupBox(self.tr("Site and budget"))
-        form = QFormLayout(limits)
-        self.facility = _spin(0, 1e6, 3000, 0, " kW")
-        self.facility.setSpecialValueText(self.tr("no limit"))
-        form.addRow(self.tr("Facility power ≤"), self.facility)
-        self.rack_kw = _spin(0, 300, 45, 0, " kW")
-        self.rack_kw.setSpecialValueText(self.tr("no limit"))
-        form.addRow(self.tr("Rack power ≤"), self.rack_kw)
-        self.racks = QSpinBox()
-        self.racks.setRange(0, 100_000)
-        self.racks.setSpecialValueText(self.tr("no limit"))
-        form.addRow(self.tr("Racks ≤"), self.racks)
-        self.capex = _spin(0, 1e12, 0, 0, " USD")
-        self.capex.setSpecialValueText(self.tr("no limit"))
-        form.addRow(self.tr("Capex budget ≤"), self.capex)
-        self.region = QLineEdit()
-        self.region.setPlaceholderText(self.tr("e.g. CN: leave out parts not sold there"))
-        self.region.setMinimumWidth(  # the hint is read whole (en and zh)
-            self.region.fontMetrics().horizontalAdvance(self.region.placeholderText()) + 16
-        )
-        form.addRow(self.tr("Customer region:"), self.region)
-        self.vendors = QLineEdit()
-        self.vendors.setPlaceholderText(self.tr("any; e.g. Huawei"))
-        form.addRow(self.tr("GPU vendors:"), self.vendors)
-        self.max_servers = QSpinBox()
-        self.max_servers.setRange(1, 16384)
-        self.max_servers.setValue(512)
-        form.addRow(self.tr("At most servers:"), self.max_servers)
-        lay.addWidget(limits)
-        lay.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidget(box)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.serving_box.setVisible(True)  # the widest group decides the column's width
-        scroll.setMinimumWidth(box.sizeHint().width() + scroll.verticalScrollBar().sizeHint().width() + 4)
-        outer_lay.addWidget(scroll, 1)
-        lay = outer_lay
+        self.form = AdvisorGoalForm(self.window_.doc.project.catalog)
+        lay.addWidget(self.form, 1)
         self.progress = QProgressBar()
         self.progress.setVisible(False)
         lay.addWidget(self.progress)
@@ -290,157 +193,11 @@ class AdvisorDialog(QDialog):
         goal_buttons.addWidget(self.goal_button)
         goal_buttons.addWidget(self.keep_button)
         lay.addLayout(goal_buttons)
-        self._kind_changed()
         return outer
 
-    def _training_group(self) -> QGroupBox:
-        self.training_box = QGroupBox(self.tr("Training"))
-        form = QFormLayout(self.training_box)
-        self.tokens = _spin(1, 1e6, 15000, 0, self.tr(" billion tokens"))
-        form.addRow(self.tr("Tokens:"), self.tokens)
-        self.deadline = _spin(0.1, 3650, 60, 1, self.tr(" days"))
-        form.addRow(self.tr("Deadline:"), self.deadline)
-        return self.training_box
-
-    def _serving_group(self) -> QGroupBox:
-        """The load, the targets and how it is served: the options of `estimate --inference` a goal states."""
-        self.serving_box = QGroupBox(self.tr("Serving"))
-        form = QFormLayout(self.serving_box)
-        self.rate = _spin(0, 1e6, 20, 2, self.tr(" requests/s"))
-        self.rate.setSpecialValueText(self.tr("not stated"))
-        form.addRow(self.tr("Request rate:"), self.rate)
-        self.users = _spin(0, 1e9, 0, 0, self.tr(" users"))
-        self.users.setSpecialValueText(self.tr("not stated"))
-        self.users.setToolTip(
-            self.tr(
-                "Concurrent users to serve, each waiting for its answer and then the think time before the "
-                "next request (as estimate --users). With a request rate too, both must be served."
-            )
-        )
-        form.addRow(self.tr("Concurrent users:"), self.users)
-        self.think = _spin(0, 86_400, 0, 1, " s")
-        self.think.setToolTip(self.tr("Seconds a user waits between an answer and the next request."))
-        form.addRow(self.tr("Think time:"), self.think)
-        self.prompt_len = QSpinBox()
-        self.prompt_len.setRange(1, 1_000_000)
-        self.prompt_len.setValue(2048)
-        self.prompt_len.setSuffix(self.tr(" tokens"))
-        self.prompt_len.setGroupSeparatorShown(True)
-        form.addRow(self.tr("Prompt length:"), self.prompt_len)
-        self.output_len = QSpinBox()
-        self.output_len.setRange(1, 1_000_000)
-        self.output_len.setValue(256)
-        self.output_len.setSuffix(self.tr(" tokens"))
-        self.output_len.setGroupSeparatorShown(True)
-        form.addRow(self.tr("Output length:"), self.output_len)
-        self.dataset = QComboBox()
-        self.dataset.addItem(self.tr("all of the prompt length"), "")
-        from gpuplanner.engine.perf.serving_prompts import dataset_names, prompt_lengths
-
-        self._dataset_means = {name: prompt_lengths(name).mean for name in dataset_names()}
-        for name in self._dataset_means:
-            self.dataset.addItem(name, name)
-        self.dataset.setToolTip(
-            self.tr(
-                "Prompt lengths vary as in this dataset (catalogs/validation/inference_datasets.yaml); the "
-                "prompt length becomes its mean (as estimate --prompt-dataset)."
-            )
-        )
-        self.dataset.currentIndexChanged.connect(self._dataset_changed)
-        form.addRow(self.tr("Prompt lengths:"), self.dataset)
-        self.ttft = _spin(0.01, 60, 1.0, 2, " s")
-        self.ttft_pct = self._percentile()
-        form.addRow(self.tr("Time to first token ≤"), self._target_row(self.ttft, self.ttft_pct))
-        self.tpot = _spin(1, 1000, 50, 0, " ms")
-        self.tpot_pct = self._percentile()
-        form.addRow(self.tr("Time per output token ≤"), self._target_row(self.tpot, self.tpot_pct))
-        self.mode = QComboBox()
-        self.mode.addItem(self.tr("aggregated"), "aggregated")
-        self.mode.addItem(self.tr("disaggregated"), "disaggregated")
-        self.mode.addItem(self.tr("best of the two"), "best")
-        self.mode.setToolTip(
-            self.tr(
-                "Aggregated: every replica prefills and decodes; disaggregated: prefill and decode workers "
-                "apart; best: the larger capacity of the two (as estimate --inference --serving)."
-            )
-        )
-        form.addRow(self.tr("Serving mode:"), self.mode)
-        self.stack = QComboBox()
-        self.stack.addItem(self.tr("vLLM rule"), "vllm")
-        self.stack.addItem(self.tr("TensorRT-LLM rule"), "trtllm")
-        self.stack.setToolTip(
-            self.tr(
-                "How the KV cache is sized: vLLM gives a share of the memory to weights, workspace and KV cache; "
-                "TensorRT-LLM gives the KV cache a share of the memory left after them (as estimate "
-                "--serving-stack)."
-            )
-        )
-        form.addRow(self.tr("Serving stack:"), self.stack)
-        return self.serving_box
-
-    def _percentile(self) -> QDoubleSpinBox:
-        box = _spin(0, 99.9, 0, 1)
-        box.setPrefix("p")
-        box.setSpecialValueText(self.tr("mean"))
-        box.setToolTip(
-            self.tr(
-                "The percentile of requests the target holds for (MLPerf: 99); the lowest value: in the mean."
-            )
-        )
-        return box
-
-    def _target_row(self, target: QDoubleSpinBox, pct: QDoubleSpinBox) -> QWidget:
-        row = QWidget()
-        lay = QHBoxLayout(row)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(target, 3)
-        lay.addWidget(QLabel(self.tr("at")), 0)
-        lay.addWidget(pct, 2)
-        return row
-
-    def _dataset_changed(self) -> None:
-        """A dataset's prompts have its mean length: the prompt length follows it (and is not edited apart)."""
-        name = self.dataset.currentData()
-        if name:
-            self.prompt_len.setValue(round(self._dataset_means[name]))
-        self.prompt_len.setEnabled(not name)
-
-    def _kind_changed(self) -> None:
-        training = self.kind.currentData() == "training"
-        self.training_box.setVisible(training)
-        self.serving_box.setVisible(not training)
-
     def goal(self) -> Goal:
-        def opt(box) -> float | None:
-            return box.value() or None
-
-        vendors = tuple(v.strip() for v in self.vendors.text().split(",") if v.strip())
-        serving = self.kind.currentData() == "inference"
-        return self.base_goal().with_(
-            kind=self.kind.currentData(),
-            model_id=self.model.currentData(),
-            total_tokens=self.tokens.value() * 1e9,
-            deadline_days=self.deadline.value(),
-            requests_per_s=self.rate.value() if serving else 0.0,
-            users=self.users.value() if serving else 0.0,
-            think_time_s=self.think.value(),
-            prompt_len=self.prompt_len.value(),
-            output_len=self.output_len.value(),
-            prompt_dataset=self.dataset.currentData() or "",
-            ttft_s_max=self.ttft.value(),
-            ttft_percentile=self.ttft_pct.value(),
-            tpot_s_max=self.tpot.value() / 1000.0,
-            tpot_percentile=self.tpot_pct.value(),
-            serving_mode=self.mode.currentData(),
-            serving_stack=self.stack.currentData(),
-            facility_kw_max=opt(self.facility),
-            rack_kw_max=opt(self.rack_kw),
-            racks_max=self.racks.value() or None,
-            capex_usd_max=opt(self.capex),
-            region=self.region.text().strip().upper(),
-            vendors=vendors,
-            max_servers=self.max_servers.value(),
-        )
+        """The form's goal over the project's (the fields the form does not show come from it)."""
+        return self.form.goal(self.base_goal())
 
     # -- the search -------------------------------------------------------------------------------------
     def search(self, executor=None) -> None:
