@@ -172,10 +172,12 @@ def test_a_workload_that_cannot_be_evaluated_shows_its_message(outputs, lang):
     assert ft["error"] in block(txt, "ft")  # the JSON's message, in the JSON's language
     assert "TP1 PP1 DP256" in block(txt, "ft")
     refusal = block(txt, "ds")
+    assert ds["error"] in refusal  # the JSON's message, in the JSON's language
     if lang == "en":
-        assert ds["error"] in refusal and "does not fit" in refusal
-    else:  # the serving refusal in Chinese (the JSON keeps the engine's English), with the same numbers
+        assert "does not fit" in refusal
+    else:  # the serving refusal in Chinese, in the JSON too, with the same numbers
         assert "放不下一个副本" in refusal and not english_runs(refusal), refusal
+        assert "放不下一个副本" in ds["error"] and not english_runs(ds["error"]), ds["error"]
         assert numbers(refusal) == numbers(block(en_txt, "ds"))
 
 
@@ -190,9 +192,23 @@ def test_a_target_no_layout_meets_is_said_so_without_a_gpu_count(outputs, lang):
         "zh": ["在目标以内无法服务任何请求", "未满足；没有任何布局能在目标以内服务请求", "TTFT ≤ 0.001 秒"],
     }[lang]
     assert all(s in b for s in said), b
-    assert fast["gpus_needed"] is None or not shows(
-        b.splitlines()[-1], fast["gpus_needed"]
-    )  # they serve nothing
+    assert fast["gpus_needed"] is None  # the smallest layout serves nothing: no GPU count would do
+    rules = [f["rule"] for f in d["findings"] if "fast" in f["message"]]
+    assert "serving-target-unreachable" in rules and "serving-target-not-met" not in rules, rules
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_target_finding_rounds_the_capacity_as_the_text_does(outputs, lang):
+    txt, d = outputs["served", lang]
+    chat = next(w for w in d["workloads"] if w["name"] == "chat")
+    found = [
+        f["message"]
+        for f in d["findings"]
+        if f["rule"] == "serving-target-not-met" and "chat" in f["message"]
+    ]
+    assert len(found) == 1, found
+    users = f"{chat['max_concurrent_users']:,.0f}"
+    assert users in found[0] and users in block(txt, "chat"), (users, found[0])
 
 
 def names(d: dict) -> list[str]:
@@ -215,8 +231,6 @@ def test_chinese_text_has_no_english_sentence_and_the_numbers_of_the_english(out
     found = zh
     for n in names(d):
         found = found.replace(n, "§")
-    if plan == "refused":  # the engine keeps a serving refusal as English text: its finding quotes it
-        found = before_findings(found)
     assert english_runs(en) and not english_runs(found), english_runs(found)
     for word in ("GPU 256 块", "对分带宽", "训练步时间", "瓶颈：", "IT 功率最高", "资本支出", "总拥有成本",
                  "机柜", "散热方式", "背板换热", "条检查结果：", "[警告]"):  # fmt: skip
