@@ -207,11 +207,11 @@ def workload_entry_findings(
         users = e.extra.get("target_users")
         cap = e.serving
         assert cap is not None  # a workload with a stated load (`needed`) has its capacity as drawn
-        load = users or e.extra.get("target_requests_per_s")
-        load = int(load) if float(load).is_integer() else load  # "10 users", not "10.0"
+        load = float(users or e.extra.get("target_requests_per_s") or 0.0)
+        shown: float | int = int(load) if load.is_integer() else load  # "10 users", not "10.0"
         if not e.needed.fits or not e.needed.max_requests_per_s:
             # no number of GPUs meets the targets: the engine's smallest layout serves nothing within them
-            params = {"workload": e.name, "target": load, "unit": "users" if users else "requests"}
+            params = {"workload": e.name, "target": shown, "unit": "users" if users else "requests"}
             out.append(Finding("warning", "serving-target-unreachable", (e.id,), params))
             continue
         params = {
@@ -221,7 +221,7 @@ def workload_entry_findings(
             # unrounded: the message rounds it once, as the text output and `estimate` do
             "capacity": cap.max_concurrent_users if users else cap.max_requests_per_s,
             "unit": "users" if users else "requests",  # word.serving_unit.*
-            "target": load,
+            "target": shown,
             "needed": e.needed.gpus,
             "missing": max(e.needed.gpus - e.gpus, 0),
         }
