@@ -9,7 +9,8 @@ docs/screenshots/canvas-16k-collapsed.png (the same with every scalable unit col
 docs/screenshots/welcome.png (the welcome screen with recent projects, one of them missing),
 docs/screenshots/main-window-zh.png and site-dialog-zh.png (the Chinese UI on the 256-GPU example),
 docs/screenshots/floor-plan.png and floor-plan-zh.png (the floor-plan tab on the three-phase example, a rack
-selected), docs/screenshots/advisor.png (Plan ▸ Design advisor with a Pareto front) and
+selected), docs/screenshots/advisor.png (Plan ▸ Design advisor with a Pareto front),
+docs/screenshots/advisor-serving.png and advisor-serving-zh.png (the advisor on a serving goal) and
 docs/screenshots/scenario-compare.png and scenario-compare-zh.png (two scenarios side by side).
 Name shots to take only those: ``python tools/screenshots.py welcome``.
 """
@@ -214,6 +215,50 @@ def shot_advisor(app: QApplication, tmp: Path) -> None:
     w.close()
 
 
+def shot_advisor_serving(app: QApplication, tmp: Path) -> None:
+    """Plan ▸ Design advisor on a serving goal stating every field `estimate --inference` takes: Llama 3 70B fp8,
+    20 requests/s and 1,000 users thinking 3 s, MLPerf llama2-70b prompts, TTFT ≤ 80 ms at p99, TPOT ≤ 50 ms at
+    p99, disaggregated, TensorRT-LLM's KV rule, ≤ 600 kW and 4 servers; in English and in Chinese."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gpuplanner.advisor import Goal
+    from gpuplanner.advisor.goal import goal_row
+    from gpuplanner.commands import SetFields
+    from gpuplanner.ui import i18n
+    from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog
+
+    goal = Goal(
+        kind="inference", precision="fp8", requests_per_s=20, users=1000, think_time_s=3, prompt_len=222,
+        prompt_dataset="mlperf-llama2-70b", ttft_s_max=0.08, ttft_percentile=99, tpot_percentile=99,
+        serving_stack="trtllm", serving_mode="disaggregated", facility_kw_max=600, max_servers=4,
+        servers=("nvidia-dgx-h100", "nvidia-dgx-b200"), templates=("leaf-spine",), oversubs=(1.0,),
+    )  # fmt: skip
+    for lang, name in (("en", "advisor-serving.png"), ("zh", "advisor-serving-zh.png")):
+        i18n.set_language(lang)
+        try:
+            w = window(app, tmp)
+            row = goal_row(goal)
+            w.doc.push(
+                SetFields(w.doc.project, "goal", "goal", **{n: getattr(row, n) for n in row.__slots__})
+            )
+            dlg = AdvisorDialog(w)
+            dlg.resize(1300, 760)
+            dlg.show()
+            with ThreadPoolExecutor(2) as ex:
+                dlg.search(executor=ex)
+                dlg.wait(600)
+            end = time.perf_counter() + 2
+            while time.perf_counter() < end:
+                app.processEvents()
+                time.sleep(0.02)
+            dlg.grab().save(str(OUT / name))
+            dlg.close()
+            w.doc.undo_stack.setClean()
+            w.close()
+        finally:
+            i18n.set_language("en")
+
+
 def shot_scenarios(app: QApplication, tmp: Path) -> None:
     """The scenario compare dialog on the 256-GPU example with a cheaper-power, liquid-cooled scenario, in
     English and in Chinese (the figures are solved off the UI thread: wait for them)."""
@@ -253,6 +298,7 @@ def shot_scenarios(app: QApplication, tmp: Path) -> None:
 
 SHOTS = {
     "advisor": shot_advisor,
+    "advisor-serving": shot_advisor_serving,
     "scenarios": shot_scenarios,
     "256": shot_256,
     "16k": shot_16k,

@@ -19,6 +19,7 @@ from gpuplanner.engine.perf.request import cluster_of, default_kv_bytes, kv_prec
 from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
 from gpuplanner.engine.perf.sweep import sweep
 from gpuplanner.engine.summary import results_json
+from gpuplanner.engine.workload import analyze_workload
 from gpuplanner.model import Project
 from gpuplanner.model.rows import Workload
 from gpuplanner.topology.generators import generate_into
@@ -33,8 +34,28 @@ def catalog():
 
 
 # -- the ideal-fabric stage (cheap: numbers only) -------------------------------------------------------
-def ideal_training(cat, goal: Goal, srv, gpus: int, shape) -> tuple[float, dict[str, Any] | None]:
-    """Days to train with the best layout on an ideal fabric (inf when no layout fits), and that layout."""
+# The ideal fabric's fastest layouts a design whose drawn fabric slowed the fastest one re-times on that
+# fabric (evaluate → faster_on_drawn_fabric): each costs one routing of its flows, and none can beat a
+# drawn time below its own ideal time, so the list is cut there anyway.
+LAYOUTS_ON_DRAWN_FABRIC = 8
+
+
+def _layout(cfg) -> dict[str, Any]:
+    return {
+        "tp": cfg.tp,
+        "pp": cfg.pp,
+        "dp": cfg.dp,
+        "cp": cfg.cp,
+        "ep": cfg.ep,
+        "vpp": cfg.vpp,
+        "micro_batch": cfg.micro_batch,
+        "recompute": cfg.recompute,
+    }
+
+
+def ideal_layouts(cat, goal: Goal, srv, gpus: int, shape, k: int = 1) -> list[tuple[float, dict[str, Any]]]:
+    """The ``k`` fastest distinct layouts on an ideal fabric (days to train, layout), fastest first; empty
+    when no layout fits."""
     spec = cluster_spec(cat, srv)
     try:
         res = sweep(
@@ -46,22 +67,72 @@ def ideal_training(cat, goal: Goal, srv, gpus: int, shape) -> tuple[float, dict[
             total_tokens=goal.total_tokens,
         )
     except PlannerError:
-        return math.inf, None
-    if len(res) == 0:
-        return math.inf, None
-    cfg, est = res.best(1)[0]
-    layout = {
-        "tp": cfg.tp,
-        "pp": cfg.pp,
-        "dp": cfg.dp,
-        "cp": cfg.cp,
-        "ep": cfg.ep,
-        "vpp": cfg.vpp,
-        "micro_batch": cfg.micro_batch,
-        "recompute": cfg.recompute,
-    }
-    days = est.time_to_train_s / 86400.0 if est.time_to_train_s else math.inf
-    return days, layout
+        return []
+    out: list[tuple[float, dict[str, Any]]] = []
+    for i in range(len(res)):
+        lay = _layout(res.config(i))
+        if lay in (x[1] for x in out):  # rows that differ only in a setting the workload row does not hold
+            continue
+        est = res.estimate(i)
+        out.append((est.time_to_train_s / 86400.0 if est.time_to_train_s else math.inf, lay))
+        if len(out) >= k:
+            break
+    return out
+
+
+def ideal_training(cat, goal: Goal, srv, gpus: int, shape) -> tuple[float, dict[str, Any] | None]:
+    """Days to train with the best layout on an ideal fabric (inf when no layout fits), and that layout."""
+    best = ideal_layouts(cat, goal, srv, gpus, shape)
+    return best[0] if best else (math.inf, None)
+
+
+@lru_cache(maxsize=256)
+def _ideal_layouts_cached(
+    server_id: str, gpus: int, model_id: str, global_batch: int, precision: str, total_tokens: float, k: int
+) -> tuple:
+    """``ideal_layouts`` per process for the default catalog, keyed by what the sweep reads of the goal."""
+    cat = catalog()
+    goal = Goal(model_id=model_id, global_batch=global_batch, precision=precision, total_tokens=total_tokens)
+    return tuple(ideal_layouts(cat, goal, cat.get(server_id), gpus, model_shape(cat, model_id), k))
+
+
+def faster_on_drawn_fabric(goal: Goal, cand: Candidate, res, cat) -> dict[str, Any] | None:
+    """A layout that trains faster than the analysed one on the design's drawn fabric, or None.
+
+    The layout comes from the ideal fabric; a drawn fabric that slows it (an oversubscribed spine under the
+    DP or expert all-to-all traffic) may favour another. The ideal fabric's next-fastest layouts are re-timed
+    on the drawn fabric (the analysis's own placement, routing and performance model: engine/workload.py
+    analyze_workload), stopping at the first whose ideal time is not below the best drawn time (the drawn
+    fabric only slows a layout, so no later one can win)."""
+    w = res.workload
+    if w is None or not (w.estimate.fits and w.estimate.time_to_train_s):
+        return None
+    best_s = w.estimate.time_to_train_s
+    srv = cat.get(cand.server)
+    if cat is catalog():
+        key = (goal.model_id, goal.global_batch, goal.precision, goal.total_tokens)
+        layouts = list(_ideal_layouts_cached(cand.server, cand.gpus, *key, LAYOUTS_ON_DRAWN_FABRIC))
+    else:
+        layouts = ideal_layouts(
+            cat, goal, srv, cand.gpus, model_shape(cat, goal.model_id), LAYOUTS_ON_DRAWN_FABRIC
+        )
+    if not layouts or best_s <= layouts[0][0] * 86400.0 * (1 + 1e-9):
+        return None  # the drawn fabric did not slow the ideal fabric's fastest layout
+    wl = next(x for x in res.compiled.inputs.workloads if x.id == w.workload_id)
+    best = None
+    for days, lay in layouts[1:]:
+        if days * 86400.0 >= best_s:
+            break
+        try:
+            r = analyze_workload(
+                res.compiled, res.fabric.graph, res.fabric.router, dataclasses.replace(wl, **lay)
+            )
+        except PlannerError:
+            continue
+        e = r.estimate
+        if e.fits and e.time_to_train_s and e.time_to_train_s < best_s * (1 - 1e-9):
+            best_s, best = e.time_to_train_s, dict(lay)  # a copy: the cached list is shared
+    return best
 
 
 # the serving mode a goal that states none is sized with (estimate --inference --serving aggregated)
@@ -70,9 +141,15 @@ SERVING_MODE = "aggregated"
 
 def serving_setup(goal: Goal) -> ServingSetup:
     """What `estimate --inference` is told for the goal: its prompt and output lengths, its precision with the
-    same default KV cache (1 byte with fp8/fp4, else 2: request.default_kv_bytes), its TTFT and TPOT targets
-    held in the mean (the goal states no percentile: --ttft/--tpot without --ttft-percentile/--tpot-percentile),
-    every prompt of the goal's length, no think time, and the default serving stack (vllm)."""
+    same default KV cache (1 byte with fp8/fp4, else 2: request.default_kv_bytes), its TTFT and TPOT targets at
+    the goal's percentiles (0 = in the mean: --ttft/--tpot without --ttft-percentile/--tpot-percentile), the
+    prompt lengths of its dataset (--prompt-dataset; none = every prompt of the goal's length), its users' think
+    time (--think-time) and its serving stack (--serving-stack)."""
+    dist = None
+    if goal.prompt_dataset:
+        from gpuplanner.engine.perf.serving_prompts import prompt_lengths
+
+        dist = prompt_lengths(goal.prompt_dataset)
     return ServingSetup(
         prompt_len=goal.prompt_len,
         output_len=goal.output_len,
@@ -80,7 +157,23 @@ def serving_setup(goal: Goal) -> ServingSetup:
         kv_precision=kv_precision_of(default_kv_bytes(goal.precision)),
         ttft_s=goal.ttft_s_max,
         tpot_s=goal.tpot_s_max,
+        ttft_percentile=goal.ttft_percentile or None,
+        tpot_percentile=goal.tpot_percentile or None,
+        think_time_s=goal.think_time_s,
+        prompt_dist=dist,
+        serving_stack=goal.serving_stack,
     )
+
+
+def headroom(goal: Goal, cap: dict[str, Any]) -> float:
+    """How many times over the plan serves the goal's load: its request rate, its concurrent users, or the
+    smaller of the two when the goal states both (≥ 1: served within the targets)."""
+    out = math.inf
+    if goal.requests_per_s > 0:
+        out = min(out, cap["requests_per_s"] / goal.requests_per_s)
+    if goal.users > 0:
+        out = min(out, cap["users"] / goal.users)
+    return out if math.isfinite(out) else 0.0
 
 
 def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape, mode: str = SERVING_MODE) -> dict[str, Any]:
@@ -94,6 +187,7 @@ def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape, mode: str = SERVI
         plan, refusal = ServingPlan(mode=mode, gpus=gpus, fits=False), exc.one_line()
     return {
         "requests_per_s": plan.max_requests_per_s,
+        "users": plan.max_concurrent_users,  # at that rate, with the goal's think time (estimate's)
         "mode": plan.mode,
         "tp": plan.tp,
         "pp": plan.pp,
@@ -107,10 +201,21 @@ def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape, mode: str = SERVI
         "limited_by": plan.limited_by,
         "kv_precision": setup.kv_precision,
         "serving_stack": setup.serving_stack,
-        "targets_at": "mean",
+        "targets_at": _targets_at(setup),
+        "prompt_dataset": setup.prompt_dist.name if setup.prompt_dist is not None else None,
         "fits": plan.fits,
         "refusal": refusal or plan.refusal,
     }
+
+
+def _targets_at(setup: ServingSetup) -> str:
+    """ "mean", or the percentiles the TTFT and TPOT targets hold at, e.g. "ttft p99, tpot p99"."""
+    if setup.ttft_percentile is None and setup.tpot_percentile is None:
+        return "mean"
+    return ", ".join(
+        f"{name} " + (f"p{p:g}" if p is not None else "mean")
+        for name, p in (("ttft", setup.ttft_percentile), ("tpot", setup.tpot_percentile))
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -172,6 +277,9 @@ def build_project(
             id=p.new_id("workloads"),
             name=f"{goal.model_id} ({goal.total_tokens:.3g} tokens)",
             model_id=goal.model_id,
+            # the sequence the layout was chosen for (ideal_training: the catalog model's): the table's
+            # default (8,192) would train a 32k-sequence MoE model at a quarter of its sequence
+            seq_len=model_shape(p.catalog, goal.model_id).seq_len,
             global_batch=goal.global_batch,
             precision=goal.precision,
             total_tokens=goal.total_tokens,
@@ -186,12 +294,13 @@ def build_project(
 def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
     """The serving goal as the design's inference workload: what `analyze` then sizes with the same serving
     model and setup as ``serving_capacity`` (its model, prompt and output lengths, precision with the default
-    KV cache bytes, TTFT/TPOT targets in the mean, the goal's request rate and serving mode, default
-    stack), so the workload's capacity on the design's GPUs is the advisor's requests/s."""
+    KV cache bytes, TTFT/TPOT targets at the goal's percentiles, the goal's request rate, users and think time,
+    serving mode, stack and prompt dataset), so the workload's capacity on the design's GPUs is the advisor's
+    requests/s (and users)."""
     shape = model_shape(cat or catalog(), goal.model_id)
     return Workload(
         id=wid,
-        name=f"{goal.model_id} ({goal.requests_per_s:g} req/s)",
+        name=f"{goal.model_id} ({load_text(goal)})",
         kind="inference",
         model_id=goal.model_id,
         seq_len=shape.seq_len,
@@ -200,15 +309,33 @@ def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
         output_len=goal.output_len,
         kv_bytes=default_kv_bytes(goal.precision),
         requests_per_s=goal.requests_per_s,
+        users=goal.users,
+        think_time_s=goal.think_time_s,
         ttft_target_s=goal.ttft_s_max,
         tpot_target_s=goal.tpot_s_max,
         serving_mode=goal.serving_mode,
+        serving_stack=goal.serving_stack,
+        prompt_dataset=goal.prompt_dataset,
+        ttft_percentile=goal.ttft_percentile,
+        tpot_percentile=goal.tpot_percentile,
     )
+
+
+def load_text(goal: Goal) -> str:
+    """The goal's load in a few words: "20 req/s", "500 users" or "20 req/s, 500 users"."""
+    parts = []
+    if goal.requests_per_s > 0:
+        parts.append(f"{goal.requests_per_s:g} req/s")
+    if goal.users > 0:
+        parts.append(f"{goal.users:g} users")
+    return ", ".join(parts)
 
 
 def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict[str, Any]:
     """The design's figures and whether it holds every limit (``feasible``), or ``error`` when it cannot be
-    planned or analysed."""
+    planned or analysed. A training design that holds every limit a layout cannot change (power, racks,
+    capex, cooling) and whose drawn fabric slows the ideal fabric's layout is analysed again with the faster
+    layout ``faster_on_drawn_fabric`` finds; ``ideal_fabric_layout`` then keeps the one it replaced."""
     out: dict[str, Any] = {"candidate": dataclasses.asdict(cand), "layout": layout}
     cat = catalog()
     try:
@@ -219,6 +346,31 @@ def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict
         out["error"] = exc.one_line()
         out["feasible"] = False
         return out
+    _figures(goal, cand, data, cat, out)
+    if goal.kind == "training" and "error" not in out and _layout_may_decide(out["limits"]):
+        faster = faster_on_drawn_fabric(goal, cand, res, cat)
+        if faster is not None:
+            try:
+                p = build_project(goal, cand, faster, cat, serving_workload=False)
+                data = results_json(p, analyze_project(p))
+            except PlannerError:  # not expected (the layout was analysed on this plan): keep the first
+                return out
+            out["ideal_fabric_layout"] = layout
+            out["layout"] = faster
+            _figures(goal, cand, data, cat, out)
+    return out
+
+
+# limits a training layout cannot change: a design breaking one of them stays infeasible whatever its layout
+_LAYOUT_FREE = ("facility_kw", "rack_kw", "racks", "capex_usd", "cooling")
+
+
+def _layout_may_decide(lims: list[dict[str, Any]]) -> bool:
+    return all(lim["within"] for lim in lims if lim["name"] in _LAYOUT_FREE)
+
+
+def _figures(goal: Goal, cand: Candidate, data: dict[str, Any], cat, out: dict[str, Any]) -> None:
+    """The analysis's figures (``results_json``), the limits against them and the binding one, into ``out``."""
     perf = data.get("performance") or {}
     racks = data.get("racks") or []
     out.update(
@@ -247,6 +399,7 @@ def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict
         out["step_time_s"] = perf.get("step_time_s")
         out["mfu"] = perf.get("mfu")
         for key in ("step_time_s_range", "time_to_train_days_range"):
+            out.pop(key, None)  # a second analysis (a faster layout) replaces the first's
             if key in perf:
                 out[key] = perf[key]
         if out["time_to_train_days"] is None:
@@ -256,11 +409,11 @@ def evaluate(goal: Goal, cand: Candidate, layout: dict[str, Any] | None) -> dict
         cap = serving_capacity(cat, goal, srv, data["gpus"])
         out["serving"] = cap
         out["requests_per_s_max"] = cap["requests_per_s"]
-        out["headroom"] = cap["requests_per_s"] / goal.requests_per_s
+        out["users_max"] = cap["users"]
+        out["headroom"] = headroom(goal, cap)
     out["limits"] = limits(goal, out)
     out["feasible"] = "error" not in out and all(lim["within"] for lim in out["limits"])
     out["binding"] = binding(out["limits"])
-    return out
 
 
 def limits(goal: Goal, d: dict[str, Any]) -> list[dict[str, Any]]:
@@ -276,7 +429,10 @@ def limits(goal: Goal, d: dict[str, Any]) -> list[dict[str, Any]]:
         t = d.get("time_to_train_days")
         rows.append(("deadline_days", goal.deadline_days, math.inf if t is None else t, False))
     else:
-        rows.append(("requests_per_s", goal.requests_per_s, d.get("requests_per_s_max", 0.0), True))
+        if goal.requests_per_s > 0:
+            rows.append(("requests_per_s", goal.requests_per_s, d.get("requests_per_s_max", 0.0), True))
+        if goal.users > 0:
+            rows.append(("users", goal.users, d.get("users_max", 0.0), True))
     out = []
     for name, lim, plan, at_least in rows:
         if lim is None:

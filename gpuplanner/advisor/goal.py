@@ -20,6 +20,7 @@ from gpuplanner.model.validate import validate_row
 
 KINDS = ("training", "inference")
 SERVING_MODES = ("aggregated", "disaggregated", "best")
+SERVING_STACKS = ("vllm", "trtllm")  # engine/perf/serving_worker.py SERVING_STACKS (a test keeps them equal)
 OBJECTIVES = ("tco", "capex")
 DEFAULT_TEMPLATES = ("rail-leaf-spine", "fat-tree-3tier")
 
@@ -61,6 +62,17 @@ class Goal:
     # inference: how the GPUs serve, as estimate --inference --serving: aggregated (every replica prefills and
     # decodes), disaggregated (prefill and decode workers apart) or best (the larger capacity of the two)
     serving_mode: str = "aggregated"
+    # inference, as estimate --inference states it: the serving stack whose KV-cache sizing applies
+    # (--serving-stack), the percentiles of requests the TTFT and TPOT targets hold at (0 = in the mean;
+    # --ttft-percentile / --tpot-percentile), the dataset prompt lengths vary as (its mean = prompt_len;
+    # --prompt-dataset), and concurrent users to serve with their think time (--users / --think-time; 0 =
+    # the request rate alone)
+    serving_stack: str = "vllm"
+    ttft_percentile: float = 0.0
+    tpot_percentile: float = 0.0
+    prompt_dataset: str = ""
+    users: float = 0.0
+    think_time_s: float = 0.0
 
     def __post_init__(self) -> None:
         check(self)
@@ -84,6 +96,23 @@ def check(g: Goal) -> None:
         raise bad("objective", g.objective, f"one of {', '.join(OBJECTIVES)}")
     if g.serving_mode not in SERVING_MODES:
         raise bad("serving_mode", g.serving_mode, f"one of {', '.join(SERVING_MODES)}")
+    if g.serving_stack not in SERVING_STACKS:
+        raise bad("serving_stack", g.serving_stack, f"one of {', '.join(SERVING_STACKS)}")
+    for name in ("ttft_percentile", "tpot_percentile", "users", "think_time_s"):
+        v = getattr(g, name)
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
+            raise bad(name, v, "a finite number ≥ 0 (0 = not stated)")
+    for name in ("ttft_percentile", "tpot_percentile"):
+        if not getattr(g, name) < 100:
+            raise bad(
+                name, getattr(g, name), "a percentile below 100 (e.g. 99), or 0 for the target in the mean"
+            )
+    if not isinstance(g.prompt_dataset, str):
+        raise bad(
+            "prompt_dataset", g.prompt_dataset, "a dataset name, or empty for every prompt prompt_len long"
+        )
+    if g.prompt_dataset:
+        check_prompt_dataset(g.prompt_dataset, g.prompt_len if g.kind == "inference" else None)
     positive = {
         "total_tokens": g.total_tokens,
         "deadline_days": g.deadline_days,
@@ -97,8 +126,12 @@ def check(g: Goal) -> None:
     for name, v in positive.items():
         if not isinstance(v, int | float) or not math.isfinite(v) or v <= 0:
             raise bad(name, v, "a finite number above 0")
-    if g.kind == "inference" and not (math.isfinite(g.requests_per_s) and g.requests_per_s > 0):
-        raise bad("requests_per_s", g.requests_per_s, "an inference goal needs a request rate above 0")
+    if g.kind == "inference" and not (
+        (math.isfinite(g.requests_per_s) and g.requests_per_s > 0) or (math.isfinite(g.users) and g.users > 0)
+    ):
+        raise bad(
+            "requests_per_s", g.requests_per_s, "an inference goal needs a request rate (or users) above 0"
+        )
     for name in ("facility_kw_max", "rack_kw_max", "capex_usd_max", "tco_usd_max"):
         v = getattr(g, name)
         if v is not None and (not isinstance(v, int | float) or not math.isfinite(v) or v <= 0):
@@ -110,6 +143,36 @@ def check(g: Goal) -> None:
     for o in g.oversubs:
         if not (isinstance(o, int | float) and 1 <= o <= 8):
             raise bad("oversubs", g.oversubs, "each between 1 (non-blocking) and 8")
+
+
+def check_prompt_dataset(name: str, prompt_len: int | None) -> None:
+    """The goal's prompt dataset is one of catalogs/validation/inference_datasets.yaml and (for a serving goal)
+    its mean is the goal's prompt length, as estimate --prompt-dataset wants --prompt; refused naming the field,
+    the value and what to give."""
+    from gpuplanner.engine.perf.serving_prompts import check_mean, dataset_names, prompt_lengths
+
+    known = dataset_names()
+    if name not in known:
+        raise ValidationError(
+            f"goal field 'prompt_dataset' = {name!r}: not a dataset of catalogs/validation/inference_datasets.yaml",
+            field="prompt_dataset",
+            value=name,
+            hint=f"one of {', '.join(known)}, or empty for every prompt prompt_len tokens long",
+        )
+    if prompt_len is None:
+        return
+    dist = prompt_lengths(name)
+    try:
+        check_mean(dist, prompt_len)  # the engine names --prompt; the goal names its two fields
+    except ValidationError:
+        mean = dist.mean
+        raise ValidationError(
+            f"goal field 'prompt_dataset' = {name!r}: its mean prompt is {mean:.1f} tokens, the goal's prompt_len "
+            f"is {prompt_len}",
+            field="prompt_dataset",
+            value=name,
+            hint=f"set prompt_len to {round(mean)}: the serving model takes the dataset's mean prompt as prompt_len",
+        ) from None
 
 
 _TUPLES = {f.name for f in dataclasses.fields(Goal) if str(f.type).startswith("tuple")}

@@ -86,10 +86,14 @@ def _bound_all(cat, goal: Goal, cands: list[Candidate], prune: bool, pruned: Cou
             if key not in serving:
                 serving[key] = ev.serving_capacity(cat, goal, srv, cand.gpus, shape)
             cap = serving[key]
-            extra = {"headroom": cap["requests_per_s"] / goal.requests_per_s}
+            extra = {"headroom": ev.headroom(goal, cap)}
         why = limit_broken(goal, b) if prune else None
         if prune and goal.kind == "inference" and extra["headroom"] < 1.0:
-            why = "request rate within the latency targets"
+            why = (
+                "request rate within the latency targets"
+                if goal.users <= 0
+                else "load within the latency targets"
+            )
         if why:
             pruned[why] += 1
             continue

@@ -27,6 +27,10 @@ _FLOAT = {
     "rack_kw_max": "--rack-kw",
     "capex_usd_max": "--capex-usd",
     "tco_usd_max": "--tco-usd",
+    "ttft_percentile": "--ttft-percentile",
+    "tpot_percentile": "--tpot-percentile",
+    "users": "--users",
+    "think_time_s": "--think-time",
 }
 _INT = {
     "global_batch": "--global-batch",
@@ -48,6 +52,8 @@ _TEXT = {
     "region": "--region",
     "objective": "--objective",
     "serving_mode": "--serving",
+    "serving_stack": "--serving-stack",
+    "prompt_dataset": "--prompt-dataset",
 }
 
 
@@ -72,13 +78,26 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="write the goal searched (file and options over the project's goal) into PROJECT",
     )
     p.add_argument("--inference", action="store_true", help="a serving goal instead of a training goal")
-    for table, conv in ((_FLOAT, float), (_INT, int)):
-        for dest, opt in table.items():
-            p.add_argument(opt, dest=dest, type=conv, default=None)
     helps = {
         "precision": "bf16 (default), fp16, fp8, or fp4 (inference goals only: GPUs with FP4 tensor cores)",
         "serving_mode": "inference goals: aggregated (default), disaggregated or best, as estimate --serving",
+        "serving_stack": "inference goals: vllm (default) or trtllm, how the KV cache is sized, as estimate "
+        "--serving-stack",
+        "prompt_dataset": "inference goals: prompt lengths vary as in this dataset "
+        "(catalogs/validation/inference_datasets.yaml, e.g. mlperf-llama2-70b; --prompt-len must be its mean), "
+        "as estimate --prompt-dataset",
+        "ttft_percentile": "inference goals: the --ttft target holds at this percentile of requests (e.g. 99); "
+        "default 0: in the mean, as estimate --ttft-percentile",
+        "tpot_percentile": "inference goals: the --tpot target holds for this percentile of requests (e.g. 99); "
+        "default 0: in the mean, as estimate --tpot-percentile",
+        "users": "inference goals: concurrent users to serve (with or instead of --requests-per-s), as estimate "
+        "--users",
+        "think_time_s": "inference goals: seconds a user waits between requests (default 0), as estimate "
+        "--think-time",
     }
+    for table, conv in ((_FLOAT, float), (_INT, int)):
+        for dest, opt in table.items():
+            p.add_argument(opt, dest=dest, type=conv, default=None, help=helps.get(dest))
     for dest, opt in {**_LIST, **_TEXT}.items():
         p.add_argument(
             opt, dest=dest, default=None, help="comma-separated" if dest in _LIST else helps.get(dest)
@@ -234,6 +253,8 @@ def designs_json(res) -> dict[str, Any]:
             "limits": d["limits"],
             "layout": d["layout"],
         }
+        if "ideal_fabric_layout" in d:  # the drawn fabric slowed that layout: "layout" trains faster on it
+            row["ideal_fabric_layout"] = d["ideal_fabric_layout"]
         for key in ("npv_usd", "step_time_s", "step_time_s_range", "mfu", "time_to_train_days"):
             if key in d:
                 row[key] = d[key]
@@ -241,6 +262,8 @@ def designs_json(res) -> dict[str, Any]:
             row["time_to_train_days_range"] = d["time_to_train_days_range"]
         if g.kind == "inference":
             row["requests_per_s_max"] = d["requests_per_s_max"]
+            if g.users > 0:
+                row["users_max"] = d["users_max"]
             row["serving"] = d["serving"]
         designs.append(row)
     return {
@@ -285,6 +308,28 @@ def _finite(v: Any) -> Any:
     return v
 
 
+def _load(g) -> str:
+    parts = [f"at {g.requests_per_s:g} requests/s"] if g.requests_per_s > 0 else []
+    if g.users > 0:
+        think = f", {g.think_time_s:g} s think time" if g.think_time_s else ""
+        parts.append(f"for {g.users:g} concurrent users{think}")
+    return " and ".join(parts)
+
+
+def _targets(g) -> str:
+    def at(p: float) -> str:
+        return f" at p{p:g}" if p else ""
+
+    return f"TTFT ≤ {g.ttft_s_max:g} s{at(g.ttft_percentile)}, TPOT ≤ {g.tpot_s_max * 1000:g} ms{at(g.tpot_percentile)}"
+
+
+def _serving_extras(g) -> str:
+    out = f", {g.serving_stack}" if g.serving_stack != "vllm" else ""
+    if g.prompt_dataset:
+        out += f", prompts as {g.prompt_dataset}"
+    return out
+
+
 def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
     from gpuplanner.advisor.run import left_out_by_reason
 
@@ -292,8 +337,7 @@ def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
     what = (
         f"train {g.model_id} on {g.total_tokens:.3g} tokens within {g.deadline_days:g} days"
         if g.kind == "training"
-        else f"serve {g.model_id} at {g.requests_per_s:g} requests/s (TTFT ≤ {g.ttft_s_max:g} s, "
-        f"TPOT ≤ {g.tpot_s_max * 1000:g} ms, {g.serving_mode} serving)"
+        else f"serve {g.model_id} {_load(g)} ({_targets(g)}, {g.serving_mode} serving{_serving_extras(g)})"
     )
     print(f"Goal: {what}")
     print(
@@ -308,6 +352,7 @@ def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
         print("No design meets every limit: relax a limit (see the pruning reasons above).")
         return
     second = "days" if g.kind == "training" else "req/s"
+    with_users = g.kind == "inference" and g.users > 0  # the users each design serves, beside its rate
     rows = []
     for r, d in zip(summary["designs"], res.front, strict=True):
         perf = d.get("time_to_train_days") if g.kind == "training" else d.get("requests_per_s_max")
@@ -319,6 +364,7 @@ def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
                 f"{r['fabric']} {r['oversubscription']:g}:1",
                 ", ".join(r["cooling"]),
                 f"{perf:,.1f}" if perf is not None else "—",
+                *([f"{d['users_max']:,.0f}"] if with_users else []),
                 f"{r['facility_kw_max']:,.0f}",
                 f"{r['capex_usd'] / 1e6:,.1f}",
                 f"{r['tco_usd'] / 1e6:,.1f}",
@@ -327,7 +373,19 @@ def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
         )
     print_table(
         rows,
-        ["#", "servers", "GPUs", "fabric", "cooling", second, "facility kW", "capex M$", "TCO M$", "binding"],
+        [
+            "#",
+            "servers",
+            "GPUs",
+            "fabric",
+            "cooling",
+            second,
+            *(["users"] if with_users else []),
+            "facility kW",
+            "capex M$",
+            "TCO M$",
+            "binding",
+        ],  # fmt: skip
     )
     if out_dir is not None:
         print(f"Wrote {len(rows)} project files and designs.json to {out_dir}")

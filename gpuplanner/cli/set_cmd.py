@@ -274,6 +274,13 @@ def _goal_fields(ed: _Edits, items: dict[str, tuple[str, str]]) -> None:
         changes[name] = coerce(p.goal, name, value.strip().upper() if name == "region" else value, key)
     if "kind" not in changes and not p.goal.kind:
         changes["kind"] = "training"  # a first goal field sets a goal
+    row = dataclasses.replace(p.goal, **changes)
+    if (
+        row.kind
+    ):  # the goal the advisor would search: a prompt dataset it knows, whose mean is the prompt length
+        from gpuplanner.advisor.goal import goal_from_row
+
+        goal_from_row(row, "goal")
     ed.set_fields("goal", "goal", **changes)
 
 

@@ -77,7 +77,11 @@ class WorkloadEntry:
                     "per_user_tokens_per_s": fin.per_user_tokens_per_s if fin is not None else None,
                     "output_tokens_per_s": fin.output_tokens_per_s if fin is not None else None,
                     "serving": s.to_json() if s is not None else None,
-                    "gpus_needed": self.needed.gpus if self.needed is not None else None,
+                    "gpus_needed": (
+                        self.needed.gpus
+                        if self.needed is not None and self.needed.fits and self.needed.max_requests_per_s
+                        else None  # no size meets the targets (`needed` says why)
+                    ),
                     "needed": self.needed.to_json() if self.needed is not None else None,
                     **self.extra,
                 }
@@ -98,7 +102,8 @@ def _servers_of(c: Compiled, partition: str) -> IntArray | None:
 
 def serving_setup(w: Workload) -> ServingSetup:
     """What the inference workload serves, as estimate --inference would serve it: its prompt and output
-    lengths, precision, targets and serving settings (serving_stack, prompt_dataset). KV-cache bytes 0 (not
+    lengths, precision, targets (at their percentiles: 0 = in the mean) and serving settings (serving_stack,
+    prompt_dataset). KV-cache bytes 0 (not
     stated) take estimate's default: 1 with fp8/fp4 weights, else 2 (request.default_kv_bytes)."""
     kv_bytes = w.kv_bytes or default_kv_bytes(w.precision)
     return ServingSetup(
@@ -109,6 +114,8 @@ def serving_setup(w: Workload) -> ServingSetup:
         ttft_s=getattr(w, "ttft_target_s", 0.0) or None,
         tpot_s=getattr(w, "tpot_target_s", 0.0) or None,
         think_time_s=getattr(w, "think_time_s", 0.0) or 0.0,
+        ttft_percentile=getattr(w, "ttft_percentile", 0.0) or None,  # 0 = in the mean
+        tpot_percentile=getattr(w, "tpot_percentile", 0.0) or None,
         **workload_serving_settings(w),
     )
 
@@ -145,7 +152,7 @@ def _serve(c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
         ),
     }
     if not cap.fits:
-        entry.error = cap.refusal
+        entry.error = cap.refusal_msg or cap.refusal  # a Msg: said in the output's language
     return entry
 
 
@@ -200,13 +207,21 @@ def workload_entry_findings(
         users = e.extra.get("target_users")
         cap = e.serving
         assert cap is not None  # a workload with a stated load (`needed`) has its capacity as drawn
+        load = float(users or e.extra.get("target_requests_per_s") or 0.0)
+        shown: float | int = int(load) if load.is_integer() else load  # "10 users", not "10.0"
+        if not e.needed.fits or not e.needed.max_requests_per_s:
+            # no number of GPUs meets the targets: the engine's smallest layout serves nothing within them
+            params = {"workload": e.name, "target": shown, "unit": "users" if users else "requests"}
+            out.append(Finding("warning", "serving-target-unreachable", (e.id,), params))
+            continue
         params = {
             "workload": e.name,
             "partition": e.partition or "—",
             "gpus": e.gpus,
-            "capacity": round(cap.max_concurrent_users if users else cap.max_requests_per_s, 1),
+            # unrounded: the message rounds it once, as the text output and `estimate` do
+            "capacity": cap.max_concurrent_users if users else cap.max_requests_per_s,
             "unit": "users" if users else "requests",  # word.serving_unit.*
-            "target": users or e.extra.get("target_requests_per_s"),
+            "target": shown,
             "needed": e.needed.gpus,
             "missing": max(e.needed.gpus - e.gpus, 0),
         }

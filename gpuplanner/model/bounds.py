@@ -49,6 +49,11 @@ BOUNDS: dict[tuple[str, str], tuple[float, float]] = {
     ("workloads", "ttft_target_s"): (0.0, 3600.0),
     ("workloads", "tpot_target_s"): (0.0, 3600.0),
     ("workloads", "think_time_s"): (0.0, 86_400.0),
+    ("workloads", "ttft_percentile"): (
+        0.0,
+        100.0,
+    ),  # 0 = in the mean; 100 itself is refused (model/validate.py)
+    ("workloads", "tpot_percentile"): (0.0, 100.0),
     ("site", "ambient_temp_c"): (-60.0, 60.0),
     ("site", "utility_kw_available"): (0.0, 1.0e8),
     ("site", "target_pue"): (0.0, 10.0),
@@ -82,6 +87,10 @@ BOUNDS: dict[tuple[str, str], tuple[float, float]] = {
     ("goal", "capex_usd_max"): (0.0, MAX_USD),
     ("goal", "tco_usd_max"): (0.0, MAX_USD),
     ("goal", "max_servers"): (1, MAX_SERVERS),
+    ("goal", "ttft_percentile"): (0.0, 100.0),  # 0 = in the mean; 100 itself is refused (model/goal.py)
+    ("goal", "tpot_percentile"): (0.0, 100.0),
+    ("goal", "users"): (0.0, 1.0e9),
+    ("goal", "think_time_s"): (0.0, 86_400.0),
     # racks
     ("racks", "position"): (1, 100_000),
     ("racks", "power_budget_kw"): (0.0, 100_000.0),

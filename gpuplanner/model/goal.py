@@ -3,7 +3,8 @@ validation that the window, `gpuplanner set`, the file loader and the advisor al
 
 Numbers are ranged by ``model/bounds.py`` and vocabularies by ``model/validate.py`` like every other row;
 what is here is what one field's type cannot say: each list item's form, the fabric templates and cooling
-methods the advisor knows, that a serving goal states its request rate, and
+methods the advisor knows, that a serving goal states its request rate or users, that a percentile is below
+100, and
 that only a serving goal may be in fp4."""
 
 from __future__ import annotations
@@ -72,6 +73,17 @@ def parse_list(name: str, text: Any) -> tuple[str, ...] | tuple[float, ...]:
     return tuple(items)
 
 
+def check_percentiles(table: str, row: Any) -> None:
+    """The TTFT / TPOT target percentiles of a goal or workload row: 0 (in the mean) or below 100, as the engine
+    takes them (0 < p < 100); the range itself (≥ 0) is model/bounds.py's."""
+    for name in ("ttft_percentile", "tpot_percentile"):
+        v = getattr(row, name, 0.0)
+        if isinstance(v, int | float) and not isinstance(v, bool) and v >= 100:
+            raise ValidationError(
+                Msg("error.model.percentile", {"table": table, "name": name, "value": v}), field=name, value=v
+            )
+
+
 def check_goal_row(row: Any) -> None:
     """The rules of a goal row beyond each number's range and each word's vocabulary."""
     for name in GOAL_LISTS:
@@ -80,7 +92,8 @@ def check_goal_row(row: Any) -> None:
         raise ValidationError(Msg("error.model.goal_no_template"), field="templates")
     if not split_list(row.oversubs):
         raise ValidationError(Msg("error.model.goal_no_oversub"), field="oversubs")
-    if row.kind == "inference" and not row.requests_per_s > 0:
+    check_percentiles("goal", row)
+    if row.kind == "inference" and not (row.requests_per_s > 0 or row.users > 0):
         raise ValidationError(
             Msg("error.model.serving_rate"),
             field="requests_per_s",

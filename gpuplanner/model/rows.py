@@ -209,6 +209,10 @@ class Workload:
     prompt_dataset: str = (
         ""  # prompt lengths vary as in this dataset (inference_datasets.yaml); its mean = prompt_len
     )
+    # the percentiles of requests the TTFT / TPOT targets hold at (estimate --ttft-percentile/--tpot-percentile);
+    # 0 = in the mean (appended: older files lack the columns and read 0)
+    ttft_percentile: float = 0.0
+    tpot_percentile: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +308,15 @@ class DesignGoal:
     max_servers: int = 4096  # the search's own ceiling
     # serving: how the GPUs serve (appended: older files lack the column and read the default)
     serving_mode: str = "aggregated"  # aggregated | disaggregated | best (as estimate --inference --serving)
+    # serving, as estimate --inference states it (appended: older files lack the columns and read the defaults)
+    serving_stack: str = "vllm"  # vllm | trtllm: how the KV cache is sized (--serving-stack)
+    ttft_percentile: float = 0.0  # the TTFT target holds at this percentile of requests; 0 = in the mean
+    tpot_percentile: float = 0.0  # the TPOT target holds for this percentile of requests; 0 = in the mean
+    prompt_dataset: str = (
+        ""  # prompt lengths vary as in this dataset (inference_datasets.yaml); mean = prompt_len
+    )
+    users: float = 0.0  # concurrent users to serve (closed loop); 0 = not stated (the request rate alone)
+    think_time_s: float = 0.0  # seconds a user waits between an answer and the next request
 
 
 ROW_TYPES: dict[str, type] = {

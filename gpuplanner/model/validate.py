@@ -58,6 +58,7 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("goal", "precision"): ("bf16", "fp16", "fp8", "fp4"),  # fp4: serving goals only (model/goal.py)
     ("goal", "objective"): ("tco", "capex"),
     ("goal", "serving_mode"): ("aggregated", "disaggregated", "best"),
+    ("goal", "serving_stack"): ("vllm", "trtllm"),  # engine/perf/serving_worker.py SERVING_STACKS (a test)
 }
 
 
@@ -145,6 +146,10 @@ def validate_row(table: str, row: Any, project: Any = None) -> None:
 
         check_goal_row(row)
         check_region(row.region)
+    elif table == "workloads":  # a serving workload's target percentiles: below 100
+        from gpuplanner.model.goal import check_percentiles
+
+        check_percentiles(table, row)
     if project is not None:
         check_references(table, row, project)
 

@@ -146,8 +146,12 @@ ERRORS_MODEL: dict[str, tuple[str, str]] = {
         "地区应为两个大写字母的 ISO 3166-1 国家代码（CN、US、DE 等）",
     ),
     "error.model.serving_rate": (
-        "a serving goal needs a request rate above 0",
-        "推理服务目标需要大于 0 的请求速率",
+        "a serving goal needs a request rate (requests_per_s) or a number of concurrent users (users) above 0",
+        "推理服务目标需要大于 0 的请求速率（requests_per_s）或并发用户数（users）",
+    ),
+    "error.model.percentile": (
+        "{table} field '{name}' = {value}: a percentile below 100 (e.g. 99, MLPerf), or 0 for the target in the mean",
+        "{table} 字段“{name}” = {value}：百分位须小于 100（如 MLPerf 的 99），0 表示目标按平均值计",
     ),
     "error.model.goal_fp4_training": (
         "the goal's precision fp4 is modelled for serving goals only (kind inference); training in FP4 is not "

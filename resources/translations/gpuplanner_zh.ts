@@ -24,94 +24,6 @@
         <translation>项目的目标已改为本表中的目标。</translation>
     </message>
     <message>
-        <source>Train a model</source>
-        <translation>训练模型</translation>
-    </message>
-    <message>
-        <source>Serve a model</source>
-        <translation>模型推理服务</translation>
-    </message>
-    <message>
-        <source>Goal:</source>
-        <translation>目标：</translation>
-    </message>
-    <message>
-        <source>Model:</source>
-        <translation>模型：</translation>
-    </message>
-    <message>
-        <source> billion tokens</source>
-        <translation> 十亿 tokens</translation>
-    </message>
-    <message>
-        <source>Tokens:</source>
-        <translation>训练数据量：</translation>
-    </message>
-    <message>
-        <source> days</source>
-        <translation> 天</translation>
-    </message>
-    <message>
-        <source>Deadline:</source>
-        <translation>期限：</translation>
-    </message>
-    <message>
-        <source> requests/s</source>
-        <translation> 请求/秒</translation>
-    </message>
-    <message>
-        <source>Request rate:</source>
-        <translation>请求速率：</translation>
-    </message>
-    <message>
-        <source>Time to first token ≤</source>
-        <translation>首 token 时延 ≤</translation>
-    </message>
-    <message>
-        <source>Time per output token ≤</source>
-        <translation>每输出 token 时延 ≤</translation>
-    </message>
-    <message>
-        <source>no limit</source>
-        <translation>不限</translation>
-    </message>
-    <message>
-        <source>Facility power ≤</source>
-        <translation>设施功率 ≤</translation>
-    </message>
-    <message>
-        <source>Rack power ≤</source>
-        <translation>单柜功率 ≤</translation>
-    </message>
-    <message>
-        <source>Racks ≤</source>
-        <translation>机柜数 ≤</translation>
-    </message>
-    <message>
-        <source>Capex budget ≤</source>
-        <translation>资本支出预算 ≤</translation>
-    </message>
-    <message>
-        <source>e.g. CN: leave out parts not sold there</source>
-        <translation>如 CN：排除该地区不能销售的部件</translation>
-    </message>
-    <message>
-        <source>Customer region:</source>
-        <translation>客户所在地区：</translation>
-    </message>
-    <message>
-        <source>any; e.g. Huawei</source>
-        <translation>不限；如 Huawei</translation>
-    </message>
-    <message>
-        <source>GPU vendors:</source>
-        <translation>GPU 厂商：</translation>
-    </message>
-    <message>
-        <source>At most servers:</source>
-        <translation>服务器数上限：</translation>
-    </message>
-    <message>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
@@ -184,6 +96,10 @@
         <translation>请求/秒</translation>
     </message>
     <message>
+        <source>Users</source>
+        <translation>并发用户数</translation>
+    </message>
+    <message>
         <source>Facility kW</source>
         <translation>设施功率 kW</translation>
     </message>
@@ -242,12 +158,215 @@
         <translation>请求速率</translation>
     </message>
     <message>
+        <source>concurrent users</source>
+        <translation>并发用户数</translation>
+    </message>
+    <message>
         <source>cooling</source>
         <translation>制冷方式</translation>
     </message>
     <message>
         <source>{srv}: {gpus} GPUs, switch {sw}, rack budget {kw} kW, layout {lay}. Limits (plan / limit): {lims}</source>
         <translation>{srv}：{gpus} 块 GPU，交换机 {sw}，单柜预算 {kw} kW，并行布局 {lay}。约束（方案 / 上限）：{lims}</translation>
+    </message>
+</context>
+<context>
+    <name>AdvisorGoalForm</name>
+    <message>
+        <source>Train a model</source>
+        <translation>训练模型</translation>
+    </message>
+    <message>
+        <source>Serve a model</source>
+        <translation>模型推理服务</translation>
+    </message>
+    <message>
+        <source>Goal:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Site and budget</source>
+        <translation>场地与预算</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Facility power ≤</source>
+        <translation>设施功率 ≤</translation>
+    </message>
+    <message>
+        <source>Rack power ≤</source>
+        <translation>单柜功率 ≤</translation>
+    </message>
+    <message>
+        <source>Racks ≤</source>
+        <translation>机柜数 ≤</translation>
+    </message>
+    <message>
+        <source>Capex budget ≤</source>
+        <translation>资本支出预算 ≤</translation>
+    </message>
+    <message>
+        <source>e.g. CN: leave out parts not sold there</source>
+        <translation>如 CN：排除该地区不能销售的部件</translation>
+    </message>
+    <message>
+        <source>Customer region:</source>
+        <translation>客户所在地区：</translation>
+    </message>
+    <message>
+        <source>any; e.g. Huawei</source>
+        <translation>不限；如 Huawei</translation>
+    </message>
+    <message>
+        <source>GPU vendors:</source>
+        <translation>GPU 厂商：</translation>
+    </message>
+    <message>
+        <source>At most servers:</source>
+        <translation>服务器数上限：</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source> billion tokens</source>
+        <translation> 十亿 tokens</translation>
+    </message>
+    <message>
+        <source>Tokens:</source>
+        <translation>训练数据量：</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <source>Deadline:</source>
+        <translation>期限：</translation>
+    </message>
+    <message>
+        <source>Serving</source>
+        <translation>推理服务</translation>
+    </message>
+    <message>
+        <source> requests/s</source>
+        <translation> 请求/秒</translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation>未填写</translation>
+    </message>
+    <message>
+        <source>Request rate:</source>
+        <translation>请求速率：</translation>
+    </message>
+    <message>
+        <source> users</source>
+        <translation> 个用户</translation>
+    </message>
+    <message>
+        <source>Concurrent users to serve, each waiting for its answer and then the think time before the next request (as estimate --users). With a request rate too, both must be served.</source>
+        <translation>要服务的并发用户数：每个用户等到回复后，再经过思考时间才发出下一个请求（与 estimate --users 相同）。同时填写请求速率时，两者都须满足。</translation>
+    </message>
+    <message>
+        <source>Concurrent users:</source>
+        <translation>并发用户数：</translation>
+    </message>
+    <message>
+        <source>Seconds a user waits between an answer and the next request.</source>
+        <translation>用户收到回复后到发出下一个请求之间等待的秒数。</translation>
+    </message>
+    <message>
+        <source>Think time:</source>
+        <translation>用户思考时间：</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <source>Prompt length:</source>
+        <translation>提示词长度：</translation>
+    </message>
+    <message>
+        <source>Output length:</source>
+        <translation>输出长度：</translation>
+    </message>
+    <message>
+        <source>all of the prompt length</source>
+        <translation>全部等于提示词长度</translation>
+    </message>
+    <message>
+        <source>Prompt lengths vary as in this dataset (catalogs/validation/inference_datasets.yaml); the prompt length becomes its mean (as estimate --prompt-dataset).</source>
+        <translation>提示词长度按该数据集分布（catalogs/validation/inference_datasets.yaml）；提示词长度取其平均值（与 estimate --prompt-dataset 相同）。</translation>
+    </message>
+    <message>
+        <source>Prompt lengths:</source>
+        <translation>提示词长度分布：</translation>
+    </message>
+    <message>
+        <source>Time to first token ≤</source>
+        <translation>首 token 时延 ≤</translation>
+    </message>
+    <message>
+        <source>Time per output token ≤</source>
+        <translation>每输出 token 时延 ≤</translation>
+    </message>
+    <message>
+        <source>aggregated</source>
+        <translation>合并部署</translation>
+    </message>
+    <message>
+        <source>disaggregated</source>
+        <translation>预填充/解码分离</translation>
+    </message>
+    <message>
+        <source>best of the two</source>
+        <translation>两者择优</translation>
+    </message>
+    <message>
+        <source>Aggregated: every replica prefills and decodes; disaggregated: prefill and decode workers apart; best: the larger capacity of the two (as estimate --inference --serving).</source>
+        <translation>合并部署：每个副本既做预填充也做解码；预填充/解码分离：预填充与解码由不同的工作节点承担；两者择优：取两者中容量较大者（与 estimate --inference --serving 相同）。</translation>
+    </message>
+    <message>
+        <source>Serving mode:</source>
+        <translation>推理部署方式：</translation>
+    </message>
+    <message>
+        <source>vLLM rule</source>
+        <translation>vLLM 规则</translation>
+    </message>
+    <message>
+        <source>TensorRT-LLM rule</source>
+        <translation>TensorRT-LLM 规则</translation>
+    </message>
+    <message>
+        <source>How the KV cache is sized: vLLM gives a share of the memory to weights, workspace and KV cache; TensorRT-LLM gives the KV cache a share of the memory left after them (as estimate --serving-stack).</source>
+        <translation>KV 缓存的容量规则：vLLM 将显存的一定比例用于权重、工作区和 KV 缓存；TensorRT-LLM 将扣除权重和工作区后剩余显存的一定比例用于 KV 缓存（与 estimate --serving-stack 相同）。</translation>
+    </message>
+    <message>
+        <source>Serving stack:</source>
+        <translation>推理软件栈：</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>The percentile of requests the target holds for (MLPerf: 99); the lowest value: in the mean.</source>
+        <translation>目标须满足的请求百分位（MLPerf 为 99）；最小值表示按平均值计。</translation>
+    </message>
+    <message>
+        <source>at</source>
+        <translation>于</translation>
     </message>
 </context>
 <context>
@@ -645,6 +764,26 @@
         <translation>两者择优</translation>
     </message>
     <message>
+        <source>vLLM rule</source>
+        <translation>vLLM 规则</translation>
+    </message>
+    <message>
+        <source>TensorRT-LLM rule</source>
+        <translation>TensorRT-LLM 规则</translation>
+    </message>
+    <message>
+        <source>all of the prompt length</source>
+        <translation>全部等于提示词长度</translation>
+    </message>
+    <message>
+        <source>in the mean</source>
+        <translation>按平均值</translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation>未填写</translation>
+    </message>
+    <message>
         <source>days</source>
         <translation>天</translation>
     </message>
@@ -699,6 +838,26 @@
     <message>
         <source>serving mode</source>
         <translation>推理部署方式</translation>
+    </message>
+    <message>
+        <source>concurrent users</source>
+        <translation>并发用户数</translation>
+    </message>
+    <message>
+        <source>think time</source>
+        <translation>用户思考时间</translation>
+    </message>
+    <message>
+        <source>prompt lengths as</source>
+        <translation>提示词长度分布同</translation>
+    </message>
+    <message>
+        <source>… at percentile</source>
+        <translation>… 所在百分位</translation>
+    </message>
+    <message>
+        <source>serving stack</source>
+        <translation>推理软件栈（KV 缓存规则）</translation>
     </message>
     <message>
         <source>facility power ≤ (kW)</source>
@@ -761,6 +920,26 @@
         <translation>合并部署：每个副本既做预填充也做解码；预填充/解码分离：预填充与解码由不同的工作节点承担；两者择优：取两者中容量较大者（与 estimate --inference --serving 相同）。</translation>
     </message>
     <message>
+        <source>Concurrent users to serve, each waiting for its answer and then the think time before the next request (as estimate --users). With a request rate too, both must be served.</source>
+        <translation>要服务的并发用户数：每个用户等到回复后，再经过思考时间才发出下一个请求（与 estimate --users 相同）。同时填写请求速率时，两者都须满足。</translation>
+    </message>
+    <message>
+        <source>Seconds a user waits between an answer and the next request.</source>
+        <translation>用户收到回复后到发出下一个请求之间等待的秒数。</translation>
+    </message>
+    <message>
+        <source>Prompt lengths vary as in this dataset (catalogs/validation/inference_datasets.yaml); the prompt length must be its mean (as estimate --prompt-dataset).</source>
+        <translation>提示词长度按该数据集分布（catalogs/validation/inference_datasets.yaml）；提示词长度须等于其平均值（与 estimate --prompt-dataset 相同）。</translation>
+    </message>
+    <message>
+        <source>The percentile of requests the target holds for (MLPerf: 99); the lowest value: in the mean.</source>
+        <translation>目标须满足的请求百分位（MLPerf 为 99）；最小值表示按平均值计。</translation>
+    </message>
+    <message>
+        <source>How the KV cache is sized: vLLM gives a share of the memory to weights, workspace and KV cache; TensorRT-LLM gives the KV cache a share of the memory left after them (as estimate --serving-stack).</source>
+        <translation>KV 缓存的容量规则：vLLM 将显存的一定比例用于权重、工作区和 KV 缓存；TensorRT-LLM 将扣除权重和工作区后剩余显存的一定比例用于 KV 缓存（与 estimate --serving-stack 相同）。</translation>
+    </message>
+    <message>
         <source>ISO country code (e.g. CN): parts export-restricted there are left out.</source>
         <translation>ISO 国家代码（如 CN）：在该地区受出口管制的部件不予考虑。</translation>
     </message>
@@ -795,6 +974,10 @@
     <message>
         <source>In US dollars over the site&apos;s TCO years; 0 = no limit.</source>
         <translation>以美元计，按场地设置的总拥有成本年限；0 表示不限。</translation>
+    </message>
+    <message>
+        <source>the goal</source>
+        <translation>设计目标</translation>
     </message>
 </context>
 <context>
@@ -2723,6 +2906,14 @@ The current project is unchanged.</source>
         <translation>自动择优</translation>
     </message>
     <message>
+        <source>vllm</source>
+        <translation>vLLM</translation>
+    </message>
+    <message>
+        <source>trtllm</source>
+        <translation>TensorRT-LLM</translation>
+    </message>
+    <message>
         <source>bf16</source>
         <translation>BF16</translation>
     </message>
@@ -3571,6 +3762,14 @@ The current project is unchanged.</source>
     <message>
         <source>prompt dataset</source>
         <translation>提示词长度分布同数据集</translation>
+    </message>
+    <message>
+        <source>ttft percentile</source>
+        <translation>首字时延目标的百分位</translation>
+    </message>
+    <message>
+        <source>tpot percentile</source>
+        <translation>逐字时延目标的百分位</translation>
     </message>
     <message>
         <source>tp overlap</source>

@@ -11,13 +11,13 @@ from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog
 
 
 def _small_goal(dlg: AdvisorDialog) -> None:
-    dlg.model.setCurrentIndex(dlg.model.findData("llama3-8b"))
-    dlg.tokens.setValue(200)  # billion tokens
-    dlg.deadline.setValue(30)
-    dlg.facility.setValue(400)
-    dlg.rack_kw.setValue(45)
-    dlg.max_servers.setValue(8)
-    dlg.vendors.setText("NVIDIA")
+    dlg.form.model.setCurrentIndex(dlg.form.model.findData("llama3-8b"))
+    dlg.form.tokens.setValue(200)  # billion tokens
+    dlg.form.deadline.setValue(30)
+    dlg.form.facility.setValue(400)
+    dlg.form.rack_kw.setValue(45)
+    dlg.form.max_servers.setValue(8)
+    dlg.form.vendors.setText("NVIDIA")
 
 
 def test_search_shows_the_front_and_opens_a_design(window, qtbot):

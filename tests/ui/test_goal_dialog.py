@@ -49,11 +49,15 @@ def test_the_advisor_is_prefilled_from_the_projects_goal_and_keeps_its_form(wind
     assert dlg.apply()
     adv = AdvisorDialog(window)
     qtbot.addWidget(adv)
-    assert adv.model.currentData() == "llama3-8b"
-    assert adv.deadline.value() == 21.0 and adv.facility.value() == 750.0 and adv.region.text() == "CN"
+    assert adv.form.model.currentData() == "llama3-8b"
+    assert (
+        adv.form.deadline.value() == 21.0
+        and adv.form.facility.value() == 750.0
+        and adv.form.region.text() == "CN"
+    )
     goal = adv.goal()
     assert goal.templates == ("leaf-spine",)  # a field the form does not show comes from the project's goal
-    adv.facility.setValue(900)
+    adv.form.facility.setValue(900)
     assert adv.keep_goal()
     assert doc.project.goal.facility_kw_max == 900.0 and doc.project.goal.templates == "leaf-spine"
 

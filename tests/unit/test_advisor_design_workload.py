@@ -43,8 +43,16 @@ def _analyze(path: Path) -> dict:
         # the goal's serving mode reaches the design's workload (best: the larger of the two, per design)
         ["--precision", "fp8", "--requests-per-s", "20", "--serving", "disaggregated"],
         ["--precision", "fp8", "--requests-per-s", "20", "--serving", "best"],
+        # s10: the serving stack, the prompt dataset and users with a think time reach the design's workload
+        ["--precision", "fp8", "--requests-per-s", "20", "--users", "1000", "--think-time", "3"]
+        + ["--prompt-len", "222", "--prompt-dataset", "mlperf-llama2-70b", "--ttft", "0.08"]
+        + ["--serving-stack", "trtllm"],
+        # s10: the targets' percentiles reach the workload (TTFT 0.3 s at p99 binds: the capacity is lower than
+        # in the mean on these designs)
+        ["--precision", "fp8", "--requests-per-s", "10", "--ttft", "0.3", "--ttft-percentile", "99"]
+        + ["--tpot-percentile", "99"],
     ],
-    ids=["fp8", "bf16-other-lengths", "disaggregated", "best"],
+    ids=["fp8", "bf16-other-lengths", "disaggregated", "best", "stack-dataset-users", "percentiles"],
 )
 def test_each_advised_serving_design_analyses_to_the_advisors_rate(tmp_path: Path, goal: list[str]):
     out = tmp_path / "advice"
@@ -68,6 +76,11 @@ def test_each_advised_serving_design_analyses_to_the_advisors_rate(tmp_path: Pat
             assert w["serving"]["mode"] == g["serving_mode"]
         assert w["target_requests_per_s"] == g["requests_per_s"]
         assert (w["ttft_target_s"], w["tpot_target_s"]) == (g["ttft_s_max"], g["tpot_s_max"])
+        assert w["serving_stack"] == g["serving_stack"]
+        assert w["prompt_dataset"] == (g["prompt_dataset"] or None)
+        assert w["target_users"] == (g["users"] or None)
+        if g["users"]:
+            assert w["max_concurrent_users"] == pytest.approx(row["users_max"], rel=1e-9, abs=0)
         assert w["meets_target"] is True
         assert not [f for f in data["findings"] if f.get("rule") == "serving-target-not-met"]
 

@@ -1,6 +1,6 @@
-"""Plan ▸ Design advisor…: the goal and the site's limits in a form, the search on worker processes (with
-progress and Cancel), the Pareto front as a scatter of cost against time to train (or serving headroom),
-a click on a point shows its figures, and "Open as project" makes it the window's project."""
+"""Plan ▸ Design advisor…: the goal and the site's limits in a form (``advisor_form``), the search on worker
+processes (with progress and Cancel), the Pareto front as a scatter of cost against time to train (or serving
+headroom), a click on a point shows its figures, and "Open as project" makes it the window's project."""
 
 from __future__ import annotations
 
@@ -13,16 +13,11 @@ from typing import TYPE_CHECKING, Any
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
-    QDoubleSpinBox,
-    QFormLayout,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QProgressBar,
     QPushButton,
-    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -37,6 +32,7 @@ from gpuplanner.advisor.run import left_out_by_reason
 from gpuplanner.commands import SetFields
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.ui import fields, fmt
+from gpuplanner.ui.dialogs.advisor_form import AdvisorGoalForm
 from gpuplanner.ui.i18n import current_language
 
 if TYPE_CHECKING:
@@ -57,14 +53,30 @@ def left_out_lines(res: AdviceResult, lang: str) -> list[str]:
     ]
 
 
-def _spin(lo: float, hi: float, value: float, decimals: int = 0, suffix: str = "") -> QDoubleSpinBox:
-    box = QDoubleSpinBox()
-    box.setRange(lo, hi)
-    box.setDecimals(decimals)
-    box.setValue(value)
-    box.setSuffix(suffix)
-    box.setGroupSeparatorShown(True)
-    return box
+def point_labels(
+    xs: list[float], ys: list[float], near: float = 0.02
+) -> list[tuple[str, tuple[float, float]]]:
+    """Each point's number (its row in the table, from 1), one label per cluster of points that sit within
+    ``near`` of the axes' spans of each other: two designs that differ only by cooling cost nearly the same and
+    serve the same, and their numbers printed apart overlapped ("12" for 1 and 2). A cluster reads "1, 2"."""
+    pts = [(x, y) for x, y in zip(xs, ys, strict=True)]
+    finite = [(x, y) for x, y in pts if math.isfinite(x) and math.isfinite(y)]
+    if not finite:
+        return []
+    span_x = (max(x for x, _ in finite) - min(x for x, _ in finite)) or 1.0
+    span_y = (max(y for _, y in finite) - min(y for _, y in finite)) or 1.0
+    groups: list[list[int]] = []
+    for i, (x, y) in enumerate(pts):
+        if not (math.isfinite(x) and math.isfinite(y)):
+            continue
+        for g in groups:
+            gx, gy = pts[g[0]]
+            if abs(x - gx) <= near * span_x and abs(y - gy) <= near * span_y:
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    return [(", ".join(str(i + 1) for i in g), pts[g[-1]]) for g in groups]
 
 
 class AdvisorDialog(QDialog):
@@ -118,24 +130,7 @@ class AdvisorDialog(QDialog):
         """The form pre-filled from the project's goal, when it has one."""
         if not self.window_.doc.project.goal.kind:
             return
-        g = self.base_goal()
-        self.kind.setCurrentIndex(max(self.kind.findData(g.kind), 0))
-        i = self.model.findData(g.model_id)
-        if i >= 0:
-            self.model.setCurrentIndex(i)
-        self.tokens.setValue(g.total_tokens / 1e9)
-        self.deadline.setValue(g.deadline_days)
-        if g.requests_per_s > 0:
-            self.rate.setValue(g.requests_per_s)
-        self.ttft.setValue(g.ttft_s_max)
-        self.tpot.setValue(g.tpot_s_max * 1000.0)
-        self.facility.setValue(g.facility_kw_max or 0)
-        self.rack_kw.setValue(g.rack_kw_max or 0)
-        self.racks.setValue(g.racks_max or 0)
-        self.capex.setValue(g.capex_usd_max or 0)
-        self.region.setText(g.region)
-        self.vendors.setText(", ".join(g.vendors))
-        self.max_servers.setValue(min(g.max_servers, self.max_servers.maximum()))
+        self.form.fill(self.base_goal())
 
     def edit_goal(self) -> None:
         """The whole goal (servers, cooling, fabrics, budget …) in the Goal dialog; the form follows it."""
@@ -163,55 +158,14 @@ class AdvisorDialog(QDialog):
         self.summary.setText(self.tr("The project's goal is now the one in this form."))
         return True
 
-    # -- the goal form ----------------------------------------------------------------------------------
+    # -- the form and its buttons -----------------------------------------------------------------------
     def _form(self) -> QWidget:
-        box = QWidget()
-        lay = QVBoxLayout(box)
-        form = QFormLayout()
-        self.kind = QComboBox()
-        self.kind.addItem(self.tr("Train a model"), "training")
-        self.kind.addItem(self.tr("Serve a model"), "inference")
-        self.kind.currentIndexChanged.connect(self._kind_changed)
-        form.addRow(self.tr("Goal:"), self.kind)
-        self.model = QComboBox()
-        for m in sorted(self.window_.doc.project.catalog.of_kind("model"), key=lambda e: e.name):
-            self.model.addItem(m.name, m.id)
-        self.model.setCurrentIndex(max(self.model.findData("llama3-70b"), 0))
-        form.addRow(self.tr("Model:"), self.model)
-        self.tokens = _spin(1, 1e6, 15000, 0, self.tr(" billion tokens"))
-        form.addRow(self.tr("Tokens:"), self.tokens)
-        self.deadline = _spin(0.1, 3650, 60, 1, self.tr(" days"))
-        form.addRow(self.tr("Deadline:"), self.deadline)
-        self.rate = _spin(0.01, 1e6, 20, 2, self.tr(" requests/s"))
-        form.addRow(self.tr("Request rate:"), self.rate)
-        self.ttft = _spin(0.01, 60, 1.0, 2, " s")
-        form.addRow(self.tr("Time to first token ≤"), self.ttft)
-        self.tpot = _spin(1, 1000, 50, 0, " ms")
-        form.addRow(self.tr("Time per output token ≤"), self.tpot)
-        self.facility = _spin(0, 1e6, 3000, 0, " kW")
-        self.facility.setSpecialValueText(self.tr("no limit"))
-        form.addRow(self.tr("Facility power ≤"), self.facility)
-        self.rack_kw = _spin(0, 300, 45, 0, " kW")
-        self.rack_kw.setSpecialValueText(self.tr("no limit"))
-        form.addRow(self.tr("Rack power ≤"), self.rack_kw)
-        self.racks = QSpinBox()
-        self.racks.setRange(0, 100_000)
-        self.racks.setSpecialValueText(self.tr("no limit"))
-        form.addRow(self.tr("Racks ≤"), self.racks)
-        self.capex = _spin(0, 1e12, 0, 0, " USD")
-        self.capex.setSpecialValueText(self.tr("no limit"))
-        form.addRow(self.tr("Capex budget ≤"), self.capex)
-        self.region = QLineEdit()
-        self.region.setPlaceholderText(self.tr("e.g. CN: leave out parts not sold there"))
-        form.addRow(self.tr("Customer region:"), self.region)
-        self.vendors = QLineEdit()
-        self.vendors.setPlaceholderText(self.tr("any; e.g. Huawei"))
-        form.addRow(self.tr("GPU vendors:"), self.vendors)
-        self.max_servers = QSpinBox()
-        self.max_servers.setRange(1, 16384)
-        self.max_servers.setValue(512)
-        form.addRow(self.tr("At most servers:"), self.max_servers)
-        lay.addLayout(form)
+        """The goal's fields (scrolled when the window is short) over the search and goal buttons."""
+        outer = QWidget()
+        lay = QVBoxLayout(outer)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.form = AdvisorGoalForm(self.window_.doc.project.catalog)
+        lay.addWidget(self.form, 1)
         self.progress = QProgressBar()
         self.progress.setVisible(False)
         lay.addWidget(self.progress)
@@ -239,38 +193,11 @@ class AdvisorDialog(QDialog):
         goal_buttons.addWidget(self.goal_button)
         goal_buttons.addWidget(self.keep_button)
         lay.addLayout(goal_buttons)
-        lay.addStretch(1)
-        self._kind_changed()
-        return box
-
-    def _kind_changed(self) -> None:
-        training = self.kind.currentData() == "training"
-        for w in (self.tokens, self.deadline):
-            w.setEnabled(training)
-        for w in (self.rate, self.ttft, self.tpot):
-            w.setEnabled(not training)
+        return outer
 
     def goal(self) -> Goal:
-        def opt(box) -> float | None:
-            return box.value() or None
-
-        vendors = tuple(v.strip() for v in self.vendors.text().split(",") if v.strip())
-        return self.base_goal().with_(
-            kind=self.kind.currentData(),
-            model_id=self.model.currentData(),
-            total_tokens=self.tokens.value() * 1e9,
-            deadline_days=self.deadline.value(),
-            requests_per_s=self.rate.value() if self.kind.currentData() == "inference" else 0.0,
-            ttft_s_max=self.ttft.value(),
-            tpot_s_max=self.tpot.value() / 1000.0,
-            facility_kw_max=opt(self.facility),
-            rack_kw_max=opt(self.rack_kw),
-            racks_max=self.racks.value() or None,
-            capex_usd_max=opt(self.capex),
-            region=self.region.text().strip().upper(),
-            vendors=vendors,
-            max_servers=self.max_servers.value(),
-        )
+        """The form's goal over the project's (the fields the form does not show come from it)."""
+        return self.form.goal(self.base_goal())
 
     # -- the search -------------------------------------------------------------------------------------
     def search(self, executor=None) -> None:
@@ -344,8 +271,8 @@ class AdvisorDialog(QDialog):
         for label in self._labels:  # each point numbered as its row in the table below
             self.plot.removeItem(label)
         self._labels = []
-        for i, (x, y) in enumerate(zip(xs, ys, strict=True)):
-            label = pg.TextItem(str(i + 1), color=(20, 20, 20), anchor=(-0.3, 1.1))
+        for text, (x, y) in point_labels(xs, ys):
+            label = pg.TextItem(text, color=(20, 20, 20), anchor=(-0.3, 1.1))
             label.setPos(x, y)
             self.plot.addItem(label)
             self._labels.append(label)
@@ -354,12 +281,14 @@ class AdvisorDialog(QDialog):
         self.plot.setLabel(
             "left", self.tr("Time to train (days)") if training else self.tr("Serving headroom (×)")
         )
+        with_users = not training and g.users > 0  # the users each design serves, beside its rate
         headers = [
             self.tr("Servers"),
             self.tr("GPUs"),
             self.tr("Fabric"),
             self.tr("Cooling"),
             self.tr("Days") if training else self.tr("Requests/s"),
+            *([self.tr("Users")] if with_users else []),
             self.tr("Facility kW"),
             self.tr("Capex"),
             self.tr("TCO"),
@@ -376,6 +305,7 @@ class AdvisorDialog(QDialog):
                 f"{d['fabric']} {d['oversub']:g}:1",
                 ", ".join(d["cooling"]),
                 fmt.number(perf, 1) if perf is not None and math.isfinite(perf) else "—",
+                *([fmt.number(d.get("users_max") or 0.0)] if with_users else []),
                 fmt.number(d["facility_kw_max"]),
                 fmt.money(d["capex_usd"], rate, cur),
                 fmt.money(d["tco_usd"], rate, cur),
@@ -429,6 +359,7 @@ class AdvisorDialog(QDialog):
             "tco_usd": self.tr("TCO budget"),
             "deadline_days": self.tr("deadline"),
             "requests_per_s": self.tr("request rate"),
+            "users": self.tr("concurrent users"),
             "cooling": self.tr("cooling"),
         }
         return names.get(name, name)

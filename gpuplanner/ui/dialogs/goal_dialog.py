@@ -5,10 +5,12 @@ project file; every Apply is one undoable command, and a refused value is shown 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox, QWidget
 
+from gpuplanner.advisor.goal import goal_from_row
 from gpuplanner.model.goal import GOAL_COOLING, GOAL_TEMPLATES
 from gpuplanner.ui import fields
 from gpuplanner.ui.dialogs.row_dialog import RowDialog
@@ -27,7 +29,20 @@ class GoalDialog(RowDialog):
             (self.tr("Training"), ["total_tokens", "deadline_days", "global_batch"]),
             (
                 self.tr("Serving"),
-                ["requests_per_s", "prompt_len", "output_len", "ttft_s_max", "tpot_s_max", "serving_mode"],
+                [
+                    "requests_per_s",
+                    "users",
+                    "think_time_s",
+                    "prompt_len",
+                    "output_len",
+                    "prompt_dataset",
+                    "ttft_s_max",
+                    "ttft_percentile",
+                    "tpot_s_max",
+                    "tpot_percentile",
+                    "serving_mode",
+                    "serving_stack",
+                ],  # fmt: skip
             ),
             (
                 self.tr("Site limits and budget"),
@@ -75,9 +90,27 @@ class GoalDialog(RowDialog):
                 (self.tr("best of the two"), "best"),
             ]
             return _combo(items, row.serving_mode)
+        if name == "serving_stack":
+            return _combo(
+                [(self.tr("vLLM rule"), "vllm"), (self.tr("TensorRT-LLM rule"), "trtllm")], row.serving_stack
+            )
+        if name == "prompt_dataset":
+            from gpuplanner.engine.perf.serving_prompts import dataset_names
+
+            items = [(self.tr("all of the prompt length"), "")] + [(n, n) for n in dataset_names()]
+            return _combo(items, row.prompt_dataset)
         ed = fields.make_editor(self.doc.project, self.table, row, name)
         if name in ("ttft_s_max", "tpot_s_max") and isinstance(ed.widget, QDoubleSpinBox):
             ed.widget.setDecimals(3)
+            ed.widget.setSuffix(" s")
+        if name in ("ttft_percentile", "tpot_percentile") and isinstance(ed.widget, QDoubleSpinBox):
+            ed.widget.setRange(0.0, 99.9)
+            ed.widget.setDecimals(1)
+            ed.widget.setSpecialValueText(self.tr("in the mean"))
+        if name in ("users",) and isinstance(ed.widget, QDoubleSpinBox):
+            ed.widget.setDecimals(0)
+            ed.widget.setSpecialValueText(self.tr("not stated"))
+        if name == "think_time_s" and isinstance(ed.widget, QDoubleSpinBox):
             ed.widget.setSuffix(" s")
         if name == "deadline_days" and isinstance(ed.widget, QDoubleSpinBox):
             ed.widget.setSuffix(" " + self.tr("days"))
@@ -98,6 +131,12 @@ class GoalDialog(RowDialog):
             "ttft_s_max": self.tr("time to first token ≤"),
             "tpot_s_max": self.tr("time per output token ≤"),
             "serving_mode": self.tr("serving mode"),
+            "users": self.tr("concurrent users"),
+            "think_time_s": self.tr("think time"),
+            "prompt_dataset": self.tr("prompt lengths as"),
+            "ttft_percentile": self.tr("… at percentile"),
+            "tpot_percentile": self.tr("… at percentile"),
+            "serving_stack": self.tr("serving stack"),
             "facility_kw_max": self.tr("facility power ≤ (kW)"),
             "rack_kw_max": self.tr("rack power ≤ (kW)"),
             "racks_max": self.tr("racks ≤"),
@@ -123,6 +162,26 @@ class GoalDialog(RowDialog):
                 "Aggregated: every replica prefills and decodes; disaggregated: prefill and decode workers "
                 "apart; best: the larger capacity of the two (as estimate --inference --serving)."
             ),
+            "users": self.tr(
+                "Concurrent users to serve, each waiting for its answer and then the think time before the "
+                "next request (as estimate --users). With a request rate too, both must be served."
+            ),
+            "think_time_s": self.tr("Seconds a user waits between an answer and the next request."),
+            "prompt_dataset": self.tr(
+                "Prompt lengths vary as in this dataset (catalogs/validation/inference_datasets.yaml); the "
+                "prompt length must be its mean (as estimate --prompt-dataset)."
+            ),
+            "ttft_percentile": self.tr(
+                "The percentile of requests the target holds for (MLPerf: 99); the lowest value: in the mean."
+            ),
+            "tpot_percentile": self.tr(
+                "The percentile of requests the target holds for (MLPerf: 99); the lowest value: in the mean."
+            ),
+            "serving_stack": self.tr(
+                "How the KV cache is sized: vLLM gives a share of the memory to weights, workspace and KV cache; "
+                "TensorRT-LLM gives the KV cache a share of the memory left after them (as estimate "
+                "--serving-stack)."
+            ),
             "region": self.tr("ISO country code (e.g. CN): parts export-restricted there are left out."),
             "servers": self.tr(
                 "Catalog server ids, comma-separated; empty = every GPU server in the catalog."
@@ -137,6 +196,14 @@ class GoalDialog(RowDialog):
             "capex_usd_max": self.tr("In US dollars, as the catalog's prices; 0 = no limit."),
             "tco_usd_max": self.tr("In US dollars over the site's TCO years; 0 = no limit."),
         }
+
+    def command(self, changes: dict[str, Any]):
+        """The edit, once the goal it makes is one the advisor takes (a prompt dataset it knows, whose mean is the
+        prompt length): refused naming the field and value otherwise, before anything changes."""
+        row = dataclasses.replace(self.row, **changes)
+        if row.kind:
+            goal_from_row(row, self.tr("the goal"))
+        return super().command(changes)
 
 
 def _combo(items: list[tuple[str, Any]], current: Any) -> fields.Editor:
