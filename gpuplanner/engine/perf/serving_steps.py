@@ -48,7 +48,7 @@ from numpy.typing import NDArray
 
 from gpuplanner.engine.perf.serving_worker import Worker
 
-_NODES, _NODE_W = np.polynomial.laguerre.laggauss(16)
+_NODES, _NODE_W = np.polynomial.laguerre.laggauss(4)
 
 
 def _rounding(x: NDArray[Any]) -> NDArray[np.float64]:
@@ -79,7 +79,7 @@ def step_own_s(
     room: NDArray[Any],
     wait: NDArray[Any],
     ok: NDArray[Any],
-    iterations: int = 8,
+    iterations: int = 4,
 ) -> NDArray[np.float64]:
     """(rates, lengths): a request's TTFT less the M/G/1 wait W (module doc: E[Y] + E[N] + p·F/room + E), at the
     rates `lam` with their mean step T, decode batch B, room and W (`wait`); inf where not `ok`."""
@@ -119,13 +119,17 @@ def step_own_s(
     one = _mean_min(p, pw, cap)
     ttft = base + (a[:, None, None] * x * xw).sum(-1)
     tau = np.maximum(ttft - F[:, None], 0.0)
-    for _ in range(iterations):  # fill ← τ ← TTFT
+    for i in range(iterations):  # fill ← τ ← TTFT
         mean_n = lam_[:, None] * tau  # prompts arriving behind before the last step starts
         p1 = mean_n * np.exp(-mean_n)
         p2 = np.maximum(1.0 - np.exp(-mean_n) - p1, 0.0)
         more = np.where(p2 > 0, m1 * (mean_n - p1) / np.maximum(p2, 1e-300), 0.0)  # E[tokens | ≥ 2 prompts]
         fill = p1[..., None] * one + p2[..., None] * np.minimum(more[..., None], cap)
-        last = w.step_s(B_[:, None, None], rm[:, None, None] * (1.0 - x) + fill)
+        tokens = rm[:, None, None] * (1.0 - x) + fill
+        if i < iterations - 1:  # τ from the step's chord (a + b·c); the last pass at the step itself (MoE)
+            last = a[:, None, None] + b[:, None, None] * tokens
+        else:
+            last = w.step_s(B_[:, None, None], tokens)
         ttft = base + ((last - (1.0 - x) * F[:, None, None]) * xw).sum(-1)
         tau = np.maximum(ttft - (last * xw).sum(-1), 0.0)
     out = ttft - W_[:, None]
