@@ -99,8 +99,9 @@ def _servers_of(c: Compiled, partition: str) -> IntArray | None:
 def serving_setup(w: Workload) -> ServingSetup:
     """What the inference workload serves, as estimate --inference would serve it: its prompt and output
     lengths, precision, targets (at their percentiles: 0 = in the mean) and serving settings (serving_stack,
-    prompt_dataset). KV-cache bytes 0 (not
-    stated) take estimate's default: 1 with fp8/fp4 weights, else 2 (request.default_kv_bytes)."""
+    prompt_dataset, and the stack's KV-cache share kv_fraction as --kv-fraction: 0 = the stack's default).
+    KV-cache bytes 0 (not stated) take estimate's default: 1 with fp8/fp4 weights, else 2
+    (request.default_kv_bytes)."""
     kv_bytes = w.kv_bytes or default_kv_bytes(w.precision)
     return ServingSetup(
         prompt_len=w.prompt_len,
@@ -112,6 +113,7 @@ def serving_setup(w: Workload) -> ServingSetup:
         think_time_s=getattr(w, "think_time_s", 0.0) or 0.0,
         ttft_percentile=getattr(w, "ttft_percentile", 0.0) or None,  # 0 = in the mean
         tpot_percentile=getattr(w, "tpot_percentile", 0.0) or None,
+        kv_fraction=getattr(w, "kv_fraction", 0.0) or None,  # 0 = the serving stack's default
         **workload_serving_settings(w),
     )
 
@@ -136,6 +138,7 @@ def _serve(c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
         "ttft_target_s": setup.ttft_s,
         "tpot_target_s": setup.tpot_s,
         "serving_stack": setup.serving_stack,
+        "kv_fraction": setup.kv_fraction,
         "prompt_dataset": setup.prompt_dist.name if setup.prompt_dist is not None else None,
         "meets_target": (
             None
