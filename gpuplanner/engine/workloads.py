@@ -77,7 +77,11 @@ class WorkloadEntry:
                     "per_user_tokens_per_s": fin.per_user_tokens_per_s if fin is not None else None,
                     "output_tokens_per_s": fin.output_tokens_per_s if fin is not None else None,
                     "serving": s.to_json() if s is not None else None,
-                    "gpus_needed": self.needed.gpus if self.needed is not None else None,
+                    "gpus_needed": (
+                        self.needed.gpus
+                        if self.needed is not None and self.needed.fits and self.needed.max_requests_per_s
+                        else None  # no size meets the targets (`needed` says why)
+                    ),
                     "needed": self.needed.to_json() if self.needed is not None else None,
                     **self.extra,
                 }
@@ -151,7 +155,7 @@ def _serve(c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
         ),
     }
     if not cap.fits:
-        entry.error = cap.refusal
+        entry.error = cap.refusal_msg or cap.refusal  # a Msg: said in the output's language
     return entry
 
 
@@ -206,13 +210,21 @@ def workload_entry_findings(
         users = e.extra.get("target_users")
         cap = e.serving
         assert cap is not None  # a workload with a stated load (`needed`) has its capacity as drawn
+        load = float(users or e.extra.get("target_requests_per_s") or 0.0)
+        shown: float | int = int(load) if load.is_integer() else load  # "10 users", not "10.0"
+        if not e.needed.fits or not e.needed.max_requests_per_s:
+            # no number of GPUs meets the targets: the engine's smallest layout serves nothing within them
+            params = {"workload": e.name, "target": shown, "unit": "users" if users else "requests"}
+            out.append(Finding("warning", "serving-target-unreachable", (e.id,), params))
+            continue
         params = {
             "workload": e.name,
             "partition": e.partition or "—",
             "gpus": e.gpus,
-            "capacity": round(cap.max_concurrent_users if users else cap.max_requests_per_s, 1),
+            # unrounded: the message rounds it once, as the text output and `estimate` do
+            "capacity": cap.max_concurrent_users if users else cap.max_requests_per_s,
             "unit": "users" if users else "requests",  # word.serving_unit.*
-            "target": users or e.extra.get("target_requests_per_s"),
+            "target": shown,
             "needed": e.needed.gpus,
             "missing": max(e.needed.gpus - e.gpus, 0),
         }

@@ -8,12 +8,13 @@ import with a line number. An id is defined once: a duplicate raises at import.
 
 Id prefixes: ``finding.<rule>`` / ``fix.<rule>`` (checks), ``perf.`` (performance sentences), ``error.``
 (messages of errors the user sees), ``word.<vocabulary>.<slug>`` (a word for an engine slug), ``col.`` (a
-column header or a short cell word of the CLI's text tables); the report's
+column header or a short cell word of the CLI's text tables), ``an.`` (a line of `gpuplanner analyze`); the report's
 ids have no prefix (``page_of``, ``sum_plan``), as its API (``reports.i18n.tr``) has always named them.
 """
 
 from __future__ import annotations
 
+from gpuplanner.text.cli_analyze import ANALYZE
 from gpuplanner.text.cli_estimate import ESTIMATE
 from gpuplanner.text.cli_validate import VALIDATE
 from gpuplanner.text.errors_edit import ERRORS_EDIT
@@ -66,6 +67,7 @@ TABLES: dict[str, dict[str, tuple[str, str]]] = {
     "validation_inference": VALIDATION_INFERENCE,
     "cli_estimate": ESTIMATE,
     "cli_validate": VALIDATE,
+    "cli_analyze": ANALYZE,
 }
 
 

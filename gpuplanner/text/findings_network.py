@@ -199,6 +199,16 @@ FINDINGS_NETWORK: dict[str, tuple[str, str]] = {
         "Add {missing} GPUs to the partition, relax the TTFT/TPOT targets, or serve at FP8.",
         "为该分区增加 {missing} 块 GPU，放宽首字/逐字时延目标，或采用 FP8 推理。",
     ),
+    "finding.serving-target-unreachable": (
+        "Workload '{workload}': no number of GPUs serves the {target} {unit@serving_unit} asked within the "
+        "TTFT/TPOT targets: even one request alone misses them on this hardware.",
+        "工作负载“{workload}”：在首字/逐字时延目标内，任何数量的 GPU 都无法服务要求的 {target} {unit@serving_unit}："
+        "在这种硬件上，即使只有一个请求也达不到目标。",
+    ),
+    "fix.serving-target-unreachable": (
+        "Relax the TTFT/TPOT targets, shorten the prompts, serve at FP8, or choose faster GPUs.",
+        "放宽首字/逐字时延目标、缩短提示长度、采用 FP8 推理，或选用更快的 GPU。",
+    ),
     # engine/phases.py
     "finding.phase-growth-needs-replacement": (
         "Phase '{phase}' cannot grow from '{before}' without replacing equipment: {what}",
