@@ -142,7 +142,6 @@ def _serve(c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
         "ttft_target_s": setup.ttft_s,
         "tpot_target_s": setup.tpot_s,
         "serving_stack": setup.serving_stack,
-        "kv_fraction": setup.kv_fraction,
         "prompt_dataset": setup.prompt_dist.name if setup.prompt_dist is not None else None,
         "meets_target": (
             None
@@ -154,6 +153,10 @@ def _serve(c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
             )
         ),
     }
+    if (
+        setup.kv_fraction is not None
+    ):  # stated only, as estimate --kv-fraction's JSON (the keys stay otherwise)
+        entry.extra["kv_fraction"] = setup.kv_fraction
     if not cap.fits:
         entry.error = cap.refusal_msg or cap.refusal  # a Msg: said in the output's language
     return entry

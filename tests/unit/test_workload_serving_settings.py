@@ -167,7 +167,9 @@ def test_a_workloads_kv_fraction_serves_what_estimate_kv_fraction_prints(cluster
     save_project(project, path)
     entries = {e.id: e.to_json() for e in analyze_project(open_project(path)).workloads}
     d = entries["w1"]
-    assert d["kv_fraction"] == fraction and entries["w2"]["kv_fraction"] is None
+    assert (
+        d["kv_fraction"] == fraction and "kv_fraction" not in entries["w2"]
+    )  # stated only, as estimate's JSON
     for n_users, got in ((0, d["serving"]), (300, d["needed"])):
         args = _args(stack, "", "llama3-70b", precision, mode, targets, 1024, output, n_users)
         rc, out, err = _cli([*args, "--kv-fraction", repr(fraction)])
