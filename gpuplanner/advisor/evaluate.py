@@ -144,7 +144,8 @@ def serving_setup(goal: Goal) -> ServingSetup:
     same default KV cache (1 byte with fp8/fp4, else 2: request.default_kv_bytes), its TTFT and TPOT targets at
     the goal's percentiles (0 = in the mean: --ttft/--tpot without --ttft-percentile/--tpot-percentile), the
     prompt lengths of its dataset (--prompt-dataset; none = every prompt of the goal's length), its users' think
-    time (--think-time) and its serving stack (--serving-stack)."""
+    time (--think-time), its serving stack (--serving-stack) and that stack's KV-cache share when the goal states
+    one (--kv-fraction; 0 = the stack's default)."""
     dist = None
     if goal.prompt_dataset:
         from gpuplanner.engine.perf.serving_prompts import prompt_lengths
@@ -162,6 +163,7 @@ def serving_setup(goal: Goal) -> ServingSetup:
         think_time_s=goal.think_time_s,
         prompt_dist=dist,
         serving_stack=goal.serving_stack,
+        kv_fraction=goal.kv_fraction or None,
     )
 
 
@@ -185,7 +187,7 @@ def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape, mode: str = SERVI
         PlannerError
     ) as exc:  # e.g. fp4 on a GPU without FP4 tensor cores (space.server_types leaves it out)
         plan, refusal = ServingPlan(mode=mode, gpus=gpus, fits=False), exc.one_line()
-    return {
+    out = {
         "requests_per_s": plan.max_requests_per_s,
         "users": plan.max_concurrent_users,  # at that rate, with the goal's think time (estimate's)
         "mode": plan.mode,
@@ -206,6 +208,9 @@ def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape, mode: str = SERVI
         "fits": plan.fits,
         "refusal": refusal or plan.refusal,
     }
+    if setup.kv_fraction is not None:  # stated (estimate's JSON names it then too)
+        out["kv_fraction"] = setup.kv_fraction
+    return out
 
 
 def _targets_at(setup: ServingSetup) -> str:
@@ -295,7 +300,7 @@ def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
     """The serving goal as the design's inference workload: what `analyze` then sizes with the same serving
     model and setup as ``serving_capacity`` (its model, prompt and output lengths, precision with the default
     KV cache bytes, TTFT/TPOT targets at the goal's percentiles, the goal's request rate, users and think time,
-    serving mode, stack and prompt dataset), so the workload's capacity on the design's GPUs is the advisor's
+    serving mode, stack, its KV-cache share and prompt dataset), so the workload's capacity on the design's GPUs is the advisor's
     requests/s (and users)."""
     shape = model_shape(cat or catalog(), goal.model_id)
     return Workload(
@@ -318,6 +323,7 @@ def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
         prompt_dataset=goal.prompt_dataset,
         ttft_percentile=goal.ttft_percentile,
         tpot_percentile=goal.tpot_percentile,
+        kv_fraction=goal.kv_fraction,
     )
 
 

@@ -73,6 +73,9 @@ class Goal:
     prompt_dataset: str = ""
     users: float = 0.0
     think_time_s: float = 0.0
+    # inference: the serving stack's KV-cache share as the deployment sets it (--kv-fraction: vLLM
+    # --gpu-memory-utilization, TensorRT-LLM free_gpu_memory_fraction), in (0, 1]; 0 = the stack's default
+    kv_fraction: float = 0.0
 
     def __post_init__(self) -> None:
         check(self)
@@ -98,10 +101,17 @@ def check(g: Goal) -> None:
         raise bad("serving_mode", g.serving_mode, f"one of {', '.join(SERVING_MODES)}")
     if g.serving_stack not in SERVING_STACKS:
         raise bad("serving_stack", g.serving_stack, f"one of {', '.join(SERVING_STACKS)}")
-    for name in ("ttft_percentile", "tpot_percentile", "users", "think_time_s"):
+    for name in ("ttft_percentile", "tpot_percentile", "users", "think_time_s", "kv_fraction"):
         v = getattr(g, name)
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
             raise bad(name, v, "a finite number ≥ 0 (0 = not stated)")
+    if g.kv_fraction > 1:
+        raise bad(
+            "kv_fraction",
+            g.kv_fraction,
+            "a share above 0 and at most 1 (vLLM --gpu-memory-utilization, TensorRT-LLM "
+            "free_gpu_memory_fraction), or 0 for the serving stack's default",
+        )
     for name in ("ttft_percentile", "tpot_percentile"):
         if not getattr(g, name) < 100:
             raise bad(

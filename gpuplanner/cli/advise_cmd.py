@@ -31,6 +31,7 @@ _FLOAT = {
     "tpot_percentile": "--tpot-percentile",
     "users": "--users",
     "think_time_s": "--think-time",
+    "kv_fraction": "--kv-fraction",
 }
 _INT = {
     "global_batch": "--global-batch",
@@ -94,6 +95,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--users",
         "think_time_s": "inference goals: seconds a user waits between requests (default 0), as estimate "
         "--think-time",
+        "kv_fraction": "inference goals: the --serving-stack's KV-cache share as your deployment sets it, in (0, 1] "
+        "(vllm --gpu-memory-utilization, trtllm free_gpu_memory_fraction); default 0: the stack's documented "
+        "default, as estimate --kv-fraction",
     }
     for table, conv in ((_FLOAT, float), (_INT, int)):
         for dest, opt in table.items():
@@ -325,6 +329,8 @@ def _targets(g) -> str:
 
 def _serving_extras(g) -> str:
     out = f", {g.serving_stack}" if g.serving_stack != "vllm" else ""
+    if g.kv_fraction:
+        out += f", KV-cache share {g.kv_fraction:g}"
     if g.prompt_dataset:
         out += f", prompts as {g.prompt_dataset}"
     return out

@@ -103,8 +103,9 @@ def _servers_of(c: Compiled, partition: str) -> IntArray | None:
 def serving_setup(w: Workload) -> ServingSetup:
     """What the inference workload serves, as estimate --inference would serve it: its prompt and output
     lengths, precision, targets (at their percentiles: 0 = in the mean) and serving settings (serving_stack,
-    prompt_dataset). KV-cache bytes 0 (not
-    stated) take estimate's default: 1 with fp8/fp4 weights, else 2 (request.default_kv_bytes)."""
+    prompt_dataset, and the stack's KV-cache share kv_fraction as --kv-fraction: 0 = the stack's default).
+    KV-cache bytes 0 (not stated) take estimate's default: 1 with fp8/fp4 weights, else 2
+    (request.default_kv_bytes)."""
     kv_bytes = w.kv_bytes or default_kv_bytes(w.precision)
     return ServingSetup(
         prompt_len=w.prompt_len,
@@ -116,6 +117,7 @@ def serving_setup(w: Workload) -> ServingSetup:
         think_time_s=getattr(w, "think_time_s", 0.0) or 0.0,
         ttft_percentile=getattr(w, "ttft_percentile", 0.0) or None,  # 0 = in the mean
         tpot_percentile=getattr(w, "tpot_percentile", 0.0) or None,
+        kv_fraction=getattr(w, "kv_fraction", 0.0) or None,  # 0 = the serving stack's default
         **workload_serving_settings(w),
     )
 
@@ -151,6 +153,10 @@ def _serve(c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
             )
         ),
     }
+    if (
+        setup.kv_fraction is not None
+    ):  # stated only, as estimate --kv-fraction's JSON (the keys stay otherwise)
+        entry.extra["kv_fraction"] = setup.kv_fraction
     if not cap.fits:
         entry.error = cap.refusal_msg or cap.refusal  # a Msg: said in the output's language
     return entry

@@ -213,6 +213,10 @@ class Workload:
     # 0 = in the mean (appended: older files lack the columns and read 0)
     ttft_percentile: float = 0.0
     tpot_percentile: float = 0.0
+    # the share of the serving stack's KV-cache rule as the deployment sets it (estimate --kv-fraction: vLLM
+    # --gpu-memory-utilization, TensorRT-LLM free_gpu_memory_fraction), in (0, 1]; 0 = not stated (the stack's
+    # default). Appended: older files lack the column and read 0
+    kv_fraction: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +321,9 @@ class DesignGoal:
     )
     users: float = 0.0  # concurrent users to serve (closed loop); 0 = not stated (the request rate alone)
     think_time_s: float = 0.0  # seconds a user waits between an answer and the next request
+    # the serving stack's KV-cache share as deployed (--kv-fraction), in (0, 1]; 0 = not stated (the stack's rule).
+    # Appended: older files lack the column and read 0
+    kv_fraction: float = 0.0
 
 
 ROW_TYPES: dict[str, type] = {

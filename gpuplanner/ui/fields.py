@@ -132,6 +132,7 @@ ENGLISH_LABELS = {
     "hidden": "hidden size",
     "kv_heads": "KV heads",
     "kv_bytes": "KV-cache bytes",
+    "kv_fraction": "KV-cache memory share",
     "top_k": "experts per token (top-k)",
     "seq_len": "sequence length",
     "prompt_len": "prompt length",
@@ -297,9 +298,27 @@ def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:
         editor = _float_spin(name, rng)
         if name == "utility_kw_available" and rng[0] == 0:
             editor.widget.setSpecialValueText(_utility_not_stated(project))
+        spin = editor.widget
+        if name in ("ttft_percentile", "tpot_percentile") and isinstance(spin, QDoubleSpinBox):
+            spin.setMaximum(min(rng[1], 99.99))  # 100 itself is refused (model/goal.py check_percentiles)
+            spin.setSpecialValueText(translate("fields", "mean"))  # 0: the target holds in the mean
+        if name == "kv_fraction" and isinstance(spin, QDoubleSpinBox):
+            spin.setSingleStep(0.01)
+            spin.setSpecialValueText(translate("fields", "the serving stack's default"))
+            spin.setToolTip(kv_fraction_tip())
         return editor
     edit = QLineEdit()
     return Editor(edit, edit.text, lambda v: edit.setText("" if v is None else str(v)), edit.editingFinished)
+
+
+def kv_fraction_tip() -> str:
+    """What a KV-cache share is (the workload's and the goal's kv_fraction, estimate --kv-fraction)."""
+    return translate(
+        "fields",
+        "The serving stack's KV-cache share as the deployment sets it (as estimate --kv-fraction): vLLM "
+        "--gpu-memory-utilization, a share of the whole GPU's memory; TensorRT-LLM free_gpu_memory_fraction, a "
+        "share of the memory the weights and workspace leave. The lowest value: the stack's default.",
+    )
 
 
 def _utility_not_stated(project: Project) -> str:

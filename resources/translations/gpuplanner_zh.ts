@@ -189,6 +189,14 @@
         <translation>模型：</translation>
     </message>
     <message>
+        <source>The weights&apos; precision (as estimate --precision); a serving goal&apos;s KV cache takes 1 byte with FP8/FP4 weights, else 2. FP4 is for serving goals only: the advisor then ranks only GPUs with FP4 tensor cores (B200, B300, GB200, GB300, MI355X) and names the others it leaves out.</source>
+        <translation>权重的精度（与 estimate --precision 相同）；推理服务目标的 KV 缓存在 FP8/FP4 权重下每个元素占 1 字节，否则占 2 字节。FP4 仅用于推理服务目标：设计顾问只对具备 FP4 张量核心的 GPU（B200、B300、GB200、GB300、MI355X）排序，并列出被排除的其他 GPU。</translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation>精度：</translation>
+    </message>
+    <message>
         <source>Site and budget</source>
         <translation>场地与预算</translation>
     </message>
@@ -355,6 +363,14 @@
     <message>
         <source>Serving stack:</source>
         <translation>推理软件栈：</translation>
+    </message>
+    <message>
+        <source>the stack&apos;s default</source>
+        <translation>按软件栈默认值</translation>
+    </message>
+    <message>
+        <source>KV-cache share:</source>
+        <translation>KV 缓存显存占比：</translation>
     </message>
     <message>
         <source>mean</source>
@@ -858,6 +874,10 @@
     <message>
         <source>serving stack</source>
         <translation>推理软件栈（KV 缓存规则）</translation>
+    </message>
+    <message>
+        <source>KV-cache share</source>
+        <translation>KV 缓存显存占比</translation>
     </message>
     <message>
         <source>facility power ≤ (kW)</source>
@@ -3144,6 +3164,18 @@ The current project is unchanged.</source>
         <translation>随精度（fp8/fp4 为 1，否则为 2）</translation>
     </message>
     <message>
+        <source>mean</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>the serving stack&apos;s default</source>
+        <translation>按推理软件栈默认值</translation>
+    </message>
+    <message>
+        <source>The serving stack&apos;s KV-cache share as the deployment sets it (as estimate --kv-fraction): vLLM --gpu-memory-utilization, a share of the whole GPU&apos;s memory; TensorRT-LLM free_gpu_memory_fraction, a share of the memory the weights and workspace leave. The lowest value: the stack&apos;s default.</source>
+        <translation>推理软件栈分给 KV 缓存的显存占比，按实际部署的设置填写（与 estimate --kv-fraction 相同）：vLLM 的 --gpu-memory-utilization 是整块 GPU 显存的占比；TensorRT-LLM 的 free_gpu_memory_fraction 是扣除权重和工作区后剩余显存的占比。最低值：按软件栈的默认值。</translation>
+    </message>
+    <message>
         <source>not stated: the floor plan&apos;s utility feeds, {kw} kW</source>
         <translation>未填写：按平面图中的市电进线计，{kw} kW</translation>
     </message>
@@ -3770,6 +3802,10 @@ The current project is unchanged.</source>
     <message>
         <source>tpot percentile</source>
         <translation>逐字时延目标的百分位</translation>
+    </message>
+    <message>
+        <source>kv fraction</source>
+        <translation>KV 缓存显存占比</translation>
     </message>
     <message>
         <source>tp overlap</source>

@@ -46,13 +46,23 @@ def _analyze(path: Path) -> dict:
         # s10: the serving stack, the prompt dataset and users with a think time reach the design's workload
         ["--precision", "fp8", "--requests-per-s", "20", "--users", "1000", "--think-time", "3"]
         + ["--prompt-len", "222", "--prompt-dataset", "mlperf-llama2-70b", "--ttft", "0.08"]
-        + ["--serving-stack", "trtllm"],
+        + ["--serving-stack", "trtllm", "--kv-fraction", "0.95"],
         # s10: the targets' percentiles reach the workload (TTFT 0.3 s at p99 binds: the capacity is lower than
         # in the mean on these designs)
         ["--precision", "fp8", "--requests-per-s", "10", "--ttft", "0.3", "--ttft-percentile", "99"]
         + ["--tpot-percentile", "99"],
+        # the stack's KV-cache share where the KV cache binds (TPOT 200 ms)
+        ["--precision", "fp8", "--requests-per-s", "20", "--tpot", "0.2", "--kv-fraction", "0.6"],
     ],
-    ids=["fp8", "bf16-other-lengths", "disaggregated", "best", "stack-dataset-users", "percentiles"],
+    ids=[
+        "fp8",
+        "bf16-other-lengths",
+        "disaggregated",
+        "best",
+        "stack-dataset-users-kvf",
+        "percentiles",
+        "kv-fraction",
+    ],  # fmt: skip
 )
 def test_each_advised_serving_design_analyses_to_the_advisors_rate(tmp_path: Path, goal: list[str]):
     out = tmp_path / "advice"
@@ -78,6 +88,7 @@ def test_each_advised_serving_design_analyses_to_the_advisors_rate(tmp_path: Pat
         assert (w["ttft_target_s"], w["tpot_target_s"]) == (g["ttft_s_max"], g["tpot_s_max"])
         assert w["serving_stack"] == g["serving_stack"]
         assert w["prompt_dataset"] == (g["prompt_dataset"] or None)
+        assert w.get("kv_fraction") == (g["kv_fraction"] or None) == row["serving"].get("kv_fraction")
         assert w["target_users"] == (g["users"] or None)
         if g["users"]:
             assert w["max_concurrent_users"] == pytest.approx(row["users_max"], rel=1e-9, abs=0)

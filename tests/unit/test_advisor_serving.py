@@ -2,7 +2,7 @@
 server type and GPU count, the advisor's requests/s (bound stage, full stage, and the design it reports) is the
 `serving.max_requests_per_s` that `estimate --inference --server S --gpus N --model M --precision P --prompt L
 --output O --ttft T --tpot P --serving MODE --serving-stack S [--ttft-percentile Q] [--tpot-percentile Q]
-[--prompt-dataset D] --think-time T --json` prints (oracle: the CLI's own JSON, through its main()), and its users
+[--prompt-dataset D] [--kv-fraction F] --think-time T --json` prints (oracle: the CLI's own JSON, through its main()), and its users
 the `serving.max_concurrent_users`."""
 
 from __future__ import annotations
@@ -20,6 +20,10 @@ from gpuplanner.cli import main
 
 
 def _estimate(goal: Goal, server: str, gpus: int) -> dict:
+    return _estimate_json(goal, server, gpus)["serving"]
+
+
+def _estimate_json(goal: Goal, server: str, gpus: int) -> dict:
     argv = [
         "estimate", "--inference", "--model", goal.model_id, "--server", server, "--gpus", str(gpus),
         "--precision", goal.precision, "--prompt", str(goal.prompt_len), "--output", str(goal.output_len),
@@ -33,11 +37,13 @@ def _estimate(goal: Goal, server: str, gpus: int) -> dict:
         argv += ["--tpot-percentile", repr(goal.tpot_percentile)]
     if goal.prompt_dataset:
         argv += ["--prompt-dataset", goal.prompt_dataset]
+    if goal.kv_fraction:
+        argv += ["--kv-fraction", repr(goal.kv_fraction)]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         rc = main(argv)
     assert rc == 0, out.getvalue()
-    return json.loads(out.getvalue())["serving"]
+    return json.loads(out.getvalue())
 
 
 def _goal(model: str, precision: str, **kw) -> Goal:
@@ -62,6 +68,13 @@ NEW_FIELD_CASES_WITHOUT = [
      {"prompt_dataset": ""}, "nvidia-dgx-h100", 16),
     # users with a think time: the users served at the capacity (the rate does not move)
     (_goal("llama3-70b", "fp8", users=200.0, think_time_s=5.0), {"think_time_s": 0.0}, "nvidia-dgx-h100", 16),
+    # the stack's KV-cache share as deployed (--kv-fraction), where the KV cache binds (TPOT 200 ms): vLLM at
+    # 0.7 of the device, TensorRT-LLM at 0.95 of what the weights leave (MLPerf B200 rows), and 0.5
+    (_goal("llama3-70b", "fp8", tpot_s_max=0.2, kv_fraction=0.7), {"kv_fraction": 0.0}, "nvidia-dgx-h100", 16),
+    (_goal("llama3-70b", "fp8", tpot_s_max=0.2, serving_stack="trtllm", kv_fraction=0.95), {"kv_fraction": 0.0},
+     "nvidia-dgx-h100", 16),
+    (_goal("llama3-70b", "bf16", tpot_s_max=0.2, serving_stack="trtllm", kv_fraction=0.5), {"kv_fraction": 0.0},
+     "nvidia-dgx-b200", 8),
 ]  # fmt: skip
 NEW_FIELD_CASES = [(g, srv, n) for g, _without, srv, n in NEW_FIELD_CASES_WITHOUT]
 
@@ -101,6 +114,7 @@ CASES = [
             think_time_s=2.0,
             ttft_s_max=0.08,
             tpot_s_max=0.2,
+            kv_fraction=0.95,
         ),
         "nvidia-dgx-b200",
         32,
@@ -129,7 +143,8 @@ CASES = [
 def test_the_advisors_rate_is_what_estimate_inference_prints(goal: Goal, server: str, gpus: int):
     cat = catalog()
     cap = serving_capacity(cat, goal, cat.get(server), gpus)
-    cli = _estimate(goal, server, gpus)
+    whole = _estimate_json(goal, server, gpus)
+    cli = whole["serving"]
     assert cap["requests_per_s"] > 0
     assert cap["requests_per_s"] == pytest.approx(cli["max_requests_per_s"], rel=1e-9, abs=0)
     assert cap["users"] == pytest.approx(cli["max_concurrent_users"], rel=1e-9, abs=0)  # with the think time
@@ -153,6 +168,8 @@ def test_the_advisors_rate_is_what_estimate_inference_prints(goal: Goal, server:
     assert cap["kv_precision"] == ("fp8" if goal.precision in ("fp8", "fp4") else "bf16")
     assert cap["serving_stack"] == goal.serving_stack
     assert cap["prompt_dataset"] == (goal.prompt_dataset or None)
+    assert cap.get("kv_fraction") == whole.get("kv_fraction") == (goal.kv_fraction or None)  # stated only
+    assert cap["kv_cache_gb"] == pytest.approx(cli["kv_cache_gb_per_gpu"], rel=1e-9, abs=0)
     if not (goal.ttft_percentile or goal.tpot_percentile):
         assert cap["targets_at"] == "mean"
     else:

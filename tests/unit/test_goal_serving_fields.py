@@ -1,7 +1,8 @@
 """The serving goal's fields beyond the rate and the targets (s10): the serving stack, the percentiles the TTFT and
-TPOT targets hold at, the prompt dataset, concurrent users and their think time. A goal stating them is saved in
+TPOT targets hold at, the prompt dataset, concurrent users and their think time, and the serving stack's KV-cache
+share as deployed (kv_fraction, `estimate --kv-fraction`). A goal stating them is saved in
 the project file and reopened identical; a file written before the columns existed opens with the defaults (vllm,
-in the mean, every prompt prompt_len long, no users); a bad value is refused naming the field and the value, in the
+in the mean, every prompt prompt_len long, no users, the stack's own KV-cache share); a bad value is refused naming the field and the value, in the
 project (SetFields), the goal file, the advisor's goal and `gpuplanner advise`, and never crashes."""
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from gpuplanner.model import DesignGoal, Project
 from gpuplanner.storage import open_project, save_project
 from gpuplanner.topology import GenerateOptions, generate_into
 
-NEW = ("serving_stack", "ttft_percentile", "tpot_percentile", "prompt_dataset", "users", "think_time_s")
+NEW = (
+    "serving_stack", "ttft_percentile", "tpot_percentile", "prompt_dataset", "users", "think_time_s", "kv_fraction",
+)  # fmt: skip
 FULL = Goal(
     kind="inference",
     precision="fp8",
@@ -43,6 +46,7 @@ FULL = Goal(
     serving_mode="disaggregated",
     users=1000.0,
     think_time_s=3.0,
+    kv_fraction=0.95,
 )
 
 
@@ -56,11 +60,12 @@ def _project(goal: Goal) -> Project:
 
 def test_the_defaults_are_estimates_defaults():
     g = Goal(kind="inference", requests_per_s=1)
-    assert (g.serving_stack, g.ttft_percentile, g.tpot_percentile, g.prompt_dataset, g.users, g.think_time_s) == (
-        "vllm", 0.0, 0.0, "", 0.0, 0.0,
-    )  # fmt: skip
+    assert [getattr(g, n) for n in NEW] == ["vllm", 0.0, 0.0, "", 0.0, 0.0, 0.0]
     row = DesignGoal()
-    assert [getattr(row, n) for n in NEW] == ["vllm", 0.0, 0.0, "", 0.0, 0.0]
+    assert [getattr(row, n) for n in NEW] == ["vllm", 0.0, 0.0, "", 0.0, 0.0, 0.0]
+    from gpuplanner.advisor.evaluate import serving_setup
+
+    assert serving_setup(g).kv_fraction is None  # 0: estimate without --kv-fraction (the stack's default)
 
 
 def test_the_goals_stacks_are_the_engines():
@@ -74,9 +79,9 @@ def test_the_goals_stacks_are_the_engines():
     "goal",
     [
         FULL,
-        FULL.with_(users=0.0, think_time_s=0.0, serving_stack="vllm"),
+        FULL.with_(users=0.0, think_time_s=0.0, serving_stack="vllm", kv_fraction=1.0),
         Goal(kind="inference", users=64.0, think_time_s=10.0),  # users alone, no rate
-        Goal(kind="inference", requests_per_s=5.0, tpot_percentile=99.0),
+        Goal(kind="inference", requests_per_s=5.0, tpot_percentile=99.0, kv_fraction=0.05),
         Goal(kind="inference", requests_per_s=5.0, prompt_len=9429, prompt_dataset="mlperf-llama3.1-405b"),
         Goal(kind="training", serving_stack="trtllm", prompt_dataset="mlperf-mixtral-8x7b"),  # kept, unused
     ],
@@ -107,7 +112,7 @@ def test_a_file_written_before_the_columns_opens_with_the_defaults(tmp_path: Pat
     goal = project_goal(open_project(file))
     assert goal == FULL.with_(
         serving_stack="vllm", ttft_percentile=0.0, tpot_percentile=0.0, prompt_dataset="", users=0.0,
-        think_time_s=0.0,
+        think_time_s=0.0, kv_fraction=0.0,
     )  # fmt: skip
     # a users-only goal written by this version, opened by a reader of the old columns' defaults, would have no
     # rate; the other way round the old file is a rate goal and stays one
@@ -126,6 +131,9 @@ def test_a_file_written_before_the_columns_opens_with_the_defaults(tmp_path: Pat
         ({"think_time_s": -1.0}, "think_time_s", -1.0),
         ({"users": "many"}, "users", "many"),
         ({"requests_per_s": 0.0, "users": 0.0}, "requests_per_s", 0.0),
+        ({"kv_fraction": 1.5}, "kv_fraction", 1.5),
+        ({"kv_fraction": -0.1}, "kv_fraction", -0.1),
+        ({"kv_fraction": "all"}, "kv_fraction", "all"),
     ],
 )
 def test_a_bad_value_in_the_project_is_refused_by_field(fields, name, value):
@@ -149,6 +157,10 @@ def test_a_bad_value_in_the_project_is_refused_by_field(fields, name, value):
         ({"tpot_percentile": "p99"}, "tpot_percentile", ["'p99'"]),
         ({"users": float("nan")}, "users", ["nan"]),
         ({"think_time_s": float("inf")}, "think_time_s", ["inf"]),
+        ({"kv_fraction": 1.01}, "kv_fraction", ["1.01", "at most 1"]),
+        ({"kv_fraction": -0.5}, "kv_fraction", ["-0.5"]),
+        ({"kv_fraction": float("nan")}, "kv_fraction", ["nan"]),
+        ({"kv_fraction": "0.9x"}, "kv_fraction", ["0.9x"]),
     ],
 )
 def test_a_bad_value_in_a_goal_file_is_refused_naming_field_and_value(fields, name, words):
@@ -193,7 +205,7 @@ def test_advise_options_set_the_new_fields(tmp_path: Path):
         "--tpot-percentile", "95.5", "--prompt-len", "222", "--prompt-dataset", "mlperf-llama2-70b",
         "--users", "1000", "--think-time", "3", "--precision", "fp8", "--ttft", "0.08", "--serving", "disaggregated",
         "--max-servers", "1", "--servers", "nvidia-dgx-b200", "--templates", "single-switch", "--oversubs", "1",
-        "--workers", "1", "--json",
+        "--workers", "1", "--json", "--kv-fraction", "0.95",
     ]  # fmt: skip
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -212,6 +224,9 @@ def test_advise_options_set_the_new_fields(tmp_path: Path):
         (["goal.serving_stack=sglang"], ["serving_stack"]),
         (["goal.ttft_percentile=100"], ["ttft_percentile", "100"]),
         (["goal.users=-1"], ["users"]),
+        (["goal.kv_fraction=1.5"], ["kv_fraction", "1.5"]),
+        (["goal.kv_fraction=-1"], ["kv_fraction", "-1"]),
+        (["goal.kv_fraction=most"], ["kv_fraction", "most"]),
     ],
 )
 def test_gpuplanner_set_refuses_a_bad_serving_field_and_writes_nothing(tmp_path: Path, keys, words):
@@ -235,12 +250,14 @@ def test_gpuplanner_set_takes_the_serving_fields_together(tmp_path: Path):
     keys = [
         "goal.prompt_dataset=mlperf-llama2-70b", "goal.prompt_len=222", "goal.ttft_percentile=99",
         "goal.tpot_percentile=95.5", "goal.serving_stack=trtllm", "goal.users=1000", "goal.think_time_s=3",
+        "goal.kv_fraction=0.95",
     ]  # fmt: skip
     with contextlib.redirect_stdout(io.StringIO()):
         assert main(["set", str(file), *keys]) == 0
     assert project_goal(open_project(file)) == Goal(
         kind="inference", requests_per_s=20, prompt_dataset="mlperf-llama2-70b", prompt_len=222,
         ttft_percentile=99.0, tpot_percentile=95.5, serving_stack="trtllm", users=1000.0, think_time_s=3.0,
+        kv_fraction=0.95,
     )  # fmt: skip
 
 
@@ -303,3 +320,75 @@ def test_advise_prints_a_users_goal_and_the_users_each_design_serves():
     )
     header = next(line for line in text.splitlines() if line.startswith("#  servers"))
     assert header.split()[:8] == ["#", "servers", "GPUs", "fabric", "cooling", "req/s", "users", "facility"]
+
+
+# -- a serving workload's KV-cache share (kv_fraction: estimate --kv-fraction; 0 = the stack's default) ---------
+def test_a_workloads_kv_fraction_saves_and_reopens_and_old_files_read_the_stacks_default(tmp_path: Path):
+    p, wid = _with_workload(kv_fraction=0.95, serving_stack="trtllm")
+    file = tmp_path / "w.gpuplan"
+    save_project(p, file)
+    assert open_project(file).tables["workloads"][wid].kv_fraction == 0.95
+    save_project(open_project(file), tmp_path / "again.gpuplan")
+    assert open_project(tmp_path / "again.gpuplan").tables["workloads"][wid] == p.tables["workloads"][wid]
+    with sqlite3.connect(file) as conn:
+        conn.execute('ALTER TABLE "workloads" DROP COLUMN "kv_fraction"')
+    w = open_project(file).tables["workloads"][wid]
+    assert w.kv_fraction == 0.0 and w.serving_stack == "trtllm"
+    from gpuplanner.engine.workloads import serving_setup
+
+    assert serving_setup(w).kv_fraction is None  # sized by the stack's own rule, as before the column
+
+
+@pytest.mark.parametrize("value", [1.5, -0.1, float("nan"), float("inf"), "most"])
+def test_a_bad_workload_kv_fraction_is_refused_by_field(value):
+    p, wid = _with_workload()
+    before = p.snapshot()
+    with pytest.raises(ValidationError) as err:
+        SetFields(p, "workloads", wid, kv_fraction=value).apply(p)
+    assert err.value.field == "kv_fraction"
+    assert err.value.value == value or (value != value and err.value.value != err.value.value)
+    assert p.snapshot() == before
+
+
+def test_a_workloads_kv_fraction_sizes_it_as_estimate_does():
+    from gpuplanner.engine.workloads import serving_setup
+    from gpuplanner.model import Workload
+
+    assert serving_setup(Workload(id="w", name="w", kind="inference", kv_fraction=0.7)).kv_fraction == 0.7
+    assert serving_setup(Workload(id="w", name="w", kind="inference")).kv_fraction is None
+
+
+def test_the_design_workload_of_a_goal_carries_its_kv_fraction():
+    from gpuplanner.advisor.evaluate import serving_workload_row
+
+    assert serving_workload_row(FULL, "w").kv_fraction == 0.95
+    assert serving_workload_row(FULL.with_(kv_fraction=0.0), "w").kv_fraction == 0.0
+
+
+def test_gpuplanner_set_takes_a_workloads_kv_fraction_and_refuses_a_bad_one(tmp_path: Path):
+    file = tmp_path / "p.gpuplan"
+    p, wid = _with_workload()
+    save_project(p, file)
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["set", str(file), "workload.serve.kv_fraction=0.9"]) == 0
+    assert open_project(file).tables["workloads"][wid].kv_fraction == 0.9
+    before = file.read_bytes()
+    for bad in ("1.2", "-0.5", "half"):
+        errs = io.StringIO()
+        with contextlib.redirect_stderr(errs), contextlib.redirect_stdout(io.StringIO()):
+            rc = main(["set", str(file), f"workload.serve.kv_fraction={bad}"])
+        assert rc == 2 and "kv_fraction" in errs.getvalue() and bad in errs.getvalue(), errs.getvalue()
+        assert "Traceback" not in errs.getvalue()
+        assert file.read_bytes() == before
+
+
+def test_advise_prints_a_stated_kv_fraction_in_the_goal_line():
+    argv = [
+        "advise", "--inference", "--precision", "fp8", "--requests-per-s", "5", "--kv-fraction", "0.8",
+        "--max-servers", "1", "--servers", "nvidia-dgx-b200", "--templates", "single-switch", "--oversubs", "1",
+        "--workers", "1",
+    ]  # fmt: skip
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(argv) == 0
+    assert "aggregated serving, KV-cache share 0.8)" in out.getvalue()

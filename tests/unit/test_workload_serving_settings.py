@@ -1,6 +1,7 @@
 """An inference workload states the serving settings `estimate --inference` takes: `serving_stack` (how the KV
-cache is sized: vllm / trtllm, "" = vllm as the command line's default) and `prompt_dataset` (prompt lengths as
-in a dataset of catalogs/validation/inference_datasets.yaml, "" = every prompt is prompt_len).
+cache is sized: vllm / trtllm, "" = vllm as the command line's default), `prompt_dataset` (prompt lengths as
+in a dataset of catalogs/validation/inference_datasets.yaml, "" = every prompt is prompt_len) and `kv_fraction`
+(the stack's KV-cache share as deployed, `--kv-fraction`; 0 = the stack's default).
 
 Oracle: the command line. A saved and reopened project's inference workload serves exactly what
 `gpuplanner estimate --inference --serving-stack X --prompt-dataset D --json` prints for the same cluster,
@@ -140,6 +141,46 @@ def test_the_workload_serves_what_estimate_inference_prints(cluster_file, tmp_pa
         assert cli["serving_stack"] == (stack or "vllm")
         assert got == cli["serving"], (n_users, got, cli["serving"])
     assert d["serving"]["fits"] and d["serving"]["max_requests_per_s"] > 0
+
+
+KV_FRACTION_CASES = [  # (serving_stack, kv_fraction, precision, serving mode, TTFT/TPOT targets, KV-bound)
+    ("", 0.7, "fp8", "aggregated", False, True),
+    ("vllm", 0.5, "bf16", "disaggregated", True, True),
+    ("trtllm", 0.95, "fp8", "best", True, False),  # prefill compute binds: the share changes nothing
+    ("trtllm", 0.6, "fp8", "aggregated", False, True),
+]
+
+
+@pytest.mark.parametrize(("stack", "fraction", "precision", "mode", "targets", "binds"), KV_FRACTION_CASES)
+def test_a_workloads_kv_fraction_serves_what_estimate_kv_fraction_prints(cluster_file, tmp_path, stack, fraction,
+                                                                         precision, mode, targets, binds):  # fmt: skip
+    """kv_fraction (0 = not stated) is estimate's --kv-fraction: the saved and reopened workload serves what the
+    command prints with it, capacity and GPUs needed alike, and not what it prints without it."""
+    output = 256 if targets else 2048
+    project = open_project(cluster_file)
+    common = dict(kind="inference", model_id="llama3-70b", prompt_len=1024, output_len=output,
+                  ttft_target_s=2.0 if targets else 0.0, tpot_target_s=0.05 if targets else 0.0,
+                  precision=precision, serving_mode=mode, users=300, serving_stack=stack)  # fmt: skip
+    project.insert("workloads", Workload(id="w1", name="chat", kv_fraction=fraction, **common))
+    project.insert("workloads", Workload(id="w2", name="chat-default", **common))
+    path = tmp_path / "kvf.gpuplan"
+    save_project(project, path)
+    entries = {e.id: e.to_json() for e in analyze_project(open_project(path)).workloads}
+    d = entries["w1"]
+    assert (
+        d["kv_fraction"] == fraction and "kv_fraction" not in entries["w2"]
+    )  # stated only, as estimate's JSON
+    for n_users, got in ((0, d["serving"]), (300, d["needed"])):
+        args = _args(stack, "", "llama3-70b", precision, mode, targets, 1024, output, n_users)
+        rc, out, err = _cli([*args, "--kv-fraction", repr(fraction)])
+        assert out, err
+        cli = json.loads(out)
+        assert cli["kv_fraction"] == fraction
+        assert got == cli["serving"], (n_users, got, cli["serving"])
+    assert d["serving"]["fits"] and d["serving"]["max_requests_per_s"] > 0
+    # where the KV cache binds, the share moves the capacity (the comparison is not vacuous)
+    base = entries["w2"]["serving"]["max_requests_per_s"]
+    assert (abs(d["serving"]["max_requests_per_s"] - base) > 1e-3 * base) == binds, (base, d["serving"])
 
 
 @pytest.mark.parametrize("precision", ["bf16", "fp8"])

@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.advisor import Goal
 from gpuplanner.catalog import Catalog
+from gpuplanner.ui.fields import kv_fraction_tip
+from gpuplanner.ui.i18n import translate
 
 
 def _spin(lo: float, hi: float, value: float, decimals: int = 0, suffix: str = "") -> QDoubleSpinBox:
@@ -55,6 +57,17 @@ class AdvisorGoalForm(QWidget):
             self.model.addItem(m.name, m.id)
         self.model.setCurrentIndex(max(self.model.findData("llama3-70b"), 0))
         form.addRow(self.tr("Model:"), self.model)
+        self.precision = QComboBox()
+        for value in ("bf16", "fp16", "fp8", "fp4"):  # model/validate.py's goal precisions
+            self.precision.addItem(translate("choices", value), value)
+        self.precision.setToolTip(
+            self.tr(
+                "The weights' precision (as estimate --precision); a serving goal's KV cache takes 1 byte with "
+                "FP8/FP4 weights, else 2. FP4 is for serving goals only: the advisor then ranks only GPUs with "
+                "FP4 tensor cores (B200, B300, GB200, GB300, MI355X) and names the others it leaves out."
+            )
+        )
+        form.addRow(self.tr("Precision:"), self.precision)
         lay.addLayout(form)
         lay.addWidget(self._training_group())
         lay.addWidget(self._serving_group())
@@ -185,6 +198,11 @@ class AdvisorGoalForm(QWidget):
             )
         )
         form.addRow(self.tr("Serving stack:"), self.stack)
+        self.kv_fraction = _spin(0, 1, 0, 2)
+        self.kv_fraction.setSingleStep(0.01)
+        self.kv_fraction.setSpecialValueText(self.tr("the stack's default"))
+        self.kv_fraction.setToolTip(kv_fraction_tip())
+        form.addRow(self.tr("KV-cache share:"), self.kv_fraction)
         return self.serving_box
 
     def _percentile(self) -> QDoubleSpinBox:
@@ -218,6 +236,9 @@ class AdvisorGoalForm(QWidget):
         training = self.kind.currentData() == "training"
         self.training_box.setVisible(training)
         self.serving_box.setVisible(not training)
+        # FP4 is modelled for serving only (a training goal in fp4 is refused naming the field): not offered
+        fp4 = self.precision.model().item(self.precision.findData("fp4"))  # type: ignore[attr-defined]
+        fp4.setEnabled(not training)
 
     def fill(self, g: Goal) -> None:
         """The controls set from the goal ``g``."""
@@ -225,6 +246,7 @@ class AdvisorGoalForm(QWidget):
         i = self.model.findData(g.model_id)
         if i >= 0:
             self.model.setCurrentIndex(i)
+        self.precision.setCurrentIndex(max(self.precision.findData(g.precision), 0))
         self.tokens.setValue(g.total_tokens / 1e9)
         self.deadline.setValue(g.deadline_days)
         if g.requests_per_s > 0 or g.users > 0:
@@ -240,6 +262,7 @@ class AdvisorGoalForm(QWidget):
         self.tpot_pct.setValue(g.tpot_percentile)
         self.mode.setCurrentIndex(max(self.mode.findData(g.serving_mode), 0))
         self.stack.setCurrentIndex(max(self.stack.findData(g.serving_stack), 0))
+        self.kv_fraction.setValue(g.kv_fraction)
         self.facility.setValue(g.facility_kw_max or 0)
         self.rack_kw.setValue(g.rack_kw_max or 0)
         self.racks.setValue(g.racks_max or 0)
@@ -260,6 +283,7 @@ class AdvisorGoalForm(QWidget):
         return base.with_(
             kind=self.kind.currentData(),
             model_id=self.model.currentData(),
+            precision=self.precision.currentData(),
             total_tokens=self.tokens.value() * 1e9,
             deadline_days=self.deadline.value(),
             requests_per_s=self.rate.value() if serving else 0.0,
@@ -274,6 +298,7 @@ class AdvisorGoalForm(QWidget):
             tpot_percentile=self.tpot_pct.value(),
             serving_mode=self.mode.currentData(),
             serving_stack=self.stack.currentData(),
+            kv_fraction=self.kv_fraction.value(),
             facility_kw_max=opt(self.facility),
             rack_kw_max=opt(self.rack_kw),
             racks_max=self.racks.value() or None,

@@ -42,6 +42,7 @@ class GoalDialog(RowDialog):
                     "tpot_percentile",
                     "serving_mode",
                     "serving_stack",
+                    "kv_fraction",
                 ],  # fmt: skip
             ),
             (
@@ -137,6 +138,7 @@ class GoalDialog(RowDialog):
             "ttft_percentile": self.tr("… at percentile"),
             "tpot_percentile": self.tr("… at percentile"),
             "serving_stack": self.tr("serving stack"),
+            "kv_fraction": self.tr("KV-cache share"),
             "facility_kw_max": self.tr("facility power ≤ (kW)"),
             "rack_kw_max": self.tr("rack power ≤ (kW)"),
             "racks_max": self.tr("racks ≤"),
@@ -182,6 +184,7 @@ class GoalDialog(RowDialog):
                 "TensorRT-LLM gives the KV cache a share of the memory left after them (as estimate "
                 "--serving-stack)."
             ),
+            "kv_fraction": fields.kv_fraction_tip(),
             "region": self.tr("ISO country code (e.g. CN): parts export-restricted there are left out."),
             "servers": self.tr(
                 "Catalog server ids, comma-separated; empty = every GPU server in the catalog."

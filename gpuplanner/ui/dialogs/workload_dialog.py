@@ -85,12 +85,14 @@ class WorkloadDialog(RowDialog):
                     "think_time_s",
                     "serving_mode",
                     "serving_stack",
+                    "kv_fraction",
                     "prompt_dataset",
                 ],
             ),
         ]
         super().__init__(doc, row, groups, parent, columns=3)
         self.setWindowTitle(self.tr("Workload") if not self.is_new else self.tr("New workload"))
+        self.labels["kv_fraction"].setToolTip(fields.kv_fraction_tip())
         self.editors["model_id"].changed.connect(lambda *_a: self._shape_enabled())
         self._shape_enabled()
         doc.resultsReady.connect(self.show_estimate)
