@@ -103,15 +103,40 @@ def test_own_prefill_is_the_chunk_sum_per_rate_and_length():
     assert got[1, 0] == pytest.approx(float(w.step_s(50.0, 500.0)), rel=1e-12)
 
 
-def _replica_ttfts(w, decode: float, rate: float, lengths, weights, n: int, seed: int):
+def _pair_s(shape: ModelShape, tp: int) -> float:
+    """Seconds per query-key pair of prefill attention on an H200 TP `tp` FP8 worker, by hand: 4·layers·heads·
+    head_dim FLOPs (QK^T and PV) split over tp, at the FP8 GEMM rate (peak × gemm_efficiency × FP8 ratio)."""
+    from gpuplanner.engine.perf.assumptions import load_assumptions
+
+    a, g = load_assumptions(), H200.gpu_name
+    rate = (
+        H200.peak_fp8_tflops
+        * 1e12
+        * a.number("gemm_efficiency", g)
+        * a.number("fp8_gemm_efficiency_ratio", g)
+    )
+    return 4.0 * shape.layers * shape.heads * (shape.hidden // shape.heads) / tp / rate
+
+
+def _attn(shape: ModelShape, tp: int, lengths, weights) -> tuple[float, float]:
+    """(seconds per pair, the keys per prefill token step_s charges: the token-weighted mean of (p + 1)/2)."""
+    p, q = np.asarray(lengths, float), np.asarray(weights, float)
+    return _pair_s(shape, tp), float((p * (p + 1) / 2) @ q) / float(p @ q)
+
+
+def _replica_ttfts(w, decode: float, rate: float, lengths, weights, n: int, seed: int, attn=(0.0, 0.0)):
     """Discrete-event simulation of an aggregated replica's prefill with a fixed decode batch: a prompt joins the
     FCFS queue at the first step boundary after it arrives; each step takes up to the room of queued tokens from
-    the head of the queue and lasts step_s(decode, its prefill tokens); with nothing queued, steps are decode
-    only. A prompt's TTFT ends with the step that holds its last token."""
+    the head of the queue and lasts step_s(decode, its prefill tokens), plus each chunk's own causal attention
+    (positions s+1 … s+c attend s+1 … s+c keys) beyond the mean keys per token step_s charges
+    (attn = (seconds per pair, that mean)); with nothing queued, steps are decode only. A prompt's TTFT ends with
+    the step that holds its last token."""
     rng = np.random.default_rng(seed)
     room = w.budget_tokens - decode
     arrive = np.cumsum(rng.exponential(1.0 / rate, n))
     left = rng.choice(lengths, size=n, p=weights).astype(float)
+    pos = np.zeros(n)
+    pair_s, mean_keys = attn
     idle = float(w.step_s(decode, 0.0))
     ttft = np.empty(n)
     t, head, queued = 0.0, 0, 0
@@ -121,15 +146,18 @@ def _replica_ttfts(w, decode: float, rate: float, lengths, weights, n: int, seed
         if head == queued:  # decode-only steps until the next arrival
             t += max(np.ceil((arrive[queued] - t) / idle), 1.0) * idle
             continue
-        cap, i, done = room, head, []
+        cap, i, done, extra = room, head, [], 0.0
         while cap > 1e-9 and i < queued:
             take = min(cap, left[i])
+            s, e = pos[i], pos[i] + take
+            extra += pair_s * ((e * (e + 1) - s * (s + 1)) / 2 - take * mean_keys)
+            pos[i] = e
             left[i] -= take
             cap -= take
             if left[i] <= 1e-9:
                 done.append(i)
             i += 1
-        t += float(w.step_s(decode, room - cap))
+        t += float(w.step_s(decode, room - cap)) + extra
         for j in done:
             ttft[j] = t - arrive[j]
         head = done[-1] + 1 if done else head
@@ -156,7 +184,8 @@ def test_the_replicas_ttft_matches_a_discrete_event_simulation_at_light_load():
     w = worker(LLAMA3_405, H200, setup, 8, 1, None, serving_assumptions())
     lam = 0.05 * max_rate(w, setup)[0]
     op = steady_state(w, setup, [lam])
-    sim = _replica_ttfts(w, float(op.decode_batch[0]), lam, d.p, d.w / d.w.sum(), 60_000, 7)
+    attn = _attn(LLAMA3_405, 8, d.p, d.w)
+    sim = _replica_ttfts(w, float(op.decode_batch[0]), lam, d.p, d.w / d.w.sum(), 60_000, 7, attn)
     assert float(op.ttft_s[0]) == pytest.approx(float(sim.mean()), rel=0.02)
     assert float(op.ttft_target_s[0]) == pytest.approx(float(np.quantile(sim, 0.99)), rel=0.02)
     room = w.budget_tokens - float(op.decode_batch[0])
@@ -206,7 +235,8 @@ def test_the_replicas_ttft_under_load_matches_the_simulation(case, load):
     lam = load * max_rate(w, setup)[0]
     op = steady_state(w, setup, [lam])
     n = 40_000
-    sim = _replica_ttfts(w, float(op.decode_batch[0]), lam, d.p, d.w / d.w.sum(), n, 11)[n // 20 :]
+    attn = _attn(shape, tp, d.p, d.w)
+    sim = _replica_ttfts(w, float(op.decode_batch[0]), lam, d.p, d.w / d.w.sum(), n, 11, attn)[n // 20 :]
     assert float(op.ttft_s[0]) == pytest.approx(float(sim.mean()), rel=0.02)
     if case == "405b":
         p99 = float(np.quantile(sim, 0.99))
@@ -282,3 +312,24 @@ def test_a_long_prompt_costs_about_its_tokens_on_a_prefill_worker():
         want = _steps_loop(w, 0.0, p, float(w.budget_tokens)) + p * w.kv_token_total_byte / w.nic_byte_per_s
         assert got == pytest.approx(want, rel=1e-12)
     assert transfer == pytest.approx(20_000 * w.kv_token_total_byte / w.nic_byte_per_s)
+
+
+@pytest.mark.parametrize("lengths", [(2_000.0, 20_000.0), (1_000.0, 8_193.0, 40_000.0)])
+def test_each_prompt_length_is_charged_its_own_attention(lengths):
+    """With a distribution of prompt lengths each prompt's prefill counts its own p(p + 1)/2 query-key pairs, not
+    p times the mean prompt's (P̄ + 1)/2: against the hand count (_prefill_oracle_s, independent of the worker's
+    coefficients) within 0.1 %, and the worker's per-token prefill FLOPs take the token-weighted mean of the keys
+    attended, so the correction is zero over the requests (the queue's load is unchanged). Before: a 20,000-token
+    prompt of a 2,000/20,000 mix was charged the 11,000-token prompt's attention per token."""
+    from gpuplanner.engine.perf.serving_prompts import PromptLengths
+    from gpuplanner.engine.perf.serving_steady import prefill_own_s
+
+    dist = PromptLengths(lengths, tuple(1.0 for _ in lengths))
+    setup = ServingSetup(prompt_len=round(dist.mean), output_len=256, precision="bf16", prompt_dist=dist)
+    w = worker(LLAMA3_8, H200, setup, 1, 1, None, serving_assumptions())
+    own = prefill_own_s(w, setup)
+    assert own is not None
+    transfer = dist.p * w.kv_token_total_byte / w.nic_byte_per_s
+    for p, got in zip(dist.p, own - transfer, strict=True):
+        assert got == pytest.approx(_prefill_oracle_s(LLAMA3_8, H200, int(p), w.budget_tokens), rel=1e-3)
+    assert float(w.length_attn(len(dist.p)) @ dist.w) == pytest.approx(0.0, abs=1e-12)

@@ -108,7 +108,10 @@ def steady_state(
         pl, pw = dist.p, dist.w
         own = own_prefill(w, pl, B, C, room, finite)
         full = np.where(finite & (room > 0), w.step_s(B, np.maximum(room, 1.0)), np.inf)
-        work = pl[None, :] * (full / np.maximum(room, 1.0))[:, None]
+        attn = w.length_attn(
+            len(pl)
+        )  # each length's attention beyond the token-weighted mean (serving_worker)
+        work = pl[None, :] * (full / np.maximum(room, 1.0))[:, None] + attn[None, :]
         ok = np.isfinite(full) & np.all(np.isfinite(own), axis=-1)
         work = np.where(ok[:, None], work, 0.0)
         es, es2 = work @ pw, (work**2) @ pw
@@ -117,7 +120,7 @@ def steady_state(
         ok &= rho_w < 1.0
         # the waits of whole steps beyond the fluid queue: the step in progress at arrival, the no-prefill part
         # of steps, the end of the prompt's last step (serving_steps.py); the fluid own p·F/room inside
-        own = step_own_s(w, pl, pw, lam, T, B, room, wait, ok)
+        own = step_own_s(w, pl, pw, lam, T, B, room, wait, ok) + attn[None, :]
         ttft = np.where(ok, np.where(ok[:, None], own, 0.0) @ pw, np.inf) + wait
         q = None if setup.ttft_percentile is None else setup.ttft_percentile / 100.0
         if q is None:
@@ -233,7 +236,7 @@ def prefill_own_s(w: Worker, setup: ServingSetup) -> NDArray[np.float64] | None:
     if setup.prompt_dist is None:
         return None
     p = setup.prompt_dist.p
-    one = chunked_prefill_s(w, 0.0, p, float(w.budget_tokens))
+    one = chunked_prefill_s(w, 0.0, p, float(w.budget_tokens)) + w.length_attn(len(p))
     return np.asarray(one + p * w.kv_token_total_byte / w.nic_byte_per_s, dtype=np.float64)
 
 

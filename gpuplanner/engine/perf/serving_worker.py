@@ -155,6 +155,15 @@ class Worker:
     fits: bool
     refusal: str = ""
     refusal_msg: text.Msg | None = field(default=None, repr=False, compare=False)  # the refusal as a message
+    # per length of setup.prompt_dist: seconds of its prompt's attention beyond what cmp_c_s charges its tokens
+    # (cmp_c_s takes the token-weighted mean of the keys attended; zero on average over the tokens); () = none
+    length_attn_s: tuple[float, ...] = ()
+
+    def length_attn(self, n: int) -> NDArray[np.float64]:
+        """length_attn_s as an array of the distribution's n lengths (zeros without one)."""
+        if len(self.length_attn_s) == n:
+            return np.asarray(self.length_attn_s, dtype=np.float64)
+        return np.zeros(n)
 
     @property
     def gpus(self) -> int:
@@ -358,6 +367,17 @@ def worker(
         per_token = expert_w * shape.top_k / shape.experts  # each token routes to top_k of the experts
         moe_all, moe_tok = expert_w / bw, per_token / bw
     nic = n * cluster.nic_gbps_per_gpu * GB / 8.0 * sa.number("kv_transfer_efficiency")
+    # keys a prefill token attends: a prompt of p tokens has p·attended(p) query-key pairs, so the mean per prefill
+    # token over requests is token-weighted, E[p·attended(p)] / E[p] (attended(P̄) for a single length); each
+    # length's own prefill differs from it by p·(attended(p) − that mean) pairs (length_attn_s)
+    attn_pair_s = score / n / attn_rate
+    attended = float(prefill_attended(shape, setup.prompt_len))
+    length_attn: tuple[float, ...] = ()
+    if setup.prompt_dist is not None:
+        lp, lw = setup.prompt_dist.p, setup.prompt_dist.w
+        pairs = lp * prefill_attended(shape, lp)
+        attended = float(pairs @ lw) / float(lp @ lw)
+        length_attn = tuple(float(v) for v in (pairs - lp * attended) * attn_pair_s)
     return Worker(
         tp=tp,
         pp=pp,
@@ -372,9 +392,7 @@ def worker(
         # attention at its own rate: rate / attn_rate is exactly 1.0 unless FP4 GEMMs run beside FP8/BF16 attention
         cmp_b_s=(gemm_dec + score * float(held_tokens(shape, ctx_decode)) / n * (rate / attn_rate)) / rate
         + act_s,
-        cmp_c_s=(gemm_pre + score * float(prefill_attended(shape, setup.prompt_len)) / n * (rate / attn_rate))
-        / rate
-        + act_s,
+        cmp_c_s=(gemm_pre + score * attended / n * (rate / attn_rate)) / rate + act_s,
         k0_s=k0,
         k_tok_s=k_tok,
         kv_token_total_byte=kv_total,
@@ -382,4 +400,5 @@ def worker(
         fits=bool(fits),
         refusal=refusal_msg.render("en") if refusal_msg else "",
         refusal_msg=refusal_msg,
+        length_attn_s=length_attn,
     )
