@@ -106,13 +106,12 @@ def steady_state(
         # p · step(B, room) / room (FCFS, work-conserving).
         dist = setup.prompt_dist or PromptLengths((isl,), (1.0,))
         pl, pw = dist.p, dist.w
-        own = own_prefill(w, pl, B, C, room, finite)
         full = np.where(finite & (room > 0), w.step_s(B, np.maximum(room, 1.0)), np.inf)
         attn = w.length_attn(
             len(pl)
         )  # each length's attention beyond the token-weighted mean (serving_worker)
         work = pl[None, :] * (full / np.maximum(room, 1.0))[:, None] + attn[None, :]
-        ok = np.isfinite(full) & np.all(np.isfinite(own), axis=-1)
+        ok = np.isfinite(full)  # finite rates with room (own_prefill is finite at each of them)
         work = np.where(ok[:, None], work, 0.0)
         es, es2 = work @ pw, (work**2) @ pw
         rho_w = np.where(ok, lam * es, np.inf)  # < 1 exactly when C < room (the step is linear in C)

@@ -82,15 +82,20 @@ def step_own_s(
     iterations: int = 4,
 ) -> NDArray[np.float64]:
     """(rates, lengths): a request's TTFT less the M/G/1 wait W (module doc: E[Y] + E[N] + p·F/room + E), at the
-    rates `lam` with their mean step T, decode batch B, room and W (`wait`); inf where not `ok`."""
+    rates `lam` with their mean step T, decode batch B, room and W (`wait`); inf where not `ok`.
+
+    Each rate is computed on its own (only the `ok` rates are), the nodes of φ on the leading axis of (nodes,
+    rates, lengths) arrays: their sums are the left-to-right sums of a trailing axis, value for value."""
     p = np.asarray(lengths, dtype=float)
     pw = np.asarray(weights, dtype=float)
     pw = pw / pw.sum()
     m1, m2 = float(p @ pw), float(p**2 @ pw)
-    lam_, T_, B_, rm, W_ = (
-        np.where(ok, np.asarray(v, dtype=float), d)
-        for v, d in ((lam, 0.0), (T, 1.0), (B, 0.0), (room, 1.0), (wait, 0.0))
-    )
+    ok_ = np.asarray(ok, dtype=bool)
+    out = np.full((ok_.shape[0], p.shape[0]), np.inf)
+    idx = np.flatnonzero(ok_)
+    if not len(idx):
+        return out
+    lam_, T_, B_, rm, W_ = (np.asarray(v, dtype=float)[idx] for v in (lam, T, B, room, wait))
     rm = np.maximum(rm, 1.0)
     a = w.step_s(B_, 0.0)
     F = w.step_s(B_, rm)
@@ -109,28 +114,46 @@ def step_own_s(
     in_service = F * F * ez2 / (2.0 * T_)
     u_tok = np.maximum(W_ + y - in_service, 0.0) * rm / F  # E[U], tokens ahead at the boundary
     busy = 1.0 - (1.0 - np.minimum(rho, 1.0)) * np.exp(-lam_ * es2 / (2.0 * T_))
-    # 1 − φ per (rate, length, node): the atom (U = 0) and the exponential's Gauss–Laguerre nodes
-    s = p[None, :] / rm[:, None]
-    mu = (u_tok / np.maximum(busy, 1e-12) / rm)[:, None, None]
-    x = np.concatenate([_rounding(s)[..., None], _rounding(s[..., None] + mu * _NODES)], axis=-1)
-    xw = np.concatenate([(1.0 - busy)[:, None], busy[:, None] * _NODE_W[None, :]], axis=-1)[:, None, :]
-    base = (W_ + y + n_res)[:, None] + p[None, :] * (F / rm)[:, None]  # the TTFT but for E
-    cap = rm[:, None, None] * x
+    # 1 − φ per (node, rate, length): the atom (U = 0) and the exponential's Gauss–Laguerre nodes
+    r3 = (slice(None), None)  # a per-rate (R,) array against (R, L)
+    k3 = (None, slice(None), None)  # a per-rate (R,) array against (K, R, L)
+    s = p[None, :] / rm[r3]
+    mu = u_tok / np.maximum(busy, 1e-12) / rm
+    x = np.empty((len(_NODES) + 1, len(idx), len(p)))
+    x[0] = _rounding(s)
+    x[1:] = _rounding(s[None] + (mu[None, :] * _NODES[:, None])[..., None])
+    xw = np.concatenate([(1.0 - busy)[None], busy[None] * _NODE_W[:, None]])[..., None]  # (K, R, 1)
+    base = (W_ + y + n_res)[r3] + p[None, :] * (F / rm)[r3]  # the TTFT but for E
+    cap = rm[k3] * x
     one = _mean_min(p, pw, cap)
-    ttft = base + (a[:, None, None] * x * xw).sum(-1)
-    tau = np.maximum(ttft - F[:, None], 0.0)
+    omx = 1.0 - x
+    rest = rm[k3] * omx  # the room the prompt's last chunk leaves
+    rest_f = omx * F[k3]  # the fluid's share of the step it does not count
+    ax = a[k3] * x
+    ax *= xw
+    ttft = base + ax.sum(0)
+    tau = np.maximum(ttft - F[r3], 0.0)
+    fill, tmp = np.empty_like(x), np.empty_like(x)
     for i in range(iterations):  # fill ← τ ← TTFT
-        mean_n = lam_[:, None] * tau  # prompts arriving behind before the last step starts
-        p1 = mean_n * np.exp(-mean_n)
-        p2 = np.maximum(1.0 - np.exp(-mean_n) - p1, 0.0)
+        mean_n = lam_[r3] * tau  # prompts arriving behind before the last step starts
+        e = np.exp(-mean_n)
+        p1 = mean_n * e
+        p2 = np.maximum(1.0 - e - p1, 0.0)
         more = np.where(p2 > 0, m1 * (mean_n - p1) / np.maximum(p2, 1e-300), 0.0)  # E[tokens | ≥ 2 prompts]
-        fill = p1[..., None] * one + p2[..., None] * np.minimum(more[..., None], cap)
-        tokens = rm[:, None, None] * (1.0 - x) + fill
+        np.minimum(more[None], cap, out=tmp)
+        tmp *= p2[None]
+        np.multiply(p1[None], one, out=fill)
+        fill += tmp
+        tokens = np.add(rest, fill, out=fill)
         if i < iterations - 1:  # τ from the step's chord (a + b·c); the last pass at the step itself (MoE)
-            last = a[:, None, None] + b[:, None, None] * tokens
+            last = np.multiply(b[k3], tokens, out=tmp)
+            last += a[k3]
         else:
-            last = w.step_s(B_[:, None, None], tokens)
-        ttft = base + ((last - (1.0 - x) * F[:, None, None]) * xw).sum(-1)
-        tau = np.maximum(ttft - (last * xw).sum(-1), 0.0)
-    out = ttft - W_[:, None]
-    return np.asarray(np.where(np.asarray(ok)[:, None], out, np.inf), dtype=np.float64)
+            last = w.step_s(B_[k3], tokens)
+        np.subtract(last, rest_f, out=fill)
+        fill *= xw
+        ttft = base + fill.sum(0)
+        np.multiply(last, xw, out=fill)
+        tau = np.maximum(ttft - fill.sum(0), 0.0)
+    out[idx] = ttft - W_[r3]
+    return out
