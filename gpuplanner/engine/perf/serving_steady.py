@@ -23,7 +23,7 @@ is (E[W]/ρ)·ln(ρ/(1 − q)) (0 while ρ ≤ 1 − q).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -72,11 +72,25 @@ def wait_quantile(
     return np.asarray(np.where(np.isfinite(m), out, np.inf), dtype=np.float64)
 
 
-def steady_state(
-    w: Worker, setup: ServingSetup, rate_per_s: float | list[float] | NDArray[Any], prefill: bool = True
-) -> Operating:
-    """Aggregated (prefill=True: chunked prefill mixed into decode steps) or decode-only worker at λ."""
-    lam = np.atleast_1d(np.asarray(rate_per_s, dtype=float))
+@dataclass(frozen=True)
+class _Decode:
+    """steady_state's step at each rate (Little's law and the step's fixed point): each rate on its own, so the
+    terms of some of the rates are those rows (rows)."""
+
+    lam: np.ndarray
+    tpot: np.ndarray
+    finite: np.ndarray
+    T: np.ndarray
+    B: np.ndarray
+    C: np.ndarray
+    room: np.ndarray
+
+    def rows(self, n: int) -> _Decode:
+        """The first n rates."""
+        return _Decode(*(getattr(self, f.name)[:n] for f in fields(self)))
+
+
+def _decode(w: Worker, setup: ServingSetup, lam: NDArray[Any], prefill: bool) -> _Decode:
     isl, osl = float(setup.prompt_len), float(setup.output_len)
     isl_c = isl if prefill else 0.0
     toks = osl + isl_c
@@ -98,6 +112,20 @@ def steady_state(
     B = lam * osl * T
     C = lam * isl_c * T
     room = w.budget_tokens - B
+    return _Decode(lam, tpot, finite, T, B, C, room)
+
+
+def steady_state(
+    w: Worker, setup: ServingSetup, rate_per_s: float | list[float] | NDArray[Any], prefill: bool = True
+) -> Operating:
+    """Aggregated (prefill=True: chunked prefill mixed into decode steps) or decode-only worker at λ."""
+    lam = np.atleast_1d(np.asarray(rate_per_s, dtype=float))
+    return _steady(w, setup, _decode(w, setup, lam, prefill), prefill)
+
+
+def _steady(w: Worker, setup: ServingSetup, d: _Decode, prefill: bool) -> Operating:
+    isl, osl = float(setup.prompt_len), float(setup.output_len)
+    lam, tpot, finite, T, B, C, room = d.lam, d.tpot, d.finite, d.T, d.B, d.C, d.room
     if prefill:
         rho = np.divide(C, room, out=np.full_like(C, np.inf), where=room > 0)  # share of the chunk budget
         # Each prompt length its own prefill, and the prefill queue as the M/G/1 of the prefill work (one
@@ -300,13 +328,10 @@ def max_rate(
     why = "compute"
     for _ in range(3):
         grid = np.linspace(lo, hi, 257)[1:]
-        op = steady_state(w, setup, grid, prefill)
-        ok = _meets(op, setup, extra_ttft_s)
-        bad = np.flatnonzero(~ok)
-        if not len(bad):
+        f, op = _first_unmet(w, setup, _decode(w, setup, grid, prefill), prefill, extra_ttft_s)
+        if f is None:
             lo = grid[-1]
             break
-        f = int(bad[0])
         why = _why(op, setup, f, extra_ttft_s) or why
         if f == 0 and lo == 0.0:
             op0 = steady_state(w, setup, [hi * 1e-9], prefill)
@@ -314,6 +339,38 @@ def max_rate(
                 return 0.0, _why(op0, setup, 0, extra_ttft_s) or why
         lo, hi = (grid[f - 1] if f > 0 else lo), grid[f]
     return float(lo), why
+
+
+def _surely_unmet(w: Worker, setup: ServingSetup, d: _Decode, prefill: bool) -> np.ndarray:
+    """The rates that miss a target or a limit whatever their TTFT (_steady's limits and TPOT target, its KV use
+    without the prompts in prefill)."""
+    isl, osl = float(setup.prompt_len), float(setup.output_len)
+    out = ~d.finite | (d.room <= 0)
+    if prefill:
+        out |= np.divide(d.C, d.room, out=np.full_like(d.C, np.inf), where=d.room > 0) >= 1
+    out |= d.B * (isl + osl / 2.0) > w.kv_capacity_tokens
+    if setup.tpot_s is not None:
+        q = None if setup.tpot_percentile is None else setup.tpot_percentile / 100.0
+        out |= np.where(d.finite, tpot_quantile(w, d.T, d.B, q), np.inf) > setup.tpot_s
+    return np.asarray(out, dtype=bool)
+
+
+def _first_unmet(
+    w: Worker, setup: ServingSetup, d: _Decode, prefill: bool, extra_ttft_s: float
+) -> tuple[int | None, Operating]:
+    """The first of the rates that misses the targets (None: none does) and the steady state at the rates up to it.
+
+    The rates are independent, so only those up to the first that surely misses them whatever its TTFT
+    (_surely_unmet) need the TTFT terms; the first miss among those is the first miss (if none, all the rates)."""
+    n = len(d.lam)
+    sure = np.flatnonzero(_surely_unmet(w, setup, d, prefill))
+    k = int(sure[0]) + 1 if len(sure) else n
+    op = _steady(w, setup, d.rows(k) if k < n else d, prefill)
+    bad = np.flatnonzero(~_meets(op, setup, extra_ttft_s))
+    if not len(bad) and k < n:
+        op = _steady(w, setup, d, prefill)
+        bad = np.flatnonzero(~_meets(op, setup, extra_ttft_s))
+    return (int(bad[0]) if len(bad) else None), op
 
 
 def at_concurrency(w: Worker, setup: ServingSetup, users: float, prefill: bool = True) -> Operating:
