@@ -24,6 +24,7 @@ is (E[W]/ρ)·ln(ρ/(1 − q)) (0 while ρ ≤ 1 − q).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -316,7 +317,16 @@ def max_rate(
     """The largest steady request rate one worker sustains within the targets, and what binds next.
 
     TTFT, TPOT and KV use all grow with the rate, so the feasible rates are an interval from 0: three
-    passes of a 256-point grid locate its end to 1/256³ of the capacity."""
+    passes of a 256-point grid locate its end to 1/256³ of the capacity. A pure function of its arguments
+    (frozen dataclasses): a plan that asks again for the same worker and setup gets the answer it had."""
+    try:
+        return _max_rate(w, setup, bool(prefill), float(extra_ttft_s))
+    except TypeError:  # an argument that cannot be hashed: not kept
+        return _max_rate.__wrapped__(w, setup, bool(prefill), float(extra_ttft_s))
+
+
+@lru_cache(maxsize=4096)
+def _max_rate(w: Worker, setup: ServingSetup, prefill: bool, extra_ttft_s: float) -> tuple[float, str]:
     if not w.fits:
         return 0.0, "memory"
     isl, osl = float(setup.prompt_len), float(setup.output_len)
