@@ -166,8 +166,52 @@
         <translation>制冷方式</translation>
     </message>
     <message>
-        <source>{srv}: {gpus} GPUs, switch {sw}, rack budget {kw} kW, layout {lay}. Limits (plan / limit): {lims}</source>
-        <translation>{srv}：{gpus} 块 GPU，交换机 {sw}，单柜预算 {kw} kW，并行布局 {lay}。约束（方案 / 上限）：{lims}</translation>
+        <source>{n} kW</source>
+        <translation>{n} kW</translation>
+    </message>
+    <message>
+        <source>{n} days</source>
+        <translation>{n} 天</translation>
+    </message>
+    <message>
+        <source>{n} requests/s</source>
+        <translation>{n} 请求/秒</translation>
+    </message>
+    <message>
+        <source>rack budget {kw}</source>
+        <translation>单柜预算 {kw}</translation>
+    </message>
+    <message>
+        <source>rack budget: no limit</source>
+        <translation>单柜预算不限</translation>
+    </message>
+    <message>
+        <source>{srv}: {gpus} GPUs, switch {sw}, {kw}, serving ({mode}): {lay}.</source>
+        <translation>{srv}：{gpus} 块 GPU，交换机 {sw}，{kw}，推理部署（{mode}）：{lay}。</translation>
+    </message>
+    <message>
+        <source>{srv}: {gpus} GPUs, switch {sw}, {kw}, layout {lay}.</source>
+        <translation>{srv}：{gpus} 块 GPU，交换机 {sw}，{kw}，并行布局 {lay}。</translation>
+    </message>
+    <message>
+        <source>{head} Limits: {lims}</source>
+        <translation>{head}约束：{lims}</translation>
+    </message>
+    <message>
+        <source>{name} {plan} (allowed: {limit})</source>
+        <translation>{name} {plan}（允许：{limit}）</translation>
+    </message>
+    <message>
+        <source>{name} {plan} (at least {limit})</source>
+        <translation>{name} {plan}（至少 {limit}）</translation>
+    </message>
+    <message>
+        <source>{name} {plan} (at most {limit})</source>
+        <translation>{name} {plan}（上限 {limit}）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 <context>
@@ -4157,6 +4201,29 @@ The current project is unchanged.</source>
     <message>
         <source>the device has no ports</source>
         <translation>该设备没有端口</translation>
+    </message>
+</context>
+<context>
+    <name>template_names</name>
+    <message>
+        <source>single switch</source>
+        <translation>单台交换机</translation>
+    </message>
+    <message>
+        <source>rail-optimised leaf-spine</source>
+        <translation>轨道优化叶脊</translation>
+    </message>
+    <message>
+        <source>non-rail leaf-spine</source>
+        <translation>非轨道叶脊</translation>
+    </message>
+    <message>
+        <source>3-tier fat tree</source>
+        <translation>三层胖树</translation>
+    </message>
+    <message>
+        <source>dragonfly</source>
+        <translation>蜻蜓 (Dragonfly)</translation>
     </message>
 </context>
 <context>
