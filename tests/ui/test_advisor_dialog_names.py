@@ -106,7 +106,7 @@ def test_the_front_and_details_name_things_as_the_window_does(window, qtbot, lan
             )  # no raw catalog id in a visible cell
             assert row[0] == f"{d['servers']} × {words['server']}"
             assert (
-                dlg.table.item(r, 0).toolTip() == f"{d['servers']} × {d['server']}"
+                dlg.table.item(r, 0).toolTip() == f"{row[0]}\n{d['servers']} × {d['server']}"
             )  # the id in the tooltip
             assert row[2] == words["fabric"] and "leaf-spine 1:1" in dlg.table.item(r, 2).toolTip()
             assert row[3] == sep.join(COOLING[lang][m] for m in d["cooling"])
@@ -209,5 +209,19 @@ def test_a_training_designs_details(window, qtbot, lang):
             assert "rack budget 45 kW, layout tp=8, pp=1, dp=8. Limits: " in text, text
             assert "deadline 12.3 days (at most 30 days); rack count 4 (at most 10); " in text, text
             assert "cooling air (allowed: air, rear-door)" in text, text
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_servers_left_out_are_named_too(window, qtbot, lang):
+    """fp4 leaves out the GPUs without FP4 tensor cores: the summary names them as the catalog does."""
+    i18n.set_language(lang)
+    try:
+        goal = SERVING.with_(precision="fp4", users=0, servers=("nvidia-dgx-b200", "nvidia-dgx-h100"))
+        dlg = _searched(window, qtbot, goal)
+        text = dlg.summary.text()
+        assert "NVIDIA DGX H100" in text and "nvidia-dgx-h100" not in text, text
+        assert "nvidia-dgx-h100" in dlg.summary.toolTip()
     finally:
         i18n.set_language("en")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any
@@ -41,16 +42,24 @@ if TYPE_CHECKING:
     from gpuplanner.ui.main_window import MainWindow
 
 
+NAME_WIDTH = 220  # px: the widest the server, fabric and cooling columns grow (wrapped beyond)
+
+
 class _Bridge(QObject):
     progress = Signal(int, int)
     finished = Signal(object)  # AdviceResult, or the error text
 
 
-def left_out_lines(res: AdviceResult, lang: str) -> list[str]:
+def left_out_lines(res: AdviceResult, lang: str, name: Callable[[str], str] | None = None) -> list[str]:
     """One line per reason the advisor left GPU servers out of the goal (the servers the goal itself did not
-    list are not worth a line), in the window's language."""
+    list are not worth a line), in the window's language; ``name`` gives a server's name (its id without)."""
     return [
-        gtext.render("advisor.left_out.line", lang, servers=", ".join(servers), why=why)
+        gtext.render(
+            "advisor.left_out.line",
+            lang,
+            servers=list_text([name(s) if name else s for s in servers], lang),
+            why=why,
+        )
         for why, servers in left_out_by_reason(res, lang)
     ]
 
@@ -356,8 +365,8 @@ class AdvisorDialog(QDialog):
                 fmt.money(d["tco_usd"], rate, cur),
                 self.limit_name(d["binding"]),
             ]
-            tips = {  # the catalog's and the goal's ids, as a goal file or `advise` names them
-                0: f"{d['servers']} × {d['server']}",
+            tips = {  # the whole names, and the catalog's and the goal's ids as a goal file or `advise` name them
+                0: f"{cells[0]}\n{d['servers']} × {d['server']}",
                 2: self.fabric_tip(d),
                 3: list_text([theme.cooling_method_name(m) for m in d["cooling"]], lang),
             }
@@ -367,6 +376,13 @@ class AdvisorDialog(QDialog):
                     item.setToolTip(tips[c])
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
+        for c in (
+            0,
+            2,
+            3,
+        ):  # a long server name ("… (8 × B200, Neptune liquid 5U)") wraps
+            self.table.setColumnWidth(c, min(self.table.columnWidth(c), NAME_WIDTH))
+        self.table.resizeRowsToContents()
         pruned = sum(res.pruned.values())
         text = self.tr(
             "%Ln design(s) on the front; {cands} candidates, {pruned} pruned by bounds, {ev} planned and "
@@ -383,8 +399,11 @@ class AdvisorDialog(QDialog):
             text += " " + self.tr("Cancelled: the front holds what was analysed so far.")
         if not res.front:
             text += " " + self.tr("No design meets every limit: relax one.")
-        left = left_out_lines(res, current_language())
+        left = left_out_lines(res, current_language(), self.entry_name)
         self.summary.setText("\n".join([text, *left]))
+        self.summary.setToolTip(  # the ids, as the goal file and `advise` name them
+            "\n".join(f"{w}: {', '.join(srv)}" for w, srv in left_out_by_reason(res, current_language()))
+        )
         if res.front:
             self.table.selectRow(0)
 
