@@ -338,7 +338,7 @@ def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:
 # as no load stated, no target, no think time): what the box shows at 0, its unit and its decimals
 SERVING_ZERO_TEXTS = {
     "users": (QT_TRANSLATE_NOOP("fields", "not stated"), "", 0),
-    "requests_per_s": (QT_TRANSLATE_NOOP("fields", "not stated"), "/s", 2),
+    "requests_per_s": (QT_TRANSLATE_NOOP("fields", "not stated"), "", 2),  # the label says requests/s
     "ttft_target_s": (QT_TRANSLATE_NOOP("fields", "no target"), "s", 3),
     "tpot_target_s": (QT_TRANSLATE_NOOP("fields", "no target"), "s", 3),
     "think_time_s": (QT_TRANSLATE_NOOP("fields", "no think time"), "s", 2),

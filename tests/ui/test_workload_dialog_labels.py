@@ -168,7 +168,7 @@ def test_stated_serving_numbers_show_their_value_and_unit(make_window):
         n: _shown(dlg, n)
         for n in ("users", "requests_per_s", "ttft_target_s", "tpot_target_s", "think_time_s")
     }
-    assert shown == {"users": "2,500", "requests_per_s": "12.50 /s", "ttft_target_s": "2.000 s",
+    assert shown == {"users": "2,500", "requests_per_s": "12.50", "ttft_target_s": "2.000 s",
                      "tpot_target_s": "0.035 s", "think_time_s": "3.00 s"}  # fmt: skip
     # the same boxes, from the editor the inspector uses too
     row = p.tables["workloads"]["w9"]
