@@ -194,6 +194,12 @@ def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape, mode: str = SERVI
         "tp": plan.tp,
         "pp": plan.pp,
         "replicas": plan.replicas,
+        # a disaggregated plan's workers (0 when aggregated), as estimate --inference's JSON names them
+        "prefill_tp": plan.prefill_tp,
+        "prefill_workers": plan.prefill_workers,
+        "decode_tp": plan.decode_tp,
+        "decode_workers": plan.decode_workers,
+        "kv_transfer_s": plan.kv_transfer_s,
         "batch": plan.decode_batch,  # mean running sequences per replica at that rate
         "ttft_s": plan.ttft_s,
         "tpot_s": plan.tpot_s,

@@ -8,6 +8,7 @@ from typing import Any
 
 from gpuplanner import text
 from gpuplanner.cli.common import print_table
+from gpuplanner.cli.serving_out import settings_line
 
 
 def _money(x: float | None, cur: str) -> str:
@@ -249,11 +250,13 @@ def _serving(w: dict[str, Any], entry: Any, lang: str) -> list[str]:
     s = w.get("serving")
     if s is None:
         return [say("an.not_evaluated", head=head, why=w["error"] or "")]
+    # the stack's KV-cache rule, the prompt-length dataset and a stated KV-cache share, as estimate says them
+    settings = "  " + settings_line(w["serving_stack"], w.get("prompt_dataset"), w.get("kv_fraction"), lang)
     if not s["fits"]:
         why = _refusal(entry.serving if entry is not None else None, s["refusal"] or w["error"] or "", lang)
-        return [say("an.serving_no_fit", head=head, why=why)]
+        return [say("an.serving_no_fit", head=head, why=why), settings]
     used = say("an.serving_used", gpus=s["gpus"]) if s["gpus"] != w["gpus"] else ""
-    out = [say("an.serving", head=head, mode=s["mode"], layout=_layout(s, lang), used=used)]
+    out = [say("an.serving", head=head, mode=s["mode"], layout=_layout(s, lang), used=used), settings]
     if w["ttft_s"] is None:  # nothing served within the targets
         out.append("  " + say("an.serving_nothing", why=s["limited_by"] or "nothing"))
     else:

@@ -177,18 +177,27 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
             ("perf.inf.refusal", why.render(lang) if why.render("en") == static.refusal else static.refusal)
         )
     print_pairs([(say(k), v) for k, v in pairs])
-    if args.prompt_dataset:
-        from gpuplanner.engine.perf.serving_prompts import prompt_lengths
-
-        dist = prompt_lengths(args.prompt_dataset)
-        print(say("perf.srv.settings_dataset", stack=args.serving_stack, dataset=dist.name, mean=dist.mean))
-    else:
-        print(say("perf.srv.settings", stack=args.serving_stack))
+    print(settings_line(args.serving_stack, args.prompt_dataset, args.kv_fraction, lang))
     print(_plan_text(plan, args, lang))
     if plan.fits and rng["output_tokens_per_s_range"]:
         lo, hi = rng["output_tokens_per_s_range"]
         explanation = explanation_msg(shape.is_moe, scenario)
         print("  " + say("perf.srv.range", lo=lo, hi=hi, explanation=explanation))
+
+
+def settings_line(stack: str, dataset: str | None, kv_fraction: float | None, lang: str) -> str:
+    """The serving settings a plan is for, in ``lang``: the stack's KV-cache rule, the prompt-length dataset
+    (its mean) and the KV-cache share when one is stated (`estimate --inference`, `analyze`)."""
+    if dataset:
+        from gpuplanner.engine.perf.serving_prompts import prompt_lengths
+
+        dist = prompt_lengths(dataset)
+        line = text.render("perf.srv.settings_dataset", lang, stack=stack, dataset=dist.name, mean=dist.mean)
+    else:
+        line = text.render("perf.srv.settings", lang, stack=stack)
+    if kv_fraction is not None:
+        line += text.render("perf.srv.kv_fraction", lang, share=kv_fraction)
+    return line
 
 
 def _plan_text(plan, args, lang: str = "en") -> str:

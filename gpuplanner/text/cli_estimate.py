@@ -87,6 +87,8 @@ ESTIMATE: dict[str, tuple[str, str]] = {
         "serving stack: {stack@serving_stack}; prompt lengths as in {dataset} (mean {mean:,.1f} tokens)",
         "推理软件栈：{stack@serving_stack}；提示词长度分布同 {dataset}（均值 {mean:,.1f} 个 token）",
     ),
+    # a stated KV-cache share (estimate --kv-fraction, a workload's kv_fraction), after the settings above
+    "perf.srv.kv_fraction": ("; KV-cache share {share:g}", "；KV 缓存显存占比 {share:g}"),
     "perf.srv.no_fit": ("serving: does not fit — {why}", "推理服务：显存放不下 — {why}"),
     "perf.srv.capacity": (
         "serving ({mode@serving_mode}): capacity of {gpus} GPUs — {layout}",

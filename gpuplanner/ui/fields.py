@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QSignalBlocker
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QSignalBlocker
 from PySide6.QtGui import QDoubleValidator, QIntValidator
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -131,12 +131,33 @@ ENGLISH_LABELS = {
     "ffn_hidden": "FFN hidden size",
     "hidden": "hidden size",
     "kv_heads": "KV heads",
-    "kv_bytes": "KV-cache bytes",
+    "kv_bytes": "KV-cache bytes per value",
     "kv_fraction": "KV-cache memory share",
     "top_k": "experts per token (top-k)",
-    "seq_len": "sequence length",
-    "prompt_len": "prompt length",
-    "output_len": "output length",
+    "seq_len": "sequence length (tokens)",
+    "prompt_len": "prompt length (tokens)",
+    "output_len": "output length (tokens)",
+    "micro_batch": "micro batch (sequences)",
+    "global_batch": "global batch (sequences)",
+    "heads": "attention heads",
+    "vocab": "vocabulary size",
+    "placement_order": "rank placement order",
+    # the workload's run settings and serving fields: their unit in the label, as the goal dialog's
+    "stack": "software stack",
+    "attention": "attention kernel",
+    "sequence_parallel": "sequence parallelism",
+    "optimizer_state": "optimizer state dtype",
+    "param_gather_overlap": "parameter all-gather overlap",
+    "balanced_pipeline": "balanced pipeline stages",
+    "pipeline_layout": "pipeline stage layout",
+    "users": "concurrent users",
+    "requests_per_s": "request rate (requests/s)",
+    "ttft_target_s": "time to first token target (s)",
+    "ttft_percentile": "first-token target percentile",
+    "tpot_target_s": "time per output token target (s)",
+    "tpot_percentile": "per-token target percentile",
+    "think_time_s": "think time (s)",
+    "serving_mode": "serving mode (prefill/decode)",
     "infer_batch": "inference batch",
     "total_tokens": "training tokens",
     "tp_overlap": "TP communication overlap",
@@ -306,9 +327,32 @@ def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:
             spin.setSingleStep(0.01)
             spin.setSpecialValueText(translate("fields", "the serving stack's default"))
             spin.setToolTip(kv_fraction_tip())
+        if table == "workloads" and name in SERVING_ZERO_TEXTS and isinstance(spin, QDoubleSpinBox):
+            _serving_number(spin, name)
         return editor
     edit = QLineEdit()
     return Editor(edit, edit.text, lambda v: edit.setText("" if v is None else str(v)), edit.editingFinished)
+
+
+# a serving workload's numbers whose 0 means "not stated" (model/rows.py Workload; engine/workloads.py reads 0
+# as no load stated, no target, no think time): what the box shows at 0, its unit and its decimals
+SERVING_ZERO_TEXTS = {
+    "users": (QT_TRANSLATE_NOOP("fields", "not stated"), "", 0),
+    "requests_per_s": (QT_TRANSLATE_NOOP("fields", "not stated"), "", 2),  # the label says requests/s
+    "ttft_target_s": (QT_TRANSLATE_NOOP("fields", "no target"), "s", 3),
+    "tpot_target_s": (QT_TRANSLATE_NOOP("fields", "no target"), "s", 3),
+    "think_time_s": (QT_TRANSLATE_NOOP("fields", "no think time"), "s", 2),
+}
+
+
+def _serving_number(spin: QDoubleSpinBox, name: str) -> None:
+    """The special text at 0, the unit and the decimals of a serving workload's load, target or think time
+    (targets to the millisecond: 0.035 s is not shown, and kept, as 0.04)."""
+    text, unit, decimals = SERVING_ZERO_TEXTS[name]
+    spin.setDecimals(decimals)
+    spin.setSpecialValueText(translate("fields", text))
+    if unit:
+        spin.setSuffix(f" {unit}")
 
 
 def kv_fraction_tip() -> str:

@@ -291,3 +291,13 @@ TEMPLATES = (
 
 # main_window.FILE_FILTER, translated there with self.tr
 FILE_FILTER = QT_TRANSLATE_NOOP("MainWindow", "GPU Planner projects (*.gpuplan);;All files (*)")
+
+# a fabric template's short name (the advisor's front table; goal.GOAL_TEMPLATES, the ids in its tooltip), in the
+# words of the template descriptions above
+TEMPLATE_NAMES = {
+    "single-switch": QT_TRANSLATE_NOOP("template_names", "single switch"),
+    "rail-leaf-spine": QT_TRANSLATE_NOOP("template_names", "rail-optimised leaf-spine"),
+    "leaf-spine": QT_TRANSLATE_NOOP("template_names", "non-rail leaf-spine"),
+    "fat-tree-3tier": QT_TRANSLATE_NOOP("template_names", "3-tier fat tree"),
+    "dragonfly": QT_TRANSLATE_NOOP("template_names", "dragonfly"),
+}

@@ -166,8 +166,52 @@
         <translation>制冷方式</translation>
     </message>
     <message>
-        <source>{srv}: {gpus} GPUs, switch {sw}, rack budget {kw} kW, layout {lay}. Limits (plan / limit): {lims}</source>
-        <translation>{srv}：{gpus} 块 GPU，交换机 {sw}，单柜预算 {kw} kW，并行布局 {lay}。约束（方案 / 上限）：{lims}</translation>
+        <source>{n} kW</source>
+        <translation>{n} kW</translation>
+    </message>
+    <message>
+        <source>{n} days</source>
+        <translation>{n} 天</translation>
+    </message>
+    <message>
+        <source>{n} requests/s</source>
+        <translation>{n} 请求/秒</translation>
+    </message>
+    <message>
+        <source>rack budget {kw}</source>
+        <translation>单柜预算 {kw}</translation>
+    </message>
+    <message>
+        <source>rack budget: no limit</source>
+        <translation>单柜预算不限</translation>
+    </message>
+    <message>
+        <source>{srv}: {gpus} GPUs, switch {sw}, {kw}, serving ({mode}): {lay}.</source>
+        <translation>{srv}：{gpus} 块 GPU，交换机 {sw}，{kw}，推理部署（{mode}）：{lay}。</translation>
+    </message>
+    <message>
+        <source>{srv}: {gpus} GPUs, switch {sw}, {kw}, layout {lay}.</source>
+        <translation>{srv}：{gpus} 块 GPU，交换机 {sw}，{kw}，并行布局 {lay}。</translation>
+    </message>
+    <message>
+        <source>{head} Limits: {lims}</source>
+        <translation>{head}约束：{lims}</translation>
+    </message>
+    <message>
+        <source>{name} {plan} (allowed: {limit})</source>
+        <translation>{name} {plan}（允许：{limit}）</translation>
+    </message>
+    <message>
+        <source>{name} {plan} (at least {limit})</source>
+        <translation>{name} {plan}（至少 {limit}）</translation>
+    </message>
+    <message>
+        <source>{name} {plan} (at most {limit})</source>
+        <translation>{name} {plan}（上限 {limit}）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 <context>
@@ -3172,6 +3216,14 @@ The current project is unchanged.</source>
         <translation>按推理软件栈默认值</translation>
     </message>
     <message>
+        <source>no target</source>
+        <translation>不设目标</translation>
+    </message>
+    <message>
+        <source>no think time</source>
+        <translation>无思考时间</translation>
+    </message>
+    <message>
         <source>The serving stack&apos;s KV-cache share as the deployment sets it (as estimate --kv-fraction): vLLM --gpu-memory-utilization, a share of the whole GPU&apos;s memory; TensorRT-LLM free_gpu_memory_fraction, a share of the memory the weights and workspace leave. The lowest value: the stack&apos;s default.</source>
         <translation>推理软件栈分给 KV 缓存的显存占比，按实际部署的设置填写（与 estimate --kv-fraction 相同）：vLLM 的 --gpu-memory-utilization 是整块 GPU 显存的占比；TensorRT-LLM 的 free_gpu_memory_fraction 是扣除权重和工作区后剩余显存的占比。最低值：按软件栈的默认值。</translation>
     </message>
@@ -3385,7 +3437,7 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>global batch</source>
-        <translation>全局批量</translation>
+        <translation>全局批量（序列）</translation>
     </message>
     <message>
         <source>gpu burst</source>
@@ -3429,7 +3481,7 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>kv bytes</source>
-        <translation>KV 字节数</translation>
+        <translation>KV 缓存每值字节数</translation>
     </message>
     <message>
         <source>kv heads</source>
@@ -3477,7 +3529,7 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>micro batch</source>
-        <translation>微批量</translation>
+        <translation>微批量（序列）</translation>
     </message>
     <message>
         <source>model id</source>
@@ -3509,7 +3561,7 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>output len</source>
-        <translation>输出长度</translation>
+        <translation>输出长度（token）</translation>
     </message>
     <message>
         <source>overrides json</source>
@@ -3565,7 +3617,7 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>prompt len</source>
-        <translation>提示词长度</translation>
+        <translation>提示词长度（token）</translation>
     </message>
     <message>
         <source>rack id</source>
@@ -3597,7 +3649,7 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>seq len</source>
-        <translation>序列长度</translation>
+        <translation>序列长度（token）</translation>
     </message>
     <message>
         <source>sequence parallel</source>
@@ -3769,7 +3821,7 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>requests per s</source>
-        <translation>每秒请求数</translation>
+        <translation>请求速率（次/秒）</translation>
     </message>
     <message>
         <source>ttft target s</source>
@@ -4157,6 +4209,29 @@ The current project is unchanged.</source>
     <message>
         <source>the device has no ports</source>
         <translation>该设备没有端口</translation>
+    </message>
+</context>
+<context>
+    <name>template_names</name>
+    <message>
+        <source>single switch</source>
+        <translation>单台交换机</translation>
+    </message>
+    <message>
+        <source>rail-optimised leaf-spine</source>
+        <translation>轨道优化叶脊</translation>
+    </message>
+    <message>
+        <source>non-rail leaf-spine</source>
+        <translation>非轨道叶脊</translation>
+    </message>
+    <message>
+        <source>3-tier fat tree</source>
+        <translation>三层胖树</translation>
+    </message>
+    <message>
+        <source>dragonfly</source>
+        <translation>蜻蜓 (Dragonfly)</translation>
     </message>
 </context>
 <context>

@@ -38,7 +38,11 @@ REFUSED = ["partition.small.servers=node-0001", "workload.ds.model=llama3-405b",
            "workload.ds.precision=bf16", "workload.ds.partition=small",
            # a TTFT no layout meets: nothing served, at any size
            "workload.fast.model=llama3-70b", "workload.fast.kind=inference", "workload.fast.users=10",
-           "workload.fast.ttft_target_s=0.001"]  # fmt: skip
+           "workload.fast.ttft_target_s=0.001",
+           # stated serving settings: the stack, a prompt-length dataset and a KV-cache share
+           "workload.kv.model=llama3-8b", "workload.kv.kind=inference", "workload.kv.serving_stack=trtllm",
+           "workload.kv.kv_fraction=0.85", "workload.kv.prompt_dataset=mlperf-llama2-70b",
+           "workload.kv.prompt_len=222"]  # fmt: skip
 
 
 def cli(*args: str) -> tuple[int, str]:

@@ -42,6 +42,9 @@ COMMANDS = {
     "inference_stack": ["estimate", "--inference", "--model", "llama3-70b", *H100, "--gpus", "8", "--ttft", "1",
                         "--tpot", "0.05", "--prompt", "222", "--serving-stack", "trtllm", "--prompt-dataset",
                         "mlperf-llama2-70b"],
+    # a stated KV-cache share, said after the stack in the settings line
+    "inference_kv": ["estimate", "--inference", "--model", "llama3-70b", *H100, "--gpus", "8", "--ttft", "1",
+                     "--tpot", "0.05", "--serving-stack", "trtllm", "--kv-fraction", "0.85"],
     # a static batch that does not fit, served disaggregated
     "inference_refusal": ["estimate", "--inference", "--model", "llama3-70b", *H100, "--rate", "50", "--ttft",
                           "1", "--serving", "disaggregated"],
@@ -64,6 +67,7 @@ CHINESE = {
                   "输出 tokens/s 区间", "实测/预测", "推理软件栈：vllm（", "vLLM 的 gpu_memory_utilization"],
     "inference_stack": ["推理软件栈：trtllm（", "TensorRT-LLM 的 free_gpu_memory_fraction",
                         "提示词长度分布同 mlperf-llama2-70b（均值 222.3 个 token）", "推理服务（聚合式）"],
+    "inference_kv": ["推理软件栈：trtllm（", "；KV 缓存显存占比 0.85", "推理服务"],
     "inference_refusal": ["放不下的原因", "预填充/解码分离式", "需要", "预填充实例", "解码实例"],
     "validate": ["编号", "来源", "并行布局", "实测", "预测", "误差", "系列", "全部训练运行", "节点间的小消息集合通信",
                  "受主机节奏限制的细粒度 MoE", "上限成立", "留一法覆盖率"],

@@ -147,7 +147,7 @@ def test_a_users_only_goal_and_a_bad_goal_are_told_not_crashed(window, qtbot):
     assert dlg.form.rate.text() == "not stated"
     dlg.form.users.setValue(0)
     dlg.search()  # neither a rate nor users: refused by field before any search
-    assert "requests per s" in dlg.summary.text() and "users" in dlg.summary.text() and dlg.result is None
+    assert "request rate" in dlg.summary.text() and "users" in dlg.summary.text() and dlg.result is None
     dlg.form.users.setValue(64)
     goal = dlg.goal()
     assert goal.requests_per_s == 0 and goal.users == 64

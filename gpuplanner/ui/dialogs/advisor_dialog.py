@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any
@@ -31,12 +32,17 @@ from gpuplanner.advisor.goal import Candidate, goal_row, project_goal
 from gpuplanner.advisor.run import left_out_by_reason
 from gpuplanner.commands import SetFields
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.ui import fields, fmt
+from gpuplanner.topology.options import TEMPLATES
+from gpuplanner.ui import fields, fmt, theme
 from gpuplanner.ui.dialogs.advisor_form import AdvisorGoalForm
-from gpuplanner.ui.i18n import current_language
+from gpuplanner.ui.i18n import current_language, translate
+from gpuplanner.ui.vocabulary import TEMPLATE_NAMES
 
 if TYPE_CHECKING:
     from gpuplanner.ui.main_window import MainWindow
+
+
+NAME_WIDTH = 220  # px: the widest the server, fabric and cooling columns grow (wrapped beyond)
 
 
 class _Bridge(QObject):
@@ -44,13 +50,60 @@ class _Bridge(QObject):
     finished = Signal(object)  # AdviceResult, or the error text
 
 
-def left_out_lines(res: AdviceResult, lang: str) -> list[str]:
+def left_out_lines(res: AdviceResult, lang: str, name: Callable[[str], str] | None = None) -> list[str]:
     """One line per reason the advisor left GPU servers out of the goal (the servers the goal itself did not
-    list are not worth a line), in the window's language."""
+    list are not worth a line), in the window's language; ``name`` gives a server's name (its id without)."""
     return [
-        gtext.render("advisor.left_out.line", lang, servers=", ".join(servers), why=why)
+        gtext.render(
+            "advisor.left_out.line",
+            lang,
+            servers=list_text([name(s) if name else s for s in servers], lang),
+            why=why,
+        )
         for why, servers in left_out_by_reason(res, lang)
     ]
+
+
+def list_text(items: list[str], lang: str) -> str:
+    """Items joined as the language lists them ("a, b"; "甲、乙")."""
+    return gtext.render("col.list_separator", lang).join(items)
+
+
+def cooling_words(methods: list[str], lang: str) -> str:
+    """A design's rack cooling methods in the words `analyze` prints them with ("air, rear-door"; "风冷、背板换热")."""
+    return list_text(
+        [gtext.render(f"word.cooling.{m}", lang) if gtext.has(f"word.cooling.{m}") else m for m in methods],
+        lang,
+    )
+
+
+def template_name(template: str) -> str:
+    """A fabric template's short name in the window's language (its id when it is not one of the goal's)."""
+    name = TEMPLATE_NAMES.get(template)
+    return translate("template_names", name) if name else template
+
+
+def serving_layout(s: dict[str, Any], lang: str) -> str:
+    """A serving design's layout in `estimate --inference`'s words: replicas of TP (× PP) when aggregated,
+    prefill and decode workers of TP when disaggregated ("" when the design has none: it does not fit)."""
+    if s.get("mode") == "disaggregated":
+        if not s.get("prefill_workers") or not s.get("decode_workers"):
+            return ""
+        return gtext.render(
+            "perf.srv.workers",
+            lang,
+            prefill=s["prefill_workers"],
+            prefill_tp=s["prefill_tp"],
+            decode=s["decode_workers"],
+            decode_tp=s["decode_tp"],
+            kv_ms=(s.get("kv_transfer_s") or 0.0) * 1e3,
+        )
+    if not s.get("replicas") or not s.get("tp"):
+        return ""
+    pp = s.get("pp") or 1
+    return gtext.render(
+        "perf.srv.replicas", lang, replicas=s["replicas"], tp=s["tp"], pp=f" PP{pp}" if pp > 1 else ""
+    )
 
 
 def point_labels(
@@ -297,13 +350,14 @@ class AdvisorDialog(QDialog):
         self.table.setColumnCount(len(headers))
         self.table.setHorizontalHeaderLabels(headers)
         self.table.setRowCount(len(res.front))
+        lang = current_language()
         for r, d in enumerate(res.front):
             perf = d["time_to_train_days"] if training else d["requests_per_s_max"]
             cells = [
-                f"{d['servers']} × {d['server']}",
+                f"{fmt.number(d['servers'])} × {self.entry_name(d['server'])}",
                 fmt.number(d["gpus"]),
-                f"{d['fabric']} {d['oversub']:g}:1",
-                ", ".join(d["cooling"]),
+                f"{template_name(d['fabric'])} {d['oversub']:g}:1",
+                cooling_words(d["cooling"], lang),
                 fmt.number(perf, 1) if perf is not None and math.isfinite(perf) else "—",
                 *([fmt.number(d.get("users_max") or 0.0)] if with_users else []),
                 fmt.number(d["facility_kw_max"]),
@@ -311,9 +365,24 @@ class AdvisorDialog(QDialog):
                 fmt.money(d["tco_usd"], rate, cur),
                 self.limit_name(d["binding"]),
             ]
+            tips = {  # the whole names, and the catalog's and the goal's ids as a goal file or `advise` name them
+                0: f"{cells[0]}\n{d['servers']} × {d['server']}",
+                2: self.fabric_tip(d),
+                3: list_text([theme.cooling_method_name(m) for m in d["cooling"]], lang),
+            }
             for c, text in enumerate(cells):
-                self.table.setItem(r, c, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                if c in tips:
+                    item.setToolTip(tips[c])
+                self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
+        for c in (
+            0,
+            2,
+            3,
+        ):  # a long server name ("… (8 × B200, Neptune liquid 5U)") wraps
+            self.table.setColumnWidth(c, min(self.table.columnWidth(c), NAME_WIDTH))
+        self.table.resizeRowsToContents()
         pruned = sum(res.pruned.values())
         text = self.tr(
             "%Ln design(s) on the front; {cands} candidates, {pruned} pruned by bounds, {ev} planned and "
@@ -330,8 +399,11 @@ class AdvisorDialog(QDialog):
             text += " " + self.tr("Cancelled: the front holds what was analysed so far.")
         if not res.front:
             text += " " + self.tr("No design meets every limit: relax one.")
-        left = left_out_lines(res, current_language())
+        left = left_out_lines(res, current_language(), self.entry_name)
         self.summary.setText("\n".join([text, *left]))
+        self.summary.setToolTip(  # the ids, as the goal file and `advise` name them
+            "\n".join(f"{w}: {', '.join(srv)}" for w, srv in left_out_by_reason(res, current_language()))
+        )
         if res.front:
             self.table.selectRow(0)
 
@@ -364,6 +436,83 @@ class AdvisorDialog(QDialog):
         }
         return names.get(name, name)
 
+    def entry_name(self, entry_id: str) -> str:
+        """A catalog entry's display name, as the main window's catalog tree shows it (its id when unknown)."""
+        entry = self.window_.doc.project.catalog.entries.get(entry_id)
+        return (entry.name if entry is not None else "") or entry_id
+
+    def fabric_tip(self, d: dict[str, Any]) -> str:
+        desc = TEMPLATES.get(d["fabric"])
+        head = f"{d['fabric']} {d['oversub']:g}:1"
+        return f"{head} — {translate('templates', desc)}" if desc else head
+
+    def limit_value(self, name: str, value: Any) -> str:
+        """A limit's figure with its unit, with the decimals it needs (the goal's "600 kW", the plan's "23.2 kW")
+        and the locale's separators."""
+        if name == "cooling":
+            return cooling_words(list(value), current_language())
+        if not isinstance(value, int | float) or not math.isfinite(value):
+            return "—"
+        info = self.window_.doc.project.info
+        if name in ("facility_kw", "rack_kw"):
+            return self.tr("{n} kW").format(n=fmt.short(value, 1))
+        if name in ("capex_usd", "tco_usd"):
+            return fmt.money(value, info.usd_exchange_rate or 1.0, info.currency)
+        if name == "deadline_days":
+            return self.tr("{n} days").format(n=fmt.short(value, 1))
+        if name == "requests_per_s":
+            return self.tr("{n} requests/s").format(n=fmt.short(value, 1))
+        return fmt.number(value)
+
+    def limit_text(self, lim: dict[str, Any]) -> str:
+        """One limit against the plan: "facility power 23.2 kW (at most 600.0 kW)"."""
+        args = {
+            "name": self.limit_name(lim["name"]),
+            "plan": self.limit_value(lim["name"], lim["plan"]),
+            "limit": self.limit_value(lim["name"], lim["limit"]),
+        }
+        if lim["name"] == "cooling":
+            return self.tr("{name} {plan} (allowed: {limit})").format(**args)
+        if lim.get("at_least"):
+            return self.tr("{name} {plan} (at least {limit})").format(**args)
+        return self.tr("{name} {plan} (at most {limit})").format(**args)
+
+    def details_text(self, d: dict[str, Any]) -> str:
+        """The chosen design in a line: server and switch by name, the rack budget, its training or serving
+        layout, and each limit against the plan."""
+        lang = current_language()
+        budget = d.get("rack_budget_kw")
+        kw = (  # 0 or None: the goal states no rack budget
+            self.tr("rack budget {kw}").format(kw=self.tr("{n} kW").format(n=fmt.short(budget, 1)))
+            if budget
+            else self.tr("rack budget: no limit")
+        )
+        s = d.get("serving")
+        if s is not None:
+            lay = serving_layout(s, lang) or "—"
+            mode = translate("choices", s.get("mode") or "aggregated")
+            head = self.tr("{srv}: {gpus} GPUs, switch {sw}, {kw}, serving ({mode}): {lay}.").format(
+                srv=self.entry_name(d["server"]),
+                gpus=fmt.number(d["gpus"]),
+                sw=self.entry_name(d["switch"]),
+                kw=kw,
+                mode=mode,
+                lay=lay,
+            )
+        else:
+            lay = list_text([f"{k}={v}" for k, v in (d.get("layout") or {}).items()], lang) or "—"
+            head = self.tr("{srv}: {gpus} GPUs, switch {sw}, {kw}, layout {lay}.").format(
+                srv=self.entry_name(d["server"]),
+                gpus=fmt.number(d["gpus"]),
+                sw=self.entry_name(d["switch"]),
+                kw=kw,
+                lay=lay,
+            )
+        if not d["limits"]:
+            return head
+        lims = self.tr("; ").join(self.limit_text(lim) for lim in d["limits"])
+        return self.tr("{head} Limits: {lims}").format(head=head, lims=lims)
+
     def _clicked(self, _item, points, _ev=None) -> None:
         if len(points):
             self.table.selectRow(int(points[0].data()))
@@ -389,23 +538,9 @@ class AdvisorDialog(QDialog):
         if d is None:
             self.details.clear()
             return
-        lay = d.get("layout") or {}
-        lims = "; ".join(
-            f"{self.limit_name(lim['name'])}: {fmt.number(lim['plan'], 1) if isinstance(lim['plan'], int | float) else lim['plan']}"
-            f" / {fmt.number(lim['limit'], 1) if isinstance(lim['limit'], int | float) else lim['limit']}"
-            for lim in d["limits"]
-        )
-        self.details.setText(
-            self.tr(
-                "{srv}: {gpus} GPUs, switch {sw}, rack budget {kw} kW, layout {lay}. Limits (plan / limit): {lims}"
-            ).format(
-                srv=d["server"],
-                gpus=fmt.number(d["gpus"]),
-                sw=d["switch"],
-                kw=fmt.number(d["rack_budget_kw"] or 0),
-                lay=", ".join(f"{k}={v}" for k, v in lay.items()) or "—",
-                lims=lims,
-            )
+        self.details.setText(self.details_text(d))
+        self.details.setToolTip(  # the ids, as a goal file or `advise --json` names them
+            f"{d['server']} · {d['switch']}" + (f" · {d['cooling_id']}" if d.get("cooling_id") else "")
         )
 
     def open_chosen(self) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
     QGroupBox,
@@ -79,7 +80,22 @@ class RowDialog(QDialog):
         return {name: ed.get() for name, ed in self.editors.items()}
 
     def changes(self) -> dict[str, Any]:
-        return {k: v for k, v in self.values().items() if v != getattr(self.row, k)}
+        return {k: v for k, v in self.values().items() if not self.unchanged(k, v)}
+
+    def unchanged(self, name: str, value: Any) -> bool:
+        """Whether the editor still holds the row's value: a number box that shows it rounded to its decimals
+        (a 0.0333 s target in a box of 3 decimals) is not an edit, so Apply does not round the file's value."""
+        old = getattr(self.row, name)
+        if value == old:
+            return True
+        w = self.editors[name].widget
+        return (
+            isinstance(w, QDoubleSpinBox)
+            and isinstance(old, int | float)
+            and not isinstance(old, bool)
+            and w.minimum() <= old <= w.maximum()
+            and round(float(old), w.decimals()) == value
+        )
 
     def command(self, changes: dict[str, Any]) -> Command:
         return SetFields(self.doc.project, self.table, self.row.id, text=self.windowTitle(), **changes)
