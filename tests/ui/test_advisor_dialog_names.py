@@ -190,7 +190,16 @@ def test_a_training_designs_details(window, qtbot, lang):
             "switch": "nvidia-quantum-2-qm9790",
             "gpus": 64,
             "rack_budget_kw": 45.0,
-            "layout": {"tp": 8, "pp": 1, "dp": 8},
+            "layout": {
+                "tp": 8,
+                "pp": 1,
+                "dp": 8,
+                "cp": 1,
+                "ep": 2,
+                "vpp": 1,
+                "micro_batch": 1,
+                "recompute": "selective",
+            },
             "limits": [
                 {"name": "deadline_days", "limit": 30.0, "plan": 12.34, "within": True, "at_least": False},
                 {"name": "racks", "limit": 10, "plan": 4, "within": True, "at_least": False},
@@ -200,13 +209,13 @@ def test_a_training_designs_details(window, qtbot, lang):
         text = dlg.details_text(d)
         assert "nvidia-" not in text and "NVIDIA DGX H100" in text, text
         if lang == "zh":
-            assert "单柜预算 45 kW，并行布局 tp=8、pp=1、dp=8。约束：" in text, text
+            assert "单柜预算 45 kW，并行布局 TP8 PP1 DP8 EP2 mb1 选择性重计算。约束：" in text, text
             assert (
                 "期限 12.3 天（上限 30 天）；机柜数 4（上限 10）；制冷方式 风冷（允许：风冷、背板换热）"
                 in text
             ), text
         else:
-            assert "rack budget 45 kW, layout tp=8, pp=1, dp=8. Limits: " in text, text
+            assert "rack budget 45 kW, layout TP8 PP1 DP8 EP2 mb1 recompute selective. Limits: " in text, text
             assert "deadline 12.3 days (at most 30 days); rack count 4 (at most 10); " in text, text
             assert "cooling air (allowed: air, rear-door)" in text, text
     finally:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any
@@ -25,7 +24,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuplanner import text as gtext
 from gpuplanner.advisor import AdviceResult, Goal, advise
 from gpuplanner.advisor.evaluate import build_project
 from gpuplanner.advisor.goal import Candidate, goal_row, project_goal
@@ -35,8 +33,16 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.topology.options import TEMPLATES
 from gpuplanner.ui import fields, fmt, theme
 from gpuplanner.ui.dialogs.advisor_form import AdvisorGoalForm
+from gpuplanner.ui.dialogs.advisor_words import (  # noqa: F401  (left_out_lines, point_labels: imported from here)
+    cooling_words,
+    left_out_lines,
+    list_text,
+    point_labels,
+    serving_layout,
+    template_name,
+    training_layout,
+)
 from gpuplanner.ui.i18n import current_language, translate
-from gpuplanner.ui.vocabulary import TEMPLATE_NAMES
 
 if TYPE_CHECKING:
     from gpuplanner.ui.main_window import MainWindow
@@ -48,88 +54,6 @@ NAME_WIDTH = 220  # px: the widest the server, fabric and cooling columns grow (
 class _Bridge(QObject):
     progress = Signal(int, int)
     finished = Signal(object)  # AdviceResult, or the error text
-
-
-def left_out_lines(res: AdviceResult, lang: str, name: Callable[[str], str] | None = None) -> list[str]:
-    """One line per reason the advisor left GPU servers out of the goal (the servers the goal itself did not
-    list are not worth a line), in the window's language; ``name`` gives a server's name (its id without)."""
-    return [
-        gtext.render(
-            "advisor.left_out.line",
-            lang,
-            servers=list_text([name(s) if name else s for s in servers], lang),
-            why=why,
-        )
-        for why, servers in left_out_by_reason(res, lang)
-    ]
-
-
-def list_text(items: list[str], lang: str) -> str:
-    """Items joined as the language lists them ("a, b"; "甲、乙")."""
-    return gtext.render("col.list_separator", lang).join(items)
-
-
-def cooling_words(methods: list[str], lang: str) -> str:
-    """A design's rack cooling methods in the words `analyze` prints them with ("air, rear-door"; "风冷、背板换热")."""
-    return list_text(
-        [gtext.render(f"word.cooling.{m}", lang) if gtext.has(f"word.cooling.{m}") else m for m in methods],
-        lang,
-    )
-
-
-def template_name(template: str) -> str:
-    """A fabric template's short name in the window's language (its id when it is not one of the goal's)."""
-    name = TEMPLATE_NAMES.get(template)
-    return translate("template_names", name) if name else template
-
-
-def serving_layout(s: dict[str, Any], lang: str) -> str:
-    """A serving design's layout in `estimate --inference`'s words: replicas of TP (× PP) when aggregated,
-    prefill and decode workers of TP when disaggregated ("" when the design has none: it does not fit)."""
-    if s.get("mode") == "disaggregated":
-        if not s.get("prefill_workers") or not s.get("decode_workers"):
-            return ""
-        return gtext.render(
-            "perf.srv.workers",
-            lang,
-            prefill=s["prefill_workers"],
-            prefill_tp=s["prefill_tp"],
-            decode=s["decode_workers"],
-            decode_tp=s["decode_tp"],
-            kv_ms=(s.get("kv_transfer_s") or 0.0) * 1e3,
-        )
-    if not s.get("replicas") or not s.get("tp"):
-        return ""
-    pp = s.get("pp") or 1
-    return gtext.render(
-        "perf.srv.replicas", lang, replicas=s["replicas"], tp=s["tp"], pp=f" PP{pp}" if pp > 1 else ""
-    )
-
-
-def point_labels(
-    xs: list[float], ys: list[float], near: float = 0.02
-) -> list[tuple[str, tuple[float, float]]]:
-    """Each point's number (its row in the table, from 1), one label per cluster of points that sit within
-    ``near`` of the axes' spans of each other: two designs that differ only by cooling cost nearly the same and
-    serve the same, and their numbers printed apart overlapped ("12" for 1 and 2). A cluster reads "1, 2"."""
-    pts = [(x, y) for x, y in zip(xs, ys, strict=True)]
-    finite = [(x, y) for x, y in pts if math.isfinite(x) and math.isfinite(y)]
-    if not finite:
-        return []
-    span_x = (max(x for x, _ in finite) - min(x for x, _ in finite)) or 1.0
-    span_y = (max(y for _, y in finite) - min(y for _, y in finite)) or 1.0
-    groups: list[list[int]] = []
-    for i, (x, y) in enumerate(pts):
-        if not (math.isfinite(x) and math.isfinite(y)):
-            continue
-        for g in groups:
-            gx, gy = pts[g[0]]
-            if abs(x - gx) <= near * span_x and abs(y - gy) <= near * span_y:
-                g.append(i)
-                break
-        else:
-            groups.append([i])
-    return [(", ".join(str(i + 1) for i in g), pts[g[-1]]) for g in groups]
 
 
 class AdvisorDialog(QDialog):
@@ -500,7 +424,7 @@ class AdvisorDialog(QDialog):
                 lay=lay,
             )
         else:
-            lay = list_text([f"{k}={v}" for k, v in (d.get("layout") or {}).items()], lang) or "—"
+            lay = training_layout(d.get("layout") or {}, lang) or "—"
             head = self.tr("{srv}: {gpus} GPUs, switch {sw}, {kw}, layout {lay}.").format(
                 srv=self.entry_name(d["server"]),
                 gpus=fmt.number(d["gpus"]),
