@@ -183,20 +183,18 @@ def shot_floor(app: QApplication, tmp: Path) -> None:
             i18n.set_language("en")
 
 
-def shot_advisor(app: QApplication, tmp: Path) -> None:
-    """Plan ▸ Design advisor on the issue's goal: Llama 3 70B on 15T tokens in 60 days, ≤ 3 MW, ≤ 45 kW racks."""
+def advisor_shot(app: QApplication, tmp: Path, goal, out: str, row: int | None = None) -> None:
+    """Plan ▸ Design advisor with `goal` kept in the project (Plan ▸ Design goal…; the advisor's form is filled
+    from it), searched on two threads, saved to `out` with front row `row` selected."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from gpuplanner.advisor import Goal
     from gpuplanner.advisor.goal import goal_row
     from gpuplanner.commands import SetFields
     from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog
 
     w = window(app, tmp)
-    # the goal kept in the project (Plan ▸ Design goal…); the advisor's form is filled from it
-    goal = Goal(total_tokens=15e12, deadline_days=60, facility_kw_max=3000, rack_kw_max=45, max_servers=512)
-    row = goal_row(goal)
-    w.doc.push(SetFields(w.doc.project, "goal", "goal", **{n: getattr(row, n) for n in row.__slots__}))
+    fields = goal_row(goal)
+    w.doc.push(SetFields(w.doc.project, "goal", "goal", **{n: getattr(fields, n) for n in fields.__slots__}))
     dlg = AdvisorDialog(w)
     dlg.resize(1300, 760)
     dlg.show()
@@ -207,25 +205,29 @@ def shot_advisor(app: QApplication, tmp: Path) -> None:
     while time.perf_counter() < end:
         app.processEvents()
         time.sleep(0.02)
-    dlg.table.selectRow(1)
-    app.processEvents()
-    dlg.grab().save(str(OUT / "advisor.png"))
+    if row is not None:
+        dlg.table.selectRow(row)
+        app.processEvents()
+    dlg.grab().save(str(OUT / out))
     dlg.close()
     w.doc.undo_stack.setClean()  # the goal edit is not to be saved: no "save changes?" box on close
     w.close()
+
+
+def shot_advisor(app: QApplication, tmp: Path) -> None:
+    """Plan ▸ Design advisor on the issue's goal: Llama 3 70B on 15T tokens in 60 days, ≤ 3 MW, ≤ 45 kW racks."""
+    from gpuplanner.advisor import Goal
+
+    goal = Goal(total_tokens=15e12, deadline_days=60, facility_kw_max=3000, rack_kw_max=45, max_servers=512)
+    advisor_shot(app, tmp, goal, "advisor.png", row=1)
 
 
 def shot_advisor_serving(app: QApplication, tmp: Path) -> None:
     """Plan ▸ Design advisor on a serving goal stating every field `estimate --inference` takes: Llama 3 70B fp8,
     20 requests/s and 1,000 users thinking 3 s, MLPerf llama2-70b prompts, TTFT ≤ 80 ms at p99, TPOT ≤ 50 ms at
     p99, disaggregated, TensorRT-LLM's KV rule, ≤ 600 kW and 4 servers; in English and in Chinese."""
-    from concurrent.futures import ThreadPoolExecutor
-
     from gpuplanner.advisor import Goal
-    from gpuplanner.advisor.goal import goal_row
-    from gpuplanner.commands import SetFields
     from gpuplanner.ui import i18n
-    from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog
 
     goal = Goal(
         kind="inference", precision="fp8", requests_per_s=20, users=1000, think_time_s=3, prompt_len=222,
@@ -236,25 +238,7 @@ def shot_advisor_serving(app: QApplication, tmp: Path) -> None:
     for lang, name in (("en", "advisor-serving.png"), ("zh", "advisor-serving-zh.png")):
         i18n.set_language(lang)
         try:
-            w = window(app, tmp)
-            row = goal_row(goal)
-            w.doc.push(
-                SetFields(w.doc.project, "goal", "goal", **{n: getattr(row, n) for n in row.__slots__})
-            )
-            dlg = AdvisorDialog(w)
-            dlg.resize(1300, 760)
-            dlg.show()
-            with ThreadPoolExecutor(2) as ex:
-                dlg.search(executor=ex)
-                dlg.wait(600)
-            end = time.perf_counter() + 2
-            while time.perf_counter() < end:
-                app.processEvents()
-                time.sleep(0.02)
-            dlg.grab().save(str(OUT / name))
-            dlg.close()
-            w.doc.undo_stack.setClean()
-            w.close()
+            advisor_shot(app, tmp, goal, name)
         finally:
             i18n.set_language("en")
 

@@ -16,7 +16,7 @@ from gpuplanner.advisor import Goal
 from gpuplanner.advisor.goal import goal_row
 from gpuplanner.commands import SetFields
 from gpuplanner.ui import i18n
-from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog, serving_layout
+from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog, serving_layout, training_layout
 
 SERVING = Goal(
     kind="inference",
@@ -160,6 +160,10 @@ def test_the_front_and_details_name_things_as_the_window_does(window, qtbot, lan
 def test_the_serving_layout_in_estimates_words():
     agg = {"mode": "aggregated", "tp": 4, "pp": 2, "replicas": 3}
     assert serving_layout(agg, "en") == "3 replica(s) of TP4 PP2"
+    lay = {"tp": 2, "pp": 5, "dp": 128, "cp": 1, "ep": 1, "vpp": 8, "micro_batch": 1, "recompute": "none"}
+    assert training_layout(lay, "en") == "TP2 PP5 DP128 VPP8 mb1 no recompute"
+    assert training_layout(lay, "zh") == "TP2 PP5 DP128 VPP8 mb1 不重计算"
+    assert training_layout({}, "en") == ""
     assert serving_layout(dict(agg, pp=1), "zh") == "3 个 TP4 副本"
     dis = {
         "mode": "disaggregated",

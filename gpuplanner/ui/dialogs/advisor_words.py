@@ -59,7 +59,10 @@ def training_layout(lay: dict[str, Any], lang: str) -> str:
         parts.append(f"mb{lay['micro_batch']}")
     if lay.get("recompute"):  # "recompute selective" / 选择性重计算
         word = gtext.word("recompute", lay["recompute"], lang)
-        parts.append(word if lang == "zh" else f"recompute {word}")
+        if lang == "zh":
+            parts.append(word)
+        else:
+            parts.append("no recompute" if lay["recompute"] == "none" else f"recompute {word}")
     return " ".join(parts)
 
 
