@@ -216,8 +216,10 @@ def test_the_replicas_ttft_under_load_matches_the_simulation(case, load):
     """The waits of whole steps (serving_steps.py) under load, against the discrete-event simulation: the mean
     within 2 % at 50 % … 100 % of the rate that binds (405B: its p99 TTFT ≤ 6 s; the others their TPOT);
     before them the closed form was −6…−9 % (405B) and −29…−37 % (short prompts: an arrival waits for the step
-    in progress and the next one). The 405B p99 is within 8 % and not above the simulation (−6 %; it was −9 %).
-    The short-prompt p99 is still 18–27 % below (the spread of the step in progress is not in the quantile)."""
+    in progress and the next one). The 405B p99 is within 8 % and not above the simulation (−4…−5 %; it was −9 %,
+    then −6 % before the step terms' spread entered the percentile). The short-prompt p99 (llama2-70b, Mixtral)
+    is within 25 % and not above (−13…−22 %; −17…−27 % before the spread, which is second- and third-moment
+    only: the rest of the gap is the shape of the step terms' law beyond three moments and Y's spread)."""
     shape, tp, name, out, ttft, tpot = _LOADED[case]
     d = prompt_lengths(name)
     setup = ServingSetup(
@@ -238,9 +240,11 @@ def test_the_replicas_ttft_under_load_matches_the_simulation(case, load):
     attn = _attn(shape, tp, d.p, d.w)
     sim = _replica_ttfts(w, float(op.decode_batch[0]), lam, d.p, d.w / d.w.sum(), n, 11, attn)[n // 20 :]
     assert float(op.ttft_s[0]) == pytest.approx(float(sim.mean()), rel=0.02)
+    p99 = float(np.quantile(sim, 0.99))
     if case == "405b":
-        p99 = float(np.quantile(sim, 0.99))
         assert 0.92 * p99 <= float(op.ttft_target_s[0]) <= 1.005 * p99
+    else:
+        assert 0.75 * p99 <= float(op.ttft_target_s[0]) <= 1.005 * p99
 
 
 # A disaggregated prefill worker: a prompt longer than the token budget runs in chunks of at most the budget, so it

@@ -157,7 +157,7 @@ def ttft_quantile(
     times: `service_s` with `service_weights` (default: the own prefill, an M/G/1 queue of the prompts)."""
     s = np.asarray(own_s, dtype=np.float64)
     w = np.asarray(weights, dtype=np.float64)
-    w = w / w.sum()
+    w = w / w.sum(axis=-1, keepdims=True)  # (n,), or (..., n): each row its own weights
     r = np.clip(np.asarray(rho, dtype=np.float64), 0.0, 1.0)
     bad = ~np.all(np.isfinite(s), axis=-1) | (r >= 1.0)
     s = np.where(bad[..., None], 0.0, s)
@@ -177,7 +177,7 @@ def ttft_quantile(
             g = np.where(
                 x < 0, 1.0, np.where(none, 0.0, np.minimum(r_, c_ * np.exp(-g_ * np.maximum(x, 0.0))))
             )
-        return np.asarray(g @ w, dtype=np.float64)
+        return np.asarray(g @ w if w.ndim == 1 else (g * w).sum(axis=-1), dtype=np.float64)
 
     lo = np.zeros(r.shape)
     with np.errstate(divide="ignore", invalid="ignore"):

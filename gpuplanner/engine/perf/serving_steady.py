@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gpuplanner.engine.perf.serving_prompts import PromptLengths, pk_wait, ttft_quantile
-from gpuplanner.engine.perf.serving_steps import step_own_s
+from gpuplanner.engine.perf.serving_steps import step_own_s, two_points
 from gpuplanner.engine.perf.serving_tails import tpot_quantile
 from gpuplanner.engine.perf.serving_worker import ServingSetup, Worker
 
@@ -148,13 +148,19 @@ def _steady(w: Worker, setup: ServingSetup, d: _Decode, prefill: bool) -> Operat
         ok &= rho_w < 1.0
         # the waits of whole steps beyond the fluid queue: the step in progress at arrival, the no-prefill part
         # of steps, the end of the prompt's last step (serving_steps.py); the fluid own p·F/room inside
-        own = step_own_s(w, pl, pw, lam, T, B, room, wait, ok) + attn[None, :]
-        ttft = np.where(ok, np.where(ok[:, None], own, 0.0) @ pw, np.inf) + wait
         q = None if setup.ttft_percentile is None else setup.ttft_percentile / 100.0
+        if q is None:
+            own = step_own_s(w, pl, pw, lam, T, B, room, wait, ok) + attn[None, :]
+        else:
+            own, k2, k3 = step_own_s(w, pl, pw, lam, T, B, room, wait, ok, spread=True)
+            own = own + attn[None, :]
+        ttft = np.where(ok, np.where(ok[:, None], own, 0.0) @ pw, np.inf) + wait
         if q is None:
             ttft_t = ttft
         else:
-            ttft_t = ttft_quantile(own, pw, np.minimum(np.where(ok, rho_w, 1.0), 1.0), q, work, pw)
+            # the step terms' spread: each length's own as the two-point law of its first three moments
+            pts, pts_w = two_points(own, pw, np.where(ok[:, None], k2, 0.0), np.where(ok[:, None], k3, 0.0))
+            ttft_t = ttft_quantile(pts, pts_w, np.minimum(np.where(ok, rho_w, 1.0), 1.0), q, work, pw)
     else:
         rho = np.zeros_like(B)
         ttft = np.zeros_like(B)

@@ -36,6 +36,14 @@ arrive between the request's arrival and the start of its last step (τ = TTFT �
 Poisson count: one prompt (its length drawn from the histogram, capped at the room left) with probability
 P(1), two or more with the rest of the mean count. τ depends on the TTFT: a short fixed-point iteration.
 
+The spread (for a TTFT percentile): N and E vary from request to request; their variance and third cumulant
+(independent terms: cumulants add) go into the percentile as the two-point law with the same first three
+moments (the 2-node Gauss quadrature of the law, e.g. Golub & Welsch, Math. Comp. 23 (1969) 221–230), a
+mixture point per length beside the Cramér–Lundberg tail of W (serving_prompts.ttft_quantile). N: residual
+life, E[N^k] = E[zF·L^k + L^(k+1)/(k+1)] / T, with E[z³], E[z⁴] of a gamma law of z's mean and variance. E: the
+mixture over φ's atom and nodes, plus b × the fill, a compound Poisson count (cumulants λτ·E[min(P, cap)^k];
+variance at most cap²/4, the most a variable on [0, cap] has). Y (inside X) is kept at its mean.
+
 Checked against a discrete-event simulation of the replica (tests/unit/test_serving_chunks.py).
 """
 
@@ -69,6 +77,19 @@ def _mean_min(lengths: NDArray[Any], weights: NDArray[Any], cap: NDArray[Any]) -
     return np.asarray(np.where(c >= p[-1], float(w @ p), np.interp(c, knots, vals)), dtype=np.float64)
 
 
+def _moment_min(
+    lengths: NDArray[Any], weights: NDArray[Any], cap: NDArray[Any], k: int
+) -> NDArray[np.float64]:
+    """E[min(P, cap)^k] over the histogram."""
+    order = np.argsort(lengths)
+    p, w = lengths[order], weights[order]
+    below = np.concatenate([[0.0], np.cumsum(w * p**k)])
+    above = np.concatenate([[1.0], 1.0 - np.cumsum(w)])
+    c = np.asarray(cap, dtype=float)
+    j = np.searchsorted(p, c, side="right")
+    return np.asarray(below[j] + c**k * np.maximum(above[j], 0.0), dtype=np.float64)
+
+
 def step_own_s(
     w: Worker,
     lengths: NDArray[Any],
@@ -80,12 +101,15 @@ def step_own_s(
     wait: NDArray[Any],
     ok: NDArray[Any],
     iterations: int = 4,
-) -> NDArray[np.float64]:
+    spread: bool = False,
+) -> Any:
     """(rates, lengths): a request's TTFT less the M/G/1 wait W (module doc: E[Y] + E[N] + p·F/room + E), at the
     rates `lam` with their mean step T, decode batch B, room and W (`wait`); inf where not `ok`.
 
     Each rate is computed on its own (only the `ok` rates are), the nodes of φ on the leading axis of (nodes,
-    rates, lengths) arrays: their sums are the left-to-right sums of a trailing axis, value for value."""
+    rates, lengths) arrays: their sums are the left-to-right sums of a trailing axis, value for value.
+
+    spread: also return the (rates, lengths) variance and third cumulant of the step terms N + E (module doc)."""
     p = np.asarray(lengths, dtype=float)
     pw = np.asarray(weights, dtype=float)
     pw = pw / pw.sum()
@@ -94,7 +118,7 @@ def step_own_s(
     out = np.full((ok_.shape[0], p.shape[0]), np.inf)
     idx = np.flatnonzero(ok_)
     if not len(idx):
-        return out
+        return (out, out.copy(), out.copy()) if spread else out
     lam_, T_, B_, rm, W_ = (np.asarray(v, dtype=float)[idx] for v in (lam, T, B, room, wait))
     rm = np.maximum(rm, 1.0)
     a = w.step_s(B_, 0.0)
@@ -156,4 +180,54 @@ def step_own_s(
         np.multiply(last, xw, out=fill)
         tau = np.maximum(ttft - fill.sum(0), 0.0)
     out[idx] = ttft - W_[r3]
-    return out
+    if not spread:
+        return out
+    cum2, cum3 = np.full_like(out, np.inf), np.full_like(out, np.inf)
+    # N: E[N^k] = E[zF·L^k + L^(k+1)/(k+1)] / T (residual life); E[z³], E[z⁴] of a gamma law with z's mean and
+    # variance (each kept between its Cauchy–Schwarz bound and the one below: z ≤ 1)
+    ez_, ez2_ = np.maximum(ez, 1e-300), np.maximum(ez2, 1e-300)
+    theta = np.maximum(ez2 - ez * ez, 0.0) / ez_
+    ez3 = np.clip(ez2 * (ez + 2.0 * theta), ez2 * ez2 / ez_, ez2)
+    ez4 = np.clip(ez3 * (ez + 3.0 * theta), ez3 * ez3 / ez2_, ez3)
+    n2 = (a**2 * F * (ez - 2.0 * ez2 + ez3) + a**3 * (1.0 - 3.0 * ez + 3.0 * ez2 - ez3) / 3.0) / T_
+    n3 = (
+        a**3 * F * (ez - 3.0 * ez2 + 3.0 * ez3 - ez4)
+        + a**4 * (1.0 - 4.0 * ez + 6.0 * ez2 - 4.0 * ez3 + ez4) / 4.0
+    ) / T_
+    c2_n = np.maximum(n2 - n_res * n_res, 0.0)
+    c3_n = n3 - 3.0 * n_res * n2 + 2.0 * n_res**3
+    # E: a mixture over φ's atom and nodes of the last step's end (mean e_k) plus b × the fill, a compound
+    # Poisson count of later prompts (cumulants λτ·E[min(P, cap)^k]; its variance at most cap²/4)
+    e_k = last - rest_f
+    count = lam_[r3] * tau
+    f2 = count * _moment_min(p, pw, cap, 2)
+    f3 = count * _moment_min(p, pw, cap, 3)
+    shrink = np.minimum(1.0, cap * cap / 4.0 / np.maximum(f2, 1e-300))
+    f2 *= shrink * b[k3] ** 2
+    f3 *= shrink**1.5 * b[k3] ** 3
+    m = (e_k * xw).sum(0)
+    r2 = ((f2 + e_k * e_k) * xw).sum(0)
+    r3_ = ((f3 + 3.0 * e_k * f2 + e_k**3) * xw).sum(0)
+    cum2[idx] = c2_n[r3] + np.maximum(r2 - m * m, 0.0)
+    cum3[idx] = c3_n[r3] + r3_ - 3.0 * m * r2 + 2.0 * m**3
+    return out, cum2, cum3
+
+
+def two_points(
+    own: NDArray[Any], weights: NDArray[Any], k2: NDArray[Any], k3: NDArray[Any]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Each length's own time (rates, n) with the step terms' variance k2 and third cumulant k3 as the two-point
+    law with those three moments (the 2-node Gauss quadrature of the law: x1·x2 = −1, x1 + x2 = skewness, weight
+    1/(1 + x2²) at x2): (rates, 2n) times and (rates, 2n) weights for serving_prompts.ttft_quantile."""
+    sd = np.sqrt(np.where(np.isfinite(k2), k2, 0.0))
+    big = sd > 1e-12  # a spread below a picosecond is none
+    k3_ = np.where(big & np.isfinite(k3), k3, 0.0)
+    sk = k3_ / np.where(big, sd, 1.0) ** 3
+    root = np.sqrt(sk * sk + 4.0)
+    x1, x2 = (sk - root) / 2.0, (sk + root) / 2.0
+    w2 = 1.0 / (1.0 + x2 * x2)
+    pw = np.asarray(weights, dtype=float)
+    pw = pw / pw.sum()
+    times = np.concatenate([np.maximum(own + sd * x1, 0.0), own + sd * x2], axis=-1)
+    ws = np.concatenate([pw * (1.0 - w2), pw * w2], axis=-1)
+    return np.asarray(times, dtype=np.float64), np.asarray(ws, dtype=np.float64)
