@@ -15,7 +15,7 @@ from gpuplanner.engine.arrays import IntArray
 from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.fabric.fabric_graph import FabricGraph
-from gpuplanner.engine.perf.request import default_kv_bytes
+from gpuplanner.engine.perf.request import default_kv_bytes, kv_precision_of
 from gpuplanner.engine.perf.sentences import refusal_msg
 from gpuplanner.engine.perf.serving import ServingPlan, ServingSetup, plan_serving
 from gpuplanner.engine.workload import WorkloadResult, analyze_workload, cluster_of, shape_of
@@ -111,7 +111,7 @@ def serving_setup(w: Workload) -> ServingSetup:
         prompt_len=w.prompt_len,
         output_len=w.output_len,
         precision=w.precision,
-        kv_precision="fp8" if kv_bytes == 1 else ("bf16" if w.precision == "fp8" else None),
+        kv_precision=kv_precision_of(kv_bytes),  # as estimate --inference and the advisor name it
         ttft_s=getattr(w, "ttft_target_s", 0.0) or None,
         tpot_s=getattr(w, "tpot_target_s", 0.0) or None,
         think_time_s=getattr(w, "think_time_s", 0.0) or 0.0,

@@ -206,7 +206,7 @@ def load_runs(path: str | Path | None = None) -> tuple[InferenceRun, ...]:
 def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> ServingPlan:
     """The serving plan `gpuplanner estimate --inference` prints for these options (its `serving` block):
     the capacity of `gpus` GPUs within the targets, with the layout that gives the most."""
-    from gpuplanner.engine.perf.request import cluster_of, shape_of
+    from gpuplanner.engine.perf.request import cluster_of, default_kv_bytes, kv_precision_of, shape_of
     from gpuplanner.engine.perf.serving import ServingSetup, plan_serving
 
     if catalog is None:
@@ -220,7 +220,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
             field="--precision",
             value=precision,
         )
-    kv_bytes = req.get("kv_bytes") or (1 if precision in ("fp8", "fp4") else 2)
+    kv_bytes = req.get("kv_bytes") or default_kv_bytes(precision)
     dist = None
     if req.get("prompt_dataset"):  # the prompt lengths its requests draw from (inference_datasets.yaml)
         from gpuplanner.engine.perf.serving_prompts import prompt_lengths
@@ -230,7 +230,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
         prompt_len=int(req["prompt"]),
         output_len=int(req["output"]),
         precision=precision,
-        kv_precision="fp8" if kv_bytes == 1 else "bf16",
+        kv_precision=kv_precision_of(kv_bytes),
         ttft_s=req.get("ttft"),
         tpot_s=req.get("tpot"),
         ttft_percentile=req.get("ttft_percentile"),
