@@ -112,6 +112,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "word.serving_limit.ttft": ("ttft", "TTFT 目标"),
     "word.serving_limit.kv cache": ("kv cache", "KV 缓存容量"),
     "word.serving_limit.memory": ("memory", "显存"),
+    "word.serving_limit.max seqs": ("max seqs", "最大并发序列数"),
     "word.serving_limit.compute": ("compute", "算力"),
     "word.serving_limit.token budget": ("token budget", "批处理 token 预算"),
     "word.serving_limit.prefill compute": ("prefill compute", "预填充算力"),

@@ -19,6 +19,11 @@ and waits in an M/D/1 queue of token-budget batches, whose quantile comes from K
 (J. F. C. Kingman, "The single server queue in heavy traffic", Proc. Cambridge Phil. Soc. 57, 1961): the GI/G/1
 wait is approximately exponential; with P(wait > 0) = ρ, the wait given one has mean E[W]/ρ, so the q-quantile
 is (E[W]/ρ)·ln(ρ/(1 − q)) (0 while ρ ≤ 1 − q).
+
+A deployment's cap on sequences at once (ServingSetup.max_seqs: vLLM --max-num-seqs, TensorRT-LLM max_batch_size;
+else the stack's default, Worker.max_seqs) bounds the steady decode batch: a rate whose B = λ·O·T exceeds it is
+infeasible ("max seqs"), so the capacity ends where B reaches the cap, i.e. max_seqs / (O · T(cap)) requests/s.
+This is a mean-value bound: requests waiting for a free slot near the cap (an M/G/c wait) are not added to TTFT.
 """
 
 from __future__ import annotations
@@ -168,6 +173,9 @@ def _steady(w: Worker, setup: ServingSetup, d: _Decode, prefill: bool) -> Operat
     kv = B * (isl + osl / 2.0) + np.where(np.isfinite(ttft), lam * ttft * isl / 2.0, np.inf)
     limit = np.full(lam.shape, "", dtype=object)
     limit[kv > w.kv_capacity_tokens] = "kv cache"
+    limit[np.asarray(B) > w.max_seqs] = (
+        "max seqs"  # the deployment's cap on sequences at once (ServingSetup.max_seqs)
+    )
     limit[(rho >= 1) | (room <= 0)] = "token budget"
     limit[~finite] = "compute"
     feasible = (limit == "") & w.fits
@@ -238,9 +246,11 @@ def prefill_service(w: Worker, setup: ServingSetup) -> tuple[float, float, float
 
     A prompt runs in chunks of at most the token budget (chunked_prefill_s): one longer than the budget costs
     its own tokens plus one step's fixed part per chunk. A full batch is ⌊budget / P⌋ whole prompts in one
-    step, or one prompt when P exceeds the budget."""
+    step, or one prompt when P exceeds the budget; never more prompts than the worker's max_seqs."""
     isl = setup.prompt_len
     k = max(1, w.budget_tokens // isl)
+    if k > w.max_seqs:  # a stated cap on sequences at once (ServingSetup.max_seqs)
+        k = max(1, int(w.max_seqs))
     one = float(chunked_prefill_s(w, 0.0, float(isl), float(w.budget_tokens)))
     full = float(w.step_s(0.0, float(k * isl))) if isl <= w.budget_tokens else one
     transfer = isl * w.kv_token_total_byte / w.nic_byte_per_s
@@ -365,6 +375,7 @@ def _surely_unmet(w: Worker, setup: ServingSetup, d: _Decode, prefill: bool) -> 
     if prefill:
         out |= np.divide(d.C, d.room, out=np.full_like(d.C, np.inf), where=d.room > 0) >= 1
     out |= d.B * (isl + osl / 2.0) > w.kv_capacity_tokens
+    out |= np.asarray(d.B) > w.max_seqs
     if setup.tpot_s is not None:
         q = None if setup.tpot_percentile is None else setup.tpot_percentile / 100.0
         out |= np.where(d.finite, tpot_quantile(w, d.T, d.B, q), np.inf) > setup.tpot_s
@@ -391,7 +402,8 @@ def _first_unmet(
 
 def at_concurrency(w: Worker, setup: ServingSetup, users: float, prefill: bool = True) -> Operating:
     """The steady state of one worker with `users` requests always in flight (closed loop, no think time:
-    the load of a benchmark client at fixed concurrency). λ·latency(λ) grows with λ: bisection."""
+    the load of a benchmark client at fixed concurrency). λ·latency(λ) grows with λ: bisection. Rates whose decode
+    batch would exceed the worker's max_seqs are infeasible (infinite latency), so the state found never exceeds it."""
     isl, osl = float(setup.prompt_len), float(setup.output_len)
     toks = osl + (isl if prefill else 0.0)
     b = osl * (w.mem_b_s + w.cmp_b_s) + (isl if prefill else 0.0) * w.cmp_c_s + toks * w.k_tok_s

@@ -8,7 +8,9 @@ all-reduce bytes per decode token) per extra sequence, so the request's TPOT var
 its lifetime. For M/D/∞ the occupancy's autocorrelation over a lag τ is 1 − τ/D for τ < D (D = the service
 time), and the variance of its mean over a window of length D is (2/3)·Var(B) = (2/3)·B. The q-quantile is
 then TPOT + z_q·s·√(2B/3) (normal approximation of a Poisson mean, B in the hundreds). The variation of the
-prefill tokens per step is not counted: the chunk-budget queue smooths it.
+prefill tokens per step is not counted: the chunk-budget queue smooths it. With a cap on sequences at once
+(Worker.max_seqs) no request decodes beside more than the cap, so the quantile's excess over the mean step is at
+most s·(cap − B).
 """
 
 from __future__ import annotations
@@ -31,5 +33,8 @@ def tpot_quantile(
         return t
     z = NormalDist().inv_cdf(q)
     per_seq = w.mem_b_s + w.cmp_b_s + w.k_tok_s  # one more decoding sequence in every step
-    spread = per_seq * np.sqrt(2.0 * np.maximum(np.asarray(decode_batch, dtype=np.float64), 0.0) / 3.0)
+    b = np.maximum(np.asarray(decode_batch, dtype=np.float64), 0.0)
+    spread = per_seq * np.sqrt(2.0 * b / 3.0)
+    if np.isfinite(w.max_seqs):  # a capped batch: no request decodes beside more than max_seqs sequences
+        spread = np.minimum(spread, per_seq * np.maximum(w.max_seqs - b, 0.0) / max(z, 1e-12))
     return np.asarray(t + z * spread, dtype=np.float64)

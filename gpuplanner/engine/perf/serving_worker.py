@@ -73,6 +73,10 @@ class ServingSetup:
     # the share of that rule as a deployment set it (vllm: --gpu-memory-utilization; trtllm:
     # free_gpu_memory_fraction), in (0, 1]; None = the stack's default (serving.yaml)
     kv_fraction: float | None = None
+    # the most sequences one replica (or decode worker) runs at once, as a deployment caps it (vLLM
+    # --max-num-seqs, TensorRT-LLM max_batch_size, an MLPerf config's gpu_batch_size); None = the stack's
+    # default (serving.yaml: vLLM's by GPU memory; TensorRT-LLM's is not sourced, so uncapped)
+    max_seqs: int | None = None
 
     def __post_init__(self) -> None:
         if self.serving_stack not in SERVING_STACKS:
@@ -111,6 +115,12 @@ class ServingSetup:
                 text.Msg("error.kv_fraction", {"value": self.kv_fraction}),
                 field="kv_fraction",
                 value=self.kv_fraction,
+            )
+        if self.max_seqs is not None and (
+            isinstance(self.max_seqs, bool) or not isinstance(self.max_seqs, int) or self.max_seqs < 1
+        ):
+            raise ValidationError(
+                text.Msg("error.max_seqs", {"value": self.max_seqs}), field="max_seqs", value=self.max_seqs
             )
         if self.think_time_s < 0:
             raise ValidationError(text.Msg("error.think_time_negative"), field="think_time_s")
@@ -154,6 +164,9 @@ class Worker:
     nic_byte_per_s: float  # the worker's NICs for a KV transfer (line rate × efficiency × fabric share)
     fits: bool
     refusal: str = ""
+    # the most sequences the worker runs at once (ServingSetup.max_seqs, else the stack's default;
+    # inf = uncapped): the steady decode batch never exceeds it (serving_steady.py)
+    max_seqs: float = float("inf")
     refusal_msg: text.Msg | None = field(default=None, repr=False, compare=False)  # the refusal as a message
     # per length of setup.prompt_dist: seconds of its prompt's attention beyond what cmp_c_s charges its tokens
     # (cmp_c_s takes the token-weighted mean of the keys attended; zero on average over the tokens); () = none
@@ -247,6 +260,18 @@ def kv_cache_fraction(stack: str, sa: Assumptions, stated: float | None = None) 
     if stated is not None:
         return float(stated)
     return sa.number("kv_cache_free_memory_fraction" if stack == "trtllm" else "kv_cache_memory_fraction")
+
+
+def max_seqs_of(setup: ServingSetup, cluster: ClusterSpec, sa: Assumptions) -> float:
+    """The most sequences a worker runs at once: the setup's max_seqs, else its serving stack's default
+    (serving.yaml). vllm: EngineArgs.get_batch_defaults, 1024 on a GPU of at least 70 GiB whose name is not an
+    A100 (vllm_max_num_seqs_large_gpu), else 256 (vllm_max_num_seqs); trtllm: no sourced default, uncapped."""
+    if setup.max_seqs is not None:
+        return float(setup.max_seqs)
+    if setup.serving_stack != "vllm":
+        return float("inf")
+    large = cluster.mem_gb * 1e9 >= 70 * 2**30 and "a100" not in cluster.gpu_name.lower()
+    return sa.number("vllm_max_num_seqs_large_gpu" if large else "vllm_max_num_seqs")
 
 
 def kv_cache_gb(
@@ -399,6 +424,7 @@ def worker(
         nic_byte_per_s=nic * cluster.factor("dp"),
         fits=bool(fits),
         refusal=refusal_msg.render("en") if refusal_msg else "",
+        max_seqs=max_seqs_of(setup, cluster, sa),
         refusal_msg=refusal_msg,
         length_attn_s=length_attn,
     )

@@ -51,6 +51,7 @@ INFERENCE_KEYS = SHAPE_KEYS | {
     "serving",
     "serving_stack",
     "kv_fraction",
+    "max_seqs",
 }
 # what `estimate --inference --precision` accepts (cli/estimate_cmd.py); fp4 is NVFP4 weights and activations
 STATED_PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
@@ -162,6 +163,18 @@ def _run_of(r: Any, i: int, path: str) -> InferenceRun:
                 entry=r["id"],
                 field="kv_fraction_source",
             )
+    if (
+        "max_seqs" in req
+    ):  # the cap on sequences at once the row's source sets (estimate --inference --max-seqs)
+        m = req["max_seqs"]
+        if not isinstance(m, int) or isinstance(m, bool) or m < 1:
+            raise CatalogError(
+                text.Msg("error.max_seqs", {"value": m}), file=path, entry=r["id"], field="max_seqs", value=m
+            )
+        if not str(r.get("max_seqs_source") or "").strip():
+            raise CatalogError(
+                text.Msg("error.valinf_max_seqs_source"), file=path, entry=r["id"], field="max_seqs_source"
+            )
     if excluded and excluded not in EXCLUDED:
         raise CatalogError(
             text.Msg("error.valinf_excluded", {"value": excluded, "known": ", ".join(EXCLUDED)}),
@@ -238,6 +251,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
         prompt_dist=dist,
         serving_stack=req.get("serving_stack") or "vllm",
         kv_fraction=req.get("kv_fraction"),
+        max_seqs=req.get("max_seqs"),
     )
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
     return plan_serving(
