@@ -55,6 +55,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "trtllm free_gpu_memory_fraction (MLPerf harnesses: kvcache_free_gpu_mem_frac); default: the stack's "
         "documented default, catalogs/assumptions/serving.yaml",
     )
+    g.add_argument(
+        "--max-seqs",
+        type=int,
+        help="the most sequences one replica (or decode worker) runs at once, as your deployment caps it: vllm "
+        "--max-num-seqs, trtllm max_batch_size (MLPerf configs: gpu_batch_size); default: the stack's default "
+        "(vllm 1024 on GPUs of 70 GiB or more, else 256; trtllm uncapped), catalogs/assumptions/serving.yaml",
+    )
 
 
 def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") -> int:
@@ -108,6 +115,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         prompt_dist=dist,
         serving_stack=args.serving_stack,
         kv_fraction=args.kv_fraction,
+        max_seqs=_max_seqs(args.max_seqs),
     )
     plan = plan_serving(
         shape,
@@ -124,6 +132,8 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
     data["serving_stack"] = args.serving_stack
     if args.kv_fraction is not None:
         data["kv_fraction"] = args.kv_fraction
+    if args.max_seqs is not None:
+        data["max_seqs"] = args.max_seqs
     data["serving"] = plan.to_json()
     # error ranges from the published serving results (`gpuplanner validate --inference`)
     from gpuplanner.engine.perf.bands_inference import serving_ranges
@@ -137,6 +147,13 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
     else:
         _print_text(static, plan, args, tp, data["serving_ranges"], shape, scenario, lang)
     return 0 if static.fits or plan.fits else EXIT_BAD_INPUT
+
+
+def _max_seqs(value: int | None) -> int | None:
+    """--max-seqs as ServingSetup.max_seqs: refused below 1, naming the option."""
+    if value is not None and value < 1:
+        raise ValidationError(text.Msg("error.max_seqs", {"value": value}), field="--max-seqs", value=value)
+    return value
 
 
 def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, lang: str) -> None:
@@ -177,7 +194,7 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
             ("perf.inf.refusal", why.render(lang) if why.render("en") == static.refusal else static.refusal)
         )
     print_pairs([(say(k), v) for k, v in pairs])
-    print(settings_line(args.serving_stack, args.prompt_dataset, args.kv_fraction, lang))
+    print(settings_line(args.serving_stack, args.prompt_dataset, args.kv_fraction, lang, args.max_seqs))
     print(_plan_text(plan, args, lang))
     if plan.fits and rng["output_tokens_per_s_range"]:
         lo, hi = rng["output_tokens_per_s_range"]
@@ -185,9 +202,12 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
         print("  " + say("perf.srv.range", lo=lo, hi=hi, explanation=explanation))
 
 
-def settings_line(stack: str, dataset: str | None, kv_fraction: float | None, lang: str) -> str:
+def settings_line(
+    stack: str, dataset: str | None, kv_fraction: float | None, lang: str, max_seqs: int | None = None
+) -> str:
     """The serving settings a plan is for, in ``lang``: the stack's KV-cache rule, the prompt-length dataset
-    (its mean) and the KV-cache share when one is stated (`estimate --inference`, `analyze`)."""
+    (its mean), the KV-cache share and the cap on sequences at once when stated (`estimate --inference`,
+    `analyze`)."""
     if dataset:
         from gpuplanner.engine.perf.serving_prompts import prompt_lengths
 
@@ -197,6 +217,8 @@ def settings_line(stack: str, dataset: str | None, kv_fraction: float | None, la
         line = text.render("perf.srv.settings", lang, stack=stack)
     if kv_fraction is not None:
         line += text.render("perf.srv.kv_fraction", lang, share=kv_fraction)
+    if max_seqs is not None:
+        line += text.render("perf.srv.max_seqs", lang, n=max_seqs)
     return line
 
 

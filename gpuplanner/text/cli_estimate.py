@@ -89,6 +89,11 @@ ESTIMATE: dict[str, tuple[str, str]] = {
     ),
     # a stated KV-cache share (estimate --kv-fraction, a workload's kv_fraction), after the settings above
     "perf.srv.kv_fraction": ("; KV-cache share {share:g}", "；KV 缓存显存占比 {share:g}"),
+    # a stated cap on sequences at once (estimate --max-seqs, a workload's max_seqs), after the KV-cache share
+    "perf.srv.max_seqs": (
+        "; at most {n:,} sequences at once per replica",
+        "；每个副本最多同时运行 {n:,} 个序列",
+    ),
     "perf.srv.no_fit": ("serving: does not fit — {why}", "推理服务：显存放不下 — {why}"),
     "perf.srv.capacity": (
         "serving ({mode@serving_mode}): capacity of {gpus} GPUs — {layout}",
