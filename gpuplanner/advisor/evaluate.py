@@ -164,6 +164,7 @@ def serving_setup(goal: Goal) -> ServingSetup:
         prompt_dist=dist,
         serving_stack=goal.serving_stack,
         kv_fraction=goal.kv_fraction or None,
+        max_seqs=goal.max_seqs or None,  # 0 = the serving stack's default
     )
 
 
@@ -216,6 +217,8 @@ def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape, mode: str = SERVI
     }
     if setup.kv_fraction is not None:  # stated (estimate's JSON names it then too)
         out["kv_fraction"] = setup.kv_fraction
+    if setup.max_seqs is not None:  # stated (estimate's JSON names it then too)
+        out["max_seqs"] = setup.max_seqs
     return out
 
 
@@ -330,6 +333,7 @@ def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
         ttft_percentile=goal.ttft_percentile,
         tpot_percentile=goal.tpot_percentile,
         kv_fraction=goal.kv_fraction,
+        max_seqs=goal.max_seqs,
     )
 
 

@@ -76,6 +76,9 @@ class Goal:
     # inference: the serving stack's KV-cache share as the deployment sets it (--kv-fraction: vLLM
     # --gpu-memory-utilization, TensorRT-LLM free_gpu_memory_fraction), in (0, 1]; 0 = the stack's default
     kv_fraction: float = 0.0
+    # inference: the most sequences one replica runs at once as the deployment caps it (--max-seqs: vLLM
+    # --max-num-seqs, TensorRT-LLM max_batch_size); 0 = the stack's default
+    max_seqs: int = 0
 
     def __post_init__(self) -> None:
         check(self)
@@ -111,6 +114,13 @@ def check(g: Goal) -> None:
             g.kv_fraction,
             "a share above 0 and at most 1 (vLLM --gpu-memory-utilization, TensorRT-LLM "
             "free_gpu_memory_fraction), or 0 for the serving stack's default",
+        )
+    if isinstance(g.max_seqs, bool) or not isinstance(g.max_seqs, int) or g.max_seqs < 0:
+        raise bad(
+            "max_seqs",
+            g.max_seqs,
+            "a whole number of sequences ≥ 1 (vLLM --max-num-seqs, TensorRT-LLM max_batch_size), or 0 for the "
+            "serving stack's default",
         )
     for name in ("ttft_percentile", "tpot_percentile"):
         if not getattr(g, name) < 100:

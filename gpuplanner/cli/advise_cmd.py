@@ -34,6 +34,7 @@ _FLOAT = {
     "kv_fraction": "--kv-fraction",
 }
 _INT = {
+    "max_seqs": "--max-seqs",
     "global_batch": "--global-batch",
     "prompt_len": "--prompt-len",
     "output_len": "--output-len",
@@ -98,6 +99,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "kv_fraction": "inference goals: the --serving-stack's KV-cache share as your deployment sets it, in (0, 1] "
         "(vllm --gpu-memory-utilization, trtllm free_gpu_memory_fraction); default 0: the stack's documented "
         "default, as estimate --kv-fraction",
+        "max_seqs": "inference goals: the most sequences one replica runs at once, as your deployment caps it (vllm "
+        "--max-num-seqs, trtllm max_batch_size); default 0: the stack's default, as estimate --max-seqs",
     }
     for table, conv in ((_FLOAT, float), (_INT, int)):
         for dest, opt in table.items():
@@ -331,6 +334,8 @@ def _serving_extras(g) -> str:
     out = f", {g.serving_stack}" if g.serving_stack != "vllm" else ""
     if g.kv_fraction:
         out += f", KV-cache share {g.kv_fraction:g}"
+    if g.max_seqs:
+        out += f", at most {g.max_seqs:,} sequences at once per replica"
     if g.prompt_dataset:
         out += f", prompts as {g.prompt_dataset}"
     return out

@@ -103,7 +103,8 @@ def _servers_of(c: Compiled, partition: str) -> IntArray | None:
 def serving_setup(w: Workload) -> ServingSetup:
     """What the inference workload serves, as estimate --inference would serve it: its prompt and output
     lengths, precision, targets (at their percentiles: 0 = in the mean) and serving settings (serving_stack,
-    prompt_dataset, and the stack's KV-cache share kv_fraction as --kv-fraction: 0 = the stack's default).
+    prompt_dataset, the stack's KV-cache share kv_fraction as --kv-fraction and its cap on sequences at once
+    max_seqs as --max-seqs: 0 = the stack's default).
     KV-cache bytes 0 (not stated) take estimate's default: 1 with fp8/fp4 weights, else 2
     (request.default_kv_bytes)."""
     kv_bytes = w.kv_bytes or default_kv_bytes(w.precision)
@@ -118,6 +119,7 @@ def serving_setup(w: Workload) -> ServingSetup:
         ttft_percentile=getattr(w, "ttft_percentile", 0.0) or None,  # 0 = in the mean
         tpot_percentile=getattr(w, "tpot_percentile", 0.0) or None,
         kv_fraction=getattr(w, "kv_fraction", 0.0) or None,  # 0 = the serving stack's default
+        max_seqs=getattr(w, "max_seqs", 0) or None,  # 0 = the serving stack's default
         **workload_serving_settings(w),
     )
 
@@ -157,6 +159,8 @@ def _serve(c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
         setup.kv_fraction is not None
     ):  # stated only, as estimate --kv-fraction's JSON (the keys stay otherwise)
         entry.extra["kv_fraction"] = setup.kv_fraction
+    if setup.max_seqs is not None:  # stated only, as estimate --max-seqs's JSON
+        entry.extra["max_seqs"] = setup.max_seqs
     if not cap.fits:
         entry.error = cap.refusal_msg or cap.refusal  # a Msg: said in the output's language
     return entry

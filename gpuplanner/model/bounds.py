@@ -55,6 +55,7 @@ BOUNDS: dict[tuple[str, str], tuple[float, float]] = {
     ),  # 0 = in the mean; 100 itself is refused (model/validate.py)
     ("workloads", "tpot_percentile"): (0.0, 100.0),
     ("workloads", "kv_fraction"): (0.0, 1.0),  # 0 = not stated (the serving stack's default), else (0, 1]
+    ("workloads", "max_seqs"): (0, 10_000_000),  # 0 = not stated (the serving stack's default), else ≥ 1
     ("site", "ambient_temp_c"): (-60.0, 60.0),
     ("site", "utility_kw_available"): (0.0, 1.0e8),
     ("site", "target_pue"): (0.0, 10.0),
@@ -93,6 +94,7 @@ BOUNDS: dict[tuple[str, str], tuple[float, float]] = {
     ("goal", "users"): (0.0, 1.0e9),
     ("goal", "think_time_s"): (0.0, 86_400.0),
     ("goal", "kv_fraction"): (0.0, 1.0),  # 0 = not stated (the serving stack's default), else (0, 1]
+    ("goal", "max_seqs"): (0, 10_000_000),  # 0 = not stated (the serving stack's default), else ≥ 1
     # racks
     ("racks", "position"): (1, 100_000),
     ("racks", "power_budget_kw"): (0.0, 100_000.0),

@@ -217,6 +217,10 @@ class Workload:
     # --gpu-memory-utilization, TensorRT-LLM free_gpu_memory_fraction), in (0, 1]; 0 = not stated (the stack's
     # default). Appended: older files lack the column and read 0
     kv_fraction: float = 0.0
+    # the most sequences one replica runs at once as the deployment caps it (estimate --max-seqs: vLLM
+    # --max-num-seqs, TensorRT-LLM max_batch_size); 0 = not stated (the stack's default). Appended: older files
+    # lack the column and read 0
+    max_seqs: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +328,8 @@ class DesignGoal:
     # the serving stack's KV-cache share as deployed (--kv-fraction), in (0, 1]; 0 = not stated (the stack's rule).
     # Appended: older files lack the column and read 0
     kv_fraction: float = 0.0
+    # the most sequences one replica runs at once (--max-seqs); 0 = not stated (the stack's default). Appended
+    max_seqs: int = 0
 
 
 ROW_TYPES: dict[str, type] = {

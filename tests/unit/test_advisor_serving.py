@@ -39,6 +39,8 @@ def _estimate_json(goal: Goal, server: str, gpus: int) -> dict:
         argv += ["--prompt-dataset", goal.prompt_dataset]
     if goal.kv_fraction:
         argv += ["--kv-fraction", repr(goal.kv_fraction)]
+    if goal.max_seqs:
+        argv += ["--max-seqs", str(goal.max_seqs)]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         rc = main(argv)
@@ -75,6 +77,10 @@ NEW_FIELD_CASES_WITHOUT = [
      "nvidia-dgx-h100", 16),
     (_goal("llama3-70b", "bf16", tpot_s_max=0.2, serving_stack="trtllm", kv_fraction=0.5), {"kv_fraction": 0.0},
      "nvidia-dgx-b200", 8),
+    # the deployment's cap on sequences at once (--max-seqs), where it binds below the KV cache and the targets
+    (_goal("llama3-70b", "fp8", tpot_s_max=0.2, max_seqs=64), {"max_seqs": 0}, "nvidia-dgx-h100", 16),
+    (_goal("llama3-70b", "fp8", serving_stack="trtllm", max_seqs=32, serving_mode="disaggregated"), {"max_seqs": 0},
+     "nvidia-dgx-b200", 16),
 ]  # fmt: skip
 NEW_FIELD_CASES = [(g, srv, n) for g, _without, srv, n in NEW_FIELD_CASES_WITHOUT]
 
@@ -169,6 +175,9 @@ def test_the_advisors_rate_is_what_estimate_inference_prints(goal: Goal, server:
     assert cap["serving_stack"] == goal.serving_stack
     assert cap["prompt_dataset"] == (goal.prompt_dataset or None)
     assert cap.get("kv_fraction") == whole.get("kv_fraction") == (goal.kv_fraction or None)  # stated only
+    assert cap.get("max_seqs") == whole.get("max_seqs") == (goal.max_seqs or None)  # stated only
+    if goal.max_seqs:
+        assert 0 < cap["batch"] <= goal.max_seqs
     assert cap["kv_cache_gb"] == pytest.approx(cli["kv_cache_gb_per_gpu"], rel=1e-9, abs=0)
     if not (goal.ttft_percentile or goal.tpot_percentile):
         assert cap["targets_at"] == "mean"

@@ -1,7 +1,8 @@
 """An inference workload states the serving settings `estimate --inference` takes: `serving_stack` (how the KV
 cache is sized: vllm / trtllm, "" = vllm as the command line's default), `prompt_dataset` (prompt lengths as
 in a dataset of catalogs/validation/inference_datasets.yaml, "" = every prompt is prompt_len) and `kv_fraction`
-(the stack's KV-cache share as deployed, `--kv-fraction`; 0 = the stack's default).
+(the stack's KV-cache share as deployed, `--kv-fraction`; 0 = the stack's default) and `max_seqs` (the most
+sequences one replica runs at once, `--max-seqs`; 0 = the stack's default).
 
 Oracle: the command line. A saved and reopened project's inference workload serves exactly what
 `gpuplanner estimate --inference --serving-stack X --prompt-dataset D --json` prints for the same cluster,
@@ -179,6 +180,42 @@ def test_a_workloads_kv_fraction_serves_what_estimate_kv_fraction_prints(cluster
         assert got == cli["serving"], (n_users, got, cli["serving"])
     assert d["serving"]["fits"] and d["serving"]["max_requests_per_s"] > 0
     # where the KV cache binds, the share moves the capacity (the comparison is not vacuous)
+    base = entries["w2"]["serving"]["max_requests_per_s"]
+    assert (abs(d["serving"]["max_requests_per_s"] - base) > 1e-3 * base) == binds, (base, d["serving"])
+
+
+MAX_SEQS_CASES = [  # (serving_stack, max_seqs, precision, serving mode, TTFT/TPOT targets, the cap binds)
+    ("", 48, "fp8", "aggregated", False, True),
+    ("trtllm", 32, "fp8", "disaggregated", True, True),
+    ("vllm", 100000, "bf16", "best", True, False),  # far above what KV memory holds: nothing moves
+]
+
+
+@pytest.mark.parametrize(("stack", "cap", "precision", "mode", "targets", "binds"), MAX_SEQS_CASES)
+def test_a_workloads_max_seqs_serves_what_estimate_max_seqs_prints(cluster_file, tmp_path, stack, cap, precision,
+                                                                   mode, targets, binds):  # fmt: skip
+    """max_seqs (0 = not stated: the stack's default) is estimate's --max-seqs: the saved and reopened workload
+    serves what the command prints with it, capacity and GPUs needed alike; the JSON names it only when stated."""
+    output = 256 if targets else 2048
+    project = open_project(cluster_file)
+    common = dict(kind="inference", model_id="llama3-70b", prompt_len=1024, output_len=output,
+                  ttft_target_s=2.0 if targets else 0.0, tpot_target_s=0.05 if targets else 0.0,
+                  precision=precision, serving_mode=mode, users=300, serving_stack=stack)  # fmt: skip
+    project.insert("workloads", Workload(id="w1", name="chat", max_seqs=cap, **common))
+    project.insert("workloads", Workload(id="w2", name="chat-default", **common))
+    path = tmp_path / "seqs.gpuplan"
+    save_project(project, path)
+    entries = {e.id: e.to_json() for e in analyze_project(open_project(path)).workloads}
+    d = entries["w1"]
+    assert d["max_seqs"] == cap and "max_seqs" not in entries["w2"]  # stated only, as estimate's JSON
+    for n_users, got in ((0, d["serving"]), (300, d["needed"])):
+        args = _args(stack, "", "llama3-70b", precision, mode, targets, 1024, output, n_users)
+        rc, out, err = _cli([*args, "--max-seqs", str(cap)])
+        assert out, err
+        cli = json.loads(out)
+        assert cli["max_seqs"] == cap
+        assert got == cli["serving"], (n_users, got, cli["serving"])
+    assert d["serving"]["fits"] and 0 < d["serving"]["decode_batch"] <= cap
     base = entries["w2"]["serving"]["max_requests_per_s"]
     assert (abs(d["serving"]["max_requests_per_s"] - base) > 1e-3 * base) == binds, (base, d["serving"])
 
