@@ -133,6 +133,7 @@ ENGLISH_LABELS = {
     "kv_heads": "KV heads",
     "kv_bytes": "KV-cache bytes per value",
     "kv_fraction": "KV-cache memory share",
+    "max_seqs": "max sequences at once",
     "top_k": "experts per token (top-k)",
     "seq_len": "sequence length (tokens)",
     "prompt_len": "prompt length (tokens)",
@@ -311,6 +312,9 @@ def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:
         spin = _int_spin(name, rng)
         if name == "kv_bytes" and rng[0] == 0:
             spin.widget.setSpecialValueText(translate("fields", "as the precision (1 with fp8/fp4, else 2)"))
+        if name == "max_seqs" and rng[0] == 0:
+            spin.widget.setSpecialValueText(translate("fields", "the serving stack's default"))
+            spin.widget.setToolTip(max_seqs_tip())
         return spin
     if float in allowed:
         rng = bounds(table, name, float)
@@ -362,6 +366,16 @@ def kv_fraction_tip() -> str:
         "The serving stack's KV-cache share as the deployment sets it (as estimate --kv-fraction): vLLM "
         "--gpu-memory-utilization, a share of the whole GPU's memory; TensorRT-LLM free_gpu_memory_fraction, a "
         "share of the memory the weights and workspace leave. The lowest value: the stack's default.",
+    )
+
+
+def max_seqs_tip() -> str:
+    """What a cap on sequences at once is (the workload's and the goal's max_seqs, estimate --max-seqs)."""
+    return translate(
+        "fields",
+        "The most sequences one replica runs at once, as the deployment caps it (as estimate --max-seqs): vLLM "
+        "--max-num-seqs, TensorRT-LLM max_batch_size. The lowest value: the stack's default (vLLM 1024 on GPUs "
+        "of 70 GiB or more, else 256; TensorRT-LLM uncapped).",
     )
 
 

@@ -417,6 +417,10 @@
         <translation>KV 缓存显存占比：</translation>
     </message>
     <message>
+        <source>Sequences at once ≤:</source>
+        <translation>同时运行序列数 ≤：</translation>
+    </message>
+    <message>
         <source>mean</source>
         <translation>平均值</translation>
     </message>
@@ -922,6 +926,10 @@
     <message>
         <source>KV-cache share</source>
         <translation>KV 缓存显存占比</translation>
+    </message>
+    <message>
+        <source>sequences at once ≤</source>
+        <translation>同时运行序列数 ≤</translation>
     </message>
     <message>
         <source>facility power ≤ (kW)</source>
@@ -3228,6 +3236,10 @@ The current project is unchanged.</source>
         <translation>推理软件栈分给 KV 缓存的显存占比，按实际部署的设置填写（与 estimate --kv-fraction 相同）：vLLM 的 --gpu-memory-utilization 是整块 GPU 显存的占比；TensorRT-LLM 的 free_gpu_memory_fraction 是扣除权重和工作区后剩余显存的占比。最低值：按软件栈的默认值。</translation>
     </message>
     <message>
+        <source>The most sequences one replica runs at once, as the deployment caps it (as estimate --max-seqs): vLLM --max-num-seqs, TensorRT-LLM max_batch_size. The lowest value: the stack&apos;s default (vLLM 1024 on GPUs of 70 GiB or more, else 256; TensorRT-LLM uncapped).</source>
+        <translation>单个副本同时运行的最大序列数，按实际部署的上限填写（与 estimate --max-seqs 相同）：vLLM 的 --max-num-seqs，TensorRT-LLM 的 max_batch_size。最低值：按软件栈的默认值（vLLM 在显存不少于 70 GiB 的 GPU 上为 1024，否则为 256；TensorRT-LLM 不设上限）。</translation>
+    </message>
+    <message>
         <source>not stated: the floor plan&apos;s utility feeds, {kw} kW</source>
         <translation>未填写：按平面图中的市电进线计，{kw} kW</translation>
     </message>
@@ -3858,6 +3870,10 @@ The current project is unchanged.</source>
     <message>
         <source>kv fraction</source>
         <translation>KV 缓存显存占比</translation>
+    </message>
+    <message>
+        <source>max seqs</source>
+        <translation>最大并发序列数</translation>
     </message>
     <message>
         <source>tp overlap</source>

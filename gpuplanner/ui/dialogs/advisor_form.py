@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.advisor import Goal
 from gpuplanner.catalog import Catalog
-from gpuplanner.ui.fields import kv_fraction_tip
+from gpuplanner.ui.fields import kv_fraction_tip, max_seqs_tip
 from gpuplanner.ui.i18n import translate
 
 
@@ -203,6 +203,12 @@ class AdvisorGoalForm(QWidget):
         self.kv_fraction.setSpecialValueText(self.tr("the stack's default"))
         self.kv_fraction.setToolTip(kv_fraction_tip())
         form.addRow(self.tr("KV-cache share:"), self.kv_fraction)
+        self.max_seqs = QSpinBox()
+        self.max_seqs.setRange(0, 10_000_000)
+        self.max_seqs.setGroupSeparatorShown(True)
+        self.max_seqs.setSpecialValueText(self.tr("the stack's default"))
+        self.max_seqs.setToolTip(max_seqs_tip())
+        form.addRow(self.tr("Sequences at once ≤:"), self.max_seqs)
         return self.serving_box
 
     def _percentile(self) -> QDoubleSpinBox:
@@ -263,6 +269,7 @@ class AdvisorGoalForm(QWidget):
         self.mode.setCurrentIndex(max(self.mode.findData(g.serving_mode), 0))
         self.stack.setCurrentIndex(max(self.stack.findData(g.serving_stack), 0))
         self.kv_fraction.setValue(g.kv_fraction)
+        self.max_seqs.setValue(min(g.max_seqs, self.max_seqs.maximum()))
         self.facility.setValue(g.facility_kw_max or 0)
         self.rack_kw.setValue(g.rack_kw_max or 0)
         self.racks.setValue(g.racks_max or 0)
@@ -299,6 +306,7 @@ class AdvisorGoalForm(QWidget):
             serving_mode=self.mode.currentData(),
             serving_stack=self.stack.currentData(),
             kv_fraction=self.kv_fraction.value(),
+            max_seqs=self.max_seqs.value(),
             facility_kw_max=opt(self.facility),
             rack_kw_max=opt(self.rack_kw),
             racks_max=self.racks.value() or None,

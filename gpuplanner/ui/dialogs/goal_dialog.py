@@ -43,6 +43,7 @@ class GoalDialog(RowDialog):
                     "serving_mode",
                     "serving_stack",
                     "kv_fraction",
+                    "max_seqs",
                 ],  # fmt: skip
             ),
             (
@@ -139,6 +140,7 @@ class GoalDialog(RowDialog):
             "tpot_percentile": self.tr("… at percentile"),
             "serving_stack": self.tr("serving stack"),
             "kv_fraction": self.tr("KV-cache share"),
+            "max_seqs": self.tr("sequences at once ≤"),
             "facility_kw_max": self.tr("facility power ≤ (kW)"),
             "rack_kw_max": self.tr("rack power ≤ (kW)"),
             "racks_max": self.tr("racks ≤"),
@@ -185,6 +187,7 @@ class GoalDialog(RowDialog):
                 "--serving-stack)."
             ),
             "kv_fraction": fields.kv_fraction_tip(),
+            "max_seqs": fields.max_seqs_tip(),
             "region": self.tr("ISO country code (e.g. CN): parts export-restricted there are left out."),
             "servers": self.tr(
                 "Catalog server ids, comma-separated; empty = every GPU server in the catalog."

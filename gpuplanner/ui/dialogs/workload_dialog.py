@@ -86,6 +86,7 @@ class WorkloadDialog(RowDialog):
                     "serving_mode",
                     "serving_stack",
                     "kv_fraction",
+                    "max_seqs",
                     "prompt_dataset",
                 ],
             ),
@@ -93,6 +94,7 @@ class WorkloadDialog(RowDialog):
         super().__init__(doc, row, groups, parent, columns=3)
         self.setWindowTitle(self.tr("Workload") if not self.is_new else self.tr("New workload"))
         self.labels["kv_fraction"].setToolTip(fields.kv_fraction_tip())
+        self.labels["max_seqs"].setToolTip(fields.max_seqs_tip())
         self.editors["model_id"].changed.connect(lambda *_a: self._shape_enabled())
         self._shape_enabled()
         doc.resultsReady.connect(self.show_estimate)
