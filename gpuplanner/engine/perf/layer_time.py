@@ -215,6 +215,30 @@ class LayerTimes:
     norm_act_fwd: np.ndarray | float = 0.0
 
 
+def flash_attention_s(
+    shape: ModelShape, hw: Hardware, a: Assumptions, *, score_flops: Real, triton: bool = False
+) -> tuple[Real, Real]:
+    """Forward and backward time of fused (Flash/cuDNN) attention in the average layer of `shape`.
+
+    `score_flops`: 4·(query rows)·(keys = seq_len)·(score width), the full score square of the rows one GPU
+    holds (its heads, its context-parallel share of the queries). The useful share of the square is charged:
+    half of it under a causal mask (FlashAttention skips fully masked blocks), and in a sliding-window layer
+    the window's share."""
+    s = float(shape.seq_len)
+    useful = 0.5 if shape.causal else 1.0  # FlashAttention skips fully masked blocks
+    if shape.sliding_window_layers:  # and, in a windowed layer, every block outside the window
+        n_w, w = shape.sliding_window_layers, min(float(shape.sliding_window), s)
+        useful = ((shape.layers - n_w) * useful + n_w * w / s) / shape.layers
+    attn_fwd = useful * score_flops / hw.attn_flop_per_s
+    attn_bwd = 2.5 * attn_fwd  # backward recomputes the scores: 2.5× the forward FLOPs (FA-2)
+    if triton:  # FlashAttention in Triton (2023): the time of each pass relative to FA-2's, and FA-2's
+        # relative to the kernel this GPU's rate stands for (Hopper: FA-3 / cuDNN; FA-2 uses no wgmma)
+        ratio = a.table("triton_attention_time_ratio")
+        attn_fwd = ratio["fwd"] * hw.fa2_time_ratio * attn_fwd
+        attn_bwd = ratio["bwd"] * hw.fa2_time_ratio * attn_bwd
+    return attn_fwd, attn_bwd
+
+
 def layer_times(
     shape: ModelShape,
     hw: Hardware,
@@ -280,17 +304,7 @@ def layer_times(
     score_elems = np.asarray(mb, dtype=np.float64) * heads_gpu * (s / cp) * s
     score_flops = 4.0 * score_elems * mla.score_width(shape) / shape.heads
     if flash:
-        useful = 0.5 if shape.causal else 1.0  # FlashAttention skips fully masked blocks
-        if shape.sliding_window_layers:  # and, in a windowed layer, every block outside the window
-            n_w, w = shape.sliding_window_layers, min(float(shape.sliding_window), s)
-            useful = ((shape.layers - n_w) * useful + n_w * w / s) / shape.layers
-        attn_fwd = useful * score_flops / hw.attn_flop_per_s
-        attn_bwd = 2.5 * attn_fwd  # backward recomputes the scores: 2.5× the forward FLOPs (FA-2)
-        if triton:  # FlashAttention in Triton (2023): the time of each pass relative to FA-2's, and FA-2's
-            # relative to the kernel this GPU's rate stands for (Hopper: FA-3 / cuDNN; FA-2 uses no wgmma)
-            ratio = a.table("triton_attention_time_ratio")
-            attn_fwd = ratio["fwd"] * hw.fa2_time_ratio * attn_fwd
-            attn_bwd = ratio["bwd"] * hw.fa2_time_ratio * attn_bwd
+        attn_fwd, attn_bwd = flash_attention_s(shape, hw, a, score_flops=score_flops, triton=triton)
     else:
         bmm_f = np.maximum(
             score_flops / hw.unfused_flop_per_s, hw.ew["scores_bmm_fwd"] * score_elems / hw.gemm_byte_per_s
