@@ -215,6 +215,25 @@ class LayerTimes:
     norm_act_fwd: np.ndarray | float = 0.0
 
 
+def window_square_share(seq: int, window: int, tile: float, overhead: float) -> float:
+    """Share of the full seq × seq score square a sliding-window layer is charged at the fused kernel's rate.
+
+    The kernel works in tiles of `tile` queries × `tile` keys and skips only the tiles wholly outside the
+    band (FlashAttention-2, arXiv:2307.08691, Section 3.3: block sizes {64, 128} × {64, 128}): the query
+    tile of rows [iB, (i+1)B) computes every key tile that meets keys [iB - w + 1, (i+1)B - 1] (each query
+    sees its last w keys, itself included, cuDNN's top-left window). Each query tile also pays a fixed
+    `overhead`, in tiles, that a short row of tiles does not hide (loading the queries, filling the
+    pipeline, normalising and writing the output); the long rows of full attention hide it, and the
+    efficiency the rate stands for already includes what is left of it there. A window as long as the
+    sequence is plain causal attention."""
+    b = float(tile)
+    n = int(np.ceil(seq / b))
+    i = np.arange(n, dtype=np.float64)
+    first = np.maximum(0.0, np.floor((i * b - window + 1.0) / b))
+    tiles = float(np.sum(i - first + 1.0))
+    return (tiles + overhead * n) * b * b / (float(seq) * float(seq))
+
+
 def flash_attention_s(
     shape: ModelShape, hw: Hardware, a: Assumptions, *, score_flops: Real, triton: bool = False
 ) -> tuple[Real, Real]:
@@ -223,12 +242,16 @@ def flash_attention_s(
     `score_flops`: 4·(query rows)·(keys = seq_len)·(score width), the full score square of the rows one GPU
     holds (its heads, its context-parallel share of the queries). The useful share of the square is charged:
     half of it under a causal mask (FlashAttention skips fully masked blocks), and in a sliding-window layer
-    the window's share."""
-    s = float(shape.seq_len)
+    the tiles the window touches and a fixed cost per query tile (window_square_share), at most the causal
+    half."""
     useful = 0.5 if shape.causal else 1.0  # FlashAttention skips fully masked blocks
     if shape.sliding_window_layers:  # and, in a windowed layer, every block outside the window
-        n_w, w = shape.sliding_window_layers, min(float(shape.sliding_window), s)
-        useful = ((shape.layers - n_w) * useful + n_w * w / s) / shape.layers
+        win = a.table("sliding_window_attention")
+        charged = window_square_share(
+            shape.seq_len, shape.sliding_window, win["tile"], win["block_overhead_tiles"]
+        )
+        n_w = shape.sliding_window_layers
+        useful = ((shape.layers - n_w) * useful + n_w * min(charged, 0.5)) / shape.layers
     attn_fwd = useful * score_flops / hw.attn_flop_per_s
     attn_bwd = 2.5 * attn_fwd  # backward recomputes the scores: 2.5× the forward FLOPs (FA-2)
     if triton:  # FlashAttention in Triton (2023): the time of each pass relative to FA-2's, and FA-2's
