@@ -133,3 +133,16 @@ def test_blackwell_ultra_rate_is_the_measured_gb300_over_gb200_ratio():
     gb200 = A.number("flash_attention_efficiency", "NVIDIA GB200")
     for name in ("NVIDIA GB300 Blackwell Ultra GPU (NVL72)", "NVIDIA B300 288GB (HGX)"):
         assert A.number("flash_attention_efficiency", name) == pytest.approx(gb200 * med, abs=0.005)
+
+
+def test_backward_over_forward_flops_are_cudnns():
+    """The engine's backward over forward time (one rate) is cuDNN's FLOP ratio (3·d_qk + 2·d_vo)/(d_qk + d_vo):
+    2.5 for equal head dims, 2.6 for MLA's 192/128."""
+    seen = set()
+    for k, v in _pairs().items():
+        if "fwd" in v and "bwd" in v:
+            d_qk = k[6]
+            d_vo = 128 if d_qk == 192 else d_qk
+            assert v["bwd"][1] / v["fwd"][1] == pytest.approx((3 * d_qk + 2 * d_vo) / (d_qk + d_vo)), k
+            seen.add(d_qk)
+    assert seen == {64, 128, 192}

@@ -234,6 +234,18 @@ def window_square_share(seq: int, window: int, tile: float, overhead: float) -> 
     return (tiles + overhead * n) * b * b / (float(seq) * float(seq))
 
 
+def _bwd_flop_ratio(shape: ModelShape) -> float:
+    """FLOPs of the fused backward over the forward's. Forward: QK^T over d_qk and PV over d_v; backward: five
+    matrix products, the recomputed QK^T, dQ = dS·K and dK = dS^T·Q over d_qk, dV = P^T·dO and dP = dO·V^T over
+    d_v (NVIDIA cudnn-frontend benchmark/sdpa_benchmark_training/benchmark_single_sdpa.py flops(): forward
+    2·(d_qk + d_vo), backward 2·(3·d_qk + 2·d_vo) per non-masked element): 2.5 when d_qk = d_v (FlashAttention-2,
+    Section 3.1), 2.6 for MLA's 192 / 128."""
+    if not shape.is_mla:
+        return 2.5
+    d_qk, d_v = float(mla.qk_head_dim(shape)), float(shape.v_head_dim)
+    return (3.0 * d_qk + 2.0 * d_v) / (d_qk + d_v)
+
+
 def flash_attention_s(
     shape: ModelShape, hw: Hardware, a: Assumptions, *, score_flops: Real, triton: bool = False
 ) -> tuple[Real, Real]:
@@ -253,7 +265,9 @@ def flash_attention_s(
         n_w = shape.sliding_window_layers
         useful = ((shape.layers - n_w) * useful + n_w * min(charged, 0.5)) / shape.layers
     attn_fwd = useful * score_flops / hw.attn_flop_per_s
-    attn_bwd = 2.5 * attn_fwd  # backward recomputes the scores: 2.5× the forward FLOPs (FA-2)
+    attn_bwd = (
+        _bwd_flop_ratio(shape) * attn_fwd
+    )  # backward recomputes the scores: 2.5× the forward FLOPs (FA-2)
     if triton:  # FlashAttention in Triton (2023): the time of each pass relative to FA-2's, and FA-2's
         # relative to the kernel this GPU's rate stands for (Hopper: FA-3 / cuDNN; FA-2 uses no wgmma)
         ratio = a.table("triton_attention_time_ratio")
