@@ -9,7 +9,7 @@ discusses it.
 
 The bars, and why not ±25 % on every row: the engine's rate (flash_attention_efficiency) stands for the cuDNN the
 validated NeMo 25.02 / Megatron-Bridge runs used, older than 9.22, and it is not replaced by these measurements.
-On Blackwell cuDNN 9.22 runs full attention 1.0-1.8x faster than the engine charges (measured/engine 0.55-0.97
+On Blackwell cuDNN 9.22 runs full attention 1.0-1.8x faster than the engine charges (measured/engine 0.55-0.94
 over forward + backward), on H200 cuDNN 9.19 0.73-1.17; and the engine charges forward and backward at one rate
 while cuDNN's forward runs ~1.2-1.5x its backward's rate, so a single pass spreads wider (0.44-1.32). What the
 measurements fix is the sliding window: before, the engine charged a 128-key window w/s of the square and was
