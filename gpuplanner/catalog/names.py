@@ -132,10 +132,24 @@ def says_its_kind(name: str, e: Any, lang: str) -> bool:
 
 def local_name(e: Any, catalog: Any, lang: str) -> str:
     """The entry's name in ``lang``: the catalog's name in English; in Chinese ``name_zh`` when it names the
-    kind, else a description built from the kind and figures."""
-    if lang != "zh":
+    kind, else a description built from the kind and figures. A model's name ("Llama 3 70B") is a proper
+    noun in every language."""
+    if lang != "zh" or getattr(e, "kind", "") == "model":
         return str(e.name)
     zh = str(getattr(e, "name_zh", "") or "")
     if zh and says_its_kind(zh, e, lang):
         return zh
     return described(e, catalog, lang)
+
+
+def named(e: Any, catalog: Any) -> text.Named:
+    """The entry's name in every language, as a message's value: a check names a catalog entry with it, and
+    the sentence shows the name in the sentence's language ("… above the 40.0 kW the rack type 48U rack, …"
+    / "…高于机柜型号 机柜（48U，600 × 1,200 mm）的额定 40.0 kW。")."""
+    return text.Named(params={lang: local_name(e, catalog, lang) for lang in text.LANGS})
+
+
+def name_of(catalog: Any, entry_id: Any, lang: str) -> str:
+    """The name in ``lang`` of the entry ``entry_id``; the id itself when the catalog has no such entry."""
+    e = catalog.entries.get(entry_id) if entry_id else None
+    return local_name(e, catalog, lang) if e is not None else str(entry_id or "")
