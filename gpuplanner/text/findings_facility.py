@@ -195,7 +195,7 @@ FINDINGS_FACILITY: dict[str, tuple[str, str]] = {
     "finding.part-not-available-in-region": (
         "{part} ({classification}) may not be sold to {region} under the export rules ({source}, "
         "{as_of}); the plan uses {count}.",
-        "根据出口管制规定（{source}，{as_of}），{part} 属于 {classification} 管制物项，不得销售至 {region}；"
+        "根据出口管制规定（{source}，{as_of}），{part}属于 {classification} 管制物项，不得销售至 {region}；"
         "方案中使用了 {count} 台。",
     ),
     "fix.part-not-available-in-region": (
