@@ -8,7 +8,7 @@ loosened, and each test keeps a live twin on the other counted runs."""
 from __future__ import annotations
 
 GPT_OSS_BLACKWELL = (
-    "GPT-OSS 120B on Blackwell (Megatron-Bridge 26.02 and 26.04, 8 counted rows): predicted 14-65 % too fast "
+    "GPT-OSS 120B on Blackwell (Megatron-Bridge 26.02 and 26.04, 8 counted rows): predicted 13-62 % too fast "
     "at EP64 and EP8, with the alltoall and HybridEP dispatchers, with and without all-to-all overlap. The "
     "missing time is unexplained: it is not the EP all-to-all (NVIDIA's GB200 A/B, Megatron-Bridge PR #3561), "
     "host/launch time without CUDA graphs is suspected but has no sourced term, and the DGX B300 NIC rate is "

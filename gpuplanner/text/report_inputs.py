@@ -122,6 +122,10 @@ INPUTS: dict[str, tuple[str, str]] = {
         "Triton FlashAttention (2023) time over FlashAttention-2's, forward and backward",
         "Triton 版 FlashAttention（2023）相对 FlashAttention-2 的耗时比（前向、反向）",
     ),
+    "aname_sliding_window_attention": (
+        "Sliding-window attention: tile size and fixed cost per query tile (tiles)",
+        "滑动窗口注意力：分块大小与每个查询块的固定开销（以块计）",
+    ),
     "aname_fa2_attention_time_ratio": (
         "FlashAttention-2 time over the GPU's attention kernel",
         "FlashAttention-2 相对该 GPU 注意力内核的耗时比",

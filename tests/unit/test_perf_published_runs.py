@@ -25,8 +25,15 @@ from tests.known_gaps import GPT_OSS_BLACKWELL, GPT_OSS_BLACKWELL_ROWS
 CHECKED = check_all()
 COUNTED = [c for c in CHECKED if c.counted]
 
-# of these, the rows beyond the 20 % bar (26.02 B200 is within it, +14 %, and stays a plain test)
-GPT_OSS_BLACKWELL_OVER_20 = tuple(r for r in GPT_OSS_BLACKWELL_ROWS if r != "mbridge-26.02-b200-gpt-oss-120b")
+# of these, the rows beyond the 20 % bar (26.02 B200 is within it, +13 %, and stays a plain test; the GB300 rows,
+# +19-20 % since the sliding-window layers are charged the tiles they touch and Blackwell Ultra's attention its
+# measured rate, docs/notes/s11-attn.md, are plain tests too)
+WITHIN_20 = (
+    "mbridge-26.02-b200-gpt-oss-120b",
+    "mbridge-26.02-gb300-gpt-oss-120b",
+    "mbridge-26.04-gb300-gpt-oss-120b",
+)
+GPT_OSS_BLACKWELL_OVER_20 = tuple(r for r in GPT_OSS_BLACKWELL_ROWS if r not in WITHIN_20)
 
 
 def _known(c):

@@ -215,6 +215,67 @@ class LayerTimes:
     norm_act_fwd: np.ndarray | float = 0.0
 
 
+def window_square_share(seq: int, window: int, tile: float, overhead: float) -> float:
+    """Share of the full seq × seq score square a sliding-window layer is charged at the fused kernel's rate.
+
+    The kernel works in tiles of `tile` queries × `tile` keys and skips only the tiles wholly outside the
+    band (FlashAttention-2, arXiv:2307.08691, Section 3.3: block sizes {64, 128} × {64, 128}): the query
+    tile of rows [iB, (i+1)B) computes every key tile that meets keys [iB - w + 1, (i+1)B - 1] (each query
+    sees its last w keys, itself included, cuDNN's top-left window). Each query tile also pays a fixed
+    `overhead`, in tiles, that a short row of tiles does not hide (loading the queries, filling the
+    pipeline, normalising and writing the output); the long rows of full attention hide it, and the
+    efficiency the rate stands for already includes what is left of it there. A window as long as the
+    sequence is plain causal attention."""
+    b = float(tile)
+    n = int(np.ceil(seq / b))
+    i = np.arange(n, dtype=np.float64)
+    first = np.maximum(0.0, np.floor((i * b - window + 1.0) / b))
+    tiles = float(np.sum(i - first + 1.0))
+    return (tiles + overhead * n) * b * b / (float(seq) * float(seq))
+
+
+def _bwd_flop_ratio(shape: ModelShape) -> float:
+    """FLOPs of the fused backward over the forward's. Forward: QK^T over d_qk and PV over d_v; backward: five
+    matrix products, the recomputed QK^T, dQ = dS·K and dK = dS^T·Q over d_qk, dV = P^T·dO and dP = dO·V^T over
+    d_v (NVIDIA cudnn-frontend benchmark/sdpa_benchmark_training/benchmark_single_sdpa.py flops(): forward
+    2·(d_qk + d_vo), backward 2·(3·d_qk + 2·d_vo) per non-masked element): 2.5 when d_qk = d_v (FlashAttention-2,
+    Section 3.1), 2.6 for MLA's 192 / 128."""
+    if not shape.is_mla:
+        return 2.5
+    d_qk, d_v = float(mla.qk_head_dim(shape)), float(shape.v_head_dim)
+    return (3.0 * d_qk + 2.0 * d_v) / (d_qk + d_v)
+
+
+def flash_attention_s(
+    shape: ModelShape, hw: Hardware, a: Assumptions, *, score_flops: Real, triton: bool = False
+) -> tuple[Real, Real]:
+    """Forward and backward time of fused (Flash/cuDNN) attention in the average layer of `shape`.
+
+    `score_flops`: 4·(query rows)·(keys = seq_len)·(score width), the full score square of the rows one GPU
+    holds (its heads, its context-parallel share of the queries). The useful share of the square is charged:
+    half of it under a causal mask (FlashAttention skips fully masked blocks), and in a sliding-window layer
+    the tiles the window touches and a fixed cost per query tile (window_square_share), at most the causal
+    half."""
+    useful = 0.5 if shape.causal else 1.0  # FlashAttention skips fully masked blocks
+    if shape.sliding_window_layers:  # and, in a windowed layer, every block outside the window
+        win = a.table("sliding_window_attention")
+        charged = window_square_share(
+            shape.seq_len, shape.sliding_window, win["tile"], win["block_overhead_tiles"]
+        )
+        n_w = shape.sliding_window_layers
+        useful = ((shape.layers - n_w) * useful + n_w * min(charged, 0.5)) / shape.layers
+    attn_fwd = useful * score_flops / hw.attn_flop_per_s
+    attn_bwd = (
+        _bwd_flop_ratio(shape) * attn_fwd
+    )  # backward recomputes the scores: 2.5× the forward FLOPs (FA-2)
+    if triton:  # FlashAttention in Triton (2023): the time of each pass relative to FA-2's, and FA-2's
+        # relative to the kernel this GPU's rate stands for (Hopper: FA-3 / cuDNN; FA-2 uses no wgmma)
+        ratio = a.table("triton_attention_time_ratio")
+        attn_fwd = ratio["fwd"] * hw.fa2_time_ratio * attn_fwd
+        attn_bwd = ratio["bwd"] * hw.fa2_time_ratio * attn_bwd
+    return attn_fwd, attn_bwd
+
+
 def layer_times(
     shape: ModelShape,
     hw: Hardware,
@@ -280,17 +341,7 @@ def layer_times(
     score_elems = np.asarray(mb, dtype=np.float64) * heads_gpu * (s / cp) * s
     score_flops = 4.0 * score_elems * mla.score_width(shape) / shape.heads
     if flash:
-        useful = 0.5 if shape.causal else 1.0  # FlashAttention skips fully masked blocks
-        if shape.sliding_window_layers:  # and, in a windowed layer, every block outside the window
-            n_w, w = shape.sliding_window_layers, min(float(shape.sliding_window), s)
-            useful = ((shape.layers - n_w) * useful + n_w * w / s) / shape.layers
-        attn_fwd = useful * score_flops / hw.attn_flop_per_s
-        attn_bwd = 2.5 * attn_fwd  # backward recomputes the scores: 2.5× the forward FLOPs (FA-2)
-        if triton:  # FlashAttention in Triton (2023): the time of each pass relative to FA-2's, and FA-2's
-            # relative to the kernel this GPU's rate stands for (Hopper: FA-3 / cuDNN; FA-2 uses no wgmma)
-            ratio = a.table("triton_attention_time_ratio")
-            attn_fwd = ratio["fwd"] * hw.fa2_time_ratio * attn_fwd
-            attn_bwd = ratio["bwd"] * hw.fa2_time_ratio * attn_bwd
+        attn_fwd, attn_bwd = flash_attention_s(shape, hw, a, score_flops=score_flops, triton=triton)
     else:
         bmm_f = np.maximum(
             score_flops / hw.unfused_flop_per_s, hw.ew["scores_bmm_fwd"] * score_elems / hw.gemm_byte_per_s
