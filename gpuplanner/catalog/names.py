@@ -29,6 +29,7 @@ def kind_word(e: Any, lang: str) -> str:
         "switch": str(getattr(e, "technology", "") or ""),
         "cable": str(getattr(e, "medium", "") or ""),
         "pdu": str(getattr(e, "form", "") or ""),
+        "cooling": str(getattr(e, "method", "") or ""),
     }.get(kind, "")
     for key in (f"kindword_{kind}_{sub}" if sub else "", f"kindword_{kind}"):
         if key and text.has(key):
@@ -107,16 +108,19 @@ def figures(e: Any, catalog: Any, lang: str) -> list[str]:
     return [f.strip() for f in out if f.strip()]
 
 
-def described(e: Any, catalog: Any, lang: str) -> str:
-    """The kind in words, the model name and the key figures."""
+def described(e: Any, catalog: Any, lang: str, with_figures: bool = True) -> str:
+    """The kind in words, the model name and the key figures (without them when ``with_figures`` is False:
+    "冷板式液冷 CHx80", a generic entry's kind alone: "开放式风冷")."""
     kind = kind_word(e, lang)
-    figs = figures(e, catalog, lang)
+    figs = figures(e, catalog, lang) if with_figures else []
     joined = figs[0] if figs else ""
     for f in figs[1:]:
         joined = _t("fig_join", lang, a=joined, b=f)
     generic = str(getattr(e, "vendor", "") or "").lower().startswith("generic")
     if generic and joined:
         return _t("entry_label_generic", lang, kind=kind, figures=joined)
+    if generic and not with_figures:
+        return kind
     model = short_model(str(getattr(e, "model", "") or getattr(e, "name", "")))
     if joined:
         return _t("entry_label", lang, kind=kind, model=model, figures=joined)
@@ -130,23 +134,31 @@ def says_its_kind(name: str, e: Any, lang: str) -> bool:
     return bool(core) and core in name
 
 
-def local_name(e: Any, catalog: Any, lang: str) -> str:
+def local_name(e: Any, catalog: Any, lang: str, with_figures: bool = True) -> str:
     """The entry's name in ``lang``: the catalog's name in English; in Chinese ``name_zh`` when it names the
-    kind, else a description built from the kind and figures. A model's name ("Llama 3 70B") is a proper
+    kind, else a description built from the kind and figures (the kind and model only when ``with_figures``
+    is False: for a sentence that states the figure itself). A model's name ("Llama 3 70B") is a proper
     noun in every language."""
     if lang != "zh" or getattr(e, "kind", "") == "model":
         return str(e.name)
     zh = str(getattr(e, "name_zh", "") or "")
     if zh and says_its_kind(zh, e, lang):
         return zh
-    return described(e, catalog, lang)
+    return described(e, catalog, lang, with_figures)
 
 
-def named(e: Any, catalog: Any) -> text.Named:
+def named(e: Any, catalog: Any, with_figures: bool = True) -> text.Named:
     """The entry's name in every language, as a message's value: a check names a catalog entry with it, and
     the sentence shows the name in the sentence's language ("… above the 40.0 kW the rack type 48U rack, …"
-    / "…高于机柜型号 机柜（48U，600 × 1,200 mm）的额定 40.0 kW。")."""
-    return text.Named(params={lang: local_name(e, catalog, lang) for lang in text.LANGS})
+    / "…高于机柜（48U，600 × 1,200 mm）的额定 40.0 kW。"). ``with_figures`` False: the Chinese name without
+    the key figures, for a sentence that gives them ("超出其开放式风冷的单柜散热能力（10 kW）")."""
+    return text.Named(params={lang: local_name(e, catalog, lang, with_figures) for lang in text.LANGS})
+
+
+def named_id(catalog: Any, entry_id: Any, with_figures: bool = True) -> text.Named | str:
+    """:func:`named` of the entry ``entry_id``; the id itself when the catalog has no such entry."""
+    e = catalog.entries.get(entry_id) if entry_id and catalog is not None else None
+    return named(e, catalog, with_figures) if e is not None else str(entry_id or "")
 
 
 def name_of(catalog: Any, entry_id: Any, lang: str) -> str:

@@ -82,19 +82,21 @@ FINDINGS_FACILITY: dict[str, tuple[str, str]] = {
         "Change the devices' U positions, or move some devices to another rack.",
         "调整设备的 U 位，或将部分设备移到其他机柜。",
     ),
+    # {cooling}, {suggestion}, {chosen}: the catalog entry's name in the sentence's language (catalog.names)
     "finding.cooling-cannot-take-load": (
-        "Rack {rack} draws up to {kw_max} kW, more than its cooling {cooling} can remove "
-        "({cooling_kw} kW per rack).",
-        "机柜 {rack} 最大功耗 {kw_max} kW，超出其散热方式 {cooling} 的单柜散热能力（{cooling_kw} kW）。",
+        "Rack {rack} draws up to {kw_max} kW, more than its cooling removes per rack ({cooling}: "
+        "{cooling_kw} kW).",
+        "机柜 {rack} 最大功耗 {kw_max} kW，超出其{cooling}的单柜散热能力（{cooling_kw} kW）。",
     ),
     "fix.cooling-cannot-take-load": (
-        "Use {suggestion} (up to {suggestion_kw} kW per rack), or spread the devices over more racks.",
-        "改用 {suggestion}（单柜最高 {suggestion_kw} kW），或将设备分散到更多机柜。",
+        "Change the rack's cooling to {suggestion}, which removes up to {suggestion_kw} kW per rack, or "
+        "spread the devices over more racks.",
+        "改用{suggestion}（单柜最高 {suggestion_kw} kW），或将设备分散到更多机柜。",
     ),
     "finding.cooling-not-in-catalog": (
-        "Rack {rack} names the cooling {cooling}, which is not in the catalog; the cooling was chosen "
+        "Rack {rack} names the cooling '{cooling}', which is not in the catalog; {chosen} was chosen "
         "automatically instead.",
-        "机柜 {rack} 指定的散热方式 {cooling} 不在目录中，已改为自动选择。",
+        "机柜 {rack} 指定的散热方式“{cooling}”不在目录中，已自动改用{chosen}。",
     ),
     "fix.cooling-not-in-catalog": (
         "Pick a cooling from the catalog, or set the rack's cooling to automatic.",

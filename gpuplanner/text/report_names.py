@@ -27,6 +27,12 @@ NAMES: dict[str, tuple[str, str]] = {
     "kindword_pdu_busway": ("busway", "母线槽"),
     "kindword_pdu_power-shelf": ("power shelf", "电源架"),
     "kindword_cooling": ("cooling equipment", "冷却设备"),
+    # the cooling method (catalogs/schema/cooling.json ``method``) says what a cooling entry is
+    "kindword_cooling_air": ("open-aisle air cooling", "开放式风冷"),
+    "kindword_cooling_air-contained": ("contained-aisle air cooling", "封闭通道风冷"),
+    "kindword_cooling_rear-door": ("rear-door heat exchanger", "背板换热器"),
+    "kindword_cooling_cold-plate": ("cold-plate liquid cooling", "冷板式液冷"),
+    "kindword_cooling_immersion": ("immersion cooling", "浸没式液冷"),
     "entry_label": ("{kind} {model} ({figures})", "{kind} {model}（{figures}）"),
     "entry_label_plain": ("{kind} {model}", "{kind} {model}"),
     "entry_label_generic": ("{kind} ({figures})", "{kind}（{figures}）"),

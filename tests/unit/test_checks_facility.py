@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
 from gpuplanner.catalog.loader import load_catalog
+from gpuplanner.catalog.names import local_name
 from gpuplanner.commands import AddRows, SetFields, UndoStack
 from gpuplanner.engine.checks.facility import facility_findings, u_space_problems
 from gpuplanner.engine.compiled import compile_project
@@ -18,6 +20,7 @@ from gpuplanner.text.findings_facility import FINDINGS_FACILITY
 
 DGX = "nvidia-dgx-h100"  # 8U, 10.2 kW max
 HD_RACK = "generic-48u-600x1200-hd"  # 48U, 40 kW budget, 2 × 43.6 kW PDUs
+CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def build(n=0, u=None, cooling="", budget=None, catalog=None, type_id=DGX, site=None) -> Project:
@@ -93,14 +96,40 @@ def test_u_overlap_finds_a_device_inside_a_tall_one():
     assert list(overlap) == [False, True, True, False]
 
 
+def _names_in_both_languages(f, key, entry, cat, with_figures=True):
+    """The finding names ``entry`` (its ``key`` parameter) in each language's words, in the sentences and in
+    ``to_json``: the catalog's English name in English, the report's Chinese name in Chinese."""
+    en, zh = entry.name, local_name(entry, cat, "zh", with_figures)
+    assert CJK.search(zh) and zh != en
+    said = {"en": f.message("en") + f.fix("en"), "zh": f.message("zh") + f.fix("zh")}
+    assert en in said["en"] and zh not in said["en"]
+    assert zh in said["zh"] and en not in said["zh"]
+    assert f.to_json("en")["params"][key] == en and f.to_json("zh")["params"][key] == zh
+    assert f.to_json("zh")["params"][f"{key}_id"] == entry.id  # the id stays in the JSON
+
+
 def test_cooling_cannot_take_load():
     bad = findings(build(2, cooling="generic-air-crah-open"), rule="cooling-cannot-take-load")
-    assert bad[0].items == ("r0",) and bad[0].params["suggestion"] == "generic-air-contained-aisle"
+    assert bad[0].items == ("r0",) and bad[0].params["suggestion_id"] == "generic-air-contained-aisle"
+    assert bad[0].params["cooling_id"] == "generic-air-crah-open"
+    cat = load_catalog(include_user=False)
+    for key in ("cooling", "suggestion"):  # the sentence gives the kW: the Chinese name leaves it out
+        _names_in_both_languages(
+            bad[0], key, cat.entries[bad[0].params[f"{key}_id"]], cat, with_figures=False
+        )
+    assert "开放式风冷的单柜散热能力（10.0 kW）" in bad[0].message("zh")
+    assert "改用封闭通道风冷（单柜最高 25.0 kW）" in bad[0].fix("zh")
+    assert "generic-" not in bad[0].message("zh") + bad[0].fix("zh") + bad[0].message("en") + bad[0].fix("en")
     assert findings(build(2), rule="cooling-cannot-take-load") == []
 
 
 def test_cooling_not_in_catalog():
-    assert findings(build(1, cooling="made-up"), rule="cooling-not-in-catalog")[0].items == ("r0",)
+    bad = findings(build(1, cooling="made-up"), rule="cooling-not-in-catalog")
+    assert bad[0].items == ("r0",)
+    # the id as written (no entry to name) and the cooling chosen instead, named in each language
+    assert "'made-up'" in bad[0].message("en") and "“made-up”" in bad[0].message("zh")
+    cat = load_catalog(include_user=False)
+    _names_in_both_languages(bad[0], "chosen", cat.entries[bad[0].params["chosen_id"]], cat)
     assert findings(build(1), rule="cooling-not-in-catalog") == []
 
 
@@ -109,6 +138,9 @@ def test_psu_redundancy_not_met():
     cat.add_entries([dataclasses.replace(cat.entries[DGX], id="test-dgx-weak-psu", psu_rating_w=2000.0)])
     weak = findings(build(2, catalog=cat, type_id="test-dgx-weak-psu"), rule="psu-redundancy-not-met")
     assert len(weak) == 1 and weak[0].items == ("d0", "d1") and weak[0].params["capacity_w"] == 8000.0
+    _names_in_both_languages(weak[0], "type", cat.entries["test-dgx-weak-psu"], cat)
+    assert weak[0].message("zh").startswith("2 台 GPU 服务器 DGX H100（8 × H100 SXM5 80GB）：")
+    assert weak[0].message("en").startswith("2 × NVIDIA DGX H100: ")
     assert findings(build(2), rule="psu-redundancy-not-met") == []
 
 

@@ -230,9 +230,17 @@ def test_export_rules_name_each_part_and_the_alternatives():
     found = [f for f in analyze_project(p).findings if f.rule == "part-not-available-in-region"]
     assert {f.params["part_id"] for f in found} == {"nvidia-dgx-b200", "nvidia-dgx-h200"}
     for f in found:
-        alts = f.params["alternatives"]
+        alts = f.params["alternative_ids"]
         assert alts and "nvidia-dgx-b200" not in alts and "nvidia-dgx-h200" not in alts
         assert all(cat.entries[a].kind == "server" for a in alts)
+        # the alternatives named in the sentence's language, joined as that language lists things
+        en_names = [cat.entries[a].name for a in alts]
+        zh_names = [local_name(cat.entries[a], cat, "zh") for a in alts]
+        assert f.fix("en") == f"Compliant alternatives in the catalog: {', '.join(en_names)}."
+        assert f.fix("zh") == f"目录中的合规替代型号：{'、'.join(zh_names)}。"
+        assert f.to_json("en")["params"]["alternatives"] == en_names
+        assert f.to_json("zh")["params"]["alternatives"] == zh_names
+        assert f.to_json("zh")["params"]["alternative_ids"] == alts
         assert "ECCN 3A090" in f.message("zh") and "CN" in f.message("en")
         part = cat.entries[f.params["part_id"]]  # named in the message's language, as the report names it
         assert part.name in f.message("en") and part.name not in f.message("zh")

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from gpuplanner.catalog.names import named_id
 from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.facility.cost import CostResult
@@ -89,6 +90,7 @@ def _u_budget(c: Compiled, p: PowerResult) -> list[Finding]:
 def _cooling(c: Compiled, p: PowerResult, t: ThermalResult) -> list[Finding]:
     out = []
     tab = t.table
+    catalog = c.inputs.catalog
     for i in np.flatnonzero(~t.rack_cooling_ok):
         j, k = t.rack_cooling[i], t.rack_cooling_auto[i]
         if t.rack_cooling_max_kw[i] >= tab.max_kw_per_rack[k]:  # nothing in the catalog fits better
@@ -96,14 +98,23 @@ def _cooling(c: Compiled, p: PowerResult, t: ThermalResult) -> list[Finding]:
         params = {
             "rack": c.racks.names[i],
             "kw_max": _r(p.rack_kw_max[i]),
-            "cooling": tab.ids[j],
+            # named in the sentence's language; the sentence gives the kW, so the name leaves it out
+            "cooling": named_id(catalog, tab.ids[j], with_figures=False),
+            "cooling_id": tab.ids[j],
             "cooling_kw": _r(tab.max_kw_per_rack[j]),
-            "suggestion": tab.ids[k],
+            "suggestion": named_id(catalog, tab.ids[k], with_figures=False),
+            "suggestion_id": tab.ids[k],
             "suggestion_kw": _r(tab.max_kw_per_rack[k]),
         }
         out.append(Finding("error", "cooling-cannot-take-load", (c.racks.ids[i],), params))
     for i in np.flatnonzero(t.rack_cooling_unknown):
-        params = {"rack": c.racks.names[i], "cooling": c.racks.cooling_ids[i]}
+        chosen = tab.ids[t.rack_cooling[i]]  # the automatic choice the rack was given instead
+        params = {
+            "rack": c.racks.names[i],
+            "cooling": c.racks.cooling_ids[i],  # the id as written: no catalog entry to name
+            "chosen": named_id(catalog, chosen),
+            "chosen_id": chosen,
+        }
         out.append(Finding("warning", "cooling-not-in-catalog", (c.racks.ids[i],), params))
     return out
 
@@ -117,7 +128,8 @@ def _psu(c: Compiled, p: PowerResult) -> list[Finding]:
     for type_id, rows in groups.items():
         j = rows[0]
         params = {
-            "type": type_id,
+            "type": named_id(c.inputs.catalog, type_id),  # in the sentence's language
+            "type_id": type_id,
             "count": len(rows),
             "n": int(c.devices.psu_needed[j]),
             "capacity_w": float(p.psu_capacity_w[j]),

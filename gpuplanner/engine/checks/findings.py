@@ -36,8 +36,17 @@ class Finding:
             "message": self.message(lang),
             "fix": self.fix(lang),
             "items": list(self.items),
-            "params": {k: v.render(lang) if isinstance(v, text.Msg) else v for k, v in self.params.items()},
+            "params": {k: _json_value(v, lang) for k, v in self.params.items()},
         }
+
+
+def _json_value(v: Any, lang: str) -> Any:
+    """A parameter as JSON holds it: a message or a name rendered in ``lang``, a list of names as a list."""
+    if isinstance(v, text.Msg):
+        return v.render(lang)
+    if isinstance(v, list | tuple) and any(isinstance(x, text.Msg) for x in v):
+        return [x.render(lang) if isinstance(x, text.Msg) else x for x in v]
+    return v
 
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:

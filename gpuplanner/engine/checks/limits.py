@@ -178,7 +178,7 @@ def export_findings(c: Compiled) -> list[Finding]:
             and restricted_in(catalog, e, region) is None
             and (e.kind != "server" or getattr(e, "gpu_count", 0) > 0)
         ]
-        alts = [e.id for e in sorted(same_kind, key=lambda e: -_compute(catalog, e))][:6]
+        alts = sorted(same_kind, key=lambda e: -_compute(catalog, e))[:6]
         devs = tuple(d for d, t in zip(c.devices.ids, c.devices.type_ids, strict=True) if t == tid)
         params = {
             "part": named(entry, catalog),  # the name in the sentence's language
@@ -188,7 +188,8 @@ def export_findings(c: Compiled) -> list[Finding]:
             "source": ec.get("source", ""),
             "as_of": str(ec.get("as_of", "")),
             "count": int(n),
-            "alternatives": alts or ["—"],
+            "alternatives": [named(e, catalog) for e in alts] or ["—"],  # in the sentence's language
+            "alternative_ids": [e.id for e in alts],
         }
         out.append(Finding("error", "part-not-available-in-region", devs[:50], params))
     return out
