@@ -1,16 +1,19 @@
 """The catalog palette: entries grouped GPUs / servers / switches / storage / racks, searchable, dragged
 onto the canvas (mime type ``interactions.CATALOG_MIME`` carrying the catalog id). Entries are named in the
-UI language as the report names them (``ui.entry_names``); the search finds an entry by its id, vendor,
-English name or Chinese name in either language."""
+UI language as the report names them (``ui.entry_names``); in Chinese a row leaves out the kind word its
+group's title says ("DGX B200（8 × B200 …） — 10U" under 服务器), the tooltip gives the full name. The search
+finds an entry by its id, vendor, English name or full Chinese name in either language."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from gpuplanner.catalog import Catalog
+from gpuplanner.catalog.names import kind_word
 from gpuplanner.catalog.types import CatalogEntry, GpuType, RackType, ServerType, StorageType, SwitchType
 from gpuplanner.ui import fmt
 from gpuplanner.ui.canvas.interactions import CATALOG_MIME
@@ -69,8 +72,10 @@ class Palette(QWidget):
         for kind, title in self.groups():
             group = QTreeWidgetItem([title])
             group.setFlags(Qt.ItemFlag.ItemIsEnabled)
-            for e in self.catalog.of_kind(kind):
-                item = QTreeWidgetItem([self.label(e)])
+            entries = list(self.catalog.of_kind(kind))
+            shared = self.shared_kind_word(entries)
+            for e in entries:
+                item = QTreeWidgetItem([self.label(e, shared)])
                 item.setData(0, ID_ROLE, e.id)
                 item.setToolTip(0, self.tooltip(e))
                 item.setFlags(
@@ -80,9 +85,20 @@ class Palette(QWidget):
             self.tree.addTopLevelItem(group)
             group.setExpanded(kind != "gpu")
 
-    def label(self, e: CatalogEntry) -> str:
+    def shared_kind_word(self, entries: Sequence[CatalogEntry]) -> str:
+        """The kind word every row of a group ends its kind with, which the group's title already says
+        (Chinese: "服务器" when the group holds GPU and CPU servers, "GPU 服务器" when only GPU servers,
+        "交换机" under InfiniBand and Ethernet switches); empty in English, whose labels are the names."""
+        lang = current_language()
+        if lang == "en" or not entries:
+            return ""
+        words = {kind_word(e, lang) for e in entries}
+        shared = os.path.commonprefix([w[::-1] for w in words])[::-1]
+        return shared.strip()
+
+    def label(self, e: CatalogEntry, shared: str = "") -> str:
         if current_language() != "en":
-            return self.local_label(e)
+            return self.local_label(e, shared)
         if isinstance(e, GpuType):
             return self.tr("{name} — {mem} GB").format(name=e.name, mem=fmt.short(e.mem_gb))
         if isinstance(e, ServerType):
@@ -97,10 +113,28 @@ class Palette(QWidget):
             )
         return e.name
 
-    def local_label(self, e: CatalogEntry) -> str:
-        """The label in the UI language: the entry's name there (which holds the GPU count, memory, fabric
-        ports or rack size already) and the figures it lacks."""
+    def tree_name(self, e: CatalogEntry, shared: str = "") -> str:
+        """The entry's name as its row shows it: the name in the UI language without the leading kind word
+        ``shared`` that the group's title says already, keeping the words that tell rows apart ("以太网"
+        before an Ethernet switch among InfiniBand ones): "GPU 服务器 DGX B200（8 × B200 …）" → "DGX B200（8 ×
+        B200 …）", "机柜（48U，600 × 1,200 mm）" → "48U，600 × 1,200 mm". The tooltip and the search keep the
+        full name."""
         name = entry_name(self.catalog, e)
+        kind = kind_word(e, current_language())
+        if not shared or not kind.endswith(shared) or not name.startswith(kind):
+            return name
+        rest = name[len(kind) :].strip()
+        if rest.startswith("（") and rest.endswith("）") and rest.count("（") == 1:  # figures only
+            rest = rest[1:-1]
+        if not rest:
+            return name
+        keep = kind[: len(kind) - len(shared)].strip()  # the word that tells this row from the others
+        return f"{keep} {rest}" if keep else rest
+
+    def local_label(self, e: CatalogEntry, shared: str = "") -> str:
+        """The label in the UI language: the entry's name there (which holds the GPU count, memory, fabric
+        ports or rack size already; without the kind word its group says) and the figures it lacks."""
+        name = self.tree_name(e, shared)
         if isinstance(e, ServerType | StorageType):
             return self.tr("{name} — {ru}U").format(name=name, ru=e.ru)
         if isinstance(e, SwitchType):
@@ -111,6 +145,8 @@ class Palette(QWidget):
 
     def tooltip(self, e: CatalogEntry) -> str:
         lines = [f"{e.vendor} {e.model}", e.id]
+        if current_language() != "en":  # the full name in the UI language: the row may leave out its kind
+            lines.insert(0, entry_name(self.catalog, e))
         if isinstance(e, GpuType):
             lines.append(
                 self.tr("BF16 dense {tf} TFLOPS, TDP {w} W").format(

@@ -19,6 +19,7 @@ from gpuplanner.ui.palette import ID_ROLE
 
 ROOT = Path(__file__).resolve().parents[2]
 CJK = re.compile(r"[\u4e00-\u9fff]")
+CJK_TEXT = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")  # ideographs or Chinese punctuation
 # English words the catalog's names use to say what a thing is or how it is built; a Chinese name keeps only
 # the model name (a proper noun) and says the rest in Chinese (written here independently of the text tables)
 DESCRIBING = re.compile(
@@ -60,24 +61,65 @@ def _shown(pal) -> set[str]:
     return ids
 
 
+def _tooltips(pal) -> dict[str, str]:
+    out = {}
+    for g in range(pal.tree.topLevelItemCount()):
+        group = pal.tree.topLevelItem(g)
+        for k in range(group.childCount()):
+            out[group.child(k).data(0, ID_ROLE)] = group.child(k).toolTip(0)
+    return out
+
+
 def test_the_chinese_catalog_tree_names_servers_switches_and_racks_in_chinese(window, zh):
     pal = window.palette
     pal.populate()
     cat = window.doc.project.catalog
+    tips = _tooltips(pal)
     kinds = {"server": 0, "switch": 0, "rack": 0, "storage": 0, "gpu": 0}
     for _title, items in _tree(pal).items():
         for label, eid in items:
             e = cat.entries[eid]
             kinds[e.kind] += 1
-            assert CJK.search(label), label
-            assert label.startswith(local_name(e, cat, "zh")), label  # the report's name, then a figure
+            full = local_name(e, cat, "zh")
+            assert CJK_TEXT.search(label), label  # Chinese words or Chinese punctuation ("（", "，")
+            assert tips[eid].splitlines()[0] == full and CJK.search(full), tips[eid]  # the full name
             if e.kind in ("server", "switch", "rack"):
                 assert not DESCRIBING.search(label), label
     assert min(kinds.values()) >= 1, kinds
     labels = {eid: label for items in _tree(pal).values() for label, eid in items}
-    assert labels["nvidia-dgx-h100"] == "GPU 服务器 DGX H100（8 × H100 SXM5 80GB） — 8U"
-    assert labels["generic-48u-600x1200-hd"] == "机柜（48U，600 × 1,200 mm） — 40 kW"
+    assert labels["nvidia-dgx-h100"] == "DGX H100（8 × H100 SXM5 80GB） — 8U"
+    assert labels["nvidia-dgx-b200"] == "DGX B200 (1,440 GB)（8 × B200 (HGX B200 SXM)） — 10U"
+    assert labels["generic-48u-600x1200-hd"] == "48U，600 × 1,200 mm — 40 kW"
     assert labels["nvidia-quantum-2-qm9700"].startswith("英伟达 Quantum-2 QM9700 NDR InfiniBand 交换机 — ")
+    # among InfiniBand and Ethernet switches the row keeps the word that tells them apart
+    assert labels["arista-7060x6-64pe"] == "以太网 DCS-7060X6-64PE（64 × 800G） — 66 端口"
+    assert labels["nvidia-h100-sxm"] == "H100 SXM5 80GB（80 GB HBM3）"
+
+
+def test_the_chinese_tree_rows_leave_out_the_kind_their_group_says(window, zh):
+    """Every Chinese server row began with "GPU 服务器 ", which cut off the model in the narrow dock: a row
+    under a group leaves out the kind word the group's title says; each row's full name ends with the row
+    (the name less its leading kind word), so nothing else is lost."""
+    pal = window.palette
+    pal.populate()
+    cat = window.doc.project.catalog
+    tree = _tree(pal)
+    servers = tree["服务器"]
+    assert len(servers) >= 10 and all(cat.entries[eid].kind == "server" for _, eid in servers)
+    for label, eid in servers:
+        assert not label.startswith(("GPU 服务器", "服务器", "GPU ")), label
+        assert CJK_TEXT.search(label), label
+        name = label.rsplit(" — ", 1)[0]
+        assert local_name(cat.entries[eid], cat, "zh").endswith(name), (label, eid)
+    for title, kind_words in (("交换机", ("交换机",)), ("存储", ("存储系统",)), ("机柜", ("机柜",))):
+        for label, _ in tree[title]:
+            assert not label.startswith(kind_words), label
+    assert not any(label.startswith("GPU 加速卡") for label, _ in tree["GPU"])
+    # the dropped words still find the rows
+    for query, eid in (("GPU 服务器 DGX H100", "nvidia-dgx-h100"), ("机柜 48U", "generic-48u-600x1200-hd")):
+        pal.search.setText(query)
+        assert eid in _shown(pal), query
+    pal.search.setText("")
 
 
 def test_the_english_catalog_tree_is_unchanged(window):
