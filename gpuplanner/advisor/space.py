@@ -88,6 +88,7 @@ def cluster_spec(catalog, srv: ServerType) -> ClusterSpec:
     nic = sum(pg.count * pg.speed_gbps for pg in srv.ports("compute")) / max(srv.gpu_count, 1)
     return ClusterSpec(
         gpu_name=gpu.name,
+        gpu_label=named(gpu, catalog, with_figures=False),
         peak_bf16_tflops=gpu.bf16_dense_tflops,
         peak_fp8_tflops=gpu.fp8_dense_tflops,
         peak_fp4_tflops=gpu.fp4_dense_tflops,  # None: no FP4 tensor cores (an fp4 goal leaves the server out)

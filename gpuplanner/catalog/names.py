@@ -161,6 +161,16 @@ def named_id(catalog: Any, entry_id: Any, with_figures: bool = True) -> text.Nam
     return named(e, catalog, with_figures) if e is not None else str(entry_id or "")
 
 
+def named_with_id(e: Any, catalog: Any) -> text.Named:
+    """:func:`named` with the entry's id, for a sentence whose reader may type the id (a price list is keyed
+    by it): "NVIDIA DGX H100 (nvidia-dgx-h100)" / "GPU 服务器 DGX H100（8 × H100 SXM5 80GB）（nvidia-dgx-h100）"."""
+    return text.Named(
+        params={
+            lang: _t("entry_name_id", lang, name=local_name(e, catalog, lang), id=e.id) for lang in text.LANGS
+        }
+    )
+
+
 def name_of(catalog: Any, entry_id: Any, lang: str) -> str:
     """The name in ``lang`` of the entry ``entry_id``; the id itself when the catalog has no such entry."""
     e = catalog.entries.get(entry_id) if entry_id else None

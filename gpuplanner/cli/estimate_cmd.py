@@ -190,7 +190,7 @@ def _print_text(cfg: TrainConfig, est, cluster: ClusterSpec, shape: ModelShape, 
     print(
         say(
             "perf.est.layout",
-            gpu=cluster.gpu_name,
+            gpu=cluster.gpu_label or cluster.gpu_name,  # the name in the output's language
             gpus=est.n_gpus,
             tp=cfg.tp,
             pp=cfg.pp,

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from gpuplanner.catalog.names import named
 from gpuplanner.catalog.types import PortGroup
 from gpuplanner.commands.base import Command, ReplaceRows
 from gpuplanner.core.errors import ValidationError
@@ -83,10 +84,10 @@ class EditDevices(Command):
                 raise ValidationError(
                     Msg("error.edit.unknown_type", {"name": dev.name}), field="type_id", value=dev.type_id
                 )
-            check_device_kind(dev, entry)
+            check_device_kind(dev, entry, cat)
         link_ids = sorted({lid for d in changed for lid in project.links_of(d)})
         unmapped: list[str] = []
-        model = ""
+        model: str | Msg = ""
         for lid in link_ids:
             lk = project.links[lid]
             fields: dict[str, Any] = {}
@@ -106,7 +107,7 @@ class EditDevices(Command):
                 )
                 pg = pick_group(old_pg, name, getattr(new_entry, "port_groups", ()))
                 if pg is None:
-                    model = new_entry.name
+                    model = named(new_entry, cat)  # in the message's language
                     unmapped.append(f"'{lid}' ({changed[dev_id].name}: {name})")
                     continue
                 if pg.name != name:

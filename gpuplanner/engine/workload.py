@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from gpuplanner import text
 from gpuplanner.catalog import Catalog
+from gpuplanner.catalog.names import named
 from gpuplanner.catalog.types import GpuType, ModelType, ServerType
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.arrays import FloatArray
@@ -105,6 +106,7 @@ def cluster_of(
     )
     spec = ClusterSpec(
         gpu_name=gpu.name,
+        gpu_label=named(gpu, catalog, with_figures=False),
         peak_bf16_tflops=gpu.bf16_dense_tflops,
         peak_fp8_tflops=gpu.fp8_dense_tflops,
         peak_fp4_tflops=gpu.fp4_dense_tflops,

@@ -8,6 +8,7 @@ import types
 import typing
 from typing import Any
 
+from gpuplanner.catalog.names import named, named_id
 from gpuplanner.core.errors import ProjectFileError, ValidationError
 from gpuplanner.model.bounds import bounds, format_bound
 from gpuplanner.model.refs import REFERRING_TABLES, dangling_key
@@ -246,7 +247,12 @@ def check_references(table: str, row: Any, project: Any, *, device_links: bool =
                 raise ValidationError(
                     Msg(
                         "error.model.no_port_group",
-                        {"link": row.id, "device": dev.name, "type": dev.type_id, "group": group},
+                        {
+                            "link": row.id,
+                            "device": dev.name,
+                            "type": named_id(project.catalog, dev.type_id),  # in the message's language
+                            "group": group,
+                        },
                     ),
                     field=f"{side}_group",
                     value=group,
@@ -272,14 +278,21 @@ def check_references(table: str, row: Any, project: Any, *, device_links: bool =
         )
 
 
-def check_device_kind(row: Any, entry: Any) -> None:
-    """A device's model must be of a kind its role can be (a leaf is a switch, a compute node a server)."""
+def check_device_kind(row: Any, entry: Any, catalog: Any = None) -> None:
+    """A device's model must be of a kind its role can be (a leaf is a switch, a compute node a server); the
+    model is named in the message's language (``catalog``: for the figures a Chinese name gives)."""
     kinds = kinds_for_role(row.role)
     if entry.kind not in kinds:
         raise ValidationError(
             Msg(
                 "error.model.role_kind",
-                {"name": row.name, "role": row.role, "kinds": kinds, "kind": entry.kind, "model": entry.name},
+                {
+                    "name": row.name,
+                    "role": row.role,
+                    "kinds": kinds,
+                    "kind": entry.kind,
+                    "model": named(entry, catalog),
+                },
             ),
             entry=row.id,
             field="type_id",
@@ -318,7 +331,7 @@ def _check_device(row: Any, project: Any, links: bool = True) -> None:
         raise ValidationError(
             Msg(
                 "error.model.no_group_for_links",
-                {"name": row.name, "model": entry.name, "links": shown, "more": more},
+                {"name": row.name, "model": named(entry, project.catalog), "links": shown, "more": more},
             ),
             entry=row.id,
             field="type_id",
@@ -356,7 +369,12 @@ def check_rack_contents(row: Any, project: Any) -> None:
         raise ValidationError(
             Msg(
                 "error.model.rack_too_small",
-                {"name": row.name, "model": entry.name, "rack_u": rack_u, "devices": names},
+                {
+                    "name": row.name,
+                    "model": named(entry, project.catalog),
+                    "rack_u": rack_u,
+                    "devices": names,
+                },
             ),
             entry=row.id,
             field="type_id",

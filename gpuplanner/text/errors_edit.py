@@ -11,7 +11,7 @@ ERRORS_EDIT: dict[str, tuple[str, str]] = {
     "error.edit.no_group_for_links": (
         "the {model} has no port group of the same kind for links {links}{more}; delete or move those links"
         " first",
-        "{model} 没有同类端口组来承接链路 {links}{more}；请先删除或移走这些链路",
+        "{model}没有同类端口组来承接链路 {links}{more}；请先删除或移走这些链路",
     ),
     "error.edit.and_more": (" and {n} more", " 以及另外 {n} 条"),
 }

@@ -43,7 +43,7 @@ ERRORS_MODEL: dict[str, tuple[str, str]] = {
         "{kind@row_kind}“{name}”引用的{target@row_kind}不存在",
     ),
     "error.model.no_port_group": (
-        "link '{link}': device '{device}' ({type}) has no port group '{group}'",
+        "link '{link}': device '{device}' ({type}) has no port group '{group}'",  # {type}: the model's name
         "链路“{link}”：设备“{device}”（{type}）没有端口组“{group}”",
     ),
     "error.model.self_link": (
@@ -65,7 +65,7 @@ ERRORS_MODEL: dict[str, tuple[str, str]] = {
     "error.model.role_kind": (
         "device '{name}' is a {role} device: its model must be a {kinds@device_kind}, not the"
         " {kind@device_kind} {model}",
-        "设备“{name}”的角色是{role@device_role}：其型号应为{kinds@device_kind}，而不是{kind@device_kind} {model}",
+        "设备“{name}”的角色是{role@device_role}：其型号应为{kinds@device_kind}，而所选的{model}是{kind@device_kind}",
     ),
     "error.model.above_rack": (
         "device '{name}' at U{u} is above the top of rack '{rack}' ({rack_u} U)",
@@ -73,11 +73,11 @@ ERRORS_MODEL: dict[str, tuple[str, str]] = {
     ),
     "error.model.no_group_for_links": (
         "device '{name}': the {model} has no port group for its links {links}{more}",
-        "设备“{name}”：{model} 没有可承接其链路 {links}{more} 的端口组",
+        "设备“{name}”：{model}没有可承接其链路 {links}{more} 的端口组",
     ),
     "error.model.rack_too_small": (
         "rack '{name}': the {model} has {rack_u} U, below devices {devices}; move them first",
-        "机柜“{name}”：{model} 只有 {rack_u} U，低于设备 {devices} 所在的位置；请先移走这些设备",
+        "机柜“{name}”：{model}只有 {rack_u} U，低于设备 {devices} 所在的位置；请先移走这些设备",
     ),
     # the goal's lists and rules (model/goal.py)
     "error.model.goal_list_text": (

@@ -143,8 +143,8 @@ FINDINGS_FACILITY: dict[str, tuple[str, str]] = {
         "为高密度机柜改用更高效的散热方式（背板、冷板或浸没式液冷），或重新评估目标值。",
     ),
     "finding.prices-missing": (
-        "Catalog items without a price, counted as 0 in the cost ({count}): {ids}.",
-        "以下 {count} 个目录条目没有价格，在成本中按 0 计算：{ids}。",
+        "Catalog items without a price, counted as 0 in the cost ({count}): {parts}.",
+        "以下 {count} 个目录条目没有价格，在成本中按 0 计算：{parts}。",
     ),
     "fix.prices-missing": (
         "Enter a price for these devices in the project, or add them to a price list.",

@@ -46,4 +46,6 @@ NAMES: dict[str, tuple[str, str]] = {
     "fig_pdu": ("{phases}-phase {v} V {a} A", "{phases} 相 {v} V {a} A"),
     "fig_kw_per_rack": ("up to {kw} kW per rack", "每柜最高 {kw} kW"),
     "fig_join": ("{a}, {b}", "{a}，{b}"),
+    # an entry's name with its id, where the reader may type the id (a price list, a command line)
+    "entry_name_id": ("{name} ({id})", "{name}（{id}）"),
 }

@@ -9,6 +9,7 @@ import re
 import pytest
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
+from gpuplanner.catalog.names import local_name
 from gpuplanner.commands import AddRows
 from gpuplanner.model import Device, Link
 from gpuplanner.ui import i18n
@@ -105,8 +106,9 @@ def test_a_model_change_the_links_cannot_follow_is_refused_in_chinese(chinese, m
     assert w.doc.project.devices[node.id].type_id == node.type_id  # refused, nothing changed
     assert w.doc.undo_stack.count() == depth
     message = ins.error.text()
-    model = p.catalog.entries[target].name
-    assert model in message and f"'{link.id}'" in message, message
+    entry = p.catalog.entries[target]  # named in Chinese, as the model list names it
+    assert local_name(entry, p.catalog, "zh") in message and entry.name not in message, message
+    assert f"'{link.id}'" in message, message
     assert "没有同类端口组来承接链路" in message and "请先删除或移走这些链路" in message, message
 
 

@@ -167,3 +167,20 @@ def test_prices_missing():
     assert info[0].severity == "info" and info[0].items == ("no-such-optic",)
     assert "no-such-optic" in info[0].message("zh")
     assert findings(build(1), bom={"nvidia-mfp7e10-nxxx": 2}, rule="prices-missing") == []
+
+
+def test_prices_missing_names_each_part_with_its_id():
+    """A catalog entry without a price is named in the sentence's language, with the id a price list is keyed
+    by (the reader types it there)."""
+    cat = load_catalog(include_user=False)
+    optic = dataclasses.replace(cat.entries["nvidia-mfp7e10-nxxx"], id="test-optic-no-price")
+    cat.add_entries([optic])
+    info = findings(build(1, catalog=cat), bom={"test-optic-no-price": 2}, rule="prices-missing")
+    assert info[0].items == ("test-optic-no-price",) and info[0].params["ids"] == ["test-optic-no-price"]
+    zh_name = local_name(optic, cat, "zh")
+    assert CJK.search(zh_name)
+    assert f"{optic.name} (test-optic-no-price)" in info[0].message("en")
+    assert f"{zh_name}（test-optic-no-price）" in info[0].message("zh") and optic.name not in info[0].message(
+        "zh"
+    )
+    assert info[0].to_json("zh")["params"]["parts"] == [f"{zh_name}（test-optic-no-price）"]

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from gpuplanner.catalog.names import named_id
+from gpuplanner.catalog.names import named_id, named_with_id
 from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
 from gpuplanner.engine.facility.cost import CostResult
@@ -156,7 +156,7 @@ def _feeds(c: Compiled, p: PowerResult) -> list[Finding]:
     return out
 
 
-def _site(t: ThermalResult, cost: CostResult | None, site: Site) -> list[Finding]:
+def _site(t: ThermalResult, cost: CostResult | None, site: Site, catalog: Any = None) -> list[Finding]:
     params: dict[str, Any]
     out = []
     if not t.feed_ok:
@@ -171,7 +171,10 @@ def _site(t: ThermalResult, cost: CostResult | None, site: Site) -> list[Finding
         params = {"pue": round(t.pue, 2), "target": round(site.target_pue, 2)}
         out.append(Finding("warning", "pue-above-target", ("site",), params))
     if cost is not None and cost.missing_prices:
-        params = {"count": len(cost.missing_prices), "ids": list(cost.missing_prices)}
+        entries = catalog.entries if catalog is not None else {}
+        parts = [named_with_id(entries[i], catalog) if i in entries else i for i in cost.missing_prices]
+        # the names in the sentence's language with the ids a price list is keyed by
+        params = {"count": len(cost.missing_prices), "parts": parts, "ids": list(cost.missing_prices)}
         out.append(Finding("info", "prices-missing", tuple(cost.missing_prices), params))
     return out
 
@@ -190,5 +193,5 @@ def facility_findings(
         *_cooling(compiled, power, thermal),
         *_psu(compiled, power),
         *_feeds(compiled, power),
-        *_site(thermal, cost, site),
+        *_site(thermal, cost, site, compiled.inputs.catalog),
     ]

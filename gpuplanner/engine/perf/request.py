@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gpuplanner import text
+from gpuplanner.catalog.names import named
 from gpuplanner.core.errors import PlannerError, ValidationError
 from gpuplanner.engine.perf.settings import SETTINGS, resolve
 from gpuplanner.engine.perf.shapes import RECOMPUTE, Calibration, ClusterSpec, ModelShape, TrainConfig
@@ -135,6 +136,7 @@ def cluster_of(req: dict[str, Any], catalog: Catalog) -> ClusterSpec:
         )
     return ClusterSpec(
         gpu_name=gpu.name,
+        gpu_label=named(gpu, catalog, with_figures=False),
         peak_bf16_tflops=gpu.bf16_dense_tflops,
         peak_fp8_tflops=gpu.fp8_dense_tflops,
         peak_fp4_tflops=gpu.fp4_dense_tflops,

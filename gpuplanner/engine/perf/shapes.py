@@ -380,6 +380,9 @@ class ClusterSpec:
     switch_hops: dict[str, float] = field(default_factory=dict)  # per kind, switches a network step crosses
     in_network_reduction: bool = False  # the scale-out switches reduce all-reduces (InfiniBand SHARP)
     peak_fp4_tflops: float | None = None  # dense FP4 (NVFP4) tensor-core peak; None: no FP4 tensor cores
+    # the GPU's name in each language (catalog.names.named) for the sentences that quote it; gpu_name when
+    # None. Never read by the model: gpu_name picks the family values.
+    gpu_label: text.Msg | None = None
 
     def __post_init__(self) -> None:
         for name in ("peak_bf16_tflops", "mem_gb", "mem_bw_tbyte_per_s", "gpus_per_node", "nic_gbps_per_gpu"):

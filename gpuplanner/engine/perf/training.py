@@ -90,7 +90,7 @@ def evaluate(
     hw = hardware_for(cluster, opt.precision, a)
     if hw.fp8 and opt.fp8_recipe == "mxfp8" and hw.fp8_transposes:  # block-scaled MMA: Blackwell only
         raise ValidationError(
-            text.Msg("error.mxfp8_needs_blackwell", {"gpu": cluster.gpu_name}),
+            text.Msg("error.mxfp8_needs_blackwell", {"gpu": cluster.gpu_label or cluster.gpu_name}),
             field="fp8_recipe",
             value=opt.fp8_recipe,
             hint=text.Msg("error.mxfp8_needs_blackwell.hint"),
