@@ -188,7 +188,9 @@ def export_findings(c: Compiled) -> list[Finding]:
             "source": ec.get("source", ""),
             "as_of": str(ec.get("as_of", "")),
             "count": int(n),
-            "alternatives": [named(e, catalog) for e in alts] if alts else ["—"],  # in the sentence's language
+            "alternatives": [named(e, catalog) for e in alts]
+            if alts
+            else ["—"],  # in the sentence's language
             "alternative_ids": [e.id for e in alts],
         }
         out.append(Finding("error", "part-not-available-in-region", devs[:50], params))
