@@ -161,12 +161,14 @@ def named_id(catalog: Any, entry_id: Any, with_figures: bool = True) -> text.Nam
     return named(e, catalog, with_figures) if e is not None else str(entry_id or "")
 
 
-def named_with_id(e: Any, catalog: Any) -> text.Named:
+def named_with_id(e: Any, catalog: Any, with_figures: bool = True) -> text.Named:
     """:func:`named` with the entry's id, for a sentence whose reader may type the id (a price list is keyed
-    by it): "NVIDIA DGX H100 (nvidia-dgx-h100)" / "GPU 服务器 DGX H100（8 × H100 SXM5 80GB）（nvidia-dgx-h100）"."""
+    by it, a command line takes it): "NVIDIA DGX H100 (nvidia-dgx-h100)" / "GPU 服务器 DGX H100（8 × H100
+    SXM5 80GB）（nvidia-dgx-h100）". Without the figures no catalog is needed (``catalog`` may be None)."""
     return text.Named(
         params={
-            lang: _t("entry_name_id", lang, name=local_name(e, catalog, lang), id=e.id) for lang in text.LANGS
+            lang: _t("entry_name_id", lang, name=local_name(e, catalog, lang, with_figures), id=e.id)
+            for lang in text.LANGS
         }
     )
 

@@ -2,6 +2,8 @@
 presets, the CLI's generate): the window shows them in its language; ``str(err)`` stays English."""
 
 # id: (English, Chinese)
+# {server}, {storage}, {switch}, {leaf}: the catalog entry's name in the message's language, with its id where the
+# reader chose it by id (--server, --leaf-switch, …); a Chinese name says its kind ("GPU 服务器 …", "… 交换机")
 ERRORS_TOPOLOGY: dict[str, tuple[str, str]] = {
     "error.gen.leaf_cannot_take_device": (
         "{dev}: one {switch} cannot take even one of its ports and uplinks",
@@ -12,17 +14,17 @@ ERRORS_TOPOLOGY: dict[str, tuple[str, str]] = {
         "存储网络需要存储系统，但设备目录中没有",
     ),
     "error.gen.server_no_storage_ports": (
-        "server '{server}' has no storage or front-end ports for a storage fabric",
-        "服务器“{server}”没有可接入存储网络的存储端口或前端端口",
+        "the server {server} has no storage or front-end ports for a storage fabric",
+        "{server}没有可接入存储网络的存储端口或前端端口",
     ),
     "error.gen.storage_no_data_ports": (
-        "storage '{storage}' has no data ports",
-        "存储“{storage}”没有数据端口",
+        "the storage system {storage} has no data ports",
+        "{storage}没有数据端口",
     ),
     "error.gen.storage_technology_mismatch": (
-        "storage '{storage}' has {storage_tech} data ports but the storage switch '{switch}' is {switch_tech}:"
-        " choose a storage system or switch of the same technology",
-        "存储“{storage}”的数据端口是 {storage_tech}，而存储交换机“{switch}”是 {switch_tech}：请选择同一技术的"
+        "the storage system {storage} has {storage_tech} data ports but the storage switch {switch} is"
+        " {switch_tech}: choose a storage system or switch of the same technology",
+        "{storage}的数据端口是 {storage_tech}，而用作存储交换机的{switch}是 {switch_tech}：请选择同一技术的"
         "存储系统或交换机",
     ),
     "error.gen.no_free_positions": (
@@ -58,8 +60,8 @@ ERRORS_TOPOLOGY: dict[str, tuple[str, str]] = {
         "请改用胖树拓扑，或选用端口更多的交换机",
     ),
     "error.gen.server_no_compute_ports": (
-        "server '{server}' has no compute-fabric ports",
-        "服务器“{server}”没有计算网络端口",
+        "the server {server} has no compute-fabric ports",
+        "{server}没有计算网络端口",
     ),
     "error.gen.leaf_too_small": (
         "a leaf of {k} ports cannot take {down} downlinks at {oversub:g}:1 (needs {ports} ports)",
@@ -111,12 +113,12 @@ ERRORS_TOPOLOGY: dict[str, tuple[str, str]] = {
     "error.gen.planes_below_one": ("planes must be ≥ 1", "平面数必须 ≥ 1"),
     "error.gen.no_phase": ("no phase '{phase}' in the project", "项目中没有建设阶段“{phase}”"),
     "error.gen.no_port_group": (
-        "server '{server}' has no port group '{group}' ({names})",
-        "服务器“{server}”没有端口组“{group}”（现有：{names}）",
+        "the server {server} has no port group '{group}' (it has: {names})",
+        "{server}没有端口组“{group}”（现有：{names}）",
     ),
     "error.gen.server_no_network_ports": (
-        "server '{server}' has no network ports to connect",
-        "服务器“{server}”没有可连接的网络端口",
+        "the server {server} has no network ports to connect",
+        "{server}没有可连接的网络端口",
     ),
     "error.gen.single_switch_full": (
         "one {switch} offers {have} ports of {speed:g} Gb/s; {servers} servers need {need}",
@@ -127,8 +129,8 @@ ERRORS_TOPOLOGY: dict[str, tuple[str, str]] = {
         "服务器更多时请改用叶脊拓扑",
     ),
     "error.gen.leaf_no_speed": (
-        "leaf '{leaf}' has no ports of {speed:g} Gb/s",
-        "叶交换机“{leaf}”没有 {speed:g} Gb/s 端口",
+        "the leaf switch {leaf} has no ports of {speed:g} Gb/s",
+        "用作叶交换机的{leaf}没有 {speed:g} Gb/s 端口",
     ),
     "error.gen.planes_split": (
         "{rails} NIC ports per server do not split into {planes} planes",
@@ -144,8 +146,8 @@ ERRORS_TOPOLOGY: dict[str, tuple[str, str]] = {
         "{ru}U 的设备放不进 {rack_ru}U 的机柜",
     ),
     "error.gen.switch_too_slow": (
-        "switch '{switch}' has no ports of {speed:g} Gb/s or faster",
-        "交换机“{switch}”没有 {speed:g} Gb/s 或更快的端口",
+        "the switch {switch} has no ports of {speed:g} Gb/s or faster",
+        "{switch}没有 {speed:g} Gb/s 或更快的端口",
     ),
     "error.gen.switch_too_slow.hint": (
         "choose a switch model with ports at the servers' NIC speed",

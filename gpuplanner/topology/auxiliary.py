@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from gpuplanner.catalog import PortGroup
+from gpuplanner.catalog.names import named, named_with_id
 from gpuplanner.catalog.types import ServerType, StorageType, SwitchType
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device
@@ -75,7 +76,10 @@ def _leaf_spine_for(
                 k -= 1
             if k == 0 and leaves and used == 0.0:
                 raise GenerationError(
-                    Msg("error.gen.leaf_cannot_take_device", {"dev": dev.name, "switch": sw.name})
+                    Msg(
+                        "error.gen.leaf_cannot_take_device",
+                        {"dev": dev.name, "switch": named(sw, plan.catalog)},
+                    )
                 )
             if k == 0 or (
                 k < left and used > 0 and k < n
@@ -159,13 +163,21 @@ def add_storage_fabric(
     # the storage NICs; a server without them reaches storage over its front-end (converged) ports
     groups = srv.ports("storage") or srv.ports("frontend")
     if not groups:
-        raise GenerationError(Msg("error.gen.server_no_storage_ports", {"server": srv.id}), entry=srv.id)
+        raise GenerationError(
+            Msg(
+                "error.gen.server_no_storage_ports", {"server": named_with_id(srv, None, with_figures=False)}
+            ),
+            entry=srv.id,
+        )
     sw = switch_entry(plan.catalog, opts.storage_switch)
     system = opts.storage_system or default_storage_system(plan, sw.technology)
     st = storage_entry(plan.catalog, system)
     st_groups = [pg for pg in st.port_groups if pg.role != "management"]
     if not st_groups:
-        raise GenerationError(Msg("error.gen.storage_no_data_ports", {"storage": st.id}), entry=st.id)
+        raise GenerationError(
+            Msg("error.gen.storage_no_data_ports", {"storage": named_with_id(st, None, with_figures=False)}),
+            entry=st.id,
+        )
     same = [pg for pg in st_groups if _technology(pg.type) == sw.technology]
     default_switch = GenerateOptions.__dataclass_fields__["storage_switch"].default
     if not same and opts.storage_system and opts.storage_switch == default_switch:
@@ -193,9 +205,9 @@ def add_storage_fabric(
             Msg(
                 "error.gen.storage_technology_mismatch",
                 {
-                    "storage": st.id,
+                    "storage": named_with_id(st, None, with_figures=False),
                     "storage_tech": _technology(st_groups[0].type),
-                    "switch": sw.id,
+                    "switch": named_with_id(sw, None, with_figures=False),
                     "switch_tech": sw.technology,
                 },
             ),

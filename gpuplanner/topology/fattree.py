@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 from gpuplanner.catalog import PortGroup
+from gpuplanner.catalog.names import named_with_id
 from gpuplanner.catalog.types import ServerType, SwitchType
 from gpuplanner.core.errors import GenerationError
 from gpuplanner.model import Device
@@ -47,7 +48,10 @@ def compute_ports(server: ServerType) -> PortGroup:
     groups = server.ports("compute")
     if not groups:
         raise GenerationError(
-            Msg("error.gen.server_no_compute_ports", {"server": server.id}),
+            Msg(
+                "error.gen.server_no_compute_ports",
+                {"server": named_with_id(server, None, with_figures=False)},
+            ),
             entry=server.id,
             field="port_groups",
         )

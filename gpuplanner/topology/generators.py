@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from gpuplanner.catalog import PortGroup
+from gpuplanner.catalog.names import named, named_with_id
 from gpuplanner.catalog.types import ServerType, StorageType
 from gpuplanner.commands import Compound
 from gpuplanner.core.errors import GenerationError
@@ -101,14 +102,24 @@ def server_port_group(srv: ServerType, opts: GenerateOptions) -> PortGroup:
             names = ", ".join(g.name for g in srv.port_groups)
             raise GenerationError(
                 Msg(
-                    "error.gen.no_port_group", {"server": srv.id, "group": opts.server_ports, "names": names}
+                    "error.gen.no_port_group",
+                    {
+                        "server": named_with_id(srv, None, with_figures=False),
+                        "group": opts.server_ports,
+                        "names": names,
+                    },
                 ),
                 field="server_ports",
             )
         return pg
     groups = srv.ports("compute") or srv.ports("frontend") or srv.ports("storage")
     if not groups:
-        raise GenerationError(Msg("error.gen.server_no_network_ports", {"server": srv.id}), entry=srv.id)
+        raise GenerationError(
+            Msg(
+                "error.gen.server_no_network_ports", {"server": named_with_id(srv, None, with_figures=False)}
+            ),
+            entry=srv.id,
+        )
     return groups[0]
 
 
@@ -127,7 +138,13 @@ def _single_switch(
         raise GenerationError(
             Msg(
                 "error.gen.single_switch_full",
-                {"switch": sw.name, "have": have, "speed": speed, "servers": len(servers), "need": need},
+                {
+                    "switch": named(sw, plan.catalog),
+                    "have": have,
+                    "speed": speed,
+                    "servers": len(servers),
+                    "need": need,
+                },
             ),
             hint=Msg("error.gen.single_switch_full.hint"),
         )
@@ -151,7 +168,11 @@ def _leaf_spine(
     k = ports_at(leaf_sw, speed)
     if k == 0:
         raise GenerationError(
-            Msg("error.gen.leaf_no_speed", {"leaf": leaf_sw.id, "speed": speed}), entry=leaf_sw.id
+            Msg(
+                "error.gen.leaf_no_speed",
+                {"leaf": named_with_id(leaf_sw, None, with_figures=False), "speed": speed},
+            ),
+            entry=leaf_sw.id,
         )
     rails = cp.count
     if rails % opts.planes:

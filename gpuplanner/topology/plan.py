@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from gpuplanner.catalog import Catalog, CatalogEntry, PortGroup
+from gpuplanner.catalog.names import named_with_id
 from gpuplanner.catalog.types import ServerType, StorageType, SwitchType
 from gpuplanner.commands import AddRows, Compound
 from gpuplanner.core.errors import GenerationError
@@ -41,7 +42,10 @@ def fabric_group(switch: SwitchType, speed_gbps: float, prefer: str = "fabric") 
     cands = [pg for pg in switch.port_groups if pg.role != "management" and pg.speed_gbps >= speed_gbps]
     if not cands:
         raise GenerationError(
-            Msg("error.gen.switch_too_slow", {"switch": switch.id, "speed": speed_gbps}),
+            Msg(
+                "error.gen.switch_too_slow",
+                {"switch": named_with_id(switch, None, with_figures=False), "speed": speed_gbps},
+            ),
             entry=switch.id,
             hint=Msg("error.gen.switch_too_slow.hint"),
         )
