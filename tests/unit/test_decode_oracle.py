@@ -14,7 +14,7 @@ benchmarks/extract_aiconfigurator_ops.py). No aiconfigurator needed.
 
 Bars, as met on these rows (docs/notes/s11-decode.md has the table): the GEMM sum 0 to +30 % (ours +15..+27 %:
 the engine adds the GEMMs' FLOPs to their weight stream, its additive roofline, while at M ≤ ~200 the measured
-kernels hide the FLOPs under the stream; without the FLOPs term the rows are −6..+2 %), attention −55 % to +5 %
+kernels hide the FLOPs under the stream; without the FLOPs term the rows are −6..+4 %), attention −55 % to +5 %
 (ours −4..−52 %: TensorRT-LLM's decode attention kernel reaches 35-70 % of HBM at these batch × heads, the engine
 assumes decode_hbm_efficiency 0.75), all-reduce −15 % to +80 % (ours −8..+75 %, TP2 worst), and the measured
 operators' step total within 15 % (ours −5..+14 %). Before this session's change the B200 GEMM sums were below the
