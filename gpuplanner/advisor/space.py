@@ -16,6 +16,7 @@ from typing import Any
 
 from gpuplanner import text
 from gpuplanner.advisor.goal import Candidate, Goal
+from gpuplanner.catalog.names import named
 from gpuplanner.catalog.types import GpuType, ServerType, SwitchType
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.facility.cost import unit_price_usd
@@ -126,7 +127,7 @@ def server_types(catalog, goal: Goal) -> tuple[list[ServerType], dict[str, text.
             why[srv.id] = text.Msg("advisor.left_out.export", {"region": goal.region.upper()})
         elif goal.kind == "inference" and goal.precision == "fp4" and not gpu.fp4_dense_tflops:
             # the engine refuses fp4 on such a GPU (serving_worker.fp4_refusal): not scored, named here
-            why[srv.id] = text.Msg("advisor.left_out.no_fp4", {"gpu": gpu.name})
+            why[srv.id] = text.Msg("advisor.left_out.no_fp4", {"gpu": named(gpu, catalog)})
         elif compute_group(srv) is None:
             why[srv.id] = text.Msg("advisor.left_out.no_compute_ports")
         elif not unit_price_usd(catalog, srv.id):

@@ -1,26 +1,17 @@
 """Number formats of the report, one function per kind of figure, so the report prints every figure of
-``results_json`` the same way (and a test can format the engine's figure and find it in the PDF text)."""
+``results_json`` the same way (and a test can format the engine's figure and find it in the PDF text).
+``num``, ``integer`` and ``value`` live in ``gpuplanner.core.numfmt`` (the catalog entries' names use them
+too)."""
 
 from __future__ import annotations
 
-import math
-import numbers
 from typing import Any
 
-DASH = "—"
-
-
-def _ok(x: Any) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(float(x))
-
-
-def num(x: Any, digits: int = 0) -> str:
-    """Thousands separators and ``digits`` decimals; missing or non-finite → an em dash."""
-    return f"{float(x):,.{digits}f}" if _ok(x) else DASH
-
-
-def integer(x: Any) -> str:
-    return f"{int(round(float(x))):,}" if _ok(x) else DASH
+from gpuplanner.core.numfmt import DASH as DASH
+from gpuplanner.core.numfmt import integer as integer
+from gpuplanner.core.numfmt import num as num
+from gpuplanner.core.numfmt import ok as _ok
+from gpuplanner.core.numfmt import value as value
 
 
 def kw(x: Any) -> str:
@@ -114,22 +105,3 @@ def compact(x: Any, lang: str = "en") -> str:
         if abs(v) >= div:
             return f"{v / div:,.1f}".removesuffix(".0") + suffix
     return f"{v:,.0f}" if abs(v) >= 10 or v == int(v) else f"{v:.2g}"
-
-
-def value(v: Any) -> str:
-    """A catalog or assumption value of any shape, briefly."""
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, int):
-        return f"{v:,}"
-    if isinstance(v, float):
-        if not math.isfinite(v):
-            return DASH
-        if v.is_integer():
-            return f"{int(v):,}"
-        return f"{v:,.1f}" if abs(v) >= 100 else f"{v:.4g}"
-    if isinstance(v, dict):
-        return ", ".join(f"{k}: {value(x)}" for k, x in v.items())
-    if isinstance(v, list | tuple):
-        return ", ".join(value(x) for x in v)
-    return DASH if v is None else str(v)

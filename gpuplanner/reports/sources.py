@@ -11,9 +11,9 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpuplanner.catalog.names import local_name
 from gpuplanner.reports.delivery import assumptions as delivery_assumptions
 from gpuplanner.reports.delivery import lead_table, schedule
-from gpuplanner.reports.names import local_name
 
 
 @dataclass

@@ -49,7 +49,7 @@ FINDINGS_FACILITY: dict[str, tuple[str, str]] = {
     "finding.rack-budget-above-rating": (
         "{count} rack(s), e.g. {rack}, have a power budget of {budget_kw} kW, above the {rated_kw} kW "
         "the rack type {type} is rated for.",
-        "{count} 个机柜（如 {rack}）的功率预算为 {budget_kw} kW，高于机柜型号 {type} 的额定 {rated_kw} kW。",
+        "{count} 个机柜（如 {rack}）的功率预算为 {budget_kw} kW，高于{type}的额定 {rated_kw} kW。",
     ),
     "fix.rack-budget-above-rating": (
         "Confirm the rack, its PDUs and the room can take the raised budget, or keep the rated one.",
@@ -195,8 +195,8 @@ FINDINGS_FACILITY: dict[str, tuple[str, str]] = {
     "finding.part-not-available-in-region": (
         "{part} ({classification}) may not be sold to {region} under the export rules ({source}, "
         "{as_of}); the plan uses {count}.",
-        "根据出口管制规定（{source}，{as_of}），{part}（{classification}）不得销售至 {region}；方案中"
-        "使用了 {count} 台。",
+        "根据出口管制规定（{source}，{as_of}），{part}属于 {classification} 管制物项，不得销售至 {region}；"
+        "方案中使用了 {count} 台。",
     ),
     "fix.part-not-available-in-region": (
         "Compliant alternatives in the catalog: {alternatives}.",

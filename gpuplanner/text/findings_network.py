@@ -17,7 +17,7 @@ FINDINGS_NETWORK: dict[str, tuple[str, str]] = {
     "finding.nic-bandwidth-per-gpu-low": (
         "Each GPU gets {have} Gb/s of network bandwidth; reference designs give {ref} Gb/s to a GPU "
         "of this class ({gpu}).",
-        "每块 GPU 只有 {have} Gb/s 的网络带宽；同级 GPU（{gpu}）的参考设计为每卡 {ref} Gb/s。",
+        "每块 GPU 只有 {have} Gb/s 的网络带宽；参考设计为 {gpu}每卡配 {ref} Gb/s。",
     ),
     "fix.nic-bandwidth-per-gpu-low": (
         "Give every GPU its own NIC at the reference speed (rail-optimised), or expect the "

@@ -10,7 +10,8 @@ Template syntax (``str.format`` plus two additions, the same in both languages):
   the vocabulary has no such word. A Chinese measure word that depends on the noun lives in the word
   ("个并发用户" vs "请求/秒").
 - A parameter that is a :class:`Msg` (a message id with its own parameters) is rendered in the same language,
-  so a sentence can quote another one (a phase finding naming the finding that blocks growth).
+  so a sentence can quote another one (a phase finding naming the finding that blocks growth); a
+  :class:`Named` one (a name written out in each language: a catalog entry's) shows that language's name.
 """
 
 from __future__ import annotations
@@ -42,6 +43,22 @@ class Msg:
         if text is None:
             return self.id
         return fill(text, lang, self.params, display if self.shown else None)
+
+
+@dataclass(frozen=True)
+class Named(Msg):
+    """A name written out in each language (``params``: language → text), such as a catalog entry's
+    (``gpuplanner.catalog.names.named``): as a value inside a message it shows the text of the message's
+    language, the English one when it has none for that language. A check hands it over where the text
+    layer could not build the name itself (it knows no catalog)."""
+
+    id: str = "named"
+
+    def render(self, lang: str = "en") -> str:
+        return str(self.params.get(lang) or self.params.get("en") or "")
+
+    def __str__(self) -> str:
+        return self.render("en")
 
 
 class _Keep(dict[str, Any]):

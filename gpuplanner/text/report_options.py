@@ -11,7 +11,7 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "advisor.left_out.export": ("export-restricted for {region}", "对 {region} 受出口管制"),
     "advisor.left_out.no_fp4": (
         "its GPU ({gpu}) has no FP4 tensor cores: an fp4 goal ranks only GPUs that have them",
-        "其 GPU（{gpu}）没有 FP4 张量核心：fp4 目标只比较具备 FP4 张量核心的 GPU",
+        "其 {gpu}没有 FP4 张量核心：fp4 目标只比较具备 FP4 张量核心的 GPU",
     ),
     "advisor.left_out.no_compute_ports": ("no compute ports", "没有计算网络端口"),
     "advisor.left_out.no_price": (

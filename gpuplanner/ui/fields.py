@@ -31,6 +31,7 @@ from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import field_specs, kinds_for_role
 from gpuplanner.text import Msg, error_line, shown
 from gpuplanner.ui import fmt
+from gpuplanner.ui.entry_names import choice
 from gpuplanner.ui.i18n import current_language, translate
 
 UNITS = (
@@ -230,7 +231,7 @@ def references(project: Project, table: str, name: str, row: Any = None) -> list
     cat = project.catalog
 
     def kinds(*ks: str) -> list[tuple[str, Any]]:
-        return [(f"{e.name} ({e.id})", e.id) for k in ks for e in cat.of_kind(k)]
+        return [choice(cat, e) for k in ks for e in cat.of_kind(k)]  # named in the UI language
 
     if table == "devices" and name == "type_id":
         return kinds(*(kinds_for_role(row.role) if row is not None else ("server", "switch", "storage")))

@@ -18,6 +18,7 @@ from gpuplanner.model import ChangeSet
 from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import field_specs, kinds_for_role
 from gpuplanner.ui import fields
+from gpuplanner.ui.entry_names import choice
 from gpuplanner.ui.i18n import translate
 from gpuplanner.ui.plurals import counts
 
@@ -126,7 +127,7 @@ class MultiEdit:
         p = self.ins.project
         roles = {p.devices[i].role for i in self.ids if i in p.devices}
         kinds = [k for k in ("server", "switch", "storage") if all(k in kinds_for_role(r) for r in roles)]
-        items = [(f"{e.name} ({e.id})", e.id) for k in kinds for e in p.catalog.of_kind(k)]
+        items = [choice(p.catalog, e) for k in kinds for e in p.catalog.of_kind(k)]
         return fields._combo(items, first.type_id)  # noqa: SLF001 (same package)
 
     def _values(self, name: str) -> set[Any]:

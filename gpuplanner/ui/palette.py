@@ -1,5 +1,7 @@
 """The catalog palette: entries grouped GPUs / servers / switches / storage / racks, searchable, dragged
-onto the canvas (mime type ``interactions.CATALOG_MIME`` carrying the catalog id)."""
+onto the canvas (mime type ``interactions.CATALOG_MIME`` carrying the catalog id). Entries are named in the
+UI language as the report names them (``ui.entry_names``); the search finds an entry by its id, vendor,
+English name or Chinese name in either language."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from gpuplanner.catalog import Catalog
 from gpuplanner.catalog.types import CatalogEntry, GpuType, RackType, ServerType, StorageType, SwitchType
 from gpuplanner.ui import fmt
 from gpuplanner.ui.canvas.interactions import CATALOG_MIME
+from gpuplanner.ui.entry_names import entry_name, search_text
 from gpuplanner.ui.i18n import current_language
 
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -78,6 +81,8 @@ class Palette(QWidget):
             group.setExpanded(kind != "gpu")
 
     def label(self, e: CatalogEntry) -> str:
+        if current_language() != "en":
+            return self.local_label(e)
         if isinstance(e, GpuType):
             return self.tr("{name} — {mem} GB").format(name=e.name, mem=fmt.short(e.mem_gb))
         if isinstance(e, ServerType):
@@ -91,6 +96,18 @@ class Palette(QWidget):
                 name=e.name, ru=e.ru, kw=fmt.short(e.power_budget_kw)
             )
         return e.name
+
+    def local_label(self, e: CatalogEntry) -> str:
+        """The label in the UI language: the entry's name there (which holds the GPU count, memory, fabric
+        ports or rack size already) and the figures it lacks."""
+        name = entry_name(self.catalog, e)
+        if isinstance(e, ServerType | StorageType):
+            return self.tr("{name} — {ru}U").format(name=name, ru=e.ru)
+        if isinstance(e, SwitchType):
+            return self.tr("{name} — {ports} ports").format(name=name, ports=e.radix())
+        if isinstance(e, RackType):
+            return self.tr("{name} — {kw} kW").format(name=name, kw=fmt.short(e.power_budget_kw))
+        return name
 
     def tooltip(self, e: CatalogEntry) -> str:
         lines = [f"{e.vendor} {e.model}", e.id]
@@ -122,7 +139,7 @@ class Palette(QWidget):
             for k in range(group.childCount()):
                 item = group.child(k)
                 e = self.catalog.entries.get(item.data(0, ID_ROLE))
-                hay = f"{item.text(0)} {e.id if e else ''} {e.vendor if e else ''}".lower()
+                hay = f"{item.text(0)} {search_text(self.catalog, e) if e else ''}".lower()
                 hide = not all(w in hay for w in words)
                 item.setHidden(hide)
                 shown += not hide

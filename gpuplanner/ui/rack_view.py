@@ -41,6 +41,7 @@ from gpuplanner.ui import theme
 from gpuplanner.ui.canvas.annotations import fmt_kw, rack_notes
 from gpuplanner.ui.canvas.geometry import device_ru, rack_ru
 from gpuplanner.ui.document import Document
+from gpuplanner.ui.entry_names import entry_name
 
 COL_W, GAP, U_H, HEAD_H, MARGIN = 240.0, 32.0, 15.0, 74.0, 24.0
 ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.1, 5.0, 1.2
@@ -359,7 +360,7 @@ class RackElevation(QWidget):
         p.setBrush(theme.role_color(d.role))
         p.drawRect(r)
         entry = self.project.catalog.entries.get(d.type_id)
-        model = entry.name if entry else d.type_id
+        model = entry_name(self.project.catalog, entry) if entry else d.type_id
         lines = [f"{d.name} · {fmt_kw(kw)} kW"] if n == 1 else [d.name, model, f"{fmt_kw(kw)} kW"]
         p.setPen(QColor(20, 20, 20))
         p.setFont(px_font(11 if n > 1 else 10))

@@ -187,11 +187,11 @@
     </message>
     <message>
         <source>{srv}: {gpus} GPUs, switch {sw}, {kw}, serving ({mode}): {lay}.</source>
-        <translation>{srv}：{gpus} 块 GPU，交换机 {sw}，{kw}，推理部署（{mode}）：{lay}。</translation>
+        <translation>{srv}：{gpus} 块 GPU，{sw}，{kw}，推理部署（{mode}）：{lay}。</translation>
     </message>
     <message>
         <source>{srv}: {gpus} GPUs, switch {sw}, {kw}, layout {lay}.</source>
-        <translation>{srv}：{gpus} 块 GPU，交换机 {sw}，{kw}，并行布局 {lay}。</translation>
+        <translation>{srv}：{gpus} 块 GPU，{sw}，{kw}，并行布局 {lay}。</translation>
     </message>
     <message>
         <source>{head} Limits: {lims}</source>
@@ -1599,6 +1599,10 @@ The current project is unchanged.</source>
     <message>
         <source>{name} — {ru}U, {kw} kW</source>
         <translation>{name} — {ru}U，{kw} kW</translation>
+    </message>
+    <message>
+        <source>{name} — {kw} kW</source>
+        <translation>{name} — {kw} kW</translation>
     </message>
     <message>
         <source>BF16 dense {tf} TFLOPS, TDP {w} W</source>

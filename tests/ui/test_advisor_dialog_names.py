@@ -1,5 +1,5 @@
 """The advisor's front table and details line name things as the main window does (s10): servers and switches by
-the catalog's display name (the ids in tooltips), cooling methods in `analyze`'s words and fabric templates by
+their names in the window's language, as the catalog tree and the report name them (s11; the ids in tooltips), cooling methods in `analyze`'s words and fabric templates by
 their short names, in English and in Chinese; a serving design's details give its serving layout (replicas of TP,
 or prefill and decode workers of TP) rather than a training layout, the rack budget "no limit" rather than
 "0 kW", and each limit with its unit in the language's punctuation."""
@@ -70,10 +70,16 @@ def _ids(dlg: AdvisorDialog) -> set[str]:
 WORDS = {
     "en": {
         "server": "NVIDIA DGX B200",
+        "switch": "NVIDIA Quantum-2 QM9790",
         "fabric": "non-rail leaf-spine 1:1",
         "no_limit": "rack budget: no limit",
     },
-    "zh": {"server": "NVIDIA DGX B200", "fabric": "非轨道叶脊 1:1", "no_limit": "单柜预算不限"},
+    "zh": {
+        "server": "GPU 服务器 DGX B200 (1,440 GB)（8 × B200 (HGX B200 SXM)）",
+        "switch": "英伟达 Quantum-2 QM9790 NDR InfiniBand 交换机（非管理型）",  # its name_zh
+        "fabric": "非轨道叶脊 1:1",
+        "no_limit": "单柜预算不限",
+    },
 }
 COOLING = {
     "en": {
@@ -116,7 +122,10 @@ def test_the_front_and_details_name_things_as_the_window_does(window, qtbot, lan
             dlg.table.selectRow(r)
             text = dlg.details.text()
             assert not any(i in text for i in ids), text
-            assert "NVIDIA Quantum-2 QM9790" in text and text.startswith(words["server"])
+            assert words["switch"] in text and text.startswith(words["server"])
+            if lang == "zh":  # the names in Chinese: no English describing word, "交换机" said once
+                assert not re.search(r"\b(switch|server|rack|unmanaged)\b", text, re.I), text
+                assert text.count("交换机") == 1, text
             assert (
                 words["no_limit"] in text and "预算 0" not in text and "budget 0" not in text
             )  # the goal states no rack budget
@@ -211,7 +220,8 @@ def test_a_training_designs_details(window, qtbot, lang):
             ],
         }
         text = dlg.details_text(d)
-        assert "nvidia-" not in text and "NVIDIA DGX H100" in text, text
+        server = "GPU 服务器 DGX H100（8 × H100 SXM5 80GB）" if lang == "zh" else "NVIDIA DGX H100"
+        assert "nvidia-" not in text and server in text, text
         if lang == "zh":
             assert "单柜预算 45 kW，并行布局 TP8 PP1 DP8 EP2 mb1 选择性重计算。约束：" in text, text
             assert (
@@ -234,7 +244,12 @@ def test_the_servers_left_out_are_named_too(window, qtbot, lang):
         goal = SERVING.with_(precision="fp4", users=0, servers=("nvidia-dgx-b200", "nvidia-dgx-h100"))
         dlg = _searched(window, qtbot, goal)
         text = dlg.summary.text()
-        assert "NVIDIA DGX H100" in text and "nvidia-dgx-h100" not in text, text
+        if lang == "zh":  # the server and its GPU in Chinese words ("其 GPU 加速卡 H100 … 没有 FP4")
+            assert "GPU 服务器 DGX H100（8 × H100 SXM5 80GB）" in text and "NVIDIA" not in text, text
+            assert "其 GPU 加速卡 H100 SXM5 80GB（80 GB HBM3）没有 FP4" in text, text
+        else:
+            assert "NVIDIA DGX H100" in text and "NVIDIA H100" in text, text
+        assert "nvidia-dgx-h100" not in text, text
         assert "nvidia-dgx-h100" in dlg.summary.toolTip()
     finally:
         i18n.set_language("en")

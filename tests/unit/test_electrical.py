@@ -107,3 +107,9 @@ def test_a_budget_raised_above_the_rack_rating_is_said():
     assert len(found) == 1 and found[0].items == ("r0",)
     assert (found[0].params["budget_kw"], found[0].params["rated_kw"]) == (42.0, 40.0)
     assert "42" in found[0].message("zh") and "40" in found[0].message("zh")
+    # the rack type by its name in the message's language (s11): Chinese words in Chinese, the catalog's name
+    assert "the rack type 48U rack, 600 × 1200 mm, high density (40 kW) is rated for" in found[0].message(
+        "en"
+    )
+    assert "高于机柜（48U，600 × 1,200 mm）的额定 40.0 kW" in found[0].message("zh")
+    assert found[0].to_json("zh")["params"]["type"] == "机柜（48U，600 × 1,200 mm）"

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from gpuplanner.catalog.loader import Catalog, default_catalog
+from gpuplanner.catalog.names import local_name
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.engine.checks.limits import assign_positions
@@ -233,5 +234,10 @@ def test_export_rules_name_each_part_and_the_alternatives():
         assert alts and "nvidia-dgx-b200" not in alts and "nvidia-dgx-h200" not in alts
         assert all(cat.entries[a].kind == "server" for a in alts)
         assert "ECCN 3A090" in f.message("zh") and "CN" in f.message("en")
+        part = cat.entries[f.params["part_id"]]  # named in the message's language, as the report names it
+        assert part.name in f.message("en") and part.name not in f.message("zh")
+        assert (
+            local_name(part, cat, "zh") in f.message("zh") and f.to_json("en")["params"]["part"] == part.name
+        )
     p.tables["site"]["site"] = dataclasses.replace(p.site, region="DE")
     assert not any(f.rule == "part-not-available-in-region" for f in analyze_project(p).findings)

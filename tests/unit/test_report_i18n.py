@@ -50,7 +50,7 @@ def test_chinese_entries_are_chinese():
         "fld_gpu",
         "fld_cpu_model",
         "fld_pdu",
-        "entry_label_plain",  # "{kind} {model}" (reports/names.py)
+        "entry_label_plain",  # "{kind} {model}" (catalog/names.py)
         "fig_count_of",
         "fig_gbps",
         "fig_gbps_form",

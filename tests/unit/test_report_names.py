@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from gpuplanner.catalog import load_catalog
+from gpuplanner.catalog.names import local_name, short_model
 from gpuplanner.reports import new_context
-from gpuplanner.reports.names import local_name, short_model
 from gpuplanner.reports.sections.bom import lines_by_category
 from gpuplanner.storage import open_project
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpuplanner.catalog import Catalog
+from gpuplanner.catalog.names import named
 from gpuplanner.engine.arrays import few_unique, group_rows
 from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled, codes_of
@@ -116,12 +117,13 @@ def budget_raised_findings(c: Compiled, catalog: Catalog) -> list[Finding]:
         rows = bad[g].tolist()
         i = rows[0]
         t = c.racks.type_ids[i]
+        entry = catalog.entries.get(t)
         params = {
             "count": len(rows),
             "rack": c.racks.names[i],
             "budget_kw": _r(b[i]),
             "rated_kw": _r(rated[i]),
-            "type": getattr(catalog.entries.get(t), "name", t),
+            "type": named(entry, catalog) if entry is not None else t,  # in the sentence's language
         }
         out.append(
             Finding("info", "rack-budget-above-rating", tuple(map(c.racks.ids.__getitem__, rows)), params)

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gpuplanner.catalog import Catalog, CatalogEntry
+from gpuplanner.catalog.names import named
 from gpuplanner.engine.arrays import FloatArray, IntArray
 from gpuplanner.engine.checks.findings import Finding
 from gpuplanner.engine.compiled import Compiled
@@ -180,7 +181,7 @@ def export_findings(c: Compiled) -> list[Finding]:
         alts = [e.id for e in sorted(same_kind, key=lambda e: -_compute(catalog, e))][:6]
         devs = tuple(d for d, t in zip(c.devices.ids, c.devices.type_ids, strict=True) if t == tid)
         params = {
-            "part": entry.name,
+            "part": named(entry, catalog),  # the name in the sentence's language
             "part_id": entry.id,
             "classification": ec.get("classification", "export-controlled"),
             "region": region,

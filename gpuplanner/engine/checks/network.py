@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpuplanner.catalog import Catalog
+from gpuplanner.catalog.names import named
 from gpuplanner.catalog.types import GpuType, ServerType, StorageType
 from gpuplanner.engine.assumptions import load_assumptions
 from gpuplanner.engine.checks.findings import Finding
@@ -100,7 +101,7 @@ def network_findings(
                         "warning",
                         "nic-bandwidth-per-gpu-low",
                         (srv.id,),
-                        {"have": have, "ref": round(ref, -1), "gpu": gpu.name},
+                        {"have": have, "ref": round(ref, -1), "gpu": named(gpu, catalog)},
                     )
                 )
     # Training on this fabric

@@ -13,9 +13,9 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether
 
+from gpuplanner.catalog.names import local_name
 from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
-from gpuplanner.reports.names import local_name
 from gpuplanner.reports.styles import MARGIN, PAGE
 
 WIDTH = PAGE[0] - 2 * MARGIN
@@ -85,7 +85,7 @@ def source_title(source: str) -> str:
 
 
 def entry_name(ctx: ReportContext, e: Any) -> str:
-    """The entry's name as the bill of materials prints it (``reports.names.local_name``)."""
+    """The entry's name as the bill of materials prints it (``catalog.names.local_name``)."""
     return local_name(e, ctx.project.catalog, ctx.lang)
 
 

@@ -11,11 +11,11 @@ import numpy as np
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
+from gpuplanner.catalog.names import local_name
 from gpuplanner.engine.compiled import KIND_CODES
 from gpuplanner.engine.facility.power import load_assumptions
 from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
-from gpuplanner.reports.names import local_name
 from gpuplanner.reports.sections.common import section
 from gpuplanner.reports.styles import ACCENT_LIGHT, MARGIN, PAGE
 
@@ -34,7 +34,7 @@ class Line:
 
 def _name(ctx: ReportContext, item_id: str) -> str:
     """The item in the report's language: the catalog's name in English, in Chinese ``name_zh`` or the kind
-    in words with the model and key figures (``reports.names``)."""
+    in words with the model and key figures (``catalog.names``)."""
     e = ctx.project.catalog.entries.get(item_id)
     return local_name(e, ctx.project.catalog, ctx.lang) if e is not None else item_id
 

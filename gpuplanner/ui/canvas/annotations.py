@@ -13,6 +13,7 @@ from gpuplanner.engine.analysis import Results
 from gpuplanner.model import Project
 from gpuplanner.ui import fmt, theme
 from gpuplanner.ui.canvas.ports import speed_label
+from gpuplanner.ui.entry_names import entry_name
 from gpuplanner.ui.i18n import translate
 from gpuplanner.ui.plurals import counts
 
@@ -247,7 +248,8 @@ def device_tooltip(project: Project, res: Results | None, device_id: str) -> str
     if d is None:
         return ""
     entry = project.catalog.entries.get(d.type_id)
-    lines = [f"{d.name} — {entry.name if entry else d.type_id}", theme.role_name(d.role)]
+    model = entry_name(project.catalog, entry) if entry else d.type_id
+    lines = [f"{d.name} — {model}", theme.role_name(d.role)]
     if d.rack_id and d.rack_id in project.racks:
         lines.append(
             translate("annotations", "rack {rack}, U{u}").format(

@@ -31,6 +31,7 @@ from gpuplanner.ui.canvas.geometry import (
     slot_y,
     u_at,
 )
+from gpuplanner.ui.entry_names import entry_name
 from gpuplanner.ui.i18n import translate
 from gpuplanner.ui.plurals import counts
 
@@ -111,10 +112,10 @@ def drop_command(
         if not servers:
             return None, translate(
                 "interactions", "no server in the catalog carries the {gpu}: drop a server instead"
-            ).format(gpu=entry.name)
+            ).format(gpu=entry_name(project.catalog, entry))
         entry = servers[0]
         note = translate("interactions", "added a {server} (a server with this GPU)").format(
-            server=entry.name
+            server=entry_name(project.catalog, entry)
         )
     if isinstance(entry, RackType):
         return _new_rack(project, entry, x, y), ""
@@ -130,7 +131,8 @@ def drop_command(
         occ = Occupancy(project)
         u = occ.first_free(rack_id, entry.ru)
         if u is None:
-            return None, no_room(project, rack, entry.name, entry.ru, occ.free_count(rack_id))
+            name = entry_name(project.catalog, entry)
+            return None, no_room(project, rack, name, entry.ru, occ.free_count(rack_id))
         dev = placed(project, dev, rack, u)
         text = translate("interactions", "Add {name} to {rack} at U{u}").format(
             name=dev.name, rack=rack.name, u=u

@@ -42,6 +42,7 @@ from gpuplanner.ui.dialogs.advisor_words import (  # noqa: F401  (left_out_lines
     template_name,
     training_layout,
 )
+from gpuplanner.ui.entry_names import name_for_id
 from gpuplanner.ui.i18n import current_language, translate
 
 if TYPE_CHECKING:
@@ -361,9 +362,9 @@ class AdvisorDialog(QDialog):
         return names.get(name, name)
 
     def entry_name(self, entry_id: str) -> str:
-        """A catalog entry's display name, as the main window's catalog tree shows it (its id when unknown)."""
-        entry = self.window_.doc.project.catalog.entries.get(entry_id)
-        return (entry.name if entry is not None else "") or entry_id
+        """A catalog entry's name in the UI language, as the main window's catalog tree and the report name
+        it (its id when unknown)."""
+        return name_for_id(self.window_.doc.project.catalog, entry_id) or entry_id
 
     def fabric_tip(self, d: dict[str, Any]) -> str:
         desc = TEMPLATES.get(d["fabric"])

@@ -35,6 +35,7 @@ from gpuplanner.model import Project, ProjectInfo, Site, Workload
 from gpuplanner.topology.generators import generate
 from gpuplanner.topology.options import TEMPLATES, GenerateOptions
 from gpuplanner.ui import fields
+from gpuplanner.ui.entry_names import choice
 from gpuplanner.ui.i18n import translate
 
 # The leaf switch a fabric choice starts from: the 400G-class switch of each technology (as in the presets).
@@ -220,7 +221,7 @@ class TemplateDialog(QDialog):
         return self.current is not None and self.keep.isChecked()
 
     def _entries(self, kind: str) -> list[tuple[str, str]]:
-        return [(f"{e.name} ({e.id})", e.id) for e in self.catalog.of_kind(kind)]
+        return [choice(self.catalog, e) for e in self.catalog.of_kind(kind)]
 
     def _technology(self, switch_id: str) -> str:
         entry = next((e for e in self.catalog.of_kind("switch") if e.id == switch_id), None)
@@ -231,7 +232,7 @@ class TemplateDialog(QDialog):
         else it is DEFAULT_LEAF's (the catalog's first when that entry is missing)."""
         tech = self.fabric.currentData()
         entries = [e for e in self.catalog.of_kind("switch") if getattr(e, "technology", "") == tech]
-        items = [(f"{e.name} ({e.id})", e.id) for e in entries]
+        items = [choice(self.catalog, e) for e in entries]
         if not leaf or leaf not in {e.id for e in entries}:
             leaf = DEFAULT_LEAF.get(tech, "")
         for box, first in (
