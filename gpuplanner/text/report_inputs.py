@@ -158,6 +158,30 @@ INPUTS: dict[str, tuple[str, str]] = {
     "aname_memory_reserved_gb": ("GPU memory reserved outside the model (GB)", "模型以外预留显存（GB）"),
     "aname_allocator_fragmentation_fraction": ("Memory lost to allocator fragmentation (share)", "显存分配碎片比例"),
     "aname_decode_hbm_efficiency": ("Memory bandwidth while decoding (share)", "推理解码时的显存带宽利用率"),
+    "aname_decode_gemm_hbm_efficiency_bf16": (
+        "Memory bandwidth of a decode-step BF16 matrix multiply (share, measured)",
+        "解码步 BF16 矩阵乘读取权重的显存带宽利用率（实测）",
+    ),
+    "aname_decode_gemm_hbm_efficiency_fp8": (
+        "Memory bandwidth of a decode-step FP8 matrix multiply (share, measured)",
+        "解码步 FP8 矩阵乘读取权重的显存带宽利用率（实测）",
+    ),
+    "aname_decode_gemm_hbm_efficiency_fp4": (
+        "Memory bandwidth of a decode-step FP4 matrix multiply (share, measured)",
+        "解码步 FP4 矩阵乘读取权重的显存带宽利用率（实测）",
+    ),
+    "aname_decode_gemm_fixed_us_bf16": (
+        "Fixed time of a decode-step BF16 matrix multiply kernel (µs, measured)",
+        "解码步 BF16 矩阵乘内核的固定耗时（微秒，实测）",
+    ),
+    "aname_decode_gemm_fixed_us_fp8": (
+        "Fixed time of a decode-step FP8 matrix multiply kernel (µs, measured)",
+        "解码步 FP8 矩阵乘内核的固定耗时（微秒，实测）",
+    ),
+    "aname_decode_gemm_fixed_us_fp4": (
+        "Fixed time of a decode-step FP4 matrix multiply kernel (µs, measured)",
+        "解码步 FP4 矩阵乘内核的固定耗时（微秒，实测）",
+    ),
     "aname_interruptions_per_gpu_hour": ("Job interruptions per GPU-hour", "每 GPU 小时作业中断次数"),
     "aname_restart_time_s": ("Time lost per interruption (s)", "每次中断损失时间（s）"),
     "aname_checkpoint_write_gbyte_per_s_per_gpu": ("Checkpoint write per GPU (GB/s)", "每 GPU 检查点写入带宽（GB/s）"),

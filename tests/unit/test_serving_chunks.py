@@ -256,7 +256,8 @@ def _prefill_oracle_s(shape: ModelShape, cluster: ClusterSpec, p: int, budget: i
     """One prompt alone on a TP1 BF16 prefill worker, counted by hand: its FLOPs (2 per weight of the layers per
     token, the output head once for the last token's logits, causal attention 4·L·heads·head_dim per query-key
     pair over p(p + 1)/2 pairs) at the BF16 GEMM rate; the weights (layers and head; the input embedding is a
-    lookup) read once per chunk; the activation kernels' bytes per token; no collectives at TP1."""
+    lookup) read once per chunk with the GEMM kernels' fixed part; the activation kernels' bytes per token; no
+    collectives at TP1."""
     from gpuplanner.engine.perf.assumptions import load_assumptions
     from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
 
@@ -271,7 +272,10 @@ def _prefill_oracle_s(shape: ModelShape, cluster: ClusterSpec, p: int, budget: i
     flops = 2.0 * layers * p + 2.0 * head + 4.0 * shape.layers * shape.heads * d * p * (p + 1) / 2
     rate = cluster.peak_bf16_tflops * 1e12 * a.number("gemm_efficiency", g)
     hbm = cluster.mem_bw_tbyte_per_s * 1e12
-    weights_s = (layers + head + h) * 2.0 / (hbm * a.number("decode_hbm_efficiency"))  # + the final norm
+    # + the final norm; at the measured BF16 decode-GEMM share of HBM, and the fixed part of the chunk's GEMM
+    # kernels: 4 per layer and the head (performance.yaml decode_gemm_*)
+    weights_s = (layers + head + h) * 2.0 / (hbm * a.number("decode_gemm_hbm_efficiency_bf16", g))
+    weights_s += (4 * shape.layers + 1) * a.number("decode_gemm_fixed_us_bf16", g) * 1e-6
     ew = sa.table("serving_elementwise_bytes")
     act_s = activation_bytes_per_token(shape, 1, 1, False, ew) / (
         hbm * a.number("elementwise_hbm_efficiency")

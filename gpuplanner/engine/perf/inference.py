@@ -29,6 +29,7 @@ from gpuplanner.engine.perf.memory import kv_cache_bytes, usable_memory_gb
 from gpuplanner.engine.perf.served_weights import head_gemm_rate, served_weights
 from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
 from gpuplanner.engine.perf.serving_worker import (
+    decode_gemm_terms,
     fp4_scale_bytes,
     gemm_rates,
     serving_assumptions,
@@ -101,6 +102,7 @@ def estimate_inference(
     # the input embedding is a row lookup: its table is not streamed each step (a tied table is the output head)
     touched = weights_gpu - sw.input_table / tp
     # an MoE step reads the experts its batch routes to: E·(1 − (1 − k/E)^B) of each layer's E in expectation
+    experts_gpu = share = 0.0
     if shape.is_moe:
         experts_gpu = c["experts_total"] * wpb / tp
         share = float(experts_read_share(shape.top_k, shape.experts, max(cfg.batch, 1)))
@@ -118,7 +120,14 @@ def estimate_inference(
     head = 2.0 * shape.vocab * shape.hidden
     head_rate = head_gemm_rate(cluster, wpb, gemm_rate, a)
     attn_token = 4.0 * shape.layers * mla.score_width(shape) * held_avg
-    t_mem = (touched + kv_read) / bw
+    # the dense weights stream through the GEMMs at the measured decode-GEMM rate, each GEMM kernel with its fixed
+    # part (serving_worker.decode_gemm_terms); the routed experts and the KV cache at decode_hbm_efficiency
+    experts_read = experts_gpu * share if shape.is_moe else 0.0
+    fp8_gemm = cfg.weight_precision_bytes <= 1.0 and bool(cluster.peak_fp8_tflops) and not fp4
+    bw_w, gemm_fixed = decode_gemm_terms(
+        cluster, "fp4" if fp4 else ("fp8" if fp8_gemm else ""), shape.layers, a
+    )
+    t_mem = (touched - experts_read) / bw_w + gemm_fixed + (experts_read + kv_read) / bw
     t_cmp = cfg.batch * (linear / gemm_rate + head / head_rate + attn_token / attn_rate) / tp
     ar_bytes = cfg.batch * shape.hidden * 2.0
     t_tp = 2.0 * shape.layers * float(group_all_reduce_s(ar_bytes, tp, g_tp, links, "tp"))

@@ -100,7 +100,7 @@ def _decode(w: Worker, setup: ServingSetup, lam: NDArray[Any], prefill: bool) ->
     isl, osl = float(setup.prompt_len), float(setup.output_len)
     isl_c = isl if prefill else 0.0
     toks = osl + isl_c
-    k0 = w.k0_s
+    k0 = w.k0_s + w.gemm_fixed_s  # the per-step constants beside the weights (Worker.step_s)
     per_req = osl * (w.mem_b_s + w.cmp_b_s) + isl_c * w.cmp_c_s + toks * w.k_tok_s
     tpot = _fixed_point(w.mem0_s + w.moe_all_s + k0, lam * per_req)  # all routed experts read
     if w.moe_all_s > 0:  # the experts the step's λ·toks·T tokens touch in expectation: concave in T, bisect

@@ -3,7 +3,8 @@ GPUs (Worker) — weights and KV cache at their precision, HBM, GEMM and TP all-
 steady state (serving_steady.py) and the plans (serving.py) are computed.
 
 A step on one pipeline stage costs bytes / (HBM · e) + FLOPs / (peak · e_gemm) + 2 all-reduces per layer over
-tp; every term is linear in the decode batch B and the prefill tokens C of the step, so a Worker holds the
+tp, plus the fixed part of its GEMM kernels (the dense weights stream at the measured decode-GEMM rate and each
+GEMM kernel has a fixed cost: decode_gemm_terms, NVIDIA's measured TensorRT-LLM GEMMs); every term is linear in the decode batch B and the prefill tokens C of the step, so a Worker holds the
 coefficients of that linear form. Constants: catalogs/assumptions/performance.yaml and serving.yaml.
 """
 
@@ -141,7 +142,7 @@ class ServingSetup:
 @dataclass(frozen=True)
 class Worker:
     """Per-GPU constants of one replica or worker (tp × pp GPUs). A step with B decode tokens and C prefill
-    tokens costs  mem0 + moe_all·(1 − (1 − k/E)^(B+C)) + mem_b·B  +  cmp_b·B + cmp_c·C  +  k0 + k_tok·(B+C)
+    tokens costs  mem0 + moe_all·(1 − (1 − k/E)^(B+C)) + mem_b·B  +  cmp_b·B + cmp_c·C  +  gemm_fixed + k0 + k_tok·(B+C)
     (the additive roofline of the training model: memory traffic and math do not fully overlap in the
     kernels of one step); k/E = moe_tok / moe_all, the expected share of the routed experts the step's tokens
     touch (kv_cache.touched_share). A dense model has moe_all = 0."""
@@ -164,6 +165,9 @@ class Worker:
     nic_byte_per_s: float  # the worker's NICs for a KV transfer (line rate × efficiency × fabric share)
     fits: bool
     refusal: str = ""
+    # the fixed cost of the step's GEMM kernels (launch, input quantize, tail: decode_gemm_terms),
+    # paid once per step whatever its tokens
+    gemm_fixed_s: float = 0.0
     # the most sequences the worker runs at once (ServingSetup.max_seqs, else the stack's default;
     # inf = uncapped): the steady decode batch never exceeds it (serving_steady.py)
     max_seqs: float = float("inf")
@@ -171,6 +175,25 @@ class Worker:
     # per length of setup.prompt_dist: seconds of its prompt's attention beyond what cmp_c_s charges its tokens
     # (cmp_c_s takes the token-weighted mean of the keys attended; zero on average over the tokens); () = none
     length_attn_s: tuple[float, ...] = ()
+    # the parts of cmp_b_s that are not the linear layers' GEMMs (decode_terms): the attention products per decode
+    # token and the memory-bound kernels per token
+    attn_b_s: float = 0.0
+    act_tok_s: float = 0.0
+
+    def decode_terms(self, decode_tokens: float) -> dict[str, float]:
+        """A decode-only step of `decode_tokens` sequences split by operator (seconds; they add up to
+        step_s(decode_tokens, 0)): the linear layers' GEMMs (dense weights streamed, their FLOPs, the kernels'
+        fixed part), the routed experts read (MoE), attention over the KV cache (its reads and products), the
+        TP all-reduces and the memory-bound kernels between them."""
+        b = float(decode_tokens)
+        gemm_tok = self.cmp_b_s - self.attn_b_s - self.act_tok_s
+        return {
+            "gemm": self.mem0_s + self.gemm_fixed_s + gemm_tok * b,
+            "experts": float(self.moe_s(b)),
+            "attention": (self.mem_b_s + self.attn_b_s) * b,
+            "all_reduce": self.k0_s + self.k_tok_s * b,
+            "elementwise": self.act_tok_s * b,
+        }
 
     def length_attn(self, n: int) -> NDArray[np.float64]:
         """length_attn_s as an array of the distribution's n lengths (zeros without one)."""
@@ -196,7 +219,7 @@ class Worker:
         t = b + np.asarray(prefill_tokens, dtype=float)
         mem = self.mem0_s + self.moe_s(t) + self.mem_b_s * b
         cmp = self.cmp_b_s * b + self.cmp_c_s * (t - b)
-        out: NDArray[np.float64] = mem + cmp + self.k0_s + self.k_tok_s * t
+        out: NDArray[np.float64] = mem + cmp + self.gemm_fixed_s + self.k0_s + self.k_tok_s * t
         return out
 
 
@@ -252,6 +275,29 @@ def gemm_rates(
     if precision == "fp8" and fp8:  # FP8 weights and activations: FP8 GEMMs
         return fp8, fp8, "fp8"
     return bf16, bf16, ""
+
+
+# GEMM kernels per transformer layer in a decode step: fused QKV, attention output, fused gate-up (or up) and
+# down projections (TensorRT-LLM / vLLM Llama; aiconfigurator's LLAMA model lists the same four)
+GEMMS_PER_LAYER = 4
+
+
+def decode_gemm_terms(cluster: ClusterSpec, cast: str, layers: float, a: Assumptions) -> tuple[float, float]:
+    """(byte/s at which a decode step's GEMMs stream the weights, fixed seconds of the step's GEMM kernels) per
+    GPU, for GEMM inputs cast to `cast` ("", "fp8", "fp4": gemm_rates) and `layers` layers on the GPU.
+
+    A decode GEMM (M = the step's tokens, small) reads its weight matrix once: NVIDIA's measured TensorRT-LLM
+    GEMMs (aiconfigurator's per-GPU databases, catalogs/assumptions/performance.yaml decode_gemm_*) take
+    t = fixed + weight bytes / (HBM · e_w) at M ≤ 16. e_w (decode_gemm_hbm_efficiency_<dtype>) replaces
+    decode_hbm_efficiency for the weights; the fixed part (decode_gemm_fixed_us_<dtype>) is paid by each of
+    GEMMS_PER_LAYER kernels per layer, plus the output head's BF16 GEMM once. GPUs without a measurement take
+    the defaults: e_w = decode_hbm_efficiency and no fixed part (the rule before)."""
+    kind = {"fp8": "fp8", "fp4": "fp4"}.get(cast, "bf16")
+    g = cluster.gpu_name
+    bw = cluster.mem_bw_tbyte_per_s * 1e12 * a.number(f"decode_gemm_hbm_efficiency_{kind}", g)
+    fixed = layers * GEMMS_PER_LAYER * a.number(f"decode_gemm_fixed_us_{kind}", g)
+    fixed += a.number("decode_gemm_fixed_us_bf16", g)  # the output head (BF16: served_weights.py)
+    return bw, fixed * 1e-6
 
 
 def kv_cache_fraction(stack: str, sa: Assumptions, stated: float | None = None) -> float:
@@ -385,6 +431,8 @@ def worker(
 
     # the input embedding is a row lookup: its table is not streamed each step (a tied table is the output head)
     dense_w = weights - sw.input_table / n
+    # the dense weights stream through the step's GEMMs at the measured decode-GEMM rate, plus their fixed part
+    bw_w, gemm_fixed = decode_gemm_terms(cluster, cast, shape.layers / pp, a)
     moe_all = moe_tok = 0.0
     if shape.is_moe:
         expert_w = c["experts_total"] * wb / n
@@ -410,14 +458,17 @@ def worker(
         kv_gb_per_token=kv_tok / GB,
         kv_capacity_tokens=float(kv_capacity),
         budget_tokens=budget,
-        mem0_s=dense_w / bw,
+        mem0_s=dense_w / bw_w,
         moe_all_s=moe_all,
         moe_tok_s=moe_tok,
         mem_b_s=kv_full_tok * float(held_tokens(shape, ctx_decode)) / bw,
         # attention at its own rate: rate / attn_rate is exactly 1.0 unless FP4 GEMMs run beside FP8/BF16 attention
         cmp_b_s=(gemm_dec + score * float(held_tokens(shape, ctx_decode)) / n * (rate / attn_rate)) / rate
         + act_s,
+        attn_b_s=score * float(held_tokens(shape, ctx_decode)) / n / attn_rate,
+        act_tok_s=act_s,
         cmp_c_s=(gemm_pre + score * attended / n * (rate / attn_rate)) / rate + act_s,
+        gemm_fixed_s=gemm_fixed,
         k0_s=k0,
         k_tok_s=k_tok,
         kv_token_total_byte=kv_total,
