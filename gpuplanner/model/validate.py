@@ -250,7 +250,8 @@ def check_references(table: str, row: Any, project: Any, *, device_links: bool =
                         {
                             "link": row.id,
                             "device": dev.name,
-                            "type": named_id(project.catalog, dev.type_id),  # in the message's language
+                            # in the message's language; no figures: the sentence has its own brackets
+                            "type": named_id(project.catalog, dev.type_id, with_figures=False),
                             "group": group,
                         },
                     ),

@@ -16,9 +16,11 @@ from gpuplanner.reports.sections.bom import lines_by_category
 from gpuplanner.storage import open_project
 
 ROOT = Path(__file__).resolve().parents[2]
-# Chinese nouns that say what a thing is, written here independently of the text tables
+# Chinese nouns that say what a thing is, written here independently of the text tables (a cooling entry is
+# named by its method: 开放式风冷, 背板换热器, 冷板式液冷)
 KIND_NOUNS = ("服务器", "交换机", "光模块", "跳线", "铜缆", "光缆", "机柜", "PDU", "母线", "电源架", "存储",
-              "网卡", "冷却", "散热", "加速卡", "处理器", "人工", "安装", "软件", "液冷", "冷量分配")  # fmt: skip
+              "网卡", "冷却", "散热", "加速卡", "处理器", "人工", "安装", "软件", "液冷", "冷量分配",
+              "风冷", "换热器")  # fmt: skip
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
