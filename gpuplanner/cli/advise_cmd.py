@@ -12,9 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gpuplanner.cli.common import print_json, print_table
+from gpuplanner.cli.common import output_language, print_json, print_table
 from gpuplanner.core.errors import PlannerError, ValidationError
 from gpuplanner.core.safeio import atomic_write
+from gpuplanner.text import render, word
 
 # goal field ← option (the option's dest is the field name)
 _FLOAT = {
@@ -113,6 +114,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
     p.add_argument("-o", "--out", metavar="DIR", help="write designs.json and one .gpuplan per design here")
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--lang",
+        choices=["en", "zh"],
+        help="language of the text output (default: the PROJECT's, else $GPUPLANNER_LANG, else English; "
+        "--json and designs.json are the same in both)",
+    )
     p.set_defaults(func=_cmd_advise)
 
 
@@ -217,7 +224,8 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     if args.json:
         print_json(summary)
     else:
-        _print(res, summary, out_dir)
+        lang = args.lang or (project.info.language if project is not None else output_language(args))
+        _print(res, summary, out_dir, lang if lang in ("en", "zh") else "en")
     return 0
 
 
@@ -315,88 +323,112 @@ def _finite(v: Any) -> Any:
     return v
 
 
-def _load(g) -> str:
-    parts = [f"at {g.requests_per_s:g} requests/s"] if g.requests_per_s > 0 else []
+def _load(g, lang: str) -> str:
+    parts = [render("adv.load_rate", lang, rate=g.requests_per_s)] if g.requests_per_s > 0 else []
     if g.users > 0:
-        think = f", {g.think_time_s:g} s think time" if g.think_time_s else ""
-        parts.append(f"for {g.users:g} concurrent users{think}")
-    return " and ".join(parts)
+        think = render("adv.think", lang, s=g.think_time_s) if g.think_time_s else ""
+        parts.append(render("adv.load_users", lang, users=g.users, think=think))
+    return render("adv.load_and", lang, a=parts[0], b=parts[1]) if len(parts) == 2 else "".join(parts)
 
 
-def _targets(g) -> str:
+def _targets(g, lang: str) -> str:
     def at(p: float) -> str:
-        return f" at p{p:g}" if p else ""
+        return render("adv.at_percentile", lang, p=p) if p else ""
 
-    return f"TTFT ≤ {g.ttft_s_max:g} s{at(g.ttft_percentile)}, TPOT ≤ {g.tpot_s_max * 1000:g} ms{at(g.tpot_percentile)}"
+    return render(
+        "adv.targets",
+        lang,
+        ttft=g.ttft_s_max,
+        ttft_at=at(g.ttft_percentile),
+        tpot=g.tpot_s_max * 1000,
+        tpot_at=at(g.tpot_percentile),
+    )
 
 
-def _serving_extras(g) -> str:
-    out = f", {g.serving_stack}" if g.serving_stack != "vllm" else ""
+def _serving_extras(g, lang: str) -> str:
+    out = render("adv.extra_stack", lang, stack=g.serving_stack) if g.serving_stack != "vllm" else ""
     if g.kv_fraction:
-        out += f", KV-cache share {g.kv_fraction:g}"
+        out += render("adv.extra_kv", lang, f=g.kv_fraction)
     if g.max_seqs:
-        out += f", at most {g.max_seqs:,} sequences at once per replica"
+        out += render("adv.extra_seqs", lang, n=g.max_seqs)
     if g.prompt_dataset:
-        out += f", prompts as {g.prompt_dataset}"
+        out += render("adv.extra_prompts", lang, dataset=g.prompt_dataset)
     return out
 
 
-def _print(res, summary: dict[str, Any], out_dir: Path | None) -> None:
+def _print(res, summary: dict[str, Any], out_dir: Path | None, lang: str = "en") -> None:
+    """The goal, the search, the pruning and the front as a table in ``lang``: English keeps the catalog ids
+    a user types (--servers); Chinese names servers and models as the report and the desktop do."""
+    from gpuplanner.advisor import evaluate as ev
     from gpuplanner.advisor.run import left_out_by_reason
+    from gpuplanner.catalog.names import name_of
+    from gpuplanner.text.cli_advise import PRUNE_SLUGS
+
+    cat = ev.catalog()
+
+    def name(entry_id: str) -> str:
+        return entry_id if lang == "en" else name_of(cat, entry_id, lang)
 
     g = res.goal
+    model = name(g.model_id)
     what = (
-        f"train {g.model_id} on {g.total_tokens:.3g} tokens within {g.deadline_days:g} days"
+        render("adv.goal_train", lang, model=model, tokens=f"{g.total_tokens:.3g}", days=g.deadline_days)
         if g.kind == "training"
-        else f"serve {g.model_id} {_load(g)} ({_targets(g)}, {g.serving_mode} serving{_serving_extras(g)})"
+        else render(
+            "adv.goal_serve",
+            lang,
+            model=model,
+            load=_load(g, lang),
+            targets=_targets(g, lang),
+            mode=g.serving_mode,
+            extras=_serving_extras(g, lang),
+        )
     )
-    print(f"Goal: {what}")
+    print(render("adv.goal", lang, what=what))
     print(
-        f"{summary['candidates']} candidates; {sum(res.pruned.values())} pruned, {res.evaluated} planned and "
-        f"analysed, {summary['feasible']} within every limit; {res.seconds:.1f} s on {res.workers}"
+        render(
+            "adv.search",
+            lang,
+            cands=summary["candidates"],
+            pruned=sum(res.pruned.values()),
+            evaluated=res.evaluated,
+            feasible=summary["feasible"],
+            seconds=res.seconds,
+            executor=res.workers,
+        )
     )
     for why, n in sorted(res.pruned.items(), key=lambda x: -x[1]):
-        print(f"  pruned by {why}: {n}")
-    for why, servers in left_out_by_reason(res):
-        print(f"  left out {', '.join(servers)}: {why}")
+        slug = PRUNE_SLUGS.get(why)
+        print(render("adv.pruned", lang, why=render(f"adv.prune.{slug}", lang) if slug else why, n=n))
+    for why, servers in left_out_by_reason(res, lang):
+        listed = render("col.list_separator", lang).join(name(s) for s in servers)
+        print(render("adv.left_out", lang, servers=listed, why=why))
     if not res.front:
-        print("No design meets every limit: relax a limit (see the pruning reasons above).")
+        print(render("adv.none", lang))
         return
-    second = "days" if g.kind == "training" else "req/s"
     with_users = g.kind == "inference" and g.users > 0  # the users each design serves, beside its rate
     rows = []
     for r, d in zip(summary["designs"], res.front, strict=True):
         perf = d.get("time_to_train_days") if g.kind == "training" else d.get("requests_per_s_max")
+        cooling = [r_c if lang == "en" else word("cooling", r_c, lang) for r_c in r["cooling"]]
         rows.append(
             [
                 r["rank"],
-                f"{r['servers']} × {r['server']}",
+                f"{r['servers']} × {name(r['server'])}",
                 r["gpus"],
                 f"{r['fabric']} {r['oversubscription']:g}:1",
-                ", ".join(r["cooling"]),
+                render("col.list_separator", lang).join(cooling),
                 f"{perf:,.1f}" if perf is not None else "—",
                 *([f"{d['users_max']:,.0f}"] if with_users else []),
                 f"{r['facility_kw_max']:,.0f}",
                 f"{r['capex_usd'] / 1e6:,.1f}",
                 f"{r['tco_usd'] / 1e6:,.1f}",
-                r["binding_constraint"],
+                word("advisor_limit", r["binding_constraint"], lang),
             ]
         )
-    print_table(
-        rows,
-        [
-            "#",
-            "servers",
-            "GPUs",
-            "fabric",
-            "cooling",
-            second,
-            *(["users"] if with_users else []),
-            "facility kW",
-            "capex M$",
-            "TCO M$",
-            "binding",
-        ],  # fmt: skip
-    )
+    cols = ["servers", "gpus", "fabric", "cooling", "days" if g.kind == "training" else "rate"]
+    cols += ["users"] if with_users else []
+    cols += ["facility_kw", "capex", "tco", "binding"]
+    print_table(rows, ["#", *(render(f"adv.col.{c}", lang) for c in cols)])
     if out_dir is not None:
-        print(f"Wrote {len(rows)} project files and designs.json to {out_dir}")
+        print(render("adv.wrote", lang, n=len(rows), folder=out_dir))

@@ -14,6 +14,7 @@ ids have no prefix (``page_of``, ``sum_plan``), as its API (``reports.i18n.tr``)
 
 from __future__ import annotations
 
+from gpuplanner.text.cli_advise import ADVISE
 from gpuplanner.text.cli_analyze import ANALYZE
 from gpuplanner.text.cli_estimate import ESTIMATE
 from gpuplanner.text.cli_validate import VALIDATE
@@ -68,6 +69,7 @@ TABLES: dict[str, dict[str, tuple[str, str]]] = {
     "cli_estimate": ESTIMATE,
     "cli_validate": VALIDATE,
     "cli_analyze": ANALYZE,
+    "cli_advise": ADVISE,
 }
 
 
