@@ -247,5 +247,15 @@ def test_export_rules_name_each_part_and_the_alternatives():
         assert (
             local_name(part, cat, "zh") in f.message("zh") and f.to_json("en")["params"]["part"] == part.name
         )
+    # the report's export sentence lists parts and alternatives as the language lists things
+    from gpuplanner.reports import new_context
+    from gpuplanner.reports.sections.project_summary import export_sentences
+
+    alt_names = {lang: [local_name(cat.entries[a], cat, lang) for a in found[0].params["alternative_ids"]]
+                 for lang in ("en", "zh")}  # fmt: skip
+    for lang, sep in (("en", ", "), ("zh", "、")):
+        (sentence,) = export_sentences(new_context(p, lang))
+        assert sep.join(alt_names[lang][:2]) in sentence, sentence
+    assert "、" not in export_sentences(new_context(p, "en"))[0]
     p.tables["site"]["site"] = dataclasses.replace(p.site, region="DE")
     assert not any(f.rule == "part-not-available-in-region" for f in analyze_project(p).findings)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpuplanner import text
 from gpuplanner.reports import fmt
 from gpuplanner.reports.context import ReportContext
 
@@ -161,8 +162,9 @@ def export_sentences(ctx: ReportContext) -> list[str]:
     found = [f for f in ctx.data.get("findings") or [] if f["rule"] == "part-not-available-in-region"]
     if not found:
         return [ctx.t("exp_none", region=region)]
-    parts = ", ".join(f"{f['params']['part']} × {f['params']['count']}" for f in found)
+    sep = text.render("col.list_separator", ctx.lang)  # "a, b" / "甲、乙"
+    parts = sep.join(f"{f['params']['part']} × {f['params']['count']}" for f in found)
     alts: list[str] = []
     for f in found:
         alts += [a for a in f["params"].get("alternatives") or [] if a not in alts and a != "—"]
-    return [ctx.t("exp_parts", region=region, parts=parts, alternatives=", ".join(alts) or "—")]
+    return [ctx.t("exp_parts", region=region, parts=parts, alternatives=sep.join(alts) or "—")]
