@@ -226,7 +226,9 @@ class Worker:
 def fp4_refusal(cluster: ClusterSpec) -> ValidationError:
     """`--precision fp4` on a GPU whose catalog entry has no FP4 tensor-core rate (Hopper, Ampere, MI300X...)."""
     return ValidationError(
-        text.Msg("error.fp4_no_tensor_cores", {"gpu": cluster.gpu_name, "precision": "fp4"}),
+        text.Msg(
+            "error.fp4_no_tensor_cores", {"gpu": cluster.gpu_label or cluster.gpu_name, "precision": "fp4"}
+        ),
         field="precision",
         value="fp4",
         hint=text.Msg("error.fp4_no_tensor_cores.hint"),
