@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from gpuplanner.catalog.loader import bundled_catalog_dir, default_catalog
+from gpuplanner.catalog.names import local_name
 from gpuplanner.cli import main
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.analysis import analyze_project
@@ -241,7 +242,8 @@ def test_the_command_line_refuses_fp4_without_fp4_tensor_cores(gpu, name, capsys
     monkeypatch.setenv("GPUPLANNER_LANG", "zh")
     assert main(_estimate(gpu)) == 2
     err = capsys.readouterr().err
-    assert name in err and "没有 FP4 张量核心" in err
+    cat = default_catalog()  # named in Chinese as the report and the desktop name it
+    assert local_name(cat.get(gpu), cat, "zh", with_figures=False) in err and "没有 FP4 张量核心" in err
 
 
 @pytest.mark.parametrize(
