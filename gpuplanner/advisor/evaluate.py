@@ -179,11 +179,13 @@ def headroom(goal: Goal, cap: dict[str, Any]) -> float:
     return out if math.isfinite(out) else 0.0
 
 
-def _capacity(cat, setup: ServingSetup, srv, gpus: int, shape, mode: str = SERVING_MODE) -> dict[str, Any]:
+def _capacity(
+    cat, setup: ServingSetup, srv, gpus: int, shape, mode: str = SERVING_MODE, objective: str = "requests"
+) -> dict[str, Any]:
     cluster = cluster_of({"server": srv.id}, cat)  # as `estimate --server` builds it (oversubscription 1)
     refusal = ""
     try:
-        plan = plan_serving(shape, cluster, setup, n_gpus=gpus, mode=mode)
+        plan = plan_serving(shape, cluster, setup, n_gpus=gpus, mode=mode, objective=objective)
     except (
         PlannerError
     ) as exc:  # e.g. fp4 on a GPU without FP4 tensor cores (space.server_types leaves it out)
@@ -234,10 +236,21 @@ def _targets_at(setup: ServingSetup) -> str:
 
 @lru_cache(maxsize=4096)
 def _capacity_cached(
-    server_id: str, gpus: int, model_id: str, setup: ServingSetup, mode: str = SERVING_MODE
+    server_id: str,
+    gpus: int,
+    model_id: str,
+    setup: ServingSetup,
+    mode: str = SERVING_MODE,
+    objective: str = "requests",
 ) -> dict[str, Any]:
     cat = catalog()
-    return _capacity(cat, setup, cat.get(server_id), gpus, model_shape(cat, model_id), mode)
+    return _capacity(cat, setup, cat.get(server_id), gpus, model_shape(cat, model_id), mode, objective)
+
+
+def capacity_objective(goal: Goal) -> str:
+    """What a design's capacity is judged by: "users" for a goal that states only concurrent users (the layout
+    serving the most users, as `analyze` judges a workload that states only users), else "requests"."""
+    return "users" if goal.users > 0 and goal.requests_per_s <= 0 else "requests"
 
 
 def serving_capacity(cat, goal: Goal, srv, gpus: int, shape=None) -> dict[str, Any]:
@@ -247,15 +260,17 @@ def serving_capacity(cat, goal: Goal, srv, gpus: int, shape=None) -> dict[str, A
     in the goal's serving mode (aggregated unless it says otherwise), with the setup of ``serving_setup``. The
     same as ``gpuplanner estimate --inference --server SERVER --gpus GPUS --model M --precision P --prompt L
     --output O --ttft T --tpot P --serving MODE``
-    gives as ``serving.max_requests_per_s``.
+    gives as ``serving.max_requests_per_s`` (for a goal stated in users alone, the layout that serves the most
+    users: ``capacity_objective``, i.e. ``--capacity-in users``).
 
     It depends only on the server type, the GPU count, the model and the serving setup (not on the fabric):
     cached per process for the default catalog, so the bound stage and each worker plan one such key once."""
     setup = serving_setup(goal)
+    objective = capacity_objective(goal)
     if cat is catalog():
-        return dict(_capacity_cached(srv.id, gpus, goal.model_id, setup, goal.serving_mode))
+        return dict(_capacity_cached(srv.id, gpus, goal.model_id, setup, goal.serving_mode, objective))
     shape = shape if shape is not None else model_shape(cat, goal.model_id)
-    return _capacity(cat, setup, srv, gpus, shape, goal.serving_mode)
+    return _capacity(cat, setup, srv, gpus, shape, goal.serving_mode, objective)
 
 
 # -- the full stage ---------------------------------------------------------------------------------------

@@ -56,6 +56,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "documented default, catalogs/assumptions/serving.yaml",
     )
     g.add_argument(
+        "--capacity-in",
+        choices=["requests", "users"],
+        default="requests",
+        help="what the capacity of --gpus is judged by when no --rate or --users asks for GPUs: the layout "
+        "serving the most requests/s (default) or the most concurrent users (as `analyze` judges a workload "
+        "that states only users, and the advisor a goal that does)",
+    )
+    g.add_argument(
         "--max-seqs",
         type=int,
         help="the most sequences one replica (or decode worker) runs at once, as your deployment caps it: vllm "
@@ -126,6 +134,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         users=args.users,
         mode=args.serving,
         tp=args.tp,  # a TP given on the command line is the layout served; without one, the best
+        objective=args.capacity_in,
     )
     data = {k: v for k, v in dataclasses.asdict(static).items()}
     data["precision"] = args.precision
@@ -134,6 +143,8 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         data["kv_fraction"] = args.kv_fraction
     if args.max_seqs is not None:
         data["max_seqs"] = args.max_seqs
+    if args.capacity_in != "requests":
+        data["capacity_in"] = args.capacity_in
     data["serving"] = plan.to_json()
     # error ranges from the published serving results (`gpuplanner validate --inference`)
     from gpuplanner.engine.perf.bands_inference import serving_ranges

@@ -129,9 +129,11 @@ def _serve(c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
     shape = shape_of(w, c.inputs.catalog)
     setup = serving_setup(w)
     mode = getattr(w, "serving_mode", "best") or "best"
-    cap = plan_serving(shape, spec, setup, n_gpus=n_gpus, mode=mode)
     users = getattr(w, "users", 0.0) or 0.0
     rate = getattr(w, "requests_per_s", 0.0) or 0.0
+    # a load stated in users alone is judged in users: the capacity shown is the layout serving the most
+    objective = "users" if users > 0 and rate <= 0 else "requests"
+    cap = plan_serving(shape, spec, setup, n_gpus=n_gpus, mode=mode, objective=objective)
     needed = None
     if users > 0 or rate > 0:
         needed = plan_serving(

@@ -101,9 +101,12 @@ def test_gpus_needed_for_users_meet_the_targets(mode):
     assert plan.ttft_s <= 1.0 + 1e-9 and plan.tpot_s <= 0.05 + 1e-9
     smaller = plan_serving(LLAMA70, H100, setup, users=500, mode=mode)
     assert smaller.gpus < plan.gpus
-    # the capacity of the GPUs found serves the users too
-    cap = plan_serving(LLAMA70, H100, setup, n_gpus=plan.gpus, mode=mode)
+    # the capacity of the GPUs found, judged in users as the load was stated, serves the users too
+    cap = plan_serving(LLAMA70, H100, setup, n_gpus=plan.gpus, mode=mode, objective="users")
     assert cap.max_concurrent_users >= 2000 * 0.97
+    by_requests = plan_serving(LLAMA70, H100, setup, n_gpus=plan.gpus, mode=mode)
+    assert cap.max_concurrent_users >= by_requests.max_concurrent_users
+    assert by_requests.max_requests_per_s >= cap.max_requests_per_s
     by_rate = plan_serving(LLAMA70, H100, setup, rate_per_s=plan.max_requests_per_s * 0.5, mode=mode)
     assert by_rate.gpus <= plan.gpus
 
@@ -143,3 +146,33 @@ def test_bad_setups_are_refused_with_the_field():
     with pytest.raises(ValidationError, match="mode"):
         plan_serving(LLAMA8, H100, ServingSetup(10, 10), n_gpus=8, mode="sideways")
     assert math.isfinite(plan_serving(LLAMA8, H100, ServingSetup(10, 10), n_gpus=8).tpot_s)
+
+
+@pytest.mark.parametrize("mode", ["aggregated", "disaggregated", "best"])
+@pytest.mark.parametrize(
+    ("prompt", "output", "think"), [(2048, 512, 0.0), (8192, 256, 0.0), (512, 1024, 5.0)]
+)
+def test_capacity_judged_in_users_is_the_best_of_every_layout_in_users(mode, prompt, output, think):
+    """Oracle: the capacity with objective "users" is the plan of the most users among all the layouts the
+    capacity search builds (checked against each single-TP plan: `tp` pins a layout), and never fewer users
+    than the capacity judged in requests/s."""
+    setup = ServingSetup(prompt_len=prompt, output_len=output, precision="fp8", ttft_s=2.0, tpot_s=0.05,
+                         think_time_s=think)  # fmt: skip
+    users = plan_serving(LLAMA70, H100, setup, n_gpus=32, mode=mode, objective="users")
+    rate = plan_serving(LLAMA70, H100, setup, n_gpus=32, mode=mode)
+    assert users.max_concurrent_users >= rate.max_concurrent_users
+    assert rate.max_requests_per_s >= users.max_requests_per_s
+    for tp in (1, 2, 4, 8):
+        try:
+            one = plan_serving(LLAMA70, H100, setup, n_gpus=32, mode=mode, tp=tp)
+        except Exception:  # a TP the model does not fit
+            continue
+        if one.fits and one.max_requests_per_s > 0:
+            pinned = plan_serving(LLAMA70, H100, setup, n_gpus=32, mode=mode, tp=tp, objective="users")
+            assert users.max_concurrent_users >= pinned.max_concurrent_users * (1 - 1e-12)
+
+
+def test_an_unknown_capacity_objective_is_refused():
+    setup = ServingSetup(prompt_len=512, output_len=128)
+    with pytest.raises(ValueError, match="objective"):
+        plan_serving(LLAMA70, H100, setup, n_gpus=8, objective="tokens")

@@ -103,13 +103,18 @@ CASES = [  # (serving_stack, prompt_dataset, model, precision, serving mode, TTF
 ]
 
 
-def _args(stack, dataset, model, precision, mode, targets, prompt, output, users):
+def _args(stack, dataset, model, precision, mode, targets, prompt, output, users, by_users=True):
+    """estimate's arguments for a workload; ``users`` 0 asks for the capacity of the 8 GPUs, judged in users
+    (``--capacity-in users``) as `analyze` judges a workload that states only users, unless ``by_users`` is
+    False (a workload that states no load)."""
     args = ["estimate", "--inference", "--model", model, "--server", SERVER, "--gpus", "8", "--prompt",
             str(prompt), "--output", str(output), "--precision", precision, "--serving", mode, "--json"]  # fmt: skip
     if targets:
         args += ["--ttft", "2", "--tpot", "0.05"]
     if users:
         args += ["--users", str(users)]
+    elif by_users:
+        args += ["--capacity-in", "users"]
     if stack:
         args += ["--serving-stack", stack]
     if dataset:
@@ -235,10 +240,12 @@ def test_kv_bytes_not_stated_takes_estimates_default_and_a_stated_one_is_kept(
     path = tmp_path / "kv.gpuplan"
     save_project(project, path)
     got = {e.id: e.to_json()["serving"] for e in analyze_project(open_project(path)).workloads}
-    rc, out, err = _cli(_args("", "", "llama3-70b", precision, "aggregated", False, 1024, 2048, 0))
+    rc, out, err = _cli(
+        _args("", "", "llama3-70b", precision, "aggregated", False, 1024, 2048, 0, by_users=False)
+    )
     assert out, err
     assert got["w1"] == json.loads(out)["serving"]
-    rc, out, err = _cli(_args("", "", "llama3-70b", precision, "aggregated", False, 1024, 2048, 0)
+    rc, out, err = _cli(_args("", "", "llama3-70b", precision, "aggregated", False, 1024, 2048, 0, by_users=False)
                         + ["--kv-bytes", "2"])  # fmt: skip
     assert got["w2"] == json.loads(out)["serving"]
     if precision == "fp8":  # the two differ: a 1-byte cache holds twice the tokens

@@ -265,10 +265,16 @@ def plan_serving(
     mode: str = "aggregated",
     a: Assumptions | None = None,
     tp: int | None = None,
+    objective: str = "requests",
 ) -> ServingPlan:
     """With `rate_per_s` or `users`: the fewest GPUs that serve that load within the targets (and the
-    layout). Otherwise: the capacity of `n_gpus` GPUs as drawn, with the layout that gives the most. `tp`: only
-    that tensor-parallel size (prefill and decode workers alike), as a benchmark that states its TP ran."""
+    layout). Otherwise: the capacity of `n_gpus` GPUs as drawn, with the layout that gives the most: the most
+    requests/s, or with `objective` "users" the most concurrent users (a load stated in users is sized by users,
+    so the capacity of the GPUs that sizing found must be judged by users too: the layout with the highest rate
+    may serve fewer users, its latency being lower). `tp`: only that tensor-parallel size (prefill and decode
+    workers alike), as a benchmark that states its TP ran."""
+    if objective not in ("requests", "users"):
+        raise ValueError(f"objective must be 'requests' or 'users', not {objective!r}")
     if mode not in MODES:
         raise ValidationError(
             text.Msg("error.unknown_serving_mode", {"value": mode}),
@@ -363,4 +369,6 @@ def plan_serving(
         return dataclasses.replace(q, gpus=n_gpus or q.gpus)
     if sizing:
         return min(served, key=lambda q: (q.gpus, -q.max_requests_per_s))
+    if objective == "users":
+        return max(served, key=lambda q: (q.max_concurrent_users, q.max_requests_per_s, -q.gpus))
     return max(served, key=lambda q: (q.max_requests_per_s, -q.gpus))
