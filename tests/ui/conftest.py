@@ -131,3 +131,28 @@ def drag(w: MainWindow, start: QPointF, end: QPointF, steps: int = 6) -> None:
         QTest.mouseMove(vp, a + (b - a) * k / steps)
     QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, b)
     QApplication.processEvents()
+
+
+@pytest.fixture
+def chinese(qapp):
+    """The UI in Chinese for one test (the compiled zh translations must load), English again after it."""
+    i18n.set_language("zh")
+    assert i18n.current_language() == "zh", "gpuplanner_zh.qm did not load"
+    yield
+    i18n.set_language("en")
+
+
+def keep_goal(window: MainWindow, goal) -> None:
+    """The advisor's ``goal`` into the window's project goal row, as one undoable edit (the dialogs read it)."""
+    from gpuplanner.advisor.goal import goal_row
+    from gpuplanner.commands import SetFields
+
+    row = goal_row(goal)
+    window.doc.push(
+        SetFields(
+            window.doc.project,
+            "goal",
+            "goal",
+            **{f.name: getattr(row, f.name) for f in dataclasses.fields(row)},
+        )
+    )

@@ -6,17 +6,16 @@ read Chinese in the Chinese window."""
 
 from __future__ import annotations
 
-import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from gpuplanner.advisor import Goal
 from gpuplanner.advisor.evaluate import catalog, serving_capacity
-from gpuplanner.advisor.goal import goal_row, project_goal
-from gpuplanner.commands import SetFields
+from gpuplanner.advisor.goal import project_goal
 from gpuplanner.ui.dialogs import advisor_dialog
 from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog
+from tests.ui.conftest import keep_goal
 
 # what the form does not show comes from the project's goal: a small search space
 SPACE = Goal(
@@ -45,18 +44,6 @@ WANT = SPACE.with_(
 )
 
 
-def _keep(window, goal: Goal) -> None:
-    row = goal_row(goal)
-    window.doc.push(
-        SetFields(
-            window.doc.project,
-            "goal",
-            "goal",
-            **{f.name: getattr(row, f.name) for f in dataclasses.fields(row)},
-        )
-    )
-
-
 def _fill(dlg: AdvisorDialog) -> None:
     dlg.form.kind.setCurrentIndex(dlg.form.kind.findData("inference"))
     dlg.form.rate.setValue(20)
@@ -76,7 +63,7 @@ def _fill(dlg: AdvisorDialog) -> None:
 
 
 def test_the_search_runs_with_the_goal_the_form_states(window, qtbot, monkeypatch):
-    _keep(window, SPACE)
+    keep_goal(window, SPACE)
     dlg = AdvisorDialog(window)
     qtbot.addWidget(dlg)
     assert dlg.form.serving_box.isVisibleTo(dlg) and not dlg.form.training_box.isVisibleTo(dlg)
@@ -124,7 +111,7 @@ def test_the_dataset_back_to_none_frees_the_prompt_length(window, qtbot):
 
 
 def test_the_form_is_filled_from_the_projects_goal_and_kept_back(window, qtbot):
-    _keep(window, WANT)
+    keep_goal(window, WANT)
     dlg = AdvisorDialog(window)
     qtbot.addWidget(dlg)
     assert dlg.form.users.value() == 1000 and dlg.form.think.value() == 3
@@ -140,7 +127,7 @@ def test_the_form_is_filled_from_the_projects_goal_and_kept_back(window, qtbot):
 
 
 def test_a_users_only_goal_and_a_bad_goal_are_told_not_crashed(window, qtbot):
-    _keep(window, SPACE)
+    keep_goal(window, SPACE)
     dlg = AdvisorDialog(window)
     qtbot.addWidget(dlg)
     dlg.form.rate.setValue(0)
@@ -183,7 +170,7 @@ def test_the_goal_dialog_states_the_same_fields(window, qtbot):
     prompt length is refused naming the field and the value, and changes nothing."""
     from gpuplanner.ui.dialogs.goal_dialog import GoalDialog
 
-    _keep(window, SPACE)
+    keep_goal(window, SPACE)
     dlg = GoalDialog(window.doc, window)
     qtbot.addWidget(dlg)
     before = window.doc.project.goal

@@ -12,19 +12,10 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from gpuplanner.catalog.names import local_name
 from gpuplanner.commands import AddRows
 from gpuplanner.model import Device, Link
-from gpuplanner.ui import i18n
 from tests.ui.conftest import drop_from_palette, focus_on, small_project
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 ENGLISH_WORDS = re.compile(r"\b(?:the|is|has|no|not|cannot|file|project)\b")
-
-
-@pytest.fixture
-def chinese(qapp):
-    i18n.set_language("zh")
-    assert i18n.current_language() == "zh", "gpuplanner_zh.qm did not load"
-    yield
-    i18n.set_language("en")
 
 
 @pytest.fixture

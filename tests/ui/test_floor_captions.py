@@ -12,12 +12,10 @@ import dataclasses
 import re
 from pathlib import Path
 
-import pytest
 from PySide6.QtWidgets import QApplication
 
 from gpuplanner.commands import ReplaceRows
 from gpuplanner.storage import open_project
-from gpuplanner.ui import i18n
 from gpuplanner.ui.floor import layout as fl
 from tests.ui.test_translations import tool
 
@@ -30,14 +28,6 @@ def _zh(source: str) -> str:
     m = re.search(r"<source>" + re.escape(source) + r"</source>\s*<translation>([^<]+)</translation>", ts)
     assert m, source
     return m.group(1)
-
-
-@pytest.fixture
-def chinese(qapp):
-    i18n.set_language("zh")
-    assert i18n.current_language() == "zh", "gpuplanner_zh.qm did not load"
-    yield
-    i18n.set_language("en")
 
 
 def _captions(w) -> dict[str, str]:

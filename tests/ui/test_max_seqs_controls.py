@@ -3,48 +3,23 @@ workload dialog edit max_seqs ("the stack's default" at 0), in English and Chine
 
 from __future__ import annotations
 
-import dataclasses
-
-import pytest
 from PySide6.QtWidgets import QSpinBox
 
 from gpuplanner.advisor import Goal
-from gpuplanner.advisor.goal import goal_row, project_goal
-from gpuplanner.commands import SetFields
+from gpuplanner.advisor.goal import project_goal
 from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.model import Workload
-from gpuplanner.ui import i18n
 from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog
 from gpuplanner.ui.dialogs.goal_dialog import GoalDialog
 from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
-from tests.ui.conftest import small_project
+from tests.ui.conftest import keep_goal, small_project
 
 SPACE = Goal(kind="inference", requests_per_s=20, precision="fp8", servers=("nvidia-dgx-b200",),
              templates=("leaf-spine",), oversubs=(1.0,), max_servers=2)  # fmt: skip
 
 
-def _keep(window, goal: Goal) -> None:
-    row = goal_row(goal)
-    window.doc.push(
-        SetFields(
-            window.doc.project,
-            "goal",
-            "goal",
-            **{f.name: getattr(row, f.name) for f in dataclasses.fields(row)},
-        )
-    )
-
-
-@pytest.fixture
-def chinese(qapp):
-    i18n.set_language("zh")
-    assert i18n.current_language() == "zh", "gpuplanner_zh.qm did not load"
-    yield
-    i18n.set_language("en")
-
-
 def test_the_advisor_form_states_the_cap(window, qtbot):
-    _keep(window, SPACE)
+    keep_goal(window, SPACE)
     dlg = AdvisorDialog(window)
     qtbot.addWidget(dlg)
     form = dlg.form
@@ -58,7 +33,7 @@ def test_the_advisor_form_states_the_cap(window, qtbot):
 
 
 def test_the_goal_dialog_edits_the_cap(window, qtbot):
-    _keep(window, SPACE)
+    keep_goal(window, SPACE)
     dlg = GoalDialog(window.doc, window)
     qtbot.addWidget(dlg)
     ed = dlg.editors["max_seqs"]

@@ -10,24 +10,20 @@
 
 from __future__ import annotations
 
-import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
 from PySide6.QtWidgets import QDoubleSpinBox
 
 from gpuplanner.advisor import Goal
 from gpuplanner.advisor.evaluate import catalog, serving_capacity
-from gpuplanner.advisor.goal import goal_row, project_goal
-from gpuplanner.commands import SetFields
+from gpuplanner.advisor.goal import project_goal
 from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.model import Workload
-from gpuplanner.ui import i18n
 from gpuplanner.ui.dialogs import advisor_dialog
 from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog
 from gpuplanner.ui.dialogs.goal_dialog import GoalDialog
 from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
-from tests.ui.conftest import small_project
+from tests.ui.conftest import keep_goal, small_project
 
 SPACE = Goal(
     kind="inference",
@@ -40,26 +36,6 @@ SPACE = Goal(
     facility_kw_max=600.0,
 )
 WANT = SPACE.with_(precision="fp4", kv_fraction=0.95, serving_stack="trtllm", tpot_s_max=0.2)
-
-
-def _keep(window, goal: Goal) -> None:
-    row = goal_row(goal)
-    window.doc.push(
-        SetFields(
-            window.doc.project,
-            "goal",
-            "goal",
-            **{f.name: getattr(row, f.name) for f in dataclasses.fields(row)},
-        )
-    )
-
-
-@pytest.fixture
-def chinese(qapp):
-    i18n.set_language("zh")
-    assert i18n.current_language() == "zh", "gpuplanner_zh.qm did not load"
-    yield
-    i18n.set_language("en")
 
 
 def _items(combo) -> list:
@@ -102,7 +78,7 @@ def test_the_kv_share_reads_the_stacks_default_at_zero(window, qtbot):
 
 
 def test_the_search_runs_with_the_forms_precision_and_kv_share(window, qtbot, monkeypatch):
-    _keep(window, SPACE)
+    keep_goal(window, SPACE)
     dlg = AdvisorDialog(window)
     qtbot.addWidget(dlg)
     form = dlg.form
@@ -140,7 +116,7 @@ def test_the_search_runs_with_the_forms_precision_and_kv_share(window, qtbot, mo
 
 
 def test_the_forms_precision_and_kv_share_are_kept_into_the_project(window, qtbot):
-    _keep(window, WANT)
+    keep_goal(window, WANT)
     dlg = AdvisorDialog(window)
     qtbot.addWidget(dlg)
     assert dlg.form.precision.currentData() == "fp4" and dlg.form.kv_fraction.value() == 0.95
@@ -168,7 +144,7 @@ def test_the_forms_new_controls_read_chinese(window, qtbot, chinese):
 
 # -- the goal dialog ----------------------------------------------------------------------------------------
 def test_the_goal_dialog_edits_the_kv_share(window, qtbot):
-    _keep(window, SPACE)
+    keep_goal(window, SPACE)
     dlg = GoalDialog(window.doc, window)
     qtbot.addWidget(dlg)
     ed = dlg.editors["kv_fraction"]

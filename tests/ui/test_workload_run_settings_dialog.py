@@ -8,25 +8,16 @@ from __future__ import annotations
 import dataclasses
 import re
 
-import pytest
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
 from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.engine.perf.settings import SETTINGS
-from gpuplanner.ui import fields, i18n
+from gpuplanner.ui import fields
 from gpuplanner.ui.dialogs.workload_dialog import RUN_SETTINGS, WorkloadDialog
 from tests.ui.conftest import small_project
 
 TYPED = ("precision", "recompute", "zero_stage")  # edited in "Batch, precision, memory"
 CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-@pytest.fixture
-def chinese(qapp):
-    i18n.set_language("zh")
-    assert i18n.current_language() == "zh", "gpuplanner_zh.qm did not load"
-    yield
-    i18n.set_language("en")
 
 
 def test_every_setting_of_estimate_is_in_the_run_settings_group(make_window):

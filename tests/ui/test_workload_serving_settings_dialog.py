@@ -7,14 +7,13 @@ from __future__ import annotations
 import dataclasses
 import re
 
-import pytest
 from PySide6.QtWidgets import QComboBox
 
 from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.engine.perf.serving_prompts import dataset_names
 from gpuplanner.engine.perf.serving_worker import SERVING_STACKS
 from gpuplanner.model import Workload
-from gpuplanner.ui import fields, i18n
+from gpuplanner.ui import fields
 from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
 from tests.ui.conftest import small_project
 
@@ -30,14 +29,6 @@ def _serving_project(**kw):
                   ttft_target_s=2.0, tpot_target_s=0.05, **kw)  # fmt: skip
     p.tables["workloads"][wl.id] = wl
     return p
-
-
-@pytest.fixture
-def chinese(qapp):
-    i18n.set_language("zh")
-    assert i18n.current_language() == "zh", "gpuplanner_zh.qm did not load"
-    yield
-    i18n.set_language("en")
 
 
 def test_the_serving_group_offers_the_stacks_and_datasets_after_not_stated(make_window):
