@@ -70,6 +70,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--max-num-seqs, trtllm max_batch_size (MLPerf configs: gpu_batch_size); default: the stack's default "
         "(vllm 1024 on GPUs of 70 GiB or more, else 256; trtllm uncapped), catalogs/assumptions/serving.yaml",
     )
+    g.add_argument(
+        "--max-batched-tokens",
+        type=int,
+        help="the most tokens one engine step carries, decode tokens plus prefill (chunk) tokens, as your deployment "
+        "sets it: trtllm max_num_tokens, vllm --max-num-batched-tokens (with chunked prefill on); default: "
+        "catalogs/assumptions/serving.yaml max_batched_tokens",
+    )
 
 
 def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") -> int:
@@ -124,6 +131,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         serving_stack=args.serving_stack,
         kv_fraction=args.kv_fraction,
         max_seqs=_max_seqs(args.max_seqs),
+        max_batched_tokens=_max_batched_tokens(args.max_batched_tokens),
     )
     plan = plan_serving(
         shape,
@@ -143,6 +151,8 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         data["kv_fraction"] = args.kv_fraction
     if args.max_seqs is not None:
         data["max_seqs"] = args.max_seqs
+    if args.max_batched_tokens is not None:
+        data["max_batched_tokens"] = args.max_batched_tokens
     if args.capacity_in != "requests":
         data["capacity_in"] = args.capacity_in
     data["serving"] = plan.to_json()
@@ -164,6 +174,15 @@ def _max_seqs(value: int | None) -> int | None:
     """--max-seqs as ServingSetup.max_seqs: refused below 1, naming the option."""
     if value is not None and value < 1:
         raise ValidationError(text.Msg("error.max_seqs", {"value": value}), field="--max-seqs", value=value)
+    return value
+
+
+def _max_batched_tokens(value: int | None) -> int | None:
+    """--max-batched-tokens as ServingSetup.max_batched_tokens: refused below 1, naming the option."""
+    if value is not None and value < 1:
+        raise ValidationError(
+            text.Msg("error.max_batched_tokens", {"value": value}), field="--max-batched-tokens", value=value
+        )
     return value
 
 
@@ -205,7 +224,16 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
             ("perf.inf.refusal", why.render(lang) if why.render("en") == static.refusal else static.refusal)
         )
     print_pairs([(say(k), v) for k, v in pairs])
-    print(settings_line(args.serving_stack, args.prompt_dataset, args.kv_fraction, lang, args.max_seqs))
+    print(
+        settings_line(
+            args.serving_stack,
+            args.prompt_dataset,
+            args.kv_fraction,
+            lang,
+            args.max_seqs,
+            args.max_batched_tokens,
+        )
+    )
     print(_plan_text(plan, args, lang))
     if plan.fits and rng["output_tokens_per_s_range"]:
         lo, hi = rng["output_tokens_per_s_range"]
@@ -214,7 +242,12 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
 
 
 def settings_line(
-    stack: str, dataset: str | None, kv_fraction: float | None, lang: str, max_seqs: int | None = None
+    stack: str,
+    dataset: str | None,
+    kv_fraction: float | None,
+    lang: str,
+    max_seqs: int | None = None,
+    max_batched_tokens: int | None = None,
 ) -> str:
     """The serving settings a plan is for, in ``lang``: the stack's KV-cache rule, the prompt-length dataset
     (its mean), the KV-cache share and the cap on sequences at once when stated (`estimate --inference`,
@@ -230,6 +263,8 @@ def settings_line(
         line += text.render("perf.srv.kv_fraction", lang, share=kv_fraction)
     if max_seqs is not None:
         line += text.render("perf.srv.max_seqs", lang, n=max_seqs)
+    if max_batched_tokens is not None:
+        line += text.render("perf.srv.max_batched_tokens", lang, n=max_batched_tokens)
     return line
 
 

@@ -94,6 +94,11 @@ ESTIMATE: dict[str, tuple[str, str]] = {
         "; at most {n:,} sequences at once per replica",
         "；每个副本最多同时运行 {n:,} 个序列",
     ),
+    # a stated token budget per engine step (estimate --max-batched-tokens), after the cap on sequences
+    "perf.srv.max_batched_tokens": (
+        "; at most {n:,} tokens per engine step (decode plus prefill)",
+        "；每个引擎步最多 {n:,} 个 token（解码与预填充合计）",
+    ),
     "perf.srv.no_fit": ("serving: does not fit — {why}", "推理服务：显存放不下 — {why}"),
     "perf.srv.capacity": (
         "serving ({mode@serving_mode}): capacity of {gpus} GPUs — {layout}",

@@ -256,6 +256,11 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "the KV-cache fraction must be above 0 and at most 1 (got {value})",
         "KV 缓存占比必须大于 0 且不超过 1（当前为 {value}）",
     ),
+    "error.max_batched_tokens": (
+        "max_batched_tokens (the most tokens one engine step carries, decode plus prefill) must be a whole number "
+        "of at least 1 (got {value})",
+        "max_batched_tokens（单个引擎步处理的最大 token 数，含解码与预填充）必须是不小于 1 的整数（当前为 {value}）",
+    ),
     "error.max_seqs": (
         "max_seqs (the most sequences one replica runs at once) must be a whole number of at least 1 (got {value})",
         "max_seqs（单个副本同时运行的最大序列数）必须是不小于 1 的整数（当前为 {value}）",

@@ -62,7 +62,9 @@ class ServingSetup:
     ttft_s: float | None = None
     tpot_s: float | None = None
     think_time_s: float = 0.0
-    max_batched_tokens: int | None = None  # None = the engine default (serving.yaml)
+    # the most tokens one engine step carries, decode tokens plus prefill (chunk) tokens, as a deployment sets it
+    # (TensorRT-LLM max_num_tokens, vLLM --max-num-batched-tokens); None = the engine default (serving.yaml)
+    max_batched_tokens: int | None = None
     # the TTFT / TPOT targets hold at these percentiles of requests (MLPerf: 99); None = in the mean
     ttft_percentile: float | None = None
     tpot_percentile: float | None = None
@@ -122,6 +124,16 @@ class ServingSetup:
         ):
             raise ValidationError(
                 text.Msg("error.max_seqs", {"value": self.max_seqs}), field="max_seqs", value=self.max_seqs
+            )
+        if self.max_batched_tokens is not None and (
+            isinstance(self.max_batched_tokens, bool)
+            or not isinstance(self.max_batched_tokens, int)
+            or self.max_batched_tokens < 1
+        ):
+            raise ValidationError(
+                text.Msg("error.max_batched_tokens", {"value": self.max_batched_tokens}),
+                field="max_batched_tokens",
+                value=self.max_batched_tokens,
             )
         if self.think_time_s < 0:
             raise ValidationError(text.Msg("error.think_time_negative"), field="think_time_s")
@@ -393,7 +405,9 @@ def worker(
     head = 2.0 * shape.vocab * shape.hidden * (rate / head_gemm_rate(cluster, wb, rate, a))
     gemm_dec = (2.0 * c["layers_active"] + head) / n
     gemm_pre = (2.0 * c["layers_active"] + head / setup.prompt_len) / n
-    budget = int(setup.max_batched_tokens or sa.number("max_batched_tokens"))
+    budget = int(
+        setup.max_batched_tokens if setup.max_batched_tokens is not None else sa.number("max_batched_tokens")
+    )
 
     capacity_gb, usable_gb = usable_memory_gb(cluster.mem_gb, g, a)
     act_gb = sa.number("prefill_activation_bytes_per_token_hidden") * budget * shape.hidden / tp / GB

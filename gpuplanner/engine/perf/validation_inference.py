@@ -52,6 +52,7 @@ INFERENCE_KEYS = SHAPE_KEYS | {
     "serving_stack",
     "kv_fraction",
     "max_seqs",
+    "max_batched_tokens",
 }
 # what `estimate --inference --precision` accepts (cli/estimate_cmd.py); fp4 is NVFP4 weights and activations
 STATED_PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
@@ -175,6 +176,23 @@ def _run_of(r: Any, i: int, path: str) -> InferenceRun:
             raise CatalogError(
                 text.Msg("error.valinf_max_seqs_source"), file=path, entry=r["id"], field="max_seqs_source"
             )
+    if "max_batched_tokens" in req:  # the token budget per step the row's source sets (--max-batched-tokens)
+        t = req["max_batched_tokens"]
+        if not isinstance(t, int) or isinstance(t, bool) or t < 1:
+            raise CatalogError(
+                text.Msg("error.max_batched_tokens", {"value": t}),
+                file=path,
+                entry=r["id"],
+                field="max_batched_tokens",
+                value=t,
+            )
+        if not str(r.get("max_batched_tokens_source") or "").strip():
+            raise CatalogError(
+                text.Msg("error.valinf_max_batched_tokens_source"),
+                file=path,
+                entry=r["id"],
+                field="max_batched_tokens_source",
+            )
     if excluded and excluded not in EXCLUDED:
         raise CatalogError(
             text.Msg("error.valinf_excluded", {"value": excluded, "known": ", ".join(EXCLUDED)}),
@@ -252,6 +270,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
         serving_stack=req.get("serving_stack") or "vllm",
         kv_fraction=req.get("kv_fraction"),
         max_seqs=req.get("max_seqs"),
+        max_batched_tokens=req.get("max_batched_tokens"),
     )
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
     return plan_serving(

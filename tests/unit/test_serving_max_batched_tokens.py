@@ -1,0 +1,153 @@
+"""The token budget of one engine step as a deployment states it (ServingSetup.max_batched_tokens: TensorRT-LLM
+max_num_tokens, vLLM --max-num-batched-tokens; decode tokens plus prefill tokens per step): it reaches the worker,
+None keeps the engine default (serving.yaml; main's figures, bit for bit), a bad value is refused naming the
+field, and the validation rows that state it quote the submitter's config that sets it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from gpuplanner.catalog.loader import default_catalog
+from gpuplanner.core.errors import CatalogError, ValidationError
+from gpuplanner.engine.perf import serving
+from gpuplanner.engine.perf.request import cluster_of, shape_of
+from gpuplanner.engine.perf.serving import ServingSetup, serving_assumptions, worker
+from gpuplanner.engine.perf.validation_inference import check, load_runs, runs_path
+
+SA = serving_assumptions()
+
+
+def _model(model: str = "llama3-8b", gpu: str = "nvidia-h100-sxm"):
+    cat = default_catalog()
+    req = {"model": model, "gpu": gpu}
+    return shape_of(req, cat), cluster_of(req, cat)
+
+
+def _setup(**kw) -> ServingSetup:
+    base = dict(prompt_len=2048, output_len=128, precision="fp8", kv_precision="fp8", serving_stack="trtllm")
+    return ServingSetup(**{**base, **kw})
+
+
+def test_the_stated_budget_reaches_the_worker_and_none_is_the_default():
+    shape, cluster = _model()
+    assert worker(shape, cluster, _setup(max_batched_tokens=1536), 1).budget_tokens == 1536
+    default = int(SA.number("max_batched_tokens"))
+    assert worker(shape, cluster, _setup(), 1).budget_tokens == default
+    # stating the default is the same worker as stating none
+    assert worker(shape, cluster, _setup(max_batched_tokens=default), 1) == worker(
+        shape, cluster, _setup(), 1
+    )
+
+
+def test_a_small_budget_slows_the_first_token_of_a_long_prompt():
+    """A 2048-token prompt beside the decode batch needs more steps at a 256-token budget than at 8192."""
+    from gpuplanner.engine.perf.serving import plan_serving
+
+    shape, cluster = _model()
+    small = plan_serving(shape, cluster, _setup(max_batched_tokens=256), n_gpus=1, mode="aggregated")
+    large = plan_serving(shape, cluster, _setup(max_batched_tokens=8192), n_gpus=1, mode="aggregated")
+    assert small.fits and large.fits
+    assert small.ttft_s > large.ttft_s
+
+
+@pytest.mark.parametrize("bad", [0, -5, 1.5, True, "512"])
+def test_a_bad_budget_is_refused_naming_the_field(bad):
+    with pytest.raises(ValidationError) as e:
+        _setup(max_batched_tokens=bad)
+    assert e.value.field == "max_batched_tokens" and e.value.msg is not None
+    assert "at least 1" in e.value.msg.render("en") and "不小于 1" in e.value.msg.render("zh")
+    _setup(max_batched_tokens=1)
+
+
+def test_a_row_that_states_a_budget_passes_it_to_the_setup(monkeypatch):
+    seen = []
+    real = serving.plan_serving
+
+    def spy(shape, cluster, setup, **kw):
+        seen.append(setup)
+        return real(shape, cluster, setup, **kw)
+
+    monkeypatch.setattr(serving, "plan_serving", spy)
+    run = next(
+        r for r in load_runs() if r.id == "mlperf-v51-nebius-h200-sxm-141gbx8-trt-llama2-70b-interactive"
+    )
+    check(run)
+    assert seen and all(s.max_batched_tokens == 256 for s in seen)
+    seen.clear()
+    run = next(r for r in load_runs() if r.id == "mlperf-v51-amd-8xmi300x-2xepyc-9575f-llama2-70b-offline")
+    check(run)
+    assert seen and all(s.max_batched_tokens is None for s in seen)
+
+
+# predicted output tokens/s of rows that state no budget, from main @ 98bf6f9 (before the option existed)
+MAIN_98BF6F9 = {
+    "mlperf-v41-amd-8xmi300x-2xepyc-9374f-llama2-70b-server": 32411.735227684072,
+    "mlperf-v51-amd-8xmi300x-2xepyc-9575f-llama2-70b-offline": 34510.12909275411,
+    "mlperf-v51-amd-8xmi325x-2xepyc-9575f-2-llama2-70b-interactive": 24732.18538379071,
+    "trtllm-v1.0-llama3-70b-h200-tp1-128-128": 4012.176112491491,
+    "trtllm-v1.0-llama3-405b-h200-tp8-1000-2000": 3647.8509550555136,
+    "trtllm-v1.0-llama3-8b-h200-tp1-1000-2000": 16369.73604627088,
+}
+
+
+@pytest.mark.parametrize("rid", sorted(MAIN_98BF6F9))
+def test_rows_without_a_budget_keep_mains_figures_bit_for_bit(rid):
+    run = next(r for r in load_runs() if r.id == rid)
+    assert "max_batched_tokens" not in run.request
+    assert check(run).predicted == MAIN_98BF6F9[rid]
+
+
+def test_rows_that_state_a_budget_quote_the_config_that_sets_it():
+    doc = yaml.safe_load(runs_path().read_text(encoding="utf-8"))
+    stated = [r for r in doc["runs"] if "max_batched_tokens" in r["request"]]
+    # every NVIDIA-harness (TensorRT-LLM) MLPerf row, and only those
+    want = [
+        r["id"]
+        for r in doc["runs"]
+        if r["id"].startswith("mlperf-") and r["request"]["serving_stack"] == "trtllm"
+    ]
+    assert [r["id"] for r in stated] == want and len(want) == 60
+    for r in stated:
+        src, n = r["max_batched_tokens_source"], r["request"]["max_batched_tokens"]
+        assert src.split(":")[0] in r["source"], r[
+            "id"
+        ]  # the results repository and commit of the measurement
+        if "v5.1" in src:
+            assert f"trtllm_runtime_flags 'max_num_tokens': {n} (line " in src, r["id"]
+        else:
+            assert re.search(rf"line \d+, class \w+: 'max_num_tokens = {n}'", src), r["id"]
+    # vLLM rows ran with chunked prefill off: no budget the mixed-step engine would misread
+    assert all(
+        "max_batched_tokens" not in r["request"]
+        for r in doc["runs"]
+        if r["request"].get("serving_stack") == "vllm"
+    )
+
+
+def _write(tmp_path, row):
+    p = tmp_path / "rows.yaml"
+    p.write_text(yaml.safe_dump({"runs": [row]}), encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize(
+    ("value", "source", "field"),
+    [
+        (0, "x", "max_batched_tokens"),
+        ("many", "x", "max_batched_tokens"),
+        (512, "", "max_batched_tokens_source"),
+    ],
+)
+def test_the_loader_refuses_a_bad_or_unsourced_budget(tmp_path, value, source, field):
+    base = yaml.safe_load(runs_path().read_text(encoding="utf-8"))["runs"][0]
+    row = {
+        **base,
+        "request": {**base["request"], "max_batched_tokens": value},
+        "max_batched_tokens_source": source,
+    }
+    with pytest.raises(CatalogError) as e:
+        load_runs(_write(tmp_path, row))
+    assert e.value.field == field
