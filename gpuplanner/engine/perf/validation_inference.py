@@ -104,6 +104,16 @@ def runs_path() -> Path:
     return bundled_catalog_dir() / "validation" / "inference_runs.yaml"
 
 
+def _share(v: Any) -> bool:
+    """A share in (0, 1] (not a bool)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and 0.0 < v <= 1.0
+
+
+def _count(v: Any) -> bool:
+    """A whole number ≥ 1 (not a bool)."""
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 1
+
+
 def _run_of(r: Any, i: int, path: str) -> InferenceRun:
     if not isinstance(r, dict):
         raise CatalogError(text.Msg("error.valinf_not_a_map"), file=path, entry=str(i))
@@ -147,52 +157,21 @@ def _run_of(r: Any, i: int, path: str) -> InferenceRun:
             field="measured",
             value=measured,
         )
-    if "kv_fraction" in req:  # the share the row's source sets (estimate --inference --kv-fraction)
-        f = req["kv_fraction"]
-        if not isinstance(f, (int, float)) or isinstance(f, bool) or not 0.0 < f <= 1.0:
-            raise CatalogError(
-                text.Msg("error.kv_fraction", {"value": f}),
-                file=path,
-                entry=r["id"],
-                field="kv_fraction",
-                value=f,
-            )
-        if not str(r.get("kv_fraction_source") or "").strip():
-            raise CatalogError(
-                text.Msg("error.valinf_kv_fraction_source"),
-                file=path,
-                entry=r["id"],
-                field="kv_fraction_source",
-            )
-    if (
-        "max_seqs" in req
-    ):  # the cap on sequences at once the row's source sets (estimate --inference --max-seqs)
-        m = req["max_seqs"]
-        if not isinstance(m, int) or isinstance(m, bool) or m < 1:
-            raise CatalogError(
-                text.Msg("error.max_seqs", {"value": m}), file=path, entry=r["id"], field="max_seqs", value=m
-            )
-        if not str(r.get("max_seqs_source") or "").strip():
-            raise CatalogError(
-                text.Msg("error.valinf_max_seqs_source"), file=path, entry=r["id"], field="max_seqs_source"
-            )
-    if "max_batched_tokens" in req:  # the token budget per step the row's source sets (--max-batched-tokens)
-        t = req["max_batched_tokens"]
-        if not isinstance(t, int) or isinstance(t, bool) or t < 1:
-            raise CatalogError(
-                text.Msg("error.max_batched_tokens", {"value": t}),
-                file=path,
-                entry=r["id"],
-                field="max_batched_tokens",
-                value=t,
-            )
-        if not str(r.get("max_batched_tokens_source") or "").strip():
-            raise CatalogError(
-                text.Msg("error.valinf_max_batched_tokens_source"),
-                file=path,
-                entry=r["id"],
-                field="max_batched_tokens_source",
-            )
+    # deployment settings a row may state, each with the line of its source that sets it (estimate --inference
+    # --kv-fraction / --max-seqs / --max-batched-tokens): (field, is it valid, refusal id, source refusal id)
+    stated = (
+        ("kv_fraction", _share, "error.kv_fraction", "error.valinf_kv_fraction_source"),
+        ("max_seqs", _count, "error.max_seqs", "error.valinf_max_seqs_source"),
+        ("max_batched_tokens", _count, "error.max_batched_tokens", "error.valinf_max_batched_tokens_source"),
+    )
+    for name, valid, bad_id, source_id in stated:
+        if name not in req:
+            continue
+        v = req[name]
+        if not valid(v):
+            raise CatalogError(text.Msg(bad_id, {"value": v}), file=path, entry=r["id"], field=name, value=v)
+        if not str(r.get(f"{name}_source") or "").strip():
+            raise CatalogError(text.Msg(source_id), file=path, entry=r["id"], field=f"{name}_source")
     if excluded and excluded not in EXCLUDED:
         raise CatalogError(
             text.Msg("error.valinf_excluded", {"value": excluded, "known": ", ".join(EXCLUDED)}),
