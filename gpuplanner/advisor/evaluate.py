@@ -165,6 +165,7 @@ def serving_setup(goal: Goal) -> ServingSetup:
         serving_stack=goal.serving_stack,
         kv_fraction=goal.kv_fraction or None,
         max_seqs=goal.max_seqs or None,  # 0 = the serving stack's default
+        max_batched_tokens=goal.max_batched_tokens or None,  # 0 = the engine's default
     )
 
 
@@ -221,6 +222,8 @@ def _capacity(
         out["kv_fraction"] = setup.kv_fraction
     if setup.max_seqs is not None:  # stated (estimate's JSON names it then too)
         out["max_seqs"] = setup.max_seqs
+    if setup.max_batched_tokens is not None:  # stated (estimate's JSON names it then too)
+        out["max_batched_tokens"] = setup.max_batched_tokens
     return out
 
 
@@ -349,6 +352,7 @@ def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
         tpot_percentile=goal.tpot_percentile,
         kv_fraction=goal.kv_fraction,
         max_seqs=goal.max_seqs,
+        max_batched_tokens=goal.max_batched_tokens,
     )
 
 

@@ -79,6 +79,9 @@ class Goal:
     # inference: the most sequences one replica runs at once as the deployment caps it (--max-seqs: vLLM
     # --max-num-seqs, TensorRT-LLM max_batch_size); 0 = the stack's default
     max_seqs: int = 0
+    # inference: the most tokens one engine step carries, decode plus prefill, as the deployment sets it
+    # (--max-batched-tokens: TensorRT-LLM max_num_tokens, vLLM --max-num-batched-tokens); 0 = the engine's default
+    max_batched_tokens: int = 0
 
     def __post_init__(self) -> None:
         check(self)
@@ -121,6 +124,14 @@ def check(g: Goal) -> None:
             g.max_seqs,
             "a whole number of sequences ≥ 1 (vLLM --max-num-seqs, TensorRT-LLM max_batch_size), or 0 for the "
             "serving stack's default",
+        )
+    mbt = g.max_batched_tokens
+    if isinstance(mbt, bool) or not isinstance(mbt, int) or mbt < 0:
+        raise bad(
+            "max_batched_tokens",
+            mbt,
+            "a whole number of tokens per engine step ≥ 1 (TensorRT-LLM max_num_tokens, vLLM "
+            "--max-num-batched-tokens), or 0 for the engine's default",
         )
     for name in ("ttft_percentile", "tpot_percentile"):
         if not getattr(g, name) < 100:

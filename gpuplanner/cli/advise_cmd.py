@@ -36,6 +36,7 @@ _FLOAT = {
 }
 _INT = {
     "max_seqs": "--max-seqs",
+    "max_batched_tokens": "--max-batched-tokens",
     "global_batch": "--global-batch",
     "prompt_len": "--prompt-len",
     "output_len": "--output-len",
@@ -102,6 +103,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "default, as estimate --kv-fraction",
         "max_seqs": "inference goals: the most sequences one replica runs at once, as your deployment caps it (vllm "
         "--max-num-seqs, trtllm max_batch_size); default 0: the stack's default, as estimate --max-seqs",
+        "max_batched_tokens": "inference goals: the most tokens one engine step carries, decode plus prefill, as "
+        "your deployment sets it (trtllm max_num_tokens, vllm --max-num-batched-tokens); default 0: the engine's "
+        "default, as estimate --max-batched-tokens",
     }
     for table, conv in ((_FLOAT, float), (_INT, int)):
         for dest, opt in table.items():
@@ -351,6 +355,8 @@ def _serving_extras(g, lang: str) -> str:
         out += render("adv.extra_kv", lang, f=g.kv_fraction)
     if g.max_seqs:
         out += render("adv.extra_seqs", lang, n=g.max_seqs)
+    if g.max_batched_tokens:
+        out += render("adv.extra_tokens", lang, n=g.max_batched_tokens)
     if g.prompt_dataset:
         out += render("adv.extra_prompts", lang, dataset=g.prompt_dataset)
     return out

@@ -252,7 +252,12 @@ def _serving(w: dict[str, Any], entry: Any, lang: str) -> list[str]:
         return [say("an.not_evaluated", head=head, why=w["error"] or "")]
     # the stack's KV-cache rule, the prompt-length dataset and a stated KV-cache share, as estimate says them
     settings = "  " + settings_line(
-        w["serving_stack"], w.get("prompt_dataset"), w.get("kv_fraction"), lang, w.get("max_seqs")
+        w["serving_stack"],
+        w.get("prompt_dataset"),
+        w.get("kv_fraction"),
+        lang,
+        w.get("max_seqs"),
+        w.get("max_batched_tokens"),
     )
     if not s["fits"]:
         why = _refusal(entry.serving if entry is not None else None, s["refusal"] or w["error"] or "", lang)

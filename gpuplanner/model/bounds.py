@@ -56,6 +56,7 @@ BOUNDS: dict[tuple[str, str], tuple[float, float]] = {
     ("workloads", "tpot_percentile"): (0.0, 100.0),
     ("workloads", "kv_fraction"): (0.0, 1.0),  # 0 = not stated (the serving stack's default), else (0, 1]
     ("workloads", "max_seqs"): (0, 10_000_000),  # 0 = not stated (the serving stack's default), else ≥ 1
+    ("workloads", "max_batched_tokens"): (0, 10_000_000),  # 0 = not stated (the engine's default), else ≥ 1
     ("site", "ambient_temp_c"): (-60.0, 60.0),
     ("site", "utility_kw_available"): (0.0, 1.0e8),
     ("site", "target_pue"): (0.0, 10.0),
@@ -95,6 +96,7 @@ BOUNDS: dict[tuple[str, str], tuple[float, float]] = {
     ("goal", "think_time_s"): (0.0, 86_400.0),
     ("goal", "kv_fraction"): (0.0, 1.0),  # 0 = not stated (the serving stack's default), else (0, 1]
     ("goal", "max_seqs"): (0, 10_000_000),  # 0 = not stated (the serving stack's default), else ≥ 1
+    ("goal", "max_batched_tokens"): (0, 10_000_000),  # 0 = not stated (the engine's default), else ≥ 1
     # racks
     ("racks", "position"): (1, 100_000),
     ("racks", "power_budget_kw"): (0.0, 100_000.0),

@@ -221,6 +221,10 @@ class Workload:
     # --max-num-seqs, TensorRT-LLM max_batch_size); 0 = not stated (the stack's default). Appended: older files
     # lack the column and read 0
     max_seqs: int = 0
+    # the most tokens one engine step carries, decode plus prefill, as the deployment sets it (estimate
+    # --max-batched-tokens: TensorRT-LLM max_num_tokens, vLLM --max-num-batched-tokens); 0 = not stated (the
+    # engine's default). Appended: older files lack the column and read 0
+    max_batched_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,6 +334,9 @@ class DesignGoal:
     kv_fraction: float = 0.0
     # the most sequences one replica runs at once (--max-seqs); 0 = not stated (the stack's default). Appended
     max_seqs: int = 0
+    # the most tokens one engine step carries (--max-batched-tokens); 0 = not stated (the engine's default).
+    # Appended
+    max_batched_tokens: int = 0
 
 
 ROW_TYPES: dict[str, type] = {

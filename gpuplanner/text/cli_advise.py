@@ -29,6 +29,10 @@ ADVISE: dict[str, tuple[str, str]] = {
         ", at most {n:,} sequences at once per replica",
         "，每个副本同时最多 {n:,} 个序列",
     ),
+    "adv.extra_tokens": (
+        ", at most {n:,} tokens per engine step",
+        "，每个引擎步最多 {n:,} 个 token",
+    ),
     "adv.extra_prompts": (", prompts as {dataset}", "，提示长度按 {dataset} 分布"),
     "adv.search": (
         "{cands:,} candidates; {pruned:,} pruned, {evaluated:,} planned and analysed, {feasible:,} within every "

@@ -41,6 +41,8 @@ def _estimate_json(goal: Goal, server: str, gpus: int) -> dict:
         argv += ["--kv-fraction", repr(goal.kv_fraction)]
     if goal.max_seqs:
         argv += ["--max-seqs", str(goal.max_seqs)]
+    if goal.max_batched_tokens:
+        argv += ["--max-batched-tokens", str(goal.max_batched_tokens)]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         rc = main(argv)
@@ -81,6 +83,14 @@ NEW_FIELD_CASES_WITHOUT = [
     (_goal("llama3-70b", "fp8", tpot_s_max=0.2, max_seqs=64), {"max_seqs": 0}, "nvidia-dgx-h100", 16),
     (_goal("llama3-70b", "fp8", serving_stack="trtllm", max_seqs=32, serving_mode="disaggregated"), {"max_seqs": 0},
      "nvidia-dgx-b200", 16),
+    # the deployment's token budget per engine step (--max-batched-tokens), where it binds: a small budget leaves
+    # less decode and prefill room per step (TPOT 200 ms; disaggregated trtllm), and chunks the 2048-token prompts (TTFT 0.3 s)
+    (_goal("llama3-70b", "fp8", tpot_s_max=0.2, max_batched_tokens=512), {"max_batched_tokens": 0},
+     "nvidia-dgx-h100", 16),
+    (_goal("llama3-70b", "fp8", serving_stack="trtllm", max_batched_tokens=512, serving_mode="disaggregated"),
+     {"max_batched_tokens": 0}, "nvidia-dgx-b200", 16),
+    (_goal("llama3-70b", "fp8", ttft_s_max=0.3, max_batched_tokens=2048), {"max_batched_tokens": 0},
+     "nvidia-dgx-h100", 16),
 ]  # fmt: skip
 NEW_FIELD_CASES = [(g, srv, n) for g, _without, srv, n in NEW_FIELD_CASES_WITHOUT]
 
@@ -178,6 +188,9 @@ def test_the_advisors_rate_is_what_estimate_inference_prints(goal: Goal, server:
     assert cap.get("max_seqs") == whole.get("max_seqs") == (goal.max_seqs or None)  # stated only
     if goal.max_seqs:
         assert 0 < cap["batch"] <= goal.max_seqs
+    assert (
+        cap.get("max_batched_tokens") == whole.get("max_batched_tokens") == (goal.max_batched_tokens or None)
+    )
     assert cap["kv_cache_gb"] == pytest.approx(cli["kv_cache_gb_per_gpu"], rel=1e-9, abs=0)
     if not (goal.ttft_percentile or goal.tpot_percentile):
         assert cap["targets_at"] == "mean"

@@ -2,7 +2,8 @@
 cache is sized: vllm / trtllm, "" = vllm as the command line's default), `prompt_dataset` (prompt lengths as
 in a dataset of catalogs/validation/inference_datasets.yaml, "" = every prompt is prompt_len) and `kv_fraction`
 (the stack's KV-cache share as deployed, `--kv-fraction`; 0 = the stack's default) and `max_seqs` (the most
-sequences one replica runs at once, `--max-seqs`; 0 = the stack's default).
+sequences one replica runs at once, `--max-seqs`; 0 = the stack's default) and `max_batched_tokens` (the most tokens
+one engine step carries, `--max-batched-tokens`; 0 = the engine's default).
 
 Oracle: the command line. A saved and reopened project's inference workload serves exactly what
 `gpuplanner estimate --inference --serving-stack X --prompt-dataset D --json` prints for the same cluster,
@@ -223,6 +224,65 @@ def test_a_workloads_max_seqs_serves_what_estimate_max_seqs_prints(cluster_file,
     assert d["serving"]["fits"] and 0 < d["serving"]["decode_batch"] <= cap
     base = entries["w2"]["serving"]["max_requests_per_s"]
     assert (abs(d["serving"]["max_requests_per_s"] - base) > 1e-3 * base) == binds, (base, d["serving"])
+
+
+MAX_BATCHED_TOKENS_CASES = [  # (serving_stack, max_batched_tokens, precision, serving mode, targets, it binds)
+    ("", 512, "fp8", "aggregated", False, True),
+    ("trtllm", 512, "fp8", "disaggregated", True, True),
+    (
+        "vllm",
+        2048,
+        "bf16",
+        "best",
+        True,
+        False,
+    ),  # a 1024-token prompt fits beside the decode batch: nothing moves
+]
+
+
+@pytest.mark.parametrize(
+    ("stack", "budget", "precision", "mode", "targets", "binds"), MAX_BATCHED_TOKENS_CASES
+)
+def test_a_workloads_max_batched_tokens_serves_what_estimate_max_batched_tokens_prints(
+    cluster_file, tmp_path, stack, budget, precision, mode, targets, binds
+):
+    """max_batched_tokens (0 = not stated: the engine's default) is estimate's --max-batched-tokens: the saved and
+    reopened workload serves what the command prints with it, capacity and GPUs needed alike; the JSON names it
+    only when stated, and the settings line says it (en + zh)."""
+    from gpuplanner.cli.analyze_out import _serving as serving_lines
+
+    output = 256 if targets else 2048
+    project = open_project(cluster_file)
+    common = dict(kind="inference", model_id="llama3-70b", prompt_len=1024, output_len=output,
+                  ttft_target_s=2.0 if targets else 0.0, tpot_target_s=0.05 if targets else 0.0,
+                  precision=precision, serving_mode=mode, users=300, serving_stack=stack)  # fmt: skip
+    project.insert("workloads", Workload(id="w1", name="chat", max_batched_tokens=budget, **common))
+    project.insert("workloads", Workload(id="w2", name="chat-default", **common))
+    path = tmp_path / "tokens.gpuplan"
+    save_project(project, path)
+    result = analyze_project(open_project(path))
+    entries = {e.id: e.to_json() for e in result.workloads}
+    d = entries["w1"]
+    assert d["max_batched_tokens"] == budget and "max_batched_tokens" not in entries["w2"]  # stated only
+    for n_users, got in ((0, d["serving"]), (300, d["needed"])):
+        args = _args(stack, "", "llama3-70b", precision, mode, targets, 1024, output, n_users)
+        rc, out, err = _cli([*args, "--max-batched-tokens", str(budget)])
+        assert out, err
+        cli = json.loads(out)
+        assert cli["max_batched_tokens"] == budget
+        assert got == cli["serving"], (n_users, got, cli["serving"])
+    assert d["serving"]["fits"]
+    base = entries["w2"]["serving"]["max_requests_per_s"]
+    assert (abs(d["serving"]["max_requests_per_s"] - base) > 1e-3 * base) == binds, (base, d["serving"])
+    for lang, said in (
+        ("en", f"at most {budget:,} tokens per engine step"),
+        ("zh", f"每个引擎步最多 {budget:,} 个 token"),
+    ):
+        assert any(said in line for line in serving_lines(d, None, lang)), (
+            lang,
+            serving_lines(d, None, lang),
+        )
+        assert not any(said in line for line in serving_lines(entries["w2"], None, lang))
 
 
 @pytest.mark.parametrize("precision", ["bf16", "fp8"])
