@@ -135,6 +135,7 @@ ENGLISH_LABELS = {
     "kv_bytes": "KV-cache bytes per value",
     "kv_fraction": "KV-cache memory share",
     "max_seqs": "max sequences at once",
+    "max_batched_tokens": "max tokens per engine step",
     "top_k": "experts per token (top-k)",
     "seq_len": "sequence length (tokens)",
     "prompt_len": "prompt length (tokens)",
@@ -316,6 +317,9 @@ def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:
         if name == "max_seqs" and rng[0] == 0:
             spin.widget.setSpecialValueText(translate("fields", "the serving stack's default"))
             spin.widget.setToolTip(max_seqs_tip())
+        if name == "max_batched_tokens" and rng[0] == 0:
+            spin.widget.setSpecialValueText(translate("fields", "the engine's default"))
+            spin.widget.setToolTip(max_batched_tokens_tip())
         return spin
     if float in allowed:
         rng = bounds(table, name, float)
@@ -377,6 +381,18 @@ def max_seqs_tip() -> str:
         "The most sequences one replica runs at once, as the deployment caps it (as estimate --max-seqs): vLLM "
         "--max-num-seqs, TensorRT-LLM max_batch_size. The lowest value: the stack's default (vLLM 1024 on GPUs "
         "of 70 GiB or more, else 256; TensorRT-LLM uncapped).",
+    )
+
+
+def max_batched_tokens_tip() -> str:
+    """What a token budget per engine step is (the workload's and the goal's max_batched_tokens, estimate
+    --max-batched-tokens)."""
+    return translate(
+        "fields",
+        "The most tokens one engine step carries, decode tokens plus prefill (chunk) tokens, as the deployment sets "
+        "it (as estimate --max-batched-tokens): TensorRT-LLM max_num_tokens, vLLM --max-num-batched-tokens with "
+        "chunked prefill on. The lowest value: the engine's default (8,192, vLLM V1's default on GPUs of 70 GiB or "
+        "more).",
     )
 
 

@@ -421,6 +421,14 @@
         <translation>同时运行序列数 ≤：</translation>
     </message>
     <message>
+        <source>the engine&apos;s default</source>
+        <translation>按引擎默认值</translation>
+    </message>
+    <message>
+        <source>Tokens per engine step ≤:</source>
+        <translation>每个引擎步 token 数 ≤：</translation>
+    </message>
+    <message>
         <source>mean</source>
         <translation>平均值</translation>
     </message>
@@ -930,6 +938,10 @@
     <message>
         <source>sequences at once ≤</source>
         <translation>同时运行序列数 ≤</translation>
+    </message>
+    <message>
+        <source>tokens per engine step ≤</source>
+        <translation>每个引擎步 token 数 ≤</translation>
     </message>
     <message>
         <source>facility power ≤ (kW)</source>
@@ -3220,6 +3232,10 @@ The current project is unchanged.</source>
         <translation>随精度（fp8/fp4 为 1，否则为 2）</translation>
     </message>
     <message>
+        <source>the engine&apos;s default</source>
+        <translation>按引擎默认值</translation>
+    </message>
+    <message>
         <source>mean</source>
         <translation>平均值</translation>
     </message>
@@ -3242,6 +3258,10 @@ The current project is unchanged.</source>
     <message>
         <source>The most sequences one replica runs at once, as the deployment caps it (as estimate --max-seqs): vLLM --max-num-seqs, TensorRT-LLM max_batch_size. The lowest value: the stack&apos;s default (vLLM 1024 on GPUs of 70 GiB or more, else 256; TensorRT-LLM uncapped).</source>
         <translation>单个副本同时运行的最大序列数，按实际部署的上限填写（与 estimate --max-seqs 相同）：vLLM 的 --max-num-seqs，TensorRT-LLM 的 max_batch_size。最低值：按软件栈的默认值（vLLM 在显存不少于 70 GiB 的 GPU 上为 1024，否则为 256；TensorRT-LLM 不设上限）。</translation>
+    </message>
+    <message>
+        <source>The most tokens one engine step carries, decode tokens plus prefill (chunk) tokens, as the deployment sets it (as estimate --max-batched-tokens): TensorRT-LLM max_num_tokens, vLLM --max-num-batched-tokens with chunked prefill on. The lowest value: the engine&apos;s default (8,192, vLLM V1&apos;s default on GPUs of 70 GiB or more).</source>
+        <translation>单个引擎步处理的最大 token 数（解码 token 与预填充分块 token 合计），按实际部署的设置填写（与 estimate --max-batched-tokens 相同）：TensorRT-LLM 的 max_num_tokens，开启分块预填充时 vLLM 的 --max-num-batched-tokens。最低值：按引擎的默认值（8,192，即 vLLM V1 在显存不少于 70 GiB 的 GPU 上的默认值）。</translation>
     </message>
     <message>
         <source>not stated: the floor plan&apos;s utility feeds, {kw} kW</source>
@@ -3878,6 +3898,10 @@ The current project is unchanged.</source>
     <message>
         <source>max seqs</source>
         <translation>最大并发序列数</translation>
+    </message>
+    <message>
+        <source>max batched tokens</source>
+        <translation>每步最大 token 数</translation>
     </message>
     <message>
         <source>tp overlap</source>

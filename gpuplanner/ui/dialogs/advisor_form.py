@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.advisor import Goal
 from gpuplanner.catalog import Catalog
-from gpuplanner.ui.fields import kv_fraction_tip, max_seqs_tip
+from gpuplanner.ui.fields import kv_fraction_tip, max_batched_tokens_tip, max_seqs_tip
 from gpuplanner.ui.i18n import translate
 
 
@@ -209,6 +209,12 @@ class AdvisorGoalForm(QWidget):
         self.max_seqs.setSpecialValueText(self.tr("the stack's default"))
         self.max_seqs.setToolTip(max_seqs_tip())
         form.addRow(self.tr("Sequences at once ≤:"), self.max_seqs)
+        self.max_batched_tokens = QSpinBox()
+        self.max_batched_tokens.setRange(0, 10_000_000)
+        self.max_batched_tokens.setGroupSeparatorShown(True)
+        self.max_batched_tokens.setSpecialValueText(self.tr("the engine's default"))
+        self.max_batched_tokens.setToolTip(max_batched_tokens_tip())
+        form.addRow(self.tr("Tokens per engine step ≤:"), self.max_batched_tokens)
         return self.serving_box
 
     def _percentile(self) -> QDoubleSpinBox:
@@ -270,6 +276,7 @@ class AdvisorGoalForm(QWidget):
         self.stack.setCurrentIndex(max(self.stack.findData(g.serving_stack), 0))
         self.kv_fraction.setValue(g.kv_fraction)
         self.max_seqs.setValue(min(g.max_seqs, self.max_seqs.maximum()))
+        self.max_batched_tokens.setValue(min(g.max_batched_tokens, self.max_batched_tokens.maximum()))
         self.facility.setValue(g.facility_kw_max or 0)
         self.rack_kw.setValue(g.rack_kw_max or 0)
         self.racks.setValue(g.racks_max or 0)
@@ -307,6 +314,7 @@ class AdvisorGoalForm(QWidget):
             serving_stack=self.stack.currentData(),
             kv_fraction=self.kv_fraction.value(),
             max_seqs=self.max_seqs.value(),
+            max_batched_tokens=self.max_batched_tokens.value(),
             facility_kw_max=opt(self.facility),
             rack_kw_max=opt(self.rack_kw),
             racks_max=self.racks.value() or None,

@@ -44,6 +44,7 @@ class GoalDialog(RowDialog):
                     "serving_stack",
                     "kv_fraction",
                     "max_seqs",
+                    "max_batched_tokens",
                 ],  # fmt: skip
             ),
             (
@@ -141,6 +142,7 @@ class GoalDialog(RowDialog):
             "serving_stack": self.tr("serving stack"),
             "kv_fraction": self.tr("KV-cache share"),
             "max_seqs": self.tr("sequences at once ≤"),
+            "max_batched_tokens": self.tr("tokens per engine step ≤"),
             "facility_kw_max": self.tr("facility power ≤ (kW)"),
             "rack_kw_max": self.tr("rack power ≤ (kW)"),
             "racks_max": self.tr("racks ≤"),
@@ -188,6 +190,7 @@ class GoalDialog(RowDialog):
             ),
             "kv_fraction": fields.kv_fraction_tip(),
             "max_seqs": fields.max_seqs_tip(),
+            "max_batched_tokens": fields.max_batched_tokens_tip(),
             "region": self.tr("ISO country code (e.g. CN): parts export-restricted there are left out."),
             "servers": self.tr(
                 "Catalog server ids, comma-separated; empty = every GPU server in the catalog."

@@ -87,6 +87,7 @@ class WorkloadDialog(RowDialog):
                     "serving_stack",
                     "kv_fraction",
                     "max_seqs",
+                    "max_batched_tokens",
                     "prompt_dataset",
                 ],
             ),
@@ -95,6 +96,7 @@ class WorkloadDialog(RowDialog):
         self.setWindowTitle(self.tr("Workload") if not self.is_new else self.tr("New workload"))
         self.labels["kv_fraction"].setToolTip(fields.kv_fraction_tip())
         self.labels["max_seqs"].setToolTip(fields.max_seqs_tip())
+        self.labels["max_batched_tokens"].setToolTip(fields.max_batched_tokens_tip())
         self.editors["model_id"].changed.connect(lambda *_a: self._shape_enabled())
         self._shape_enabled()
         doc.resultsReady.connect(self.show_estimate)
