@@ -56,6 +56,7 @@ AT_ZERO = {
         "ttft_percentile": "mean",
         "tpot_percentile": "mean",
         "kv_fraction": "the serving stack's default",
+        "max_batched_tokens": "the engine's default",
     },
     "zh": {
         "users": "未填写",
@@ -66,6 +67,7 @@ AT_ZERO = {
         "ttft_percentile": "平均值",
         "tpot_percentile": "平均值",
         "kv_fraction": "按推理软件栈默认值",
+        "max_batched_tokens": "按引擎默认值",
     },
 }
 
