@@ -95,6 +95,7 @@ NUMBER_FIELDS = (
     ("site", "load_factor"),
     ("teams", "gpu_guaranteed"),
     ("workloads", "kv_fraction"),  # 0 = the serving stack's default, else (0, 1]: a range of its own
+    ("workloads", "max_batched_tokens"),  # 0 = the engine's default, else a whole number of tokens ≥ 1
 )
 WILD = st.sampled_from([0, 1, 2, 7, 42, 43, 48, 60, 100, 101, 32767, 40000, 10**9, -1, -5.5, 0.5, 1e308])
 NUMBERS = st.one_of(WILD, st.floats(allow_nan=True, allow_infinity=True), st.integers(-(10**12), 10**12))
