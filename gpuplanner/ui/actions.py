@@ -10,7 +10,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.ui import fields
+from gpuplanner.ui import field_labels
 from gpuplanner.ui.edit_actions import copy, delete, paste, release_clipboard, select_all
 from gpuplanner.ui.i18n import translate
 from gpuplanner.ui.menus import build_menus, refresh_recent
@@ -381,7 +381,9 @@ def _export_report(w: MainWindow) -> None:
         )
     except (PlannerError, OSError) as exc:
         QMessageBox.warning(
-            w, translate("MainWindow", "Cannot write the report"), f"{path}\n\n{fields.plain_error(exc)}"
+            w,
+            translate("MainWindow", "Cannot write the report"),
+            f"{path}\n\n{field_labels.plain_error(exc)}",
         )
         return
     msg = translate("MainWindow", "Report written to {path}").format(path=out)

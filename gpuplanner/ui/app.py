@@ -13,7 +13,7 @@ from PySide6.QtGui import QFont, QFontDatabase, QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.ui import actions, autosave, fields, i18n, smoke
+from gpuplanner.ui import actions, autosave, field_labels, i18n, smoke
 from gpuplanner.ui.excepthook import install_excepthook
 from gpuplanner.ui.i18n import translate
 from gpuplanner.ui.main_window import MainWindow
@@ -79,7 +79,9 @@ def offer_recovery(window: MainWindow) -> bool:
         window.autosaver.restore(rec)
     except PlannerError as exc:
         QMessageBox.warning(
-            window, translate("MainWindow", "Cannot restore"), f"{rec.path}\n\n{fields.plain_error(exc)}"
+            window,
+            translate("MainWindow", "Cannot restore"),
+            f"{rec.path}\n\n{field_labels.plain_error(exc)}",
         )
         return False
     window.update_title()

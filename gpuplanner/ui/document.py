@@ -21,7 +21,7 @@ from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.runner import ALL_STAGES, EngineRunner, Outcome, dirty_stages
 from gpuplanner.model import ChangeSet, Project
 from gpuplanner.model.link_table import LinkTable
-from gpuplanner.ui.fields import plain_error, plain_line
+from gpuplanner.ui.field_labels import plain_error, plain_line
 from gpuplanner.ui.file_service import FileService
 from gpuplanner.ui.view_state import ViewState
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gpuplanner.engine.analysis import Results, active_workload
 from gpuplanner.model import Project
-from gpuplanner.ui import fields, fmt
+from gpuplanner.ui import field_labels, fmt
 from gpuplanner.ui.i18n import current_language, translate
 from gpuplanner.ui.plurals import counts
 
@@ -32,7 +32,7 @@ def no_estimate_text(project: Project, res: Results) -> str:
         ).format(name=wl.name)
     if res.workload_error:
         return translate("estimate", "The workload “{name}” cannot be evaluated: {why}").format(
-            name=wl.name, why=fields.plain_line(res.workload_error)
+            name=wl.name, why=field_labels.plain_line(res.workload_error)
         )
     return translate("estimate", "The workload “{name}” has not been evaluated yet.").format(name=wl.name)
 

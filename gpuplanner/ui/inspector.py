@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.commands import SetFields
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import ChangeSet
-from gpuplanner.ui import fields, fmt
+from gpuplanner.ui import field_labels, fields, fmt
 from gpuplanner.ui.canvas import annotations as notes
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.inspector_multi import MultiEdit
@@ -162,7 +162,7 @@ class Inspector(QWidget):
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
             row = self.project.tables[table][rid]
             for name in fields.editable_fields(row):
-                form.addRow(fields.label_of(name), self._editor(table, rid, row, name))
+                form.addRow(field_labels.label_of(name), self._editor(table, rid, row, name))
             self.body_layout.addWidget(box)
             box.setVisible(self.body.isVisible())  # now, not by the layout's queued show (no empty frame)
         self.body_layout.addStretch(1)
@@ -204,14 +204,14 @@ class Inspector(QWidget):
                 self.project,
                 table,
                 rid,
-                text=self.tr("Set {field}").format(field=fields.label_of(name)),
+                text=self.tr("Set {field}").format(field=field_labels.label_of(name)),
                 **{name: value},
             )
             self.doc.push(cmd)  # a new device model moves its links in the same step (commands.devices)
         except PlannerError as exc:
             self.error.setText(
                 self.tr("{field} = {value!r} refused: {why}").format(
-                    field=fields.label_of(name), value=value, why=fields.plain_error(exc)
+                    field=field_labels.label_of(name), value=value, why=field_labels.plain_error(exc)
                 )
             )
             ed.set(getattr(row, name))

@@ -17,7 +17,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import ChangeSet
 from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import field_specs, kinds_for_role
-from gpuplanner.ui import fields
+from gpuplanner.ui import field_labels, fields
 from gpuplanner.ui.entry_names import choice
 from gpuplanner.ui.i18n import translate
 from gpuplanner.ui.plurals import counts
@@ -102,7 +102,7 @@ class MultiEdit:
             signal = ed.widget.clicked if isinstance(ed.widget, QCheckBox) else ed.changed
             signal.connect(lambda *_a, n=name: self.commit(n))
             fields.compact(ed.widget)
-            form.addRow(fields.label_of(name), ed.widget)
+            form.addRow(field_labels.label_of(name), ed.widget)
         ins.body_layout.addWidget(box)
         box.setVisible(ins.body.isVisible())  # now, not by the layout's queued show
         ins.body_layout.addStretch(1)
@@ -183,7 +183,7 @@ class MultiEdit:
         changed = [dataclasses.replace(r, **{name: value}) for r in rows if getattr(r, name) != value]
         if not changed:
             return False
-        label = fields.label_of(name)
+        label = field_labels.label_of(name)
         text = counts().set_field_of(len(changed)).format(field=label)
         try:
             cmd = edit_rows(p, self.table, changed, text=text)  # a device's links follow a new model
@@ -191,7 +191,7 @@ class MultiEdit:
         except PlannerError as exc:
             self.ins.error.setText(
                 translate("Inspector", "{field} = {value!r} refused: {why}").format(
-                    field=label, value=value, why=fields.plain_error(exc)
+                    field=label, value=value, why=field_labels.plain_error(exc)
                 )
             )
             self._show_values(name)

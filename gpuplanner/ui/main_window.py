@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import Project
-from gpuplanner.ui import actions, fields, fmt, i18n
+from gpuplanner.ui import actions, field_labels, fmt, i18n
 from gpuplanner.ui.autosave import AutoSaver
 from gpuplanner.ui.canvas.scene import PlannerScene
 from gpuplanner.ui.canvas.view import PlannerView
@@ -268,7 +268,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Opening cancelled; the current project is unchanged"), 5000)
             return False
         except PlannerError as exc:
-            self._file_error(self.tr("Cannot open the project"), str(path), fields.plain_error(exc))
+            self._file_error(self.tr("Cannot open the project"), str(path), field_labels.plain_error(exc))
             return False
         except Exception as exc:  # never lose the window over an unexpected file problem
             self._file_error(self.tr("Cannot open the project"), str(path), f"{type(exc).__name__}: {exc}")
@@ -315,7 +315,7 @@ class MainWindow(QMainWindow):
         try:
             self.doc.save(path)
         except (PlannerError, OSError) as exc:
-            why = fields.plain_error(exc)
+            why = field_labels.plain_error(exc)
             self._file_error(self.tr("Cannot save the project"), str(path), why)
             return False
         self.autosaver.discard()

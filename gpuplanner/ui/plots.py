@@ -17,7 +17,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.analysis import Results
 from gpuplanner.engine.facility.sensitivity import tornado
 from gpuplanner.engine.perf.scaling import dp_scaling
-from gpuplanner.ui import fields, fmt, theme
+from gpuplanner.ui import field_labels, fmt, theme
 from gpuplanner.ui.canvas.annotations import rack_notes
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.estimate_text import no_estimate_text
@@ -144,7 +144,7 @@ class PlotsPanel(QWidget):
         try:
             s = dp_scaling(w.shape, w.config, w.cluster, max(res.fabric.gpus, w.estimate.n_gpus))
         except PlannerError as exc:
-            self.scaling_note.setText(fields.plain_error(exc))
+            self.scaling_note.setText(field_labels.plain_error(exc))
             return
         n = np.log2(s["n_gpus"].astype(float))  # doubling sizes, evenly spaced, labelled with GPU counts
         ticks = [[(float(x), fmt.number(int(g))) for x, g in zip(n, s["n_gpus"], strict=True)]]

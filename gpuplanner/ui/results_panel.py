@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.engine.analysis import Results
 from gpuplanner.text import finding as finding_text
-from gpuplanner.ui import fields, fmt, theme
+from gpuplanner.ui import field_labels, fmt, theme
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.estimate_text import band_text, no_estimate_text, refusal_text
 from gpuplanner.ui.fmt import duration, money  # noqa: F401 (duration: re-exported for the dialogs)
@@ -185,7 +185,7 @@ class ResultsPanel(QWidget):
             if d.get("error"):
                 out.append(
                     self.tr("{where}: not evaluated — {why}").format(
-                        where=where, why=fields.plain_line(e.error)
+                        where=where, why=field_labels.plain_line(e.error)
                     )
                 )
             elif e.kind in ("training", "fine-tuning"):

@@ -29,7 +29,7 @@ from gpuplanner.engine.analysis import Results, analyze_project
 from gpuplanner.engine.scenarios import analyze_scenario
 from gpuplanner.engine.summary import results_json
 from gpuplanner.model import ChangeSet, Project
-from gpuplanner.ui import fields, fmt
+from gpuplanner.ui import field_labels, fmt
 from gpuplanner.ui.document import Document, snapshot_project
 from gpuplanner.ui.i18n import translate
 
@@ -179,7 +179,7 @@ def figures(project: Project, scenario: str | None, base: Results | None = None)
             res = analyze_scenario(project, scenario, base)
         return results_json(project, res)
     except PlannerError as exc:
-        return fields.plain_error(exc)
+        return field_labels.plain_error(exc)
     except (ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
         return f"{type(exc).__name__}: {exc}"
 

@@ -1,5 +1,5 @@
 """Words the UI shows that come from data rather than from a literal at the call: field names (the
-inspector's and dialogs' labels, ``fields.label_of``), vocabulary values (``fields.make_editor``'s combos),
+inspector's and dialogs' labels, ``field_labels.label_of``), vocabulary values (``fields.make_editor``'s combos),
 units, topology template descriptions and the project file filter. Listing them here with
 ``QT_TRANSLATE_NOOP`` lets lupdate put them in the .ts; the code translates them at run time with the same
 context. ``tests/ui/test_translations.py`` checks that every model field, vocabulary value and template is
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-# fields.label_of: a field name without its unit suffix, "_" → " "
+# field_labels.label_of: a field name without its unit suffix, "_" → " "
 FIELD_LABELS = (
     QT_TRANSLATE_NOOP("fields", "deadline days"),
     QT_TRANSLATE_NOOP("fields", "ttft s max"),
@@ -251,7 +251,7 @@ CHOICES = (
     QT_TRANSLATE_NOOP("choices", "slurm+kubernetes"),
 )
 
-# fields.UNITS
+# field_labels.UNITS
 UNITS = (
     QT_TRANSLATE_NOOP("units", "USD/kWh"),
     QT_TRANSLATE_NOOP("units", "USD/GPU·h"),

@@ -185,14 +185,14 @@ def test_a_model_refusal_of_a_value_reads_in_chinese_with_the_field_as_labelled(
 
     from gpuplanner.core.errors import ValidationError
     from gpuplanner.model.validate import validate_row
-    from gpuplanner.ui import fields
+    from gpuplanner.ui import field_labels
 
     p = small_project()
     rack = next(iter(p.racks.values()))
     with pytest.raises(ValidationError) as info:
         validate_row("racks", dataclasses.replace(rack, power_budget_kw=1e9))
-    shown = fields.plain_error(info.value)
-    label = fields.label_of("power_budget_kw")
+    shown = field_labels.plain_error(info.value)
+    label = field_labels.label_of("power_budget_kw")
     assert CJK.search(label), label  # the Chinese label, e.g. "功率预算 (kW)"
     assert f"“{label}”应在 0 到 100,000 之间，现为 1000000000.0" in shown, shown
     assert "power_budget_kw" not in shown and shown.count(label) == 1, shown

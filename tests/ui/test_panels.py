@@ -272,7 +272,7 @@ def test_findings_and_bottleneck_follow_the_ui_language(window, monkeypatch):
 
 def test_field_labels_read_as_words_in_english_and_translate_in_chinese(qapp):
     from gpuplanner.ui import i18n
-    from gpuplanner.ui.fields import label_of
+    from gpuplanner.ui.field_labels import label_of
 
     assert label_of("target_pue") == "target PUE"
     assert label_of("tco_years") == "TCO period (yr)"

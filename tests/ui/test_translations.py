@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.model import rows
 from gpuplanner.model.validate import _CHOICES
 from gpuplanner.topology.options import TEMPLATES
-from gpuplanner.ui import fields, fmt, i18n, vocabulary
+from gpuplanner.ui import field_labels, fmt, i18n, vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "gpuplanner" / "ui"
@@ -165,14 +165,14 @@ def test_words_from_data_are_listed_for_lupdate():
             if f.name == "id":
                 continue
             base = f.name
-            for suffix, _unit in fields.UNITS:
+            for suffix, _unit in field_labels.UNITS:
                 if base.endswith(suffix) and len(base) > len(suffix):
                     base = base[: -len(suffix)]
                     break
             if base.replace("_", " ") not in labels:
                 missing.append(f"field {cls.__name__}.{f.name}")
     missing += [f"choice {c}" for v in _CHOICES.values() for c in v if c and c not in vocabulary.CHOICES]
-    missing += [f"unit {u}" for _s, u in fields.UNITS if u not in vocabulary.UNITS]
+    missing += [f"unit {u}" for _s, u in field_labels.UNITS if u not in vocabulary.UNITS]
     missing += [f"template {t}" for t in TEMPLATES.values() if t not in vocabulary.TEMPLATES]
     assert not missing, "add to gpuplanner/ui/vocabulary.py and run tools/translations.py:\n" + "\n".join(
         missing

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtWidgets import QAbstractSpinBox
 
 from gpuplanner.model import Workload
-from gpuplanner.ui import fields, i18n
+from gpuplanner.ui import field_labels, fields, i18n
 from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
 from tests.ui.conftest import small_project
 
@@ -146,7 +146,7 @@ def test_every_field_has_a_label_in_words_with_its_unit(make_window, lang, kind)
     missing = {n: labels[n] for n, unit in UNITS[lang].items() if unit not in labels[n]}
     assert not missing, missing
     # the inspector labels a field as the dialog does
-    assert all(fields.label_of(n) == text for n, text in labels.items())
+    assert all(field_labels.label_of(n) == text for n, text in labels.items())
     dlg.deleteLater()
 
 

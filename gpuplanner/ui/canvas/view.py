@@ -11,10 +11,7 @@ from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsView, QToolTip, QWidge
 
 from gpuplanner.commands import Command
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.ui import (
-    fields,  # noqa: E402
-    theme,
-)
+from gpuplanner.ui import field_labels, theme
 from gpuplanner.ui.canvas import interactions, lod
 from gpuplanner.ui.canvas.device_item import DeviceItem
 from gpuplanner.ui.canvas.geometry import device_ru
@@ -78,7 +75,7 @@ class PlannerView(QGraphicsView):
         try:
             self.planner.doc.push(cmd)
         except PlannerError as exc:
-            self.message.emit(fields.plain_error(exc))
+            self.message.emit(field_labels.plain_error(exc))
             return False
         if refusal:
             self.message.emit(refusal)

@@ -31,7 +31,7 @@ from gpuplanner.advisor.run import left_out_by_reason
 from gpuplanner.commands import SetFields
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.topology.options import TEMPLATES
-from gpuplanner.ui import fields, fmt, theme
+from gpuplanner.ui import field_labels, fmt, theme
 from gpuplanner.ui.dialogs.advisor_form import AdvisorGoalForm
 from gpuplanner.ui.dialogs.advisor_words import (  # noqa: F401  (left_out_lines, point_labels: imported from here)
     cooling_words,
@@ -131,7 +131,7 @@ class AdvisorDialog(QDialog):
             )
             self.window_.doc.push(cmd)
         except PlannerError as exc:
-            self.summary.setText(self.tr("Not kept: {why}").format(why=fields.plain_error(exc)))
+            self.summary.setText(self.tr("Not kept: {why}").format(why=field_labels.plain_error(exc)))
             return False
         self.summary.setText(self.tr("The project's goal is now the one in this form."))
         return True
@@ -182,7 +182,7 @@ class AdvisorDialog(QDialog):
         try:
             goal = self.goal()
         except PlannerError as exc:
-            self.summary.setText(self.tr("Not searched: {why}").format(why=fields.plain_error(exc)))
+            self.summary.setText(self.tr("Not searched: {why}").format(why=field_labels.plain_error(exc)))
             return
         self._cancel.clear()
         self.search_button.setEnabled(False)
@@ -210,7 +210,7 @@ class AdvisorDialog(QDialog):
                         ex.shutdown(wait=False, cancel_futures=True)
                 self.bridge.finished.emit(res)
             except PlannerError as exc:
-                self.bridge.finished.emit(fields.plain_error(exc))
+                self.bridge.finished.emit(field_labels.plain_error(exc))
             except Exception as exc:  # noqa: BLE001 — a failed search must not take the window down
                 self.bridge.finished.emit(f"{type(exc).__name__}: {exc}")
 

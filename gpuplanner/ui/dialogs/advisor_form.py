@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.advisor import Goal
 from gpuplanner.catalog import Catalog
-from gpuplanner.ui.fields import kv_fraction_tip, max_batched_tokens_tip, max_seqs_tip
+from gpuplanner.ui.field_labels import kv_fraction_tip, max_batched_tokens_tip, max_seqs_tip
 from gpuplanner.ui.i18n import translate
 
 

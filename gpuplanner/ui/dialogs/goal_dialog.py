@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox, QWidget
 
 from gpuplanner.advisor.goal import goal_from_row
 from gpuplanner.model.goal import GOAL_COOLING, GOAL_TEMPLATES
-from gpuplanner.ui import fields
+from gpuplanner.ui import field_labels, fields
 from gpuplanner.ui.dialogs.row_dialog import RowDialog
 from gpuplanner.ui.document import Document
 
@@ -188,9 +188,9 @@ class GoalDialog(RowDialog):
                 "TensorRT-LLM gives the KV cache a share of the memory left after them (as estimate "
                 "--serving-stack)."
             ),
-            "kv_fraction": fields.kv_fraction_tip(),
-            "max_seqs": fields.max_seqs_tip(),
-            "max_batched_tokens": fields.max_batched_tokens_tip(),
+            "kv_fraction": field_labels.kv_fraction_tip(),
+            "max_seqs": field_labels.max_seqs_tip(),
+            "max_batched_tokens": field_labels.max_batched_tokens_tip(),
             "region": self.tr("ISO country code (e.g. CN): parts export-restricted there are left out."),
             "servers": self.tr(
                 "Catalog server ids, comma-separated; empty = every GPU server in the catalog."

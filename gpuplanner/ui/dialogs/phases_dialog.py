@@ -28,7 +28,7 @@ from gpuplanner.commands import AddRows, Command, Compound, RemoveRows, ReplaceR
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.engine.phases import ordered_phases
 from gpuplanner.model import Phase, Project, Team
-from gpuplanner.ui import fields
+from gpuplanner.ui import field_labels
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.i18n import translate
 
@@ -273,7 +273,7 @@ class PhasesTeamsDialog(QDialog):
             self.error.setText(str(exc))
             return
         except PlannerError as exc:  # a model refusal: say it, keep the dialog open and the project unchanged
-            self.error.setText(fields.plain_error(exc))
+            self.error.setText(field_labels.plain_error(exc))
             return
         super().accept()
 

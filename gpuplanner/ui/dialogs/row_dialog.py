@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.commands import Command, SetFields
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.ui import fields
+from gpuplanner.ui import field_labels, fields
 from gpuplanner.ui.document import Document
 
 Groups = list[tuple[str, list[str]]]
@@ -53,7 +53,7 @@ class RowDialog(QDialog):
                 ed = self.make_editor(name, row)
                 ed.set(getattr(row, name))
                 self.editors[name] = ed
-                label = QLabel(fields.label_of(name))
+                label = QLabel(field_labels.label_of(name))
                 self.labels[name] = label
                 form.addRow(label, ed.widget)
             grid.addWidget(box, k // columns, k % columns)
@@ -107,7 +107,7 @@ class RowDialog(QDialog):
         try:
             self.doc.push(self.command(changes))
         except PlannerError as exc:
-            self.error.setText(self.tr("Not applied: {why}").format(why=fields.plain_error(exc)))
+            self.error.setText(self.tr("Not applied: {why}").format(why=field_labels.plain_error(exc)))
             return False
         except (TypeError, ValueError) as exc:
             self.error.setText(self.tr("Not applied: {why}").format(why=exc))

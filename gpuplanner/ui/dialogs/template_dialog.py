@@ -34,7 +34,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import Project, ProjectInfo, Site, Workload
 from gpuplanner.topology.generators import generate
 from gpuplanner.topology.options import TEMPLATES, GenerateOptions
-from gpuplanner.ui import fields
+from gpuplanner.ui import field_labels
 from gpuplanner.ui.entry_names import choice
 from gpuplanner.ui.i18n import translate
 
@@ -292,7 +292,7 @@ class TemplateDialog(QDialog):
             else:
                 self.plan = generate(project, opts)
         except PlannerError as exc:
-            self.error.setText(self.tr("Cannot generate: {why}").format(why=fields.plain_error(exc)))
+            self.error.setText(self.tr("Cannot generate: {why}").format(why=field_labels.plain_error(exc)))
             return
         self.project, self.opts = project, opts
         self.accept()

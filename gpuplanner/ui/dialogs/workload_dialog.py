@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QWidget
 from gpuplanner.commands import AddRows, Command, SetFields
 from gpuplanner.engine.analysis import Results, active_workload
 from gpuplanner.model import Workload
-from gpuplanner.ui import fields, fmt
+from gpuplanner.ui import field_labels, fmt
 from gpuplanner.ui.dialogs.row_dialog import RowDialog
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.estimate_text import no_estimate_text, summary_text
@@ -94,9 +94,9 @@ class WorkloadDialog(RowDialog):
         ]
         super().__init__(doc, row, groups, parent, columns=3)
         self.setWindowTitle(self.tr("Workload") if not self.is_new else self.tr("New workload"))
-        self.labels["kv_fraction"].setToolTip(fields.kv_fraction_tip())
-        self.labels["max_seqs"].setToolTip(fields.max_seqs_tip())
-        self.labels["max_batched_tokens"].setToolTip(fields.max_batched_tokens_tip())
+        self.labels["kv_fraction"].setToolTip(field_labels.kv_fraction_tip())
+        self.labels["max_seqs"].setToolTip(field_labels.max_seqs_tip())
+        self.labels["max_batched_tokens"].setToolTip(field_labels.max_batched_tokens_tip())
         self.editors["model_id"].changed.connect(lambda *_a: self._shape_enabled())
         self._shape_enabled()
         doc.resultsReady.connect(self.show_estimate)
@@ -130,7 +130,7 @@ class WorkloadDialog(RowDialog):
         if mine is not None and mine.kind == "inference":  # a serving workload: its capacity, not training
             d = mine.to_json()
             if d.get("error"):
-                self.status.setText(fields.plain_line(mine.error))
+                self.status.setText(field_labels.plain_line(mine.error))
                 return
             text = self.tr(
                 "%Ln GPU(s): up to {users} concurrent users ({rate} requests/s), first token {ttft} s, "

@@ -29,9 +29,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.commands import Command, RemoveRows, SetFields
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.model import ChangeSet
-from gpuplanner.ui import (
-    fields,  # noqa: E402
-)
+from gpuplanner.ui import field_labels
 from gpuplanner.ui.document import Document
 from gpuplanner.ui.floor import layout as fl
 from gpuplanner.ui.floor.details import FloorWords
@@ -243,7 +241,7 @@ class FloorPlanPanel(QWidget):
         try:
             self.doc.push(cmd)
         except PlannerError as exc:
-            self.message.emit(fields.plain_error(exc))
+            self.message.emit(field_labels.plain_error(exc))
             return False
         return True
 
