@@ -130,8 +130,8 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         prompt_dist=dist,
         serving_stack=args.serving_stack,
         kv_fraction=args.kv_fraction,
-        max_seqs=_max_seqs(args.max_seqs),
-        max_batched_tokens=_max_batched_tokens(args.max_batched_tokens),
+        max_seqs=_count("max_seqs", args.max_seqs),
+        max_batched_tokens=_count("max_batched_tokens", args.max_batched_tokens),
     )
     plan = plan_serving(
         shape,
@@ -170,19 +170,16 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
     return 0 if static.fits or plan.fits else EXIT_BAD_INPUT
 
 
-def _max_seqs(value: int | None) -> int | None:
-    """--max-seqs as ServingSetup.max_seqs: refused below 1, naming the option."""
-    if value is not None and value < 1:
-        raise ValidationError(text.Msg("error.max_seqs", {"value": value}), field="--max-seqs", value=value)
-    return value
+# the positive counts --max-seqs and --max-batched-tokens: (the option, the refusal's message id)
+_COUNT_OPTIONS = {"max_seqs": ("--max-seqs", "error.max_seqs"),
+                  "max_batched_tokens": ("--max-batched-tokens", "error.max_batched_tokens")}  # fmt: skip
 
 
-def _max_batched_tokens(value: int | None) -> int | None:
-    """--max-batched-tokens as ServingSetup.max_batched_tokens: refused below 1, naming the option."""
+def _count(name: str, value: int | None) -> int | None:
+    """A count option (_COUNT_OPTIONS) as the ServingSetup field `name`: refused below 1, naming the option."""
+    option, msg_id = _COUNT_OPTIONS[name]
     if value is not None and value < 1:
-        raise ValidationError(
-            text.Msg("error.max_batched_tokens", {"value": value}), field="--max-batched-tokens", value=value
-        )
+        raise ValidationError(text.Msg(msg_id, {"value": value}), field=option, value=value)
     return value
 
 

@@ -83,6 +83,7 @@ def estimate_inference(
         cfg.weight_precision == "fp4"
     )  # NVFP4 GEMMs, attention at the FP8/BF16 rate (serving_worker.gemm_rates)
     peak = cluster.peak_bf16_tflops * 1e12
+    fp8_gemm = cfg.weight_precision_bytes <= 1.0 and bool(cluster.peak_fp8_tflops) and not fp4
     if cfg.weight_precision_bytes <= 1.0 and cluster.peak_fp8_tflops:
         peak = cluster.peak_fp8_tflops * 1e12
     gemm_rate = peak * a.number("gemm_efficiency", g)
@@ -123,7 +124,6 @@ def estimate_inference(
     # the dense weights stream through the GEMMs at the measured decode-GEMM rate, each GEMM kernel with its fixed
     # part (serving_worker.decode_gemm_terms); the routed experts and the KV cache at decode_hbm_efficiency
     experts_read = experts_gpu * share if shape.is_moe else 0.0
-    fp8_gemm = cfg.weight_precision_bytes <= 1.0 and bool(cluster.peak_fp8_tflops) and not fp4
     bw_w, gemm_fixed = decode_gemm_terms(
         cluster, "fp4" if fp4 else ("fp8" if fp8_gemm else ""), shape.layers, a
     )

@@ -119,22 +119,13 @@ class ServingSetup:
                 field="kv_fraction",
                 value=self.kv_fraction,
             )
-        if self.max_seqs is not None and (
-            isinstance(self.max_seqs, bool) or not isinstance(self.max_seqs, int) or self.max_seqs < 1
+        for name, msg_id in (
+            ("max_seqs", "error.max_seqs"),
+            ("max_batched_tokens", "error.max_batched_tokens"),
         ):
-            raise ValidationError(
-                text.Msg("error.max_seqs", {"value": self.max_seqs}), field="max_seqs", value=self.max_seqs
-            )
-        if self.max_batched_tokens is not None and (
-            isinstance(self.max_batched_tokens, bool)
-            or not isinstance(self.max_batched_tokens, int)
-            or self.max_batched_tokens < 1
-        ):
-            raise ValidationError(
-                text.Msg("error.max_batched_tokens", {"value": self.max_batched_tokens}),
-                field="max_batched_tokens",
-                value=self.max_batched_tokens,
-            )
+            v = getattr(self, name)  # a count a deployment states: a whole number >= 1, or None (the default)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+                raise ValidationError(text.Msg(msg_id, {"value": v}), field=name, value=v)
         if self.think_time_s < 0:
             raise ValidationError(text.Msg("error.think_time_negative"), field="think_time_s")
         if self.prompt_dist is not None:
