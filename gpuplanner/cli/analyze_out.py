@@ -9,6 +9,7 @@ from typing import Any
 from gpuplanner import text
 from gpuplanner.cli.common import print_table
 from gpuplanner.cli.serving_out import settings_line
+from gpuplanner.engine.perf.sentences import serving_layout_msg
 
 
 def _money(x: float | None, cur: str) -> str:
@@ -225,18 +226,8 @@ def _refusal(plan: Any, english: str, lang: str) -> str:
 
 
 def _layout(s: dict[str, Any], lang: str) -> str:
-    if s["mode"] == "aggregated":
-        pp = f" PP{s['pp']}" if s["pp"] > 1 else ""
-        return text.render("perf.srv.replicas", lang, replicas=s["replicas"], tp=s["tp"], pp=pp)
-    return text.render(
-        "perf.srv.workers",
-        lang,
-        prefill=s["prefill_workers"],
-        prefill_tp=s["prefill_tp"],
-        decode=s["decode_workers"],
-        decode_tp=s["decode_tp"],
-        kv_ms=s["kv_transfer_s"] * 1e3,
-    )
+    msg = serving_layout_msg(s)  # the advisor window says it the same way
+    return msg.render(lang) if msg is not None else ""
 
 
 def _serving(w: dict[str, Any], entry: Any, lang: str) -> list[str]:

@@ -4,6 +4,8 @@ message ids and values; the words and sentences themselves are in the text packa
 
 from __future__ import annotations
 
+from typing import Any
+
 from gpuplanner import text
 
 _BY_PLACE = ("tp_comm_s", "dp_comm_s")  # parts named by where they run: over NVLink or across nodes
@@ -47,3 +49,28 @@ def refusal_msg(memory: dict[str, float]) -> text.Msg:
 
 def refusal_sentence(memory: dict[str, float]) -> str:
     return refusal_msg(memory).render("en")
+
+
+def serving_layout_msg(s: dict[str, Any]) -> text.Msg | None:
+    """A serving plan's layout (its JSON, ``ServingPlan.to_json``) in `estimate --inference`'s words: replicas of
+    TP (× PP) when aggregated, prefill and decode workers of TP when disaggregated; None when the plan has none (it
+    does not fit). `analyze` and the advisor window say it the same way."""
+    if s.get("mode") == "disaggregated":
+        if not s.get("prefill_workers") or not s.get("decode_workers"):
+            return None
+        return text.Msg(
+            "perf.srv.workers",
+            dict(
+                prefill=s["prefill_workers"],
+                prefill_tp=s["prefill_tp"],
+                decode=s["decode_workers"],
+                decode_tp=s["decode_tp"],
+                kv_ms=(s.get("kv_transfer_s") or 0.0) * 1e3,
+            ),
+        )
+    if not s.get("replicas") or not s.get("tp"):
+        return None
+    pp = s.get("pp") or 1
+    return text.Msg(
+        "perf.srv.replicas", dict(replicas=s["replicas"], tp=s["tp"], pp=f" PP{pp}" if pp > 1 else "")
+    )

@@ -11,6 +11,7 @@ from typing import Any
 from gpuplanner import text as gtext
 from gpuplanner.advisor import AdviceResult
 from gpuplanner.advisor.run import left_out_by_reason
+from gpuplanner.engine.perf.sentences import serving_layout_msg
 from gpuplanner.ui.i18n import translate
 from gpuplanner.ui.vocabulary import TEMPLATE_NAMES
 
@@ -67,26 +68,10 @@ def training_layout(lay: dict[str, Any], lang: str) -> str:
 
 
 def serving_layout(s: dict[str, Any], lang: str) -> str:
-    """A serving design's layout in `estimate --inference`'s words: replicas of TP (× PP) when aggregated,
-    prefill and decode workers of TP when disaggregated ("" when the design has none: it does not fit)."""
-    if s.get("mode") == "disaggregated":
-        if not s.get("prefill_workers") or not s.get("decode_workers"):
-            return ""
-        return gtext.render(
-            "perf.srv.workers",
-            lang,
-            prefill=s["prefill_workers"],
-            prefill_tp=s["prefill_tp"],
-            decode=s["decode_workers"],
-            decode_tp=s["decode_tp"],
-            kv_ms=(s.get("kv_transfer_s") or 0.0) * 1e3,
-        )
-    if not s.get("replicas") or not s.get("tp"):
-        return ""
-    pp = s.get("pp") or 1
-    return gtext.render(
-        "perf.srv.replicas", lang, replicas=s["replicas"], tp=s["tp"], pp=f" PP{pp}" if pp > 1 else ""
-    )
+    """A serving design's layout in `estimate --inference`'s words ("" when the design has none: it does not
+    fit): engine.perf.sentences.serving_layout_msg, as `analyze` says it."""
+    msg = serving_layout_msg(s)
+    return msg.render(lang) if msg is not None else ""
 
 
 def point_labels(
