@@ -21,6 +21,7 @@ from gpuplanner.ui.entry_names import entry_name, search_text
 from gpuplanner.ui.i18n import current_language
 
 ID_ROLE = Qt.ItemDataRole.UserRole
+SEARCH_ROLE = Qt.ItemDataRole.UserRole + 1  # what a search matches, lower case: made once per populate
 
 
 class CatalogTree(QTreeWidget):
@@ -77,6 +78,7 @@ class Palette(QWidget):
             for e in entries:
                 item = QTreeWidgetItem([self.label(e, shared)])
                 item.setData(0, ID_ROLE, e.id)
+                item.setData(0, SEARCH_ROLE, f"{item.text(0)} {search_text(self.catalog, e)}".lower())
                 item.setToolTip(0, self.tooltip(e))
                 item.setFlags(
                     Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
@@ -174,8 +176,7 @@ class Palette(QWidget):
             shown = 0
             for k in range(group.childCount()):
                 item = group.child(k)
-                e = self.catalog.entries.get(item.data(0, ID_ROLE))
-                hay = f"{item.text(0)} {search_text(self.catalog, e) if e else ''}".lower()
+                hay = item.data(0, SEARCH_ROLE) or ""
                 hide = not all(w in hay for w in words)
                 item.setHidden(hide)
                 shown += not hide
