@@ -6,17 +6,15 @@ or prefill and decode workers of TP) rather than a training layout, the rack bud
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from gpuplanner.advisor import Goal
-from gpuplanner.advisor.goal import goal_row
-from gpuplanner.commands import SetFields
 from gpuplanner.ui import i18n
 from gpuplanner.ui.dialogs.advisor_dialog import AdvisorDialog, serving_layout, training_layout
+from tests.ui.conftest import keep_goal
 
 SERVING = Goal(
     kind="inference",
@@ -33,15 +31,7 @@ SERVING = Goal(
 
 
 def _searched(window, qtbot, goal: Goal) -> AdvisorDialog:
-    row = goal_row(goal)
-    window.doc.push(
-        SetFields(
-            window.doc.project,
-            "goal",
-            "goal",
-            **{f.name: getattr(row, f.name) for f in dataclasses.fields(row)},
-        )
-    )
+    keep_goal(window, goal)
     dlg = AdvisorDialog(window)
     qtbot.addWidget(dlg)
     with ThreadPoolExecutor(2) as ex:
