@@ -82,6 +82,11 @@ def add_shape_options(p: argparse.ArgumentParser) -> None:
         help="width of one attention head when heads × head-dim ≠ hidden (Qwen3, GPT-OSS; default hidden / heads)",
     )
     p.add_argument(
+        "--mtp-layers",
+        type=int_in(0, 16),
+        help="multi-token-prediction modules trained with a catalog model (DeepSeek-V3: 1; 0 for a run without MTP)",
+    )
+    p.add_argument(
         "--vocab",
         type=int_in(1, 10 * MAX_COUNT),
         default=None,

@@ -176,3 +176,17 @@ def test_a_layout_fixes_the_searched_pipeline():
         run(req)  # no pp: the layout's 32 stages could be 8 × 4, 16 × 2, ...
     res = run({**req, "pp": 8, "tp": None})
     assert {(cfg.pp, cfg.vpp) for cfg, _ in res.rows} == {(8, 4)}
+
+
+def test_a_run_without_mtp_states_mtp_layers_zero():
+    """Megatron-Bridge's 25.11 'DeepSeekV3 (w/o MTP)' rows: the request's mtp_layers replaces the catalog's 1.
+    Oracle: NVIDIA's published 782 model TFLOP/s/GPU at 3139 tokens/s/GPU (25.11, DGX-GB200, BF16, w/o MTP),
+    i.e. 249.1 GFLOP per token in Megatron-Bridge's convention (causal attention, no MTP)."""
+    s = 4096
+    without = shape_of({"model": "deepseek-v3-671b", "mtp_layers": 0, "seq": s}, CAT)
+    assert (DSV3.mtp_layers, without.mtp_layers) == (1, 0)
+    assert dataclasses.replace(DSV3, mtp_layers=0, seq_len=s) == without
+    full = model_flops_per_token(without, s)
+    half_scores = 3.0 * without.layers * layer_forward_flops_per_token(without, s)[1] / 2
+    assert (full - half_scores) == pytest.approx(782e12 / 3139, rel=0.01)
+    assert param_counts(without)["mtp"] == 0 < param_counts(DSV3)["mtp"]

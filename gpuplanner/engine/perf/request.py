@@ -28,7 +28,7 @@ LAYOUT = ("tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch")
 # every name a request may carry (the estimate command's option names); anything else is a typo
 REQUEST_KEYS = frozenset(
     {"model", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "seq", "tied_embeddings", "dropout"}
-    | {"head_dim"}
+    | {"head_dim", "mtp_layers"}
     | {"gated_mlp", "gpu", "gpus", "server", "gpus_per_node", "nic_gbps", "nics_per_node", "oversub"}
     | {"scaleup_gbyte_per_s", "global_batch", "tokens", "measured_mfu", "measured_busbw", "stack", "top"}
     | {"sharp", "switch_latency_ns"}
@@ -69,6 +69,7 @@ def shape_of(req: dict[str, Any], catalog: Catalog) -> ModelShape:
             ("tied_embeddings", "tied_embeddings"),
             ("dropout", "dropout"),
             ("gated_mlp", "gated_mlp"),
+            ("mtp_layers", "mtp_layers"),
         )
         if req.get(n) is not None
     }
