@@ -77,6 +77,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "sets it: trtllm max_num_tokens, vllm --max-num-batched-tokens (with chunked prefill on); default: "
         "catalogs/assumptions/serving.yaml max_batched_tokens",
     )
+    g.add_argument(
+        "--no-chunked-prefill",
+        dest="chunked_prefill",
+        action="store_false",
+        help="the engine runs whole prompts in their own prefill-only steps while the running decodes wait (vLLM "
+        "V0 with enable_chunked_prefill False); default: prompts are chunked into the decode steps (vLLM V1, "
+        "TensorRT-LLM chunked context). Without --max-batched-tokens the budget is then vLLM V0's "
+        "max(model context, 2048)",
+    )
 
 
 def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") -> int:
@@ -132,6 +141,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         kv_fraction=args.kv_fraction,
         max_seqs=_count("max_seqs", args.max_seqs),
         max_batched_tokens=_count("max_batched_tokens", args.max_batched_tokens),
+        chunked_prefill=getattr(args, "chunked_prefill", True),
     )
     plan = plan_serving(
         shape,
@@ -153,6 +163,8 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         data["max_seqs"] = args.max_seqs
     if args.max_batched_tokens is not None:
         data["max_batched_tokens"] = args.max_batched_tokens
+    if not getattr(args, "chunked_prefill", True):
+        data["chunked_prefill"] = False
     if args.capacity_in != "requests":
         data["capacity_in"] = args.capacity_in
     data["serving"] = plan.to_json()
@@ -229,6 +241,7 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
             lang,
             args.max_seqs,
             args.max_batched_tokens,
+            getattr(args, "chunked_prefill", True),
         )
     )
     print(_plan_text(plan, args, lang))
@@ -245,6 +258,7 @@ def settings_line(
     lang: str,
     max_seqs: int | None = None,
     max_batched_tokens: int | None = None,
+    chunked_prefill: bool = True,
 ) -> str:
     """The serving settings a plan is for, in ``lang``: the stack's KV-cache rule, the prompt-length dataset
     (its mean), the KV-cache share and the cap on sequences at once when stated (`estimate --inference`,
@@ -262,6 +276,8 @@ def settings_line(
         line += text.render("perf.srv.max_seqs", lang, n=max_seqs)
     if max_batched_tokens is not None:
         line += text.render("perf.srv.max_batched_tokens", lang, n=max_batched_tokens)
+    if not chunked_prefill:
+        line += text.render("perf.srv.unchunked", lang)
     return line
 
 
