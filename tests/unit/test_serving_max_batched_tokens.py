@@ -163,3 +163,19 @@ def test_the_loader_refuses_a_bad_or_unsourced_budget(tmp_path, value, source, f
     with pytest.raises(CatalogError) as e:
         load_runs(_write(tmp_path, row))
     assert e.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("value", "source", "field"),
+    [
+        ("no", "x", "chunked_prefill"),
+        (0, "x", "chunked_prefill"),
+        (False, "", "chunked_prefill_source"),
+    ],
+)
+def test_the_loader_refuses_a_bad_or_unsourced_chunked_prefill(tmp_path, value, source, field):
+    base = yaml.safe_load(runs_path().read_text(encoding="utf-8"))["runs"][0]
+    row = {**base, "request": {**base["request"], "chunked_prefill": value}, "chunked_prefill_source": source}
+    with pytest.raises(CatalogError) as e:
+        load_runs(_write(tmp_path, row))
+    assert e.value.field == field
