@@ -86,6 +86,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "TensorRT-LLM chunked context). Without --max-batched-tokens the budget is then vLLM V0's "
         "max(model context, 2048)",
     )
+    g.add_argument(
+        "--gemm-allreduce-fusion",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="each tensor-parallel all-reduce runs fused into the GEMM before it, overlapping the GEMM's compute, "
+        "as your deployment builds it: trtllm-build --gemm_allreduce_plugin (NVIDIA's MLPerf llama3.1-405b "
+        "engines); default: a separate all-reduce after the GEMM",
+    )
 
 
 def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") -> int:
@@ -142,6 +150,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         max_seqs=_count("max_seqs", args.max_seqs),
         max_batched_tokens=_count("max_batched_tokens", args.max_batched_tokens),
         chunked_prefill=getattr(args, "chunked_prefill", True),
+        gemm_allreduce_fusion=bool(args.gemm_allreduce_fusion),
     )
     plan = plan_serving(
         shape,
@@ -165,6 +174,8 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         data["max_batched_tokens"] = args.max_batched_tokens
     if not getattr(args, "chunked_prefill", True):
         data["chunked_prefill"] = False
+    if args.gemm_allreduce_fusion:
+        data["gemm_allreduce_fusion"] = True
     if args.capacity_in != "requests":
         data["capacity_in"] = args.capacity_in
     data["serving"] = plan.to_json()
@@ -242,6 +253,7 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
             args.max_seqs,
             args.max_batched_tokens,
             getattr(args, "chunked_prefill", True),
+            bool(args.gemm_allreduce_fusion),
         )
     )
     print(_plan_text(plan, args, lang))
@@ -259,10 +271,11 @@ def settings_line(
     max_seqs: int | None = None,
     max_batched_tokens: int | None = None,
     chunked_prefill: bool = True,
+    gemm_allreduce_fusion: bool = False,
 ) -> str:
     """The serving settings a plan is for, in ``lang``: the stack's KV-cache rule, the prompt-length dataset
-    (its mean), the KV-cache share and the cap on sequences at once when stated (`estimate --inference`,
-    `analyze`)."""
+    (its mean), the KV-cache share, the cap on sequences at once, the token budget per step and the fused GEMM +
+    all-reduce when stated (`estimate --inference`, `analyze`)."""
     if dataset:
         from gpuplanner.engine.perf.serving_prompts import prompt_lengths
 
@@ -278,6 +291,8 @@ def settings_line(
         line += text.render("perf.srv.max_batched_tokens", lang, n=max_batched_tokens)
     if not chunked_prefill:
         line += text.render("perf.srv.unchunked", lang)
+    if gemm_allreduce_fusion:
+        line += text.render("perf.srv.gemm_allreduce_fusion", lang)
     return line
 
 

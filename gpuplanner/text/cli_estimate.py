@@ -104,6 +104,11 @@ ESTIMATE: dict[str, tuple[str, str]] = {
         "; prefill not chunked (whole prompts in their own steps, the decodes wait)",
         "；不分块预填充（整段提示词单独成步，解码等待）",
     ),
+    # a stated fused GEMM + all-reduce (estimate --gemm-allreduce-fusion), after the token budget
+    "perf.srv.gemm_allreduce_fusion": (
+        "; each tensor-parallel all-reduce fused into the GEMM before it",
+        "；张量并行的每次全归约与其前面的 GEMM 融合执行",
+    ),
     "perf.srv.no_fit": ("serving: does not fit — {why}", "推理服务：显存放不下 — {why}"),
     "perf.srv.capacity": (
         "serving ({mode@serving_mode}): capacity of {gpus} GPUs — {layout}",

@@ -272,6 +272,11 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "max_batched_tokens（{value}）小于最长的提示词（{prompt} 个 token）：不分块预填充时提示词须在一个步内整体处理，"
         "更长的提示词永远不会被调度（vLLM 要求 --max-num-batched-tokens ≥ max_model_len）",
     ),
+    "error.gemm_allreduce_fusion": (
+        "gemm_allreduce_fusion (each tensor-parallel all-reduce fused into the GEMM before it) must be true or false "
+        "(got {value})",
+        "gemm_allreduce_fusion（张量并行的每次全归约与其前面的 GEMM 融合）必须为 true 或 false（当前为 {value}）",
+    ),
     "error.max_seqs": (
         "max_seqs (the most sequences one replica runs at once) must be a whole number of at least 1 (got {value})",
         "max_seqs（单个副本同时运行的最大序列数）必须是不小于 1 的整数（当前为 {value}）",

@@ -54,6 +54,7 @@ INFERENCE_KEYS = SHAPE_KEYS | {
     "max_seqs",
     "max_batched_tokens",
     "chunked_prefill",
+    "gemm_allreduce_fusion",
 }
 # what `estimate --inference --precision` accepts (cli/estimate_cmd.py); fp4 is NVFP4 weights and activations
 STATED_PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
@@ -164,12 +165,19 @@ def _run_of(r: Any, i: int, path: str) -> InferenceRun:
             value=measured,
         )
     # deployment settings a row may state, each with the line of its source that sets it (estimate --inference
-    # --kv-fraction / --max-seqs / --max-batched-tokens): (field, is it valid, refusal id, source refusal id)
+    # --kv-fraction / --max-seqs / --max-batched-tokens / --gemm-allreduce-fusion): (field, is it valid, refusal id,
+    # source refusal id)
     stated = (
         ("kv_fraction", _share, "error.kv_fraction", "error.valinf_kv_fraction_source"),
         ("max_seqs", _count, "error.max_seqs", "error.valinf_max_seqs_source"),
         ("max_batched_tokens", _count, "error.max_batched_tokens", "error.valinf_max_batched_tokens_source"),
         ("chunked_prefill", _flag, "error.chunked_prefill", "error.valinf_chunked_prefill_source"),
+        (
+            "gemm_allreduce_fusion",
+            _flag,
+            "error.gemm_allreduce_fusion",
+            "error.valinf_gemm_allreduce_fusion_source",
+        ),
     )
     for name, valid, bad_id, source_id in stated:
         if name not in req:
@@ -258,6 +266,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
         max_seqs=req.get("max_seqs"),
         max_batched_tokens=req.get("max_batched_tokens"),
         chunked_prefill=req.get("chunked_prefill", True),
+        gemm_allreduce_fusion=req.get("gemm_allreduce_fusion", False),
     )
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
     return plan_serving(
