@@ -257,3 +257,18 @@ def test_a_budget_below_the_longest_prompt_is_refused_unchunked():
     assert "1000" in e.value.one_line()
     # chunked, the same budget is fine
     ServingSetup(prompt_len=222, output_len=300, prompt_dist=dist, max_batched_tokens=1000)
+
+
+def test_at_a_fixed_concurrency_littles_law_holds_unchunked():
+    """A closed loop of `users` requests in flight (the benchmark client's load): λ·latency = users."""
+    from gpuplanner.engine.perf.serving_steady import at_concurrency
+
+    setup = _setup(prompt_lengths("mlperf-llama2-70b"), 300, 40960)
+    w = worker(LLAMA2_70, H200, setup, 1, 1, None, serving_assumptions())
+    op = at_concurrency(w, setup, 64.0)
+    assert float(op.rate_per_s[0] * op.latency_s[0]) == pytest.approx(64.0, rel=1e-3)
+    assert op.ttft_s[0] < float(
+        steady_state(
+            w, dataclasses.replace(setup, chunked_prefill=True, max_batched_tokens=None), op.rate_per_s
+        ).ttft_s[0]
+    )
