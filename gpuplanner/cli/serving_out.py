@@ -78,6 +78,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "catalogs/assumptions/serving.yaml max_batched_tokens",
     )
     g.add_argument(
+        "--no-chunked-prefill",
+        dest="chunked_prefill",
+        action="store_false",
+        help="the engine runs whole prompts in their own prefill-only steps while the running decodes wait (vLLM "
+        "V0 with enable_chunked_prefill False); default: prompts are chunked into the decode steps (vLLM V1, "
+        "TensorRT-LLM chunked context). Without --max-batched-tokens the budget is then vLLM V0's "
+        "max(model context, 2048)",
+    )
+    g.add_argument(
         "--gemm-allreduce-fusion",
         action=argparse.BooleanOptionalAction,
         default=False,
@@ -140,6 +149,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         kv_fraction=args.kv_fraction,
         max_seqs=_count("max_seqs", args.max_seqs),
         max_batched_tokens=_count("max_batched_tokens", args.max_batched_tokens),
+        chunked_prefill=getattr(args, "chunked_prefill", True),
         gemm_allreduce_fusion=bool(args.gemm_allreduce_fusion),
     )
     plan = plan_serving(
@@ -162,6 +172,8 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         data["max_seqs"] = args.max_seqs
     if args.max_batched_tokens is not None:
         data["max_batched_tokens"] = args.max_batched_tokens
+    if not getattr(args, "chunked_prefill", True):
+        data["chunked_prefill"] = False
     if args.gemm_allreduce_fusion:
         data["gemm_allreduce_fusion"] = True
     if args.capacity_in != "requests":
@@ -240,6 +252,7 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
             lang,
             args.max_seqs,
             args.max_batched_tokens,
+            getattr(args, "chunked_prefill", True),
             bool(args.gemm_allreduce_fusion),
         )
     )
@@ -257,6 +270,7 @@ def settings_line(
     lang: str,
     max_seqs: int | None = None,
     max_batched_tokens: int | None = None,
+    chunked_prefill: bool = True,
     gemm_allreduce_fusion: bool = False,
 ) -> str:
     """The serving settings a plan is for, in ``lang``: the stack's KV-cache rule, the prompt-length dataset
@@ -275,6 +289,8 @@ def settings_line(
         line += text.render("perf.srv.max_seqs", lang, n=max_seqs)
     if max_batched_tokens is not None:
         line += text.render("perf.srv.max_batched_tokens", lang, n=max_batched_tokens)
+    if not chunked_prefill:
+        line += text.render("perf.srv.unchunked", lang)
     if gemm_allreduce_fusion:
         line += text.render("perf.srv.gemm_allreduce_fusion", lang)
     return line

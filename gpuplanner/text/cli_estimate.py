@@ -99,6 +99,11 @@ ESTIMATE: dict[str, tuple[str, str]] = {
         "; at most {n:,} tokens per engine step (decode plus prefill)",
         "；每个引擎步最多 {n:,} 个 token（解码与预填充合计）",
     ),
+    # estimate --no-chunked-prefill, after the token budget
+    "perf.srv.unchunked": (
+        "; prefill not chunked (whole prompts in their own steps, the decodes wait)",
+        "；不分块预填充（整段提示词单独成步，解码等待）",
+    ),
     # a stated fused GEMM + all-reduce (estimate --gemm-allreduce-fusion), after the token budget
     "perf.srv.gemm_allreduce_fusion": (
         "; each tensor-parallel all-reduce fused into the GEMM before it",

@@ -261,6 +261,17 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "of at least 1 (got {value})",
         "max_batched_tokens（单个引擎步处理的最大 token 数，含解码与预填充）必须是不小于 1 的整数（当前为 {value}）",
     ),
+    "error.chunked_prefill": (
+        "chunked_prefill (whether prompts are chunked into the decode steps) must be true or false (got {value})",
+        "chunked_prefill（是否将提示词分块并入解码步）必须为 true 或 false（当前为 {value}）",
+    ),
+    "error.unchunked_budget": (
+        "max_batched_tokens ({value}) is below the longest prompt ({prompt} tokens): without chunked prefill a "
+        "prompt runs whole in one step, so the engine never schedules a longer one (vLLM requires "
+        "--max-num-batched-tokens ≥ max_model_len)",
+        "max_batched_tokens（{value}）小于最长的提示词（{prompt} 个 token）：不分块预填充时提示词须在一个步内整体处理，"
+        "更长的提示词永远不会被调度（vLLM 要求 --max-num-batched-tokens ≥ max_model_len）",
+    ),
     "error.gemm_allreduce_fusion": (
         "gemm_allreduce_fusion (each tensor-parallel all-reduce fused into the GEMM before it) must be true or false "
         "(got {value})",

@@ -61,16 +61,19 @@ def test_a_bad_budget_is_refused_naming_the_field(bad):
 def test_a_row_that_states_a_budget_passes_it_to_the_setup(monkeypatch):
     seen = setups_checked(monkeypatch, "mlperf-v51-nebius-h200-sxm-141gbx8-trt-llama2-70b-interactive")
     assert seen and all(s.max_batched_tokens == 256 for s in seen)
+    # a vLLM row without chunked prefill states its budget and the mode (s12-nochunk)
     seen = setups_checked(monkeypatch, "mlperf-v51-amd-8xmi300x-2xepyc-9575f-llama2-70b-offline")
-    assert seen and all(s.max_batched_tokens is None for s in seen)
+    assert seen and all(s.max_batched_tokens == 40960 and not s.chunked_prefill for s in seen)
+    # vLLM V1 (chunked): no budget stated
+    seen = setups_checked(monkeypatch, "mlperf-v51-amd-8xmi325x-2xepyc-9575f-2-llama2-70b-interactive")
+    assert seen and all(s.max_batched_tokens is None and s.chunked_prefill for s in seen)
 
 
 # predicted output tokens/s of rows that state no budget, from main @ 98bf6f9 (before the option existed). The
 # 405B TP8 row is the 128-token one: s12-serve405 gives the prefill all-reduces of longer prompts at TP8 NCCL's
-# NVLink SHARP rate (test_serving_allreduce.py), which moves the 1000-token row (3647.85 before)
+# NVLink SHARP rate (test_serving_allreduce.py), which moves the 1000-token row (3647.85 before). The two AMD
+# rows this held (v4.1 Server, v5.1 Offline) state their budget and chunked_prefill false since s12-nochunk
 MAIN_98BF6F9 = {
-    "mlperf-v41-amd-8xmi300x-2xepyc-9374f-llama2-70b-server": 32411.735227684072,
-    "mlperf-v51-amd-8xmi300x-2xepyc-9575f-llama2-70b-offline": 34510.12909275411,
     "mlperf-v51-amd-8xmi325x-2xepyc-9575f-2-llama2-70b-interactive": 24732.18538379071,
     "trtllm-v1.0-llama3-70b-h200-tp1-128-128": 4012.176112491491,
     "trtllm-v1.0-llama3-405b-h200-tp8-128-2048": 5401.887004976557,
@@ -88,14 +91,21 @@ def test_rows_without_a_budget_keep_mains_figures_bit_for_bit(rid):
 def test_rows_that_state_a_budget_quote_the_config_that_sets_it():
     doc = yaml.safe_load(runs_path().read_text(encoding="utf-8"))
     stated = [r for r in doc["runs"] if "max_batched_tokens" in r["request"]]
-    # every NVIDIA-harness (TensorRT-LLM) MLPerf row, and only those
+    # every NVIDIA-harness (TensorRT-LLM) MLPerf row and every vLLM row without chunked prefill, and only those
     want = [
         r["id"]
         for r in doc["runs"]
-        if r["id"].startswith("mlperf-") and r["request"]["serving_stack"] == "trtllm"
+        if r["id"].startswith("mlperf-")
+        and (r["request"]["serving_stack"] == "trtllm" or r["request"].get("chunked_prefill") is False)
     ]
-    assert [r["id"] for r in stated] == want and len(want) == 60
+    assert [r["id"] for r in stated] == want and len(want) == 60 + 14
     for r in stated:
+        if r["request"]["serving_stack"] == "vllm":  # the harness's max_num_batched_tokens, quoted
+            n = r["request"]["max_batched_tokens"]
+            assert re.search(rf"max[_-]num[_-]batched[_-]tokens {n}\b", r["max_batched_tokens_source"]), r[
+                "id"
+            ]
+            continue
         src, n = r["max_batched_tokens_source"], r["request"]["max_batched_tokens"]
         assert src.split(":")[0] in r["source"], r[
             "id"
@@ -104,10 +114,10 @@ def test_rows_that_state_a_budget_quote_the_config_that_sets_it():
             assert f"trtllm_runtime_flags 'max_num_tokens': {n} (line " in src, r["id"]
         else:
             assert re.search(rf"line \d+, class \w+: 'max_num_tokens = {n}'", src), r["id"]
-    # vLLM rows ran with chunked prefill off: no budget the mixed-step engine would misread
+    # vLLM rows state a budget only with chunked prefill off (the mixed-step engine would misread it otherwise)
     assert all(
-        "max_batched_tokens" not in r["request"]
-        for r in doc["runs"]
+        r["request"].get("chunked_prefill") is False
+        for r in stated
         if r["request"].get("serving_stack") == "vllm"
     )
 
@@ -133,6 +143,22 @@ def test_the_loader_refuses_a_bad_or_unsourced_budget(tmp_path, value, source, f
         "request": {**base["request"], "max_batched_tokens": value},
         "max_batched_tokens_source": source,
     }
+    with pytest.raises(CatalogError) as e:
+        load_runs(_write(tmp_path, row))
+    assert e.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("value", "source", "field"),
+    [
+        ("no", "x", "chunked_prefill"),
+        (0, "x", "chunked_prefill"),
+        (False, "", "chunked_prefill_source"),
+    ],
+)
+def test_the_loader_refuses_a_bad_or_unsourced_chunked_prefill(tmp_path, value, source, field):
+    base = yaml.safe_load(runs_path().read_text(encoding="utf-8"))["runs"][0]
+    row = {**base, "request": {**base["request"], "chunked_prefill": value}, "chunked_prefill_source": source}
     with pytest.raises(CatalogError) as e:
         load_runs(_write(tmp_path, row))
     assert e.value.field == field

@@ -126,6 +126,10 @@ def steady_state(
     w: Worker, setup: ServingSetup, rate_per_s: float | list[float] | NDArray[Any], prefill: bool = True
 ) -> Operating:
     """Aggregated (prefill=True: chunked prefill mixed into decode steps) or decode-only worker at λ."""
+    if prefill and not setup.chunked_prefill:  # whole prompts in their own steps (serving_unchunked.py)
+        from gpuplanner.engine.perf.serving_unchunked import steady_state_unchunked
+
+        return steady_state_unchunked(w, setup, rate_per_s)  # type: ignore[no-any-return]
     lam = np.atleast_1d(np.asarray(rate_per_s, dtype=float))
     return _steady(w, setup, _decode(w, setup, lam, prefill), prefill)
 
@@ -336,6 +340,10 @@ def max_rate(
     TTFT, TPOT and KV use all grow with the rate, so the feasible rates are an interval from 0: three
     passes of a 256-point grid locate its end to 1/256³ of the capacity. A pure function of its arguments
     (frozen dataclasses): a plan that asks again for the same worker and setup gets the answer it had."""
+    if prefill and not setup.chunked_prefill:  # whole prompts in their own steps (serving_unchunked.py)
+        from gpuplanner.engine.perf.serving_unchunked import max_rate_unchunked
+
+        return max_rate_unchunked(w, setup, extra_ttft_s)
     try:
         return _max_rate(w, setup, bool(prefill), float(extra_ttft_s))
     except TypeError:  # an argument that cannot be hashed: not kept
@@ -406,6 +414,10 @@ def at_concurrency(w: Worker, setup: ServingSetup, users: float, prefill: bool =
     """The steady state of one worker with `users` requests always in flight (closed loop, no think time:
     the load of a benchmark client at fixed concurrency). λ·latency(λ) grows with λ: bisection. Rates whose decode
     batch would exceed the worker's max_seqs are infeasible (infinite latency), so the state found never exceeds it."""
+    if prefill and not setup.chunked_prefill:  # whole prompts in their own steps (serving_unchunked.py)
+        from gpuplanner.engine.perf.serving_unchunked import at_concurrency_unchunked
+
+        return at_concurrency_unchunked(w, setup, users)  # type: ignore[no-any-return]
     isl, osl = float(setup.prompt_len), float(setup.output_len)
     toks = osl + (isl if prefill else 0.0)
     b = osl * (w.mem_b_s + w.cmp_b_s) + (isl if prefill else 0.0) * w.cmp_c_s + toks * w.k_tok_s

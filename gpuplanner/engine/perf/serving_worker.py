@@ -80,6 +80,10 @@ class ServingSetup:
     # --max-num-seqs, TensorRT-LLM max_batch_size, an MLPerf config's gpu_batch_size); None = the stack's
     # default (serving.yaml: vLLM's by GPU memory; TensorRT-LLM's is not sourced, so uncapped)
     max_seqs: int | None = None
+    # whether the engine chunks prompts into steps beside the decodes (vLLM V1, TensorRT-LLM chunked context; the
+    # default) or runs whole prompts in prefill-only steps while the decodes wait (vLLM V0 with
+    # enable_chunked_prefill False: serving_unchunked.py)
+    chunked_prefill: bool = True
     # the deployment fuses each TP all-reduce into the GEMM before it (TensorRT-LLM trtllm-build
     # --gemm_allreduce_plugin: the row-parallel GEMM reduces its output tiles through NVLink SHARP multicast memory
     # while it computes the next ones); False = a separate all-reduce after the GEMM
@@ -130,6 +134,20 @@ class ServingSetup:
             v = getattr(self, name)  # a count a deployment states: a whole number >= 1, or None (the default)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
                 raise ValidationError(text.Msg(msg_id, {"value": v}), field=name, value=v)
+        if not isinstance(self.chunked_prefill, bool):
+            raise ValidationError(
+                text.Msg("error.chunked_prefill", {"value": self.chunked_prefill}),
+                field="chunked_prefill",
+                value=self.chunked_prefill,
+            )
+        if not self.chunked_prefill and self.max_batched_tokens is not None:
+            longest = max(self.prompt_dist.lengths) if self.prompt_dist is not None else self.prompt_len
+            if self.max_batched_tokens < longest:  # vLLM never schedules a prompt above the budget unchunked
+                raise ValidationError(
+                    text.Msg("error.unchunked_budget", {"value": self.max_batched_tokens, "prompt": longest}),
+                    field="max_batched_tokens",
+                    value=self.max_batched_tokens,
+                )
         if not isinstance(self.gemm_allreduce_fusion, bool):
             raise ValidationError(
                 text.Msg("error.gemm_allreduce_fusion", {"value": self.gemm_allreduce_fusion}),
@@ -481,6 +499,9 @@ def worker(
     budget = int(
         setup.max_batched_tokens if setup.max_batched_tokens is not None else sa.number("max_batched_tokens")
     )
+    if not setup.chunked_prefill and setup.max_batched_tokens is None:
+        # vLLM V0 without chunking: max(max_model_len, 2048) (serving.yaml unchunked_min_batched_tokens)
+        budget = int(max(shape.seq_len, sa.number("unchunked_min_batched_tokens")))
 
     capacity_gb, usable_gb = usable_memory_gb(cluster.mem_gb, g, a)
     act_gb = sa.number("prefill_activation_bytes_per_token_hidden") * budget * shape.hidden / tp / GB

@@ -53,6 +53,7 @@ INFERENCE_KEYS = SHAPE_KEYS | {
     "kv_fraction",
     "max_seqs",
     "max_batched_tokens",
+    "chunked_prefill",
     "gemm_allreduce_fusion",
 }
 # what `estimate --inference --precision` accepts (cli/estimate_cmd.py); fp4 is NVFP4 weights and activations
@@ -170,6 +171,7 @@ def _run_of(r: Any, i: int, path: str) -> InferenceRun:
         ("kv_fraction", _share, "error.kv_fraction", "error.valinf_kv_fraction_source"),
         ("max_seqs", _count, "error.max_seqs", "error.valinf_max_seqs_source"),
         ("max_batched_tokens", _count, "error.max_batched_tokens", "error.valinf_max_batched_tokens_source"),
+        ("chunked_prefill", _flag, "error.chunked_prefill", "error.valinf_chunked_prefill_source"),
         (
             "gemm_allreduce_fusion",
             _flag,
@@ -263,6 +265,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
         kv_fraction=req.get("kv_fraction"),
         max_seqs=req.get("max_seqs"),
         max_batched_tokens=req.get("max_batched_tokens"),
+        chunked_prefill=req.get("chunked_prefill", True),
         gemm_allreduce_fusion=req.get("gemm_allreduce_fusion", False),
     )
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
