@@ -4126,6 +4126,38 @@ The current project is unchanged.</source>
         <source>{m} m · × {n}</source>
         <translation>{m} m · × {n}</translation>
     </message>
+    <message>
+        <source>copper DAC</source>
+        <translation>无源铜缆 (DAC)</translation>
+    </message>
+    <message>
+        <source>active copper</source>
+        <translation>有源铜缆 (ACC)</translation>
+    </message>
+    <message>
+        <source>active electrical cable</source>
+        <translation>有源电缆 (AEC)</translation>
+    </message>
+    <message>
+        <source>active optical cable</source>
+        <translation>有源光缆 (AOC)</translation>
+    </message>
+    <message>
+        <source>twisted pair</source>
+        <translation>双绞线</translation>
+    </message>
+    <message>
+        <source>multimode fibre</source>
+        <translation>多模光纤</translation>
+    </message>
+    <message>
+        <source>single-mode fibre</source>
+        <translation>单模光纤</translation>
+    </message>
+    <message>
+        <source>no medium reaches</source>
+        <translation>无可用介质</translation>
+    </message>
 </context>
 <context>
     <name>fmt</name>
