@@ -16,6 +16,15 @@ ERRORS_FILE: dict[str, tuple[str, str]] = {
         "{reason}; a project is a .gpuplan file",
         "{reason}；项目应是一个 .gpuplan 文件",
     ),
+    # what the path is instead of a file (core/safeio.NotRegularFileError.what), the reason of not_regular
+    "error.file.kind.a folder": ("is a folder, not a regular file", "是文件夹，不是普通文件"),
+    "error.file.kind.a named pipe (FIFO)": (
+        "is a named pipe (FIFO), not a regular file",
+        "是命名管道（FIFO），不是普通文件",
+    ),
+    "error.file.kind.a socket": ("is a socket, not a regular file", "是套接字，不是普通文件"),
+    "error.file.kind.a device": ("is a device, not a regular file", "是设备文件，不是普通文件"),
+    "error.file.kind.not a regular file": ("is not a regular file", "不是普通文件"),
     "error.file.cannot_read": ("cannot read: {reason}", "无法读取：{reason}"),
     "error.file.not_project": (
         "not a GPU Planner project (the file holds something else)",
