@@ -60,10 +60,6 @@
         <translation>搜索失败：{why}</translation>
     </message>
     <message>
-        <source>TCO, million {cur}</source>
-        <translation>总拥有成本（百万 {cur}）</translation>
-    </message>
-    <message>
         <source>Time to train (days)</source>
         <translation>训练时长（天）</translation>
     </message>
@@ -200,6 +196,10 @@
     <message>
         <source>{name} {plan} (allowed: {limit})</source>
         <translation>{name} {plan}（允许：{limit}）</translation>
+    </message>
+    <message>
+        <source>TCO, {unit}</source>
+        <translation>总拥有成本（{unit}）</translation>
     </message>
     <message>
         <source>{name} {plan} (at least {limit})</source>

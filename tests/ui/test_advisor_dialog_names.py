@@ -96,6 +96,9 @@ def test_the_front_and_details_name_things_as_the_window_does(window, qtbot, lan
         dlg = _searched(window, qtbot, SERVING.with_(serving_mode=mode))
         words, sep = WORDS[lang], ("、" if lang == "zh" else ", ")
         ids = _ids(dlg)
+        # the TCO axis in the window's money words, as the table's cells (万美元 in Chinese, not "百万 USD")
+        axis = dlg.plot.getAxis("bottom").labelText
+        assert axis == ("总拥有成本（万美元）" if lang == "zh" else "TCO, USD (millions)"), axis
         for r, (row, d) in enumerate(zip(_cells(dlg), dlg.result.front, strict=True)):
             assert not [c for c in row if any(i in c for i in ids)], (
                 row
