@@ -1,0 +1,38 @@
+"""`generate` and `new` have a --lang for the project's language; with no --lang given their refusals follow
+GPUPLANNER_LANG like every other command's (the parser's default "en" used to win over it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpuplanner.cli import main
+from gpuplanner.storage import open_project
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["generate", "nope"]],
+)
+def test_refusals_follow_gpuplanner_lang(args, tmp_path, monkeypatch, capsys):
+    args = [a.format(tmp=tmp_path) for a in args]
+    if args[0] == "generate":
+        args += ["-o", str(tmp_path / "g.gpuplan")]
+    monkeypatch.setenv("GPUPLANNER_LANG", "zh")
+    assert main(args) == 2
+    zh = capsys.readouterr().err
+    assert main([*args, "--lang", "en"]) == 2  # the command's --lang wins
+    en = capsys.readouterr().err
+    if args[0] == "generate":
+        assert "没有名为“nope”的模板" in zh and "unknown template 'nope'" in en
+    else:
+        assert "无法写入：文件夹“" in zh and "”不存在" in zh, zh
+        assert "cannot write here: the folder '" in en and "' does not exist" in en, en
+
+
+def test_a_project_made_without_lang_is_still_english(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("GPUPLANNER_LANG", "zh")
+    assert main(["new", str(tmp_path / "n.gpuplan")]) == 0
+    assert main(["generate", "pilot-1-node", "-o", str(tmp_path / "g.gpuplan")]) == 0
+    capsys.readouterr()
+    assert open_project(tmp_path / "n.gpuplan").info.language == "en"
+    assert open_project(tmp_path / "g.gpuplan").info.language == "en"
