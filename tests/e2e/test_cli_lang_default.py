@@ -11,7 +11,7 @@ from gpuplanner.storage import open_project
 
 @pytest.mark.parametrize(
     "args",
-    [["generate", "nope"]],
+    [["generate", "nope"], ["new", "{tmp}/no/such/folder/x.gpuplan"]],
 )
 def test_refusals_follow_gpuplanner_lang(args, tmp_path, monkeypatch, capsys):
     args = [a.format(tmp=tmp_path) for a in args]
