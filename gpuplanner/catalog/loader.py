@@ -24,6 +24,7 @@ from gpuplanner.catalog.schema_lite import supported, valid
 from gpuplanner.catalog.types import KIND_DIRS, KIND_TYPES, CatalogEntry, Price, ServerType
 from gpuplanner.core.errors import CatalogError
 from gpuplanner.core.safeio import read_regular
+from gpuplanner.text import Msg
 
 E = TypeVar("E", bound=CatalogEntry)
 
@@ -398,7 +399,9 @@ class Catalog:
             return self.entries[entry_id]
         except KeyError:
             raise CatalogError(
-                f"no catalog entry '{entry_id}'", entry=entry_id, hint="see `gpuplanner catalog list`"
+                Msg("error.catalog.no_entry", {"entry_id": entry_id}),
+                entry=entry_id,
+                hint=Msg("error.catalog.no_entry.hint"),
             ) from None
 
     def get_typed(self, entry_id: str, cls: type[E]) -> E:

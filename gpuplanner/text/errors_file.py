@@ -26,6 +26,9 @@ ERRORS_FILE: dict[str, tuple[str, str]] = {
     "error.file.kind.a device": ("is a device, not a regular file", "是设备文件，不是普通文件"),
     "error.file.kind.not a regular file": ("is not a regular file", "不是普通文件"),
     "error.file.cannot_read": ("cannot read: {reason}", "无法读取：{reason}"),
+    # a catalog look-up (catalog/loader.Catalog.get): a mistyped --server, --gpu, --model or type id
+    "error.catalog.no_entry": ("no catalog entry '{entry_id}'", "目录中没有条目“{entry_id}”"),
+    "error.catalog.no_entry.hint": ("see `gpuplanner catalog list`", "见 `gpuplanner catalog list`"),
     # an output the CLI is asked to write (cli/common.check_output), refused before any work
     "error.out.no_folder": (
         "cannot write here: the folder '{folder}' does not exist",

@@ -36,3 +36,17 @@ def test_a_project_made_without_lang_is_still_english(tmp_path, monkeypatch, cap
     capsys.readouterr()
     assert open_project(tmp_path / "n.gpuplan").info.language == "en"
     assert open_project(tmp_path / "g.gpuplan").info.language == "en"
+
+
+def test_a_mistyped_catalog_id_is_refused_in_the_users_language(monkeypatch, capsys):
+    """`gpuplanner estimate --model nope …` with GPUPLANNER_LANG=zh: the refusal is Chinese throughout."""
+    monkeypatch.setenv("GPUPLANNER_LANG", "zh")
+    assert main(["catalog", "show", "nope"]) == 2
+    zh = capsys.readouterr().err
+    assert zh.strip() == "gpuplanner: 条目“nope”：目录中没有条目“nope”（见 `gpuplanner catalog list`）", zh
+    monkeypatch.setenv("GPUPLANNER_LANG", "en")
+    assert main(["estimate", "--model", "nope", "--gpu", "nvidia-h100-sxm", "--gpus", "8"]) == 2
+    en = capsys.readouterr().err
+    assert (
+        en.strip() == "gpuplanner: entry 'nope': no catalog entry 'nope' (see `gpuplanner catalog list`)"
+    ), en
