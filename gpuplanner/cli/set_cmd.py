@@ -27,6 +27,7 @@ from typing import Any
 
 from gpuplanner.cli.common import print_json
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.text import Msg
 
 PROJECT_ALIASES = {
     "name": "name",
@@ -74,7 +75,11 @@ def coerce(row: Any, fname: str, text: str, key: str) -> Any:
     fields = {f.name: f for f in dataclasses.fields(row)}
     if fname not in fields:
         names = ", ".join(sorted(fields))
-        raise ValidationError(f"unknown key '{key}'", field=key, hint=f"fields: {names}")
+        raise ValidationError(
+            Msg("error.set.unknown_key", {"key": key}),
+            field=key,
+            hint=Msg("error.set.fields", {"names": names}),
+        )
     hint = typing.get_type_hints(type(row))[fname]
     args = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
     optional = type(None) in typing.get_args(hint)
@@ -173,7 +178,7 @@ def _partition(ed: _Edits, name: str, what: str, value: str, key: str) -> None:
         return
     if what != "phase":
         raise ValidationError(
-            f"unknown key '{key}'", field=key, hint="partition.NAME.servers or partition.NAME.phase"
+            Msg("error.set.unknown_key", {"key": key}), field=key, hint=Msg("error.set.partition_keys")
         )
     ph = _phase_id(p, value, key)
     servers = [d for d in p.devices.values() if d.partition == name]
@@ -308,7 +313,9 @@ def apply_setting(ed: _Edits, key: str, value: str) -> None:
     elif head == "goal" and len(parts) <= 2:
         _goal(ed, parts[1] if len(parts) == 2 else None, value, key)
     else:
-        raise ValidationError(f"unknown key '{key}'", field=key, hint="see `gpuplanner set --help`")
+        raise ValidationError(
+            Msg("error.set.unknown_key", {"key": key}), field=key, hint=Msg("error.set.see_help")
+        )
 
 
 _PAIR = re.compile(r"^([^=\s]+)=(.*)$", re.S)

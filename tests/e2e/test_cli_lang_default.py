@@ -3,6 +3,8 @@ GPUPLANNER_LANG like every other command's (the parser's default "en" used to wi
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from gpuplanner.cli import main
@@ -50,3 +52,33 @@ def test_a_mistyped_catalog_id_is_refused_in_the_users_language(monkeypatch, cap
     assert (
         en.strip() == "gpuplanner: entry 'nope': no catalog entry 'nope' (see `gpuplanner catalog list`)"
     ), en
+
+
+@pytest.mark.parametrize(
+    ("args", "en", "zh"),
+    [
+        (["catalog", "list", "gpux"], "unknown kind 'gpux' (one of cable, ", "没有名为“gpux”的目录类别（可选：cable, "),
+        (["set", "{plan}", "foo=bar"], "field 'foo': unknown key 'foo' (see `gpuplanner set --help`)",
+         "字段“foo”：没有名为“foo”的设置项（见 `gpuplanner set --help`）"),
+        (["set", "{plan}", "site.nope=1"], "unknown key 'site.nope' (fields: ambient_temp_c, ",
+         "没有名为“site.nope”的设置项（可设字段：ambient_temp_c, "),
+        (["set", "{plan}", "partition.all.nope=1"], "(partition.NAME.servers or partition.NAME.phase)",
+         "（partition.NAME.servers 或 partition.NAME.phase）"),
+        (["advise", "--model", "nope", "--tokens", "1e12", "--deadline-days", "30"],
+         "no model 'nope' in the catalog (gpuplanner catalog list model)", "目录中没有模型“nope”"),
+    ],
+)  # fmt: skip
+def test_names_the_cli_looks_up_are_refused_in_the_users_language(
+    args, en, zh, tmp_path, monkeypatch, capsys
+):
+    plan = tmp_path / "p.gpuplan"
+    assert main(["generate", "pilot-1-node", "-o", str(plan)]) == 0
+    capsys.readouterr()
+    args = [a.format(plan=plan) for a in args]
+    for lang, want in (("en", en), ("zh", zh)):
+        monkeypatch.setenv("GPUPLANNER_LANG", lang)
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert want in err and err.count("\n") == 1, err
+        if lang == "zh":
+            assert not re.search(r"\b(unknown|fields|see|one of|no model)\b", err), err
