@@ -147,7 +147,17 @@ def _flat(text: str) -> str:
     return "".join(c if c.isprintable() else "?" for c in joined)
 
 
+def _no_display() -> bool:
+    """Linux with no X or Wayland display and no Qt platform chosen: Qt would abort (a core dump over ssh)."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def _open_window(path: str | None) -> int:
+    if _no_display():
+        print("gpuplanner: " + render("error.args.no_display", message_language()), file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         from gpuplanner.ui.app import run_app
     except ImportError as exc:

@@ -30,4 +30,9 @@ ARGS: dict[str, tuple[str, str]] = {
         "argument {arg}: not allowed with argument {other}",
         "参数 {arg}：不能与参数 {other} 同时使用",
     ),
+    "error.args.no_display": (
+        "no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set); every command works "
+        "without one (see `gpuplanner --help`)",
+        "没有可打开窗口的显示（未设置 DISPLAY 或 WAYLAND_DISPLAY）；所有命令无需显示即可使用（见 `gpuplanner --help`）",
+    ),
 }  # fmt: skip

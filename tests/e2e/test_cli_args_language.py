@@ -60,3 +60,16 @@ def test_the_command_lines_lang_wins_and_an_unknown_form_stays_english(monkeypat
     assert argv_language(["analyze", "--lang=zh"], "en") == "zh"
     assert argv_language(["analyze", "--lang", "fr"], "zh") == "zh"
     assert said("something argparse says one day", "zh") == "something argparse says one day"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_display_is_one_line_not_a_qt_abort(lang, monkeypatch, capsys):
+    """`gpuplanner` over ssh (Linux, no DISPLAY or WAYLAND_DISPLAY): Qt would abort with a core dump."""
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    monkeypatch.setenv("GPUPLANNER_LANG", lang)
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ("DISPLAY" in err) and ("--help" in err)
+    assert ("所有命令无需显示即可使用" in err) == (lang == "zh")
