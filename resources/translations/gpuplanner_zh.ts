@@ -1856,11 +1856,11 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>Throughput, million tokens/s</source>
-        <translation>吞吐量（百万 tokens/s）</translation>
+        <translation>吞吐量（百万 token/秒）</translation>
     </message>
     <message>
         <source>Throughput, thousand tokens/s</source>
-        <translation>吞吐量（千 tokens/s）</translation>
+        <translation>吞吐量（千 token/秒）</translation>
     </message>
     <message numerus="yes">
         <source>%Ln GPU(s) today: {tps} tokens/s, MFU {mfu} % (red line). Layout tp={tp} pp={pp} cp={cp}.</source>
@@ -2068,7 +2068,7 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>Tokens/s</source>
-        <translation>Tokens/s</translation>
+        <translation>token/秒</translation>
     </message>
     <message>
         <source>Time to train</source>
@@ -2236,7 +2236,7 @@ rule: {rule}</source>
     </message>
     <message>
         <source>Tokens/s</source>
-        <translation>Tokens/s</translation>
+        <translation>token/秒</translation>
     </message>
     <message>
         <source>MFU</source>
