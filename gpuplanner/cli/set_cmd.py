@@ -350,7 +350,7 @@ def _cmd_set(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"file": args.file, "edits": len(ed.done), "settings": dict(pairs)})
     else:
-        print(f"{args.file}: {len(pairs)} setting(s) applied")
+        print(f"{args.file}: {len(pairs)} {'setting' if len(pairs) == 1 else 'settings'} applied")
     return 0
 
 

@@ -82,3 +82,13 @@ def test_names_the_cli_looks_up_are_refused_in_the_users_language(
         assert want in err and err.count("\n") == 1, err
         if lang == "zh":
             assert not re.search(r"\b(unknown|fields|see|one of|no model)\b", err), err
+
+
+def test_set_says_setting_or_settings(tmp_path, capsys):
+    plan = tmp_path / "p.gpuplan"
+    assert main(["generate", "pilot-1-node", "-o", str(plan)]) == 0
+    capsys.readouterr()
+    assert main(["set", str(plan), "site.target_pue=1.3"]) == 0
+    assert capsys.readouterr().out == f"{plan}: 1 setting applied\n"
+    assert main(["set", str(plan), "site.target_pue=1.3", "site.tco_years=4"]) == 0
+    assert capsys.readouterr().out == f"{plan}: 2 settings applied\n"
