@@ -77,6 +77,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "sets it: trtllm max_num_tokens, vllm --max-num-batched-tokens (with chunked prefill on); default: "
         "catalogs/assumptions/serving.yaml max_batched_tokens",
     )
+    g.add_argument(
+        "--gemm-allreduce-fusion",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="each tensor-parallel all-reduce runs fused into the GEMM before it, overlapping the GEMM's compute, "
+        "as your deployment builds it: trtllm-build --gemm_allreduce_plugin (NVIDIA's MLPerf llama3.1-405b "
+        "engines); default: a separate all-reduce after the GEMM",
+    )
 
 
 def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") -> int:
@@ -132,6 +140,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         kv_fraction=args.kv_fraction,
         max_seqs=_count("max_seqs", args.max_seqs),
         max_batched_tokens=_count("max_batched_tokens", args.max_batched_tokens),
+        gemm_allreduce_fusion=bool(args.gemm_allreduce_fusion),
     )
     plan = plan_serving(
         shape,
@@ -153,6 +162,8 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         data["max_seqs"] = args.max_seqs
     if args.max_batched_tokens is not None:
         data["max_batched_tokens"] = args.max_batched_tokens
+    if args.gemm_allreduce_fusion:
+        data["gemm_allreduce_fusion"] = True
     if args.capacity_in != "requests":
         data["capacity_in"] = args.capacity_in
     data["serving"] = plan.to_json()
@@ -229,6 +240,7 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
             lang,
             args.max_seqs,
             args.max_batched_tokens,
+            bool(args.gemm_allreduce_fusion),
         )
     )
     print(_plan_text(plan, args, lang))
@@ -245,10 +257,11 @@ def settings_line(
     lang: str,
     max_seqs: int | None = None,
     max_batched_tokens: int | None = None,
+    gemm_allreduce_fusion: bool = False,
 ) -> str:
     """The serving settings a plan is for, in ``lang``: the stack's KV-cache rule, the prompt-length dataset
-    (its mean), the KV-cache share and the cap on sequences at once when stated (`estimate --inference`,
-    `analyze`)."""
+    (its mean), the KV-cache share, the cap on sequences at once, the token budget per step and the fused GEMM +
+    all-reduce when stated (`estimate --inference`, `analyze`)."""
     if dataset:
         from gpuplanner.engine.perf.serving_prompts import prompt_lengths
 
@@ -262,6 +275,8 @@ def settings_line(
         line += text.render("perf.srv.max_seqs", lang, n=max_seqs)
     if max_batched_tokens is not None:
         line += text.render("perf.srv.max_batched_tokens", lang, n=max_batched_tokens)
+    if gemm_allreduce_fusion:
+        line += text.render("perf.srv.gemm_allreduce_fusion", lang)
     return line
 
 

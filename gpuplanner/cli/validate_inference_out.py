@@ -18,7 +18,11 @@ def command_line(request: dict[str, Any]) -> str:
     """The `gpuplanner estimate --inference` command a row's request stands for."""
     parts = ["gpuplanner", "estimate", "--inference"]
     for k, v in request.items():
-        parts += ["--" + k.replace("_", "-"), str(v)]
+        opt = "--" + k.replace("_", "-")
+        if isinstance(v, bool):  # a flag (--gemm-allreduce-fusion / --no-gemm-allreduce-fusion)
+            parts.append(opt if v else "--no-" + opt[2:])
+        else:
+            parts += [opt, str(v)]
     return shlex.join(parts)
 
 

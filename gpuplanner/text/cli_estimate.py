@@ -99,6 +99,11 @@ ESTIMATE: dict[str, tuple[str, str]] = {
         "; at most {n:,} tokens per engine step (decode plus prefill)",
         "；每个引擎步最多 {n:,} 个 token（解码与预填充合计）",
     ),
+    # a stated fused GEMM + all-reduce (estimate --gemm-allreduce-fusion), after the token budget
+    "perf.srv.gemm_allreduce_fusion": (
+        "; each tensor-parallel all-reduce fused into the GEMM before it",
+        "；张量并行的每次全归约与其前面的 GEMM 融合执行",
+    ),
     "perf.srv.no_fit": ("serving: does not fit — {why}", "推理服务：显存放不下 — {why}"),
     "perf.srv.capacity": (
         "serving ({mode@serving_mode}): capacity of {gpus} GPUs — {layout}",

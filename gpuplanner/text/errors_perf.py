@@ -261,6 +261,11 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "of at least 1 (got {value})",
         "max_batched_tokens（单个引擎步处理的最大 token 数，含解码与预填充）必须是不小于 1 的整数（当前为 {value}）",
     ),
+    "error.gemm_allreduce_fusion": (
+        "gemm_allreduce_fusion (each tensor-parallel all-reduce fused into the GEMM before it) must be true or false "
+        "(got {value})",
+        "gemm_allreduce_fusion（张量并行的每次全归约与其前面的 GEMM 融合）必须为 true 或 false（当前为 {value}）",
+    ),
     "error.max_seqs": (
         "max_seqs (the most sequences one replica runs at once) must be a whole number of at least 1 (got {value})",
         "max_seqs（单个副本同时运行的最大序列数）必须是不小于 1 的整数（当前为 {value}）",

@@ -23,6 +23,10 @@ VALIDATION_INFERENCE: dict[str, tuple[str, str]] = {
         "a row that states max_batched_tokens quotes where its source sets it (max_batched_tokens_source)",
         "给出 max_batched_tokens 的行须以 max_batched_tokens_source 引用其来源中的设置",
     ),
+    "error.valinf_gemm_allreduce_fusion_source": (
+        "a row that states gemm_allreduce_fusion quotes where its source sets it (gemm_allreduce_fusion_source)",
+        "给出 gemm_allreduce_fusion 的行须以 gemm_allreduce_fusion_source 引用其来源中的设置",
+    ),
     "error.valinf_max_seqs_source": (
         "a row that states max_seqs quotes where its source sets it (max_seqs_source)",
         "给出 max_seqs 的行须以 max_seqs_source 引用其来源中的设置",

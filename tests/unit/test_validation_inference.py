@@ -125,7 +125,8 @@ def test_the_prediction_is_what_estimate_inference_prints(row_id, checked, capsy
     c = next(c for c in checked if c.run.id == row_id)
     argv = ["estimate", "--inference", "--json"]
     for k, v in c.run.request.items():
-        argv += ["--" + k.replace("_", "-"), str(v)]
+        opt = "--" + k.replace("_", "-")
+        argv += ([opt] if v else ["--no-" + opt[2:]]) if isinstance(v, bool) else [opt, str(v)]
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["serving"]["output_tokens_per_s"] == pytest.approx(c.predicted, rel=1e-9)

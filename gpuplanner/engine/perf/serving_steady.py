@@ -102,6 +102,7 @@ def _decode(w: Worker, setup: ServingSetup, lam: NDArray[Any], prefill: bool) ->
     toks = osl + isl_c
     k0 = w.k0_s + w.gemm_fixed_s  # the per-step constants beside the weights (Worker.step_s)
     per_req = osl * (w.mem_b_s + w.cmp_b_s) + isl_c * w.cmp_c_s + toks * w.k_tok_s
+    per_req += isl_c * (w.k_tok_c - w.k_tok_s)  # the prefill tokens' all-reduce rate (0.0 where the same)
     tpot = _fixed_point(w.mem0_s + w.moe_all_s + k0, lam * per_req)  # all routed experts read
     if w.moe_all_s > 0:  # the experts the step's λ·toks·T tokens touch in expectation: concave in T, bisect
         lo = _fixed_point(w.mem0_s + k0, lam * per_req)  # none read
@@ -349,6 +350,7 @@ def _max_rate(w: Worker, setup: ServingSetup, prefill: bool, extra_ttft_s: float
     isl_c = isl if prefill else 0.0
     toks = osl + isl_c
     b = osl * (w.mem_b_s + w.cmp_b_s) + isl_c * w.cmp_c_s + toks * w.k_tok_s
+    b += isl_c * (w.k_tok_c - w.k_tok_s)  # the prefill tokens' all-reduce rate (0.0 where the same)
     hi = 1.0 / max(b, 1e-30)
     lo = 0.0
     why = "compute"
@@ -407,6 +409,9 @@ def at_concurrency(w: Worker, setup: ServingSetup, users: float, prefill: bool =
     isl, osl = float(setup.prompt_len), float(setup.output_len)
     toks = osl + (isl if prefill else 0.0)
     b = osl * (w.mem_b_s + w.cmp_b_s) + (isl if prefill else 0.0) * w.cmp_c_s + toks * w.k_tok_s
+    b += (isl if prefill else 0.0) * (
+        w.k_tok_c - w.k_tok_s
+    )  # the prefill tokens' all-reduce rate (0.0 if same)
     lo, hi = 0.0, 1.0 / max(b, 1e-30)
     for _ in range(60):
         mid = 0.5 * (lo + hi)

@@ -20,7 +20,7 @@ from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.perf import mla
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
-from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for, p2p_s
+from gpuplanner.engine.perf.collectives import Links, group_all_reduce_s, links_for, p2p_s
 from gpuplanner.engine.perf.flops import param_counts
 from gpuplanner.engine.perf.kv_cache import held_tokens, prefill_attended, touched_share
 from gpuplanner.engine.perf.memory import usable_memory_gb
@@ -80,6 +80,10 @@ class ServingSetup:
     # --max-num-seqs, TensorRT-LLM max_batch_size, an MLPerf config's gpu_batch_size); None = the stack's
     # default (serving.yaml: vLLM's by GPU memory; TensorRT-LLM's is not sourced, so uncapped)
     max_seqs: int | None = None
+    # the deployment fuses each TP all-reduce into the GEMM before it (TensorRT-LLM trtllm-build
+    # --gemm_allreduce_plugin: the row-parallel GEMM reduces its output tiles through NVLink SHARP multicast memory
+    # while it computes the next ones); False = a separate all-reduce after the GEMM
+    gemm_allreduce_fusion: bool = False
 
     def __post_init__(self) -> None:
         if self.serving_stack not in SERVING_STACKS:
@@ -126,6 +130,12 @@ class ServingSetup:
             v = getattr(self, name)  # a count a deployment states: a whole number >= 1, or None (the default)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
                 raise ValidationError(text.Msg(msg_id, {"value": v}), field=name, value=v)
+        if not isinstance(self.gemm_allreduce_fusion, bool):
+            raise ValidationError(
+                text.Msg("error.gemm_allreduce_fusion", {"value": self.gemm_allreduce_fusion}),
+                field="gemm_allreduce_fusion",
+                value=self.gemm_allreduce_fusion,
+            )
         if self.think_time_s < 0:
             raise ValidationError(text.Msg("error.think_time_negative"), field="think_time_s")
         if self.prompt_dist is not None:
@@ -163,7 +173,7 @@ class Worker:
     cmp_b_s: float  # FLOPs per decode token
     cmp_c_s: float  # FLOPs per prefill token
     k0_s: float  # collective latency per step
-    k_tok_s: float  # collective bytes per token
+    k_tok_s: float  # collective bytes per decode token
     kv_token_total_byte: float  # one token's K and V over all layers and heads (what a KV transfer moves)
     nic_byte_per_s: float  # the worker's NICs for a KV transfer (line rate × efficiency × fabric share)
     fits: bool
@@ -182,6 +192,9 @@ class Worker:
     # token and the memory-bound kernels per token
     attn_b_s: float = 0.0
     act_tok_s: float = 0.0
+    # collective bytes per prefill token: k_tok_s, except the share of the prompt tokens whose steps' all-reduce
+    # exceeds the stack's custom all-reduce and runs in NCCL with NVLink SHARP (nccl_share); None = k_tok_s
+    k_tok_c_s: float | None = None
 
     def decode_terms(self, decode_tokens: float) -> dict[str, float]:
         """A decode-only step of `decode_tokens` sequences split by operator (seconds; they add up to
@@ -223,7 +236,14 @@ class Worker:
         mem = self.mem0_s + self.moe_s(t) + self.mem_b_s * b
         cmp = self.cmp_b_s * b + self.cmp_c_s * (t - b)
         out: NDArray[np.float64] = mem + cmp + self.gemm_fixed_s + self.k0_s + self.k_tok_s * t
+        # the prefill tokens' all-reduce at its own rate (k_tok_c_s): + exactly 0.0 where it is the decode tokens'
+        out = out + (self.k_tok_c - self.k_tok_s) * (t - b)
         return out
+
+    @property
+    def k_tok_c(self) -> float:
+        """Collective seconds per prefill token (k_tok_c_s, else the decode tokens' k_tok_s)."""
+        return self.k_tok_s if self.k_tok_c_s is None else self.k_tok_c_s
 
 
 def fp4_refusal(cluster: ClusterSpec) -> ValidationError:
@@ -303,6 +323,68 @@ def decode_gemm_terms(cluster: ClusterSpec, cast: str, layers: float, a: Assumpt
     fixed = layers * GEMMS_PER_LAYER * a.number(f"decode_gemm_fixed_us_{kind}", g)
     fixed += a.number("decode_gemm_fixed_us_bf16", g)  # the output head (BF16: served_weights.py)
     return bw, fixed * 1e-6
+
+
+def custom_all_reduce_cap_bytes(stack: str, tp: int, sa: Assumptions) -> float:
+    """The largest all-reduce message (bytes) the serving stack runs in its own all-reduce kernels; a larger one
+    goes to NCCL (serving.yaml custom_allreduce_max_bytes: TensorRT-LLM 8 MB, 16 MB at two ranks; vLLM 8 MiB)."""
+    caps = sa.table("custom_allreduce_max_bytes")
+    if stack == "trtllm" and tp <= 2:
+        return caps["trtllm_two_ranks"]
+    return caps[stack]
+
+
+def nccl_share(shape: ModelShape, setup: ServingSetup, tp: int, sa: Assumptions) -> float:
+    """The share of the prompt tokens whose steps' TP all-reduce is larger than the stack's custom all-reduce
+    (custom_all_reduce_cap_bytes), so that NCCL runs it. A prompt of p tokens is prefilled in chunks of
+    min(p, budget) tokens; a step carrying such a chunk all-reduces at least min(p, budget) · hidden · 2 bytes
+    (bf16 activations). Token-weighted over the setup's prompt lengths (its one length without a distribution).
+    0 at tp = 1 (no all-reduce)."""
+    if tp <= 1:
+        return 0.0
+    cap_tokens = custom_all_reduce_cap_bytes(setup.serving_stack, tp, sa) / (shape.hidden * 2.0)
+    budget = float(
+        setup.max_batched_tokens if setup.max_batched_tokens is not None else sa.number("max_batched_tokens")
+    )
+    if setup.prompt_dist is None:
+        p, w = np.array([float(setup.prompt_len)]), np.ones(1)
+    else:
+        p, w = setup.prompt_dist.p, setup.prompt_dist.w
+    big = np.minimum(p, budget) > cap_tokens
+    return float((p * w)[big].sum() / (p * w).sum())
+
+
+def _nvls_slope(shape: ModelShape, tp: int, g_tp: int, links: Links, probe: float) -> float:
+    """Seconds per token of a step's 2 all-reduces per layer run by NCCL with NVLink SHARP (collectives.nvls_factor:
+    an NVSwitch that reduces, 5 or more ranks in the node; else the ring's rate), linear as k_tok."""
+    if tp <= 1:
+        return 0.0
+    one = float(group_all_reduce_s(shape.hidden * 2.0, tp, g_tp, links, "tp", nvls=True))
+    big = float(group_all_reduce_s(probe * shape.hidden * 2.0, tp, g_tp, links, "tp", nvls=True))
+    return 2.0 * shape.layers * max(big - one, 0.0) / (probe - 1.0)
+
+
+def fused_all_reduce_slope(shape: ModelShape, tp: int, nvls_tok: float, rate: float) -> float:
+    """Seconds per prefill token of a step's TP all-reduces when each is fused into the row-parallel GEMM before it
+    (ServingSetup.gemm_allreduce_fusion), from `nvls_tok`, the 2 all-reduces per layer at NCCL's NVLink SHARP rate
+    (_nvls_slope), and the GEMMs' FLOP rate `rate`.
+
+    TensorRT-LLM's GemmAllReduce kernel (cpp/tensorrt_llm/kernels/cutlass_kernels/allreduce_gemm, the only
+    implementation kNVLS_2SHOT) reduces each finished output tile through multicast memory while the GEMM computes
+    the next tiles, so per token an all-reduce adds only what it takes beyond its GEMM: max(A − G, 0), A one
+    all-reduce's seconds per token, G the GEMM's (attention output projection, 2·context width·hidden/tp FLOPs;
+    MLP down projection, 2·ffn·hidden/tp). The ideal overlap: the time of the reduction's own work inside the kernel
+    is not counted (no measurement of it was found). A MoE layer's MLP all-reduce follows the expert combine, not a
+    GEMM: it stays whole. 0 at tp = 1."""
+    if tp <= 1:
+        return 0.0
+    one = nvls_tok / (2.0 * shape.layers)
+    g_attn = 2.0 * mla.context_width(shape) * shape.hidden / tp / rate
+    g_mlp = 2.0 * shape.ffn_hidden * shape.hidden / tp / rate
+    dense = shape.dense_layers if shape.is_moe else shape.layers
+    return (
+        shape.layers * max(one - g_attn, 0.0) + dense * max(one - g_mlp, 0.0) + (shape.layers - dense) * one
+    )
 
 
 def kv_cache_fraction(stack: str, sa: Assumptions, stated: float | None = None) -> float:
@@ -433,6 +515,11 @@ def worker(
     arp = float(group_all_reduce_s(probe * shape.hidden * 2.0, tp, g_tp, links, "tp"))
     k_tok = 2.0 * shape.layers * max(arp - ar1, 0.0) / (probe - 1.0) if tp > 1 else 0.0
     k0 = 2.0 * shape.layers * ar1 if tp > 1 else 0.0
+    nvls_tok = _nvls_slope(shape, tp, g_tp, links, probe)
+    if setup.gemm_allreduce_fusion:
+        k_tok_c = fused_all_reduce_slope(shape, tp, nvls_tok, rate)
+    else:
+        k_tok_c = k_tok + nccl_share(shape, setup, tp, sa) * (nvls_tok - k_tok)
     if pp > 1:  # activations handed from stage to stage once per step (between nodes: one NIC)
         k0 += (pp - 1) * float(p2p_s(shape.hidden * 2.0, False, links))
 
@@ -478,6 +565,7 @@ def worker(
         gemm_fixed_s=gemm_fixed,
         k0_s=k0,
         k_tok_s=k_tok,
+        k_tok_c_s=k_tok_c,
         kv_token_total_byte=kv_total,
         nic_byte_per_s=nic * cluster.factor("dp"),
         fits=bool(fits),

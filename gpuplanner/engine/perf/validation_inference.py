@@ -53,6 +53,7 @@ INFERENCE_KEYS = SHAPE_KEYS | {
     "kv_fraction",
     "max_seqs",
     "max_batched_tokens",
+    "gemm_allreduce_fusion",
 }
 # what `estimate --inference --precision` accepts (cli/estimate_cmd.py); fp4 is NVFP4 weights and activations
 STATED_PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
@@ -114,6 +115,11 @@ def _count(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 1
 
 
+def _flag(v: Any) -> bool:
+    """true or false."""
+    return isinstance(v, bool)
+
+
 def _run_of(r: Any, i: int, path: str) -> InferenceRun:
     if not isinstance(r, dict):
         raise CatalogError(text.Msg("error.valinf_not_a_map"), file=path, entry=str(i))
@@ -158,11 +164,18 @@ def _run_of(r: Any, i: int, path: str) -> InferenceRun:
             value=measured,
         )
     # deployment settings a row may state, each with the line of its source that sets it (estimate --inference
-    # --kv-fraction / --max-seqs / --max-batched-tokens): (field, is it valid, refusal id, source refusal id)
+    # --kv-fraction / --max-seqs / --max-batched-tokens / --gemm-allreduce-fusion): (field, is it valid, refusal id,
+    # source refusal id)
     stated = (
         ("kv_fraction", _share, "error.kv_fraction", "error.valinf_kv_fraction_source"),
         ("max_seqs", _count, "error.max_seqs", "error.valinf_max_seqs_source"),
         ("max_batched_tokens", _count, "error.max_batched_tokens", "error.valinf_max_batched_tokens_source"),
+        (
+            "gemm_allreduce_fusion",
+            _flag,
+            "error.gemm_allreduce_fusion",
+            "error.valinf_gemm_allreduce_fusion_source",
+        ),
     )
     for name, valid, bad_id, source_id in stated:
         if name not in req:
@@ -250,6 +263,7 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
         kv_fraction=req.get("kv_fraction"),
         max_seqs=req.get("max_seqs"),
         max_batched_tokens=req.get("max_batched_tokens"),
+        gemm_allreduce_fusion=req.get("gemm_allreduce_fusion", False),
     )
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
     return plan_serving(
