@@ -304,12 +304,11 @@ def apply_setting(ed: _Edits, key: str, value: str) -> None:
         _site(ed, SITE_ALIASES.get(parts[1], parts[1]), value, key)
     elif head == "project" and len(parts) == 2:
         ed.set_fields("project", "project", **{parts[1]: coerce(ed.project.info, parts[1], value, key)})
-    elif head == "phase" and len(parts) == 3:
-        _phase(ed, parts[1], parts[2], value, key)
-    elif head == "partition" and len(parts) == 3:
-        _partition(ed, parts[1], parts[2], value, key)
-    elif head == "workload" and len(parts) == 3:
-        _workload(ed, parts[1], parts[2], value, key)
+    elif (
+        head in ("phase", "partition", "workload") and len(parts) >= 3
+    ):  # a name may hold dots ("Llama 3.1 8B")
+        name, field = ".".join(parts[1:-1]), parts[-1]
+        {"phase": _phase, "partition": _partition, "workload": _workload}[head](ed, name, field, value, key)
     elif head == "goal" and len(parts) <= 2:
         _goal(ed, parts[1] if len(parts) == 2 else None, value, key)
     else:
@@ -318,7 +317,9 @@ def apply_setting(ed: _Edits, key: str, value: str) -> None:
         )
 
 
-_PAIR = re.compile(r"^([^=\s]+)=(.*)$", re.S)
+# KEY=VALUE: the key runs to the first "=" and may hold spaces (a workload, phase or partition name as the
+# window shows it: workload.Llama 3 70B fine-tuning.active=false)
+_PAIR = re.compile(r"^\s*([^=\s](?:[^=\n]*[^=\s])?)\s*=(.*)$", re.S)
 
 
 def _cmd_set(args: argparse.Namespace) -> int:
