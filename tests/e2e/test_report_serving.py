@@ -50,12 +50,20 @@ def test_a_serving_plan_shows_its_serving_performance(plans, lang, capsys):
             assert want in perf, (want, perf)
         assert "Serving capacity of “chat”" in text[2] and "First token at that load" in text[2]
         assert "Training throughput" not in text[2].split("Key figures")[0]
+        # the decision summary's "How fast" gives the serving capacity
+        assert (
+            "How fast Serving “chat” 17,007 concurrent users (1,074.2 requests/s), first token in 1.000 s"
+            in text[3]
+        )
     else:
         assert "尚未定义训练负载" not in perf
         for want in ("推理服务“chat”", "服务能力（请求/秒）", "并发用户数", "预填充/解码分离式", "限制因素",
                      "2,000 个并发用户", "256 块中需要 38 块——满足"):  # fmt: skip
             assert want in perf, (want, perf)
         assert "“chat”的服务能力" in text[2] and "该负载下首字时延" in text[2]
+        assert "推理服务“chat” 17,007 个并发用户（每秒 1,074.2 个请求），首字时延 1.000 秒" in text[3], text[
+            3
+        ]
 
 
 def test_a_mixed_plan_shows_training_then_serving(plans, capsys):
