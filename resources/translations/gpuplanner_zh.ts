@@ -3821,11 +3821,11 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>x</source>
-        <translation>x</translation>
+        <translation>画布 X</translation>
     </message>
     <message>
         <source>y</source>
-        <translation>y</translation>
+        <translation>画布 Y</translation>
     </message>
     <message>
         <source>zero stage</source>
