@@ -102,8 +102,10 @@ def _read_yaml(path: Path) -> Any:
 
     try:  # a regular file only: a FIFO named *.yaml in a catalog folder must not hang every start
         text = read_regular(path, 16 * 1024 * 1024).decode("utf-8")
+    except FileNotFoundError as exc:
+        raise CatalogError(Msg("error.file.not_found"), file=str(path)) from exc
     except (OSError, UnicodeDecodeError) as exc:
-        raise CatalogError(f"cannot read: {exc}", file=str(path)) from exc
+        raise CatalogError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", file=str(path)) from exc
     try:
         return yaml.load(text, Loader=_yaml_loader())  # a safe loader: plain data only
     except yaml.YAMLError as exc:

@@ -117,7 +117,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
     root = Path(args.dir)
     if not root.is_dir():
-        raise CatalogError("not a folder", file=str(root))
+        raise CatalogError(Msg("error.catalog.not_folder"), file=str(root))
     cat = Catalog()
     # Entries of the folder may refer to bundled ones (a user server using a bundled GPU).
     base = load_catalog(include_user=False)

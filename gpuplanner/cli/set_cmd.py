@@ -62,10 +62,14 @@ def _number(text: str, key: str, as_int: bool) -> float | int:
     try:
         v = float(t) * scale
     except ValueError:
-        raise ValidationError(f"{key}: '{text}' is not a number", field=key, value=text) from None
+        raise ValidationError(
+            Msg("error.set.not_number", {"key": key, "text": text}), field=key, value=text
+        ) from None
     if as_int:
         if v != int(v):
-            raise ValidationError(f"{key}: '{text}' is not a whole number", field=key, value=text)
+            raise ValidationError(
+                Msg("error.set.not_whole", {"key": key, "text": text}), field=key, value=text
+            )
         return int(v)
     return v
 

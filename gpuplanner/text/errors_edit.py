@@ -24,6 +24,14 @@ ERRORS_EDIT: dict[str, tuple[str, str]] = {
     ),
     "error.set.see_help": ("see `gpuplanner set --help`", "见 `gpuplanner set --help`"),
     "error.catalog.unknown_kind": ("unknown kind '{kind}'", "没有名为“{kind}”的目录类别"),
+    "error.set.not_number": ("{key}: '{text}' is not a number", "{key}：“{text}”不是数字"),
+    "error.set.not_whole": ("{key}: '{text}' is not a whole number", "{key}：“{text}”不是整数"),
+    "error.catalog.not_folder": ("not a folder", "不是文件夹"),
+    "error.goal.no_file": ("{path}: no such goal file", "{path}：目标文件不存在"),
+    "error.report.no_designs": (
+        "no such file (the designs.json of `gpuplanner advise -o DIR`)",
+        "文件不存在（应为 `gpuplanner advise -o DIR` 写出的 designs.json）",
+    ),
     "error.advise.no_model": ("no model '{model_id}' in the catalog", "目录中没有模型“{model_id}”"),
     "error.advise.no_model.hint": ("gpuplanner catalog list model", "见 gpuplanner catalog list model"),
 }

@@ -92,3 +92,31 @@ def test_set_says_setting_or_settings(tmp_path, capsys):
     assert capsys.readouterr().out == f"{plan}: 1 setting applied\n"
     assert main(["set", str(plan), "site.target_pue=1.3", "site.tco_years=4"]) == 0
     assert capsys.readouterr().out == f"{plan}: 2 settings applied\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "en", "zh"),
+    [
+        (["advise", "--goal", "{tmp}/nope.yaml"], "nope.yaml: no such goal file", "nope.yaml：目标文件不存在"),
+        (["report", "{plan}", "-o", "{tmp}/x.pdf", "--options", "{tmp}/none"],
+         "none: no such file (the designs.json of `gpuplanner advise -o DIR`)",
+         "none：文件不存在（应为 `gpuplanner advise -o DIR` 写出的 designs.json）"),
+        (["catalog", "install", "{tmp}/nope.gpcat"], "nope.gpcat: no such file", "nope.gpcat：文件不存在"),
+        (["catalog", "import-netbox", "{tmp}/nope.yaml"], "nope.yaml: no such file", "nope.yaml：文件不存在"),
+        (["catalog", "validate", "{tmp}/none"], "none: not a folder", "none：不是文件夹"),
+        (["set", "{plan}", "site.electricity_usd_per_kwh=abc"], "site.electricity_usd_per_kwh: 'abc' is not a number",
+         "site.electricity_usd_per_kwh：“abc”不是数字"),
+        (["set", "{plan}", "site.tco_years=2.5"], "site.tco_years: '2.5' is not a whole number",
+         "site.tco_years：“2.5”不是整数"),
+    ],
+)  # fmt: skip
+def test_missing_files_and_bad_numbers_in_the_users_language(args, en, zh, tmp_path, monkeypatch, capsys):
+    plan = tmp_path / "p.gpuplan"
+    assert main(["generate", "pilot-1-node", "-o", str(plan)]) == 0
+    capsys.readouterr()
+    args = [a.format(plan=plan, tmp=tmp_path) for a in args]
+    for lang, want in (("en", en), ("zh", zh)):
+        monkeypatch.setenv("GPUPLANNER_LANG", lang)
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert want in err and err.count("\n") == 1 and "Errno" not in err, err
