@@ -14,12 +14,10 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from gpuplanner.catalog.loader import default_catalog
 from gpuplanner.core.errors import CatalogError, ValidationError
 from gpuplanner.engine.perf import mla, serving
 from gpuplanner.engine.perf.assumptions import load_assumptions
 from gpuplanner.engine.perf.collectives import group_all_reduce_s, links_for
-from gpuplanner.engine.perf.request import cluster_of, shape_of
 from gpuplanner.engine.perf.serving import ServingSetup, serving_assumptions, worker
 from gpuplanner.engine.perf.serving_prompts import PromptLengths, prompt_lengths
 from gpuplanner.engine.perf.serving_worker import (
@@ -29,15 +27,14 @@ from gpuplanner.engine.perf.serving_worker import (
     nccl_share,
 )
 from gpuplanner.engine.perf.validation_inference import check, load_runs, runs_path
+from tests.serving_cases import model_on, setup_with, setups_checked
 
 SA = serving_assumptions()
 A = load_assumptions()
 
 
 def _model(model: str = "llama3-405b", gpu: str = "nvidia-h200-sxm"):
-    cat = default_catalog()
-    req = {"model": model, "gpu": gpu}
-    return shape_of(req, cat), cluster_of(req, cat)
+    return model_on(model, gpu)
 
 
 def _setup(**kw) -> ServingSetup:
@@ -45,7 +42,7 @@ def _setup(**kw) -> ServingSetup:
         prompt_len=9429, output_len=656, precision="fp8", kv_precision="fp8", serving_stack="trtllm",
         max_batched_tokens=2560,
     )  # fmt: skip
-    return ServingSetup(**{**base, **kw})
+    return setup_with(base, **kw)
 
 
 def _slopes(shape, cluster, tp: int) -> tuple[float, float]:
@@ -215,19 +212,9 @@ def test_exactly_the_nvidia_harness_405b_rows_state_the_fusion_and_quote_the_bui
 
 
 def test_a_row_that_states_the_fusion_passes_it_to_the_setup(monkeypatch):
-    seen = []
-    real = serving.plan_serving
-
-    def spy(shape, cluster, setup, **kw):
-        seen.append(setup)
-        return real(shape, cluster, setup, **kw)
-
-    monkeypatch.setattr(serving, "plan_serving", spy)
-    for rid in ("mlperf-v51-lambda-b200-sxm-180gbx8-trt-llama3.1-405b-offline",):
-        check(next(r for r in load_runs() if r.id == rid))
+    seen = setups_checked(monkeypatch, "mlperf-v51-lambda-b200-sxm-180gbx8-trt-llama3.1-405b-offline")
     assert seen and all(s.gemm_allreduce_fusion for s in seen)
-    seen.clear()
-    check(next(r for r in load_runs() if r.id == "mlperf-v51-nvidia-b200-sxm-180gbx8-trt-llama2-70b-server"))
+    seen = setups_checked(monkeypatch, "mlperf-v51-nvidia-b200-sxm-180gbx8-trt-llama2-70b-server")
     assert seen and not any(s.gemm_allreduce_fusion for s in seen)
 
 

@@ -10,25 +10,21 @@ import re
 import pytest
 import yaml
 
-from gpuplanner.catalog.loader import default_catalog
 from gpuplanner.core.errors import CatalogError, ValidationError
-from gpuplanner.engine.perf import serving
-from gpuplanner.engine.perf.request import cluster_of, shape_of
 from gpuplanner.engine.perf.serving import ServingSetup, serving_assumptions, worker
 from gpuplanner.engine.perf.validation_inference import check, load_runs, runs_path
+from tests.serving_cases import model_on, setup_with, setups_checked
 
 SA = serving_assumptions()
 
 
 def _model(model: str = "llama3-8b", gpu: str = "nvidia-h100-sxm"):
-    cat = default_catalog()
-    req = {"model": model, "gpu": gpu}
-    return shape_of(req, cat), cluster_of(req, cat)
+    return model_on(model, gpu)
 
 
 def _setup(**kw) -> ServingSetup:
     base = dict(prompt_len=2048, output_len=128, precision="fp8", kv_precision="fp8", serving_stack="trtllm")
-    return ServingSetup(**{**base, **kw})
+    return setup_with(base, **kw)
 
 
 def test_the_stated_budget_reaches_the_worker_and_none_is_the_default():
@@ -63,22 +59,9 @@ def test_a_bad_budget_is_refused_naming_the_field(bad):
 
 
 def test_a_row_that_states_a_budget_passes_it_to_the_setup(monkeypatch):
-    seen = []
-    real = serving.plan_serving
-
-    def spy(shape, cluster, setup, **kw):
-        seen.append(setup)
-        return real(shape, cluster, setup, **kw)
-
-    monkeypatch.setattr(serving, "plan_serving", spy)
-    run = next(
-        r for r in load_runs() if r.id == "mlperf-v51-nebius-h200-sxm-141gbx8-trt-llama2-70b-interactive"
-    )
-    check(run)
+    seen = setups_checked(monkeypatch, "mlperf-v51-nebius-h200-sxm-141gbx8-trt-llama2-70b-interactive")
     assert seen and all(s.max_batched_tokens == 256 for s in seen)
-    seen.clear()
-    run = next(r for r in load_runs() if r.id == "mlperf-v51-amd-8xmi300x-2xepyc-9575f-llama2-70b-offline")
-    check(run)
+    seen = setups_checked(monkeypatch, "mlperf-v51-amd-8xmi300x-2xepyc-9575f-llama2-70b-offline")
     assert seen and all(s.max_batched_tokens is None for s in seen)
 
 

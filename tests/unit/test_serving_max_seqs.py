@@ -14,27 +14,24 @@ import numpy as np
 import pytest
 import yaml
 
-from gpuplanner.catalog.loader import default_catalog
 from gpuplanner.core.errors import CatalogError, ValidationError
-from gpuplanner.engine.perf.request import cluster_of, shape_of
 from gpuplanner.engine.perf.serving import ServingSetup, plan_serving, serving_assumptions, worker
 from gpuplanner.engine.perf.serving_steady import max_rate, prefill_service, steady_state
 from gpuplanner.engine.perf.serving_tails import tpot_quantile
 from gpuplanner.engine.perf.serving_worker import max_seqs_of
 from gpuplanner.engine.perf.validation_inference import check, load_runs, runs_path
+from tests.serving_cases import model_on, setup_with
 
 SA = serving_assumptions()
 
 
 def _model(model: str = "llama3-8b", gpu: str = "nvidia-h100-sxm"):
-    cat = default_catalog()
-    req = {"model": model, "gpu": gpu}
-    return shape_of(req, cat), cluster_of(req, cat)
+    return model_on(model, gpu)
 
 
 def _setup(**kw) -> ServingSetup:
     base = dict(prompt_len=128, output_len=128, precision="fp8", kv_precision="fp8", serving_stack="trtllm")
-    return ServingSetup(**{**base, **kw})
+    return setup_with(base, **kw)
 
 
 def test_the_cap_binds_where_kv_memory_would_allow_a_thousand_sequences():
