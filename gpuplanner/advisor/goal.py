@@ -17,6 +17,7 @@ from gpuplanner.core.errors import ValidationError
 from gpuplanner.model.goal import parse_list
 from gpuplanner.model.rows import DesignGoal
 from gpuplanner.model.validate import validate_row
+from gpuplanner.text import Msg
 
 KINDS = ("training", "inference")
 SERVING_MODES = ("aggregated", "disaggregated", "best")
@@ -258,7 +259,7 @@ def goal_from_dict(data: Any, origin: str = "goal") -> Goal:
 def read_goal(path: str | Path) -> Goal:
     p = Path(path)
     if not p.is_file():
-        raise ValidationError(f"{p}: no such goal file", field="goal", value=str(p))
+        raise ValidationError(Msg("error.goal.no_file", {"path": str(p)}), field="goal", value=str(p))
     if p.stat().st_size > 1_000_000:
         raise ValidationError(f"{p}: a goal file is at most 1 MB", field="goal")
     try:

@@ -103,7 +103,10 @@ def cluster_spec(catalog, srv: ServerType) -> ClusterSpec:
 def model_shape(catalog, model_id: str):
     entry = catalog.entries.get(model_id)
     if entry is None or getattr(entry, "kind", "") != "model":
-        raise PlannerError(f"no model '{model_id}' in the catalog", hint="gpuplanner catalog list model")
+        raise PlannerError(
+            text.Msg("error.advise.no_model", {"model_id": model_id}),
+            hint=text.Msg("error.advise.no_model.hint"),
+        )
     return shape_from_entry(dict(entry.raw))
 
 

@@ -24,6 +24,7 @@ from gpuplanner.catalog.schema_lite import supported, valid
 from gpuplanner.catalog.types import KIND_DIRS, KIND_TYPES, CatalogEntry, Price, ServerType
 from gpuplanner.core.errors import CatalogError
 from gpuplanner.core.safeio import read_regular
+from gpuplanner.text import Msg
 
 E = TypeVar("E", bound=CatalogEntry)
 
@@ -101,8 +102,10 @@ def _read_yaml(path: Path) -> Any:
 
     try:  # a regular file only: a FIFO named *.yaml in a catalog folder must not hang every start
         text = read_regular(path, 16 * 1024 * 1024).decode("utf-8")
+    except FileNotFoundError as exc:
+        raise CatalogError(Msg("error.file.not_found"), file=str(path)) from exc
     except (OSError, UnicodeDecodeError) as exc:
-        raise CatalogError(f"cannot read: {exc}", file=str(path)) from exc
+        raise CatalogError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", file=str(path)) from exc
     try:
         return yaml.load(text, Loader=_yaml_loader())  # a safe loader: plain data only
     except yaml.YAMLError as exc:
@@ -398,7 +401,9 @@ class Catalog:
             return self.entries[entry_id]
         except KeyError:
             raise CatalogError(
-                f"no catalog entry '{entry_id}'", entry=entry_id, hint="see `gpuplanner catalog list`"
+                Msg("error.catalog.no_entry", {"entry_id": entry_id}),
+                entry=entry_id,
+                hint=Msg("error.catalog.no_entry.hint"),
             ) from None
 
     def get_typed(self, entry_id: str, cls: type[E]) -> E:

@@ -29,6 +29,7 @@ from gpuplanner.catalog.rules import check_references
 from gpuplanner.catalog.types import KIND_DIRS
 from gpuplanner.core.errors import CatalogError
 from gpuplanner.core.safeio import current_umask
+from gpuplanner.text import Msg
 
 PACK_FORMAT = 1
 MANIFEST = "manifest.json"
@@ -138,7 +139,7 @@ def build_pack(
     """Validates ``src`` and writes it as a pack to ``out`` (atomically)."""
     src = Path(src)
     if not src.is_dir():
-        raise CatalogError("not a folder", file=str(src))
+        raise CatalogError(Msg("error.catalog.not_folder"), file=str(src))
     name = name or Path(out).stem
     if not _NAME_RE.match(name):
         raise CatalogError(
@@ -230,6 +231,8 @@ def read_pack(path: Path) -> tuple[PackInfo, dict[str, bytes]]:
     origin = str(path)
     try:
         size = Path(path).stat().st_size
+    except FileNotFoundError:
+        raise CatalogError(Msg("error.file.not_found"), file=origin) from None
     except OSError as exc:
         raise CatalogError(f"cannot read: {exc.strerror or exc}", file=origin) from None
     if size > MAX_PACK_BYTES:

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 
 from gpuplanner import __version__
 from gpuplanner.cli import catalog_cmd, project_cmd
+from gpuplanner.cli.argerrors import argv_language, one_line
 from gpuplanner.cli.common import EXIT_BAD_INPUT
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.text import error_line
+from gpuplanner.text import error_line, render
 
 # Each module adds its sub-commands; the order here is the order of `gpuplanner --help`.
 COMMAND_MODULES = [project_cmd, catalog_cmd]
@@ -57,9 +58,10 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse prints the whole usage before its error; we print one line naming the argument and point
     to --help (sub-command parsers are made with the same class)."""
 
+    lang = "en"  # the language of the refusal: set by ``main`` from --lang, GPUPLANNER_LANG or the locale
+
     def error(self, message: str) -> typing.NoReturn:
-        one = " ".join(message.split())
-        print(f"{self.prog}: {one} (see `{self.prog} --help`)", file=sys.stderr)
+        print(one_line(self.prog, message, OneLineParser.lang), file=sys.stderr)
         raise ArgumentError(EXIT_BAD_INPUT)
 
 
@@ -101,12 +103,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         len(args_list) == 1 and not args_list[0].startswith("-") and args_list[0].endswith(".gpuplan")
     ):
         return _open_window(args_list[0] if args_list else None)
+    OneLineParser.lang = argv_language(args_list, message_language())
     try:
         args = parser.parse_args(args_list)
     except SystemExit as exc:  # argparse already printed its message; map its code 2 to ours
         return int(exc.code or 0)
     if not getattr(args, "func", None):
-        print("gpuplanner: name a command (see `gpuplanner --help`)", file=sys.stderr)
+        print("gpuplanner: " + render("error.args.name_command", OneLineParser.lang), file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         return int(args.func(args) or 0)
@@ -144,7 +147,17 @@ def _flat(text: str) -> str:
     return "".join(c if c.isprintable() else "?" for c in joined)
 
 
+def _no_display() -> bool:
+    """Linux with no X or Wayland display and no Qt platform chosen: Qt would abort (a core dump over ssh)."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def _open_window(path: str | None) -> int:
+    if _no_display():
+        print("gpuplanner: " + render("error.args.no_display", message_language()), file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         from gpuplanner.ui.app import run_app
     except ImportError as exc:

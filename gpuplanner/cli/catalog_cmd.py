@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from gpuplanner.cli.common import EXIT_BAD_INPUT, float_in, int_in, print_json, print_table
 from gpuplanner.core.errors import CatalogError
+from gpuplanner.text import Msg
 
 # The catalog loader (YAML, JSON Schema) is imported by the commands, not by `register` (see cli/__init__.py).
 if TYPE_CHECKING:
@@ -73,7 +74,10 @@ def _cmd_list(args: argparse.Namespace) -> int:
         from gpuplanner.catalog.types import KIND_TYPES
 
         if args.kind not in KIND_TYPES:
-            raise CatalogError(f"unknown kind '{args.kind}'", hint=f"one of {', '.join(sorted(KIND_TYPES))}")
+            raise CatalogError(
+                Msg("error.catalog.unknown_kind", {"kind": args.kind}),
+                hint=Msg("error.gen.one_of", {"options": ", ".join(sorted(KIND_TYPES))}),
+            )
     if args.json:
         out = [entry_json(e, cat) for e in entries]
         if args.source:
@@ -113,7 +117,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
     root = Path(args.dir)
     if not root.is_dir():
-        raise CatalogError("not a folder", file=str(root))
+        raise CatalogError(Msg("error.catalog.not_folder"), file=str(root))
     cat = Catalog()
     # Entries of the folder may refer to bundled ones (a user server using a bundled GPU).
     base = load_catalog(include_user=False)

@@ -144,16 +144,17 @@ def float_in(lo: float, hi: float, *, lo_open: bool = False, what: str = "") -> 
 def check_output(path: str | os.PathLike[str], *, folder_ok: bool = False) -> Path:
     """The output's folder exists (and is one) and the output is not a folder: checked before any work."""
     from gpuplanner.core.errors import ValidationError
+    from gpuplanner.text import Msg
 
     out = Path(path)
     parent = out.parent
     if not parent.is_dir():
-        what = "is not a folder" if parent.exists() else "does not exist"
-        raise ValidationError(f"cannot write here: the folder '{parent}' {what}", file=str(out))
+        why = "error.out.not_folder" if parent.exists() else "error.out.no_folder"
+        raise ValidationError(Msg(why, {"folder": str(parent)}), file=str(out))
     if out.is_dir() and not folder_ok:
-        raise ValidationError("is a folder; give a file name", file=str(out))
+        raise ValidationError(Msg("error.out.is_folder"), file=str(out))
     if not os.access(parent, os.W_OK):
-        raise ValidationError(f"cannot write here: the folder '{parent}' is read-only", file=str(out))
+        raise ValidationError(Msg("error.out.read_only", {"folder": str(parent)}), file=str(out))
     return out
 
 

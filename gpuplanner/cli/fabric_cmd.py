@@ -48,7 +48,11 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
     if args.list:
         presets = {
-            p.id: {"gpus": p.gpus(), "name": p.name(args.lang), "what": p.description(args.lang)}
+            p.id: {
+                "gpus": p.gpus(),
+                "name": p.name(args.lang or "en"),
+                "what": p.description(args.lang or "en"),
+            }
             for p in PRESETS
         }
         if args.json:
@@ -69,7 +73,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     if out.exists() and not args.force:
         raise ProjectFileError("already exists (use --force to replace it)", file=str(out))
     if args.template in preset_ids():
-        project = build_preset(args.template, lang=args.lang, name=args.name)
+        project = build_preset(args.template, lang=args.lang or "en", name=args.name)
         opts = get_preset(args.template).options
         return _write_generated(project, out, args, args.template, opts.servers)
     project = Project()
@@ -81,7 +85,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     else:
         generate_into(project, opts)
     project.tables["project"]["project"] = dataclasses.replace(
-        project.info, name=args.name or out.stem, language=args.lang
+        project.info, name=args.name or out.stem, language=args.lang or "en"
     )
     return _write_generated(project, out, args, opts.template, opts.servers)
 
@@ -246,7 +250,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--storage-units", type=int_in(0, MAX_SERVERS), default=0)
     p.add_argument("--management", action="store_true", help="add an out-of-band management fabric")
     p.add_argument("--name", help="project name")
-    p.add_argument("--lang", default="en", choices=["en", "zh"])
+    # no default in the parser: an error's language is --lang when given, else GPUPLANNER_LANG (cli.message_language)
+    p.add_argument("--lang", choices=["en", "zh"], help="the project's language (default: en)")
     p.add_argument("-o", "--output", help="project file to write")
     p.add_argument("--into", metavar="FILE", help="add the generated pod to this existing project file")
     p.add_argument(

@@ -64,7 +64,7 @@ def _cmd_new(args: argparse.Namespace) -> int:
         customer=args.customer or "",
         consultant=args.consultant or "",
         currency=args.currency,
-        language=args.lang,
+        language=args.lang or "en",
         created=now,
         modified=now,
     )
@@ -97,7 +97,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--customer")
     p.add_argument("--consultant")
     p.add_argument("--currency", default="USD", choices=["USD", "CNY", "EUR"])
-    p.add_argument("--lang", default="en", choices=["en", "zh"])
+    # no default in the parser: an error's language is --lang when given, else GPUPLANNER_LANG (cli.message_language)
+    p.add_argument("--lang", choices=["en", "zh"], help="the project's language (default: en)")
     p.add_argument("--force", action="store_true", help="replace an existing file")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_new)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.text import Msg
 
 _NUMBERS = ("gpus", "servers", "oversubscription", "facility_kw_max", "capex_usd", "tco_usd")
 MAX_BYTES = 20_000_000
@@ -25,7 +26,7 @@ def read_options(path: str | Path) -> dict[str, Any]:
     if p.is_dir():
         p = p / "designs.json"
     if not p.is_file():
-        raise ValidationError(f"{p}: no such file (the designs.json of `gpuplanner advise -o DIR`)")
+        raise ValidationError(Msg("error.report.no_designs"), file=str(p))
     if p.stat().st_size > MAX_BYTES:
         raise ValidationError(f"{p}: too large for a designs.json")
     try:

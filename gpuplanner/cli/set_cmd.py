@@ -27,6 +27,7 @@ from typing import Any
 
 from gpuplanner.cli.common import print_json
 from gpuplanner.core.errors import ValidationError
+from gpuplanner.text import Msg
 
 PROJECT_ALIASES = {
     "name": "name",
@@ -61,10 +62,14 @@ def _number(text: str, key: str, as_int: bool) -> float | int:
     try:
         v = float(t) * scale
     except ValueError:
-        raise ValidationError(f"{key}: '{text}' is not a number", field=key, value=text) from None
+        raise ValidationError(
+            Msg("error.set.not_number", {"key": key, "text": text}), field=key, value=text
+        ) from None
     if as_int:
         if v != int(v):
-            raise ValidationError(f"{key}: '{text}' is not a whole number", field=key, value=text)
+            raise ValidationError(
+                Msg("error.set.not_whole", {"key": key, "text": text}), field=key, value=text
+            )
         return int(v)
     return v
 
@@ -74,7 +79,11 @@ def coerce(row: Any, fname: str, text: str, key: str) -> Any:
     fields = {f.name: f for f in dataclasses.fields(row)}
     if fname not in fields:
         names = ", ".join(sorted(fields))
-        raise ValidationError(f"unknown key '{key}'", field=key, hint=f"fields: {names}")
+        raise ValidationError(
+            Msg("error.set.unknown_key", {"key": key}),
+            field=key,
+            hint=Msg("error.set.fields", {"names": names}),
+        )
     hint = typing.get_type_hints(type(row))[fname]
     args = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
     optional = type(None) in typing.get_args(hint)
@@ -173,7 +182,7 @@ def _partition(ed: _Edits, name: str, what: str, value: str, key: str) -> None:
         return
     if what != "phase":
         raise ValidationError(
-            f"unknown key '{key}'", field=key, hint="partition.NAME.servers or partition.NAME.phase"
+            Msg("error.set.unknown_key", {"key": key}), field=key, hint=Msg("error.set.partition_keys")
         )
     ph = _phase_id(p, value, key)
     servers = [d for d in p.devices.values() if d.partition == name]
@@ -299,19 +308,22 @@ def apply_setting(ed: _Edits, key: str, value: str) -> None:
         _site(ed, SITE_ALIASES.get(parts[1], parts[1]), value, key)
     elif head == "project" and len(parts) == 2:
         ed.set_fields("project", "project", **{parts[1]: coerce(ed.project.info, parts[1], value, key)})
-    elif head == "phase" and len(parts) == 3:
-        _phase(ed, parts[1], parts[2], value, key)
-    elif head == "partition" and len(parts) == 3:
-        _partition(ed, parts[1], parts[2], value, key)
-    elif head == "workload" and len(parts) == 3:
-        _workload(ed, parts[1], parts[2], value, key)
+    elif (
+        head in ("phase", "partition", "workload") and len(parts) >= 3
+    ):  # a name may hold dots ("Llama 3.1 8B")
+        name, field = ".".join(parts[1:-1]), parts[-1]
+        {"phase": _phase, "partition": _partition, "workload": _workload}[head](ed, name, field, value, key)
     elif head == "goal" and len(parts) <= 2:
         _goal(ed, parts[1] if len(parts) == 2 else None, value, key)
     else:
-        raise ValidationError(f"unknown key '{key}'", field=key, hint="see `gpuplanner set --help`")
+        raise ValidationError(
+            Msg("error.set.unknown_key", {"key": key}), field=key, hint=Msg("error.set.see_help")
+        )
 
 
-_PAIR = re.compile(r"^([^=\s]+)=(.*)$", re.S)
+# KEY=VALUE: the key runs to the first "=" and may hold spaces (a workload, phase or partition name as the
+# window shows it: workload.Llama 3 70B fine-tuning.active=false)
+_PAIR = re.compile(r"^\s*([^=\s](?:[^=\n]*[^=\s])?)\s*=(.*)$", re.S)
 
 
 def _cmd_set(args: argparse.Namespace) -> int:
@@ -343,7 +355,7 @@ def _cmd_set(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"file": args.file, "edits": len(ed.done), "settings": dict(pairs)})
     else:
-        print(f"{args.file}: {len(pairs)} setting(s) applied")
+        print(f"{args.file}: {len(pairs)} {'setting' if len(pairs) == 1 else 'settings'} applied")
     return 0
 
 

@@ -63,7 +63,7 @@ def import_file(
 ) -> ImportResult:
     path = Path(path)
     if not path.exists():
-        raise ValidationError(Msg("error.import.not_found"), field="file", value=str(path))
+        raise ValidationError(Msg("error.import.not_found"), file=str(path), value=str(path))
     fmt = fmt or detect(path)
     if fmt not in FORMATS:
         raise ValidationError(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuplanner.core.errors import PlannerError, ValidationError
+from gpuplanner.core.safeio import current_umask
 from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.engine.phases import analyze_phases
 from gpuplanner.engine.scenarios import analyze_scenario
@@ -158,6 +159,7 @@ def build_report(
     os.close(fd)
     try:
         write_pdf(ctx, story, tmp)
+        os.chmod(tmp, 0o666 & ~current_umask())  # the user's umask (0644 normally), not mkstemp's 0600
         os.replace(tmp, out)
     except OSError as exc:
         reason = str(exc.strerror or exc)

@@ -34,6 +34,7 @@ from gpuplanner.storage.columnread import read_columns
 from gpuplanner.storage.integrity import SINGLE_ROW_TABLES, check_price, check_project_references, row_error
 from gpuplanner.storage.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 from gpuplanner.text import Msg
+from gpuplanner.text import has as text_has
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 TABLE_ORDER = (
@@ -68,6 +69,12 @@ def plain(value: Any) -> Any:
 # -- opening ------------------------------------------------------------------------------------------
 
 
+def _kind_msg(exc: NotRegularFileError) -> Msg | str:
+    """What the path is instead of a file, as a message (so that a Chinese line is Chinese throughout)."""
+    msg_id = f"error.file.kind.{exc.what}"
+    return Msg(msg_id) if text_has(msg_id) else (exc.strerror or str(exc.args[0]))
+
+
 def _check_header(path: Path) -> None:
     """The path is a regular file that starts like an SQLite database (checked without blocking)."""
     try:
@@ -77,7 +84,7 @@ def _check_header(path: Path) -> None:
         raise ProjectFileError(Msg("error.file.not_found"), file=str(path)) from exc
     except NotRegularFileError as exc:
         raise ProjectFileError(
-            Msg("error.file.not_regular", {"reason": exc.strerror or exc.args[0]}), file=str(path)
+            Msg("error.file.not_regular", {"reason": _kind_msg(exc)}), file=str(path)
         ) from exc
     except OSError as exc:
         raise ProjectFileError(

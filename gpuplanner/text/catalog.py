@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from gpuplanner.text.cli_advise import ADVISE
 from gpuplanner.text.cli_analyze import ANALYZE
+from gpuplanner.text.cli_args import ARGS
 from gpuplanner.text.cli_estimate import ESTIMATE
 from gpuplanner.text.cli_validate import VALIDATE
 from gpuplanner.text.errors_edit import ERRORS_EDIT
@@ -70,6 +71,7 @@ TABLES: dict[str, dict[str, tuple[str, str]]] = {
     "cli_validate": VALIDATE,
     "cli_analyze": ANALYZE,
     "cli_advise": ADVISE,
+    "cli_args": ARGS,
 }
 
 

@@ -118,9 +118,13 @@ ESTIMATE: dict[str, tuple[str, str]] = {
         "serving ({mode@serving_mode}): GPUs needed {gpus} GPUs — {layout}",
         "推理服务（{mode@serving_mode}）：需要 {gpus} 块 GPU — {layout}",
     ),
-    "perf.srv.replicas": ("{replicas} replica(s) of TP{tp}{pp}", "{replicas} 个 TP{tp}{pp} 副本"),
+    "perf.srv.replicas": (
+        "{replicas} {replicas|replica|replicas} of TP{tp}{pp}",
+        "{replicas} 个 TP{tp}{pp} 副本",
+    ),
     "perf.srv.workers": (
-        "{prefill} prefill worker(s) of TP{prefill_tp} + {decode} decode worker(s) of TP{decode_tp}, "
+        "{prefill} prefill {prefill|worker|workers} of TP{prefill_tp} + {decode} decode {decode|worker|workers} of "
+        "TP{decode_tp}, "
         "KV transfer {kv_ms:.1f} ms",
         "{prefill} 个 TP{prefill_tp} 预填充实例 + {decode} 个 TP{decode_tp} 解码实例，KV 传输 {kv_ms:.1f} 毫秒",
     ),

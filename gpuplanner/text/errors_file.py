@@ -16,7 +16,33 @@ ERRORS_FILE: dict[str, tuple[str, str]] = {
         "{reason}; a project is a .gpuplan file",
         "{reason}；项目应是一个 .gpuplan 文件",
     ),
+    # what the path is instead of a file (core/safeio.NotRegularFileError.what), the reason of not_regular
+    "error.file.kind.a folder": ("is a folder, not a regular file", "是文件夹，不是普通文件"),
+    "error.file.kind.a named pipe (FIFO)": (
+        "is a named pipe (FIFO), not a regular file",
+        "是命名管道（FIFO），不是普通文件",
+    ),
+    "error.file.kind.a socket": ("is a socket, not a regular file", "是套接字，不是普通文件"),
+    "error.file.kind.a device": ("is a device, not a regular file", "是设备文件，不是普通文件"),
+    "error.file.kind.not a regular file": ("is not a regular file", "不是普通文件"),
     "error.file.cannot_read": ("cannot read: {reason}", "无法读取：{reason}"),
+    # a catalog look-up (catalog/loader.Catalog.get): a mistyped --server, --gpu, --model or type id
+    "error.catalog.no_entry": ("no catalog entry '{entry_id}'", "目录中没有条目“{entry_id}”"),
+    "error.catalog.no_entry.hint": ("see `gpuplanner catalog list`", "见 `gpuplanner catalog list`"),
+    # an output the CLI is asked to write (cli/common.check_output), refused before any work
+    "error.out.no_folder": (
+        "cannot write here: the folder '{folder}' does not exist",
+        "无法写入：文件夹“{folder}”不存在",
+    ),
+    "error.out.not_folder": (
+        "cannot write here: the folder '{folder}' is not a folder",
+        "无法写入：“{folder}”不是文件夹",
+    ),
+    "error.out.read_only": (
+        "cannot write here: the folder '{folder}' is read-only",
+        "无法写入：文件夹“{folder}”是只读的",
+    ),
+    "error.out.is_folder": ("is a folder; give a file name", "这是一个文件夹，请给出文件名"),
     "error.file.not_project": (
         "not a GPU Planner project (the file holds something else)",
         "这不是 GPU Planner 项目（文件里是别的内容）",

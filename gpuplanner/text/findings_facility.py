@@ -15,9 +15,9 @@ FINDINGS_FACILITY: dict[str, tuple[str, str]] = {
     ),
     # engine/checks/electrical.py
     "finding.rack-needs-several-circuits": (
-        "{count} rack(s), e.g. {rack}, draw up to {kw_max} kW: each side (A or B) carries {current_a} "
-        "A, which needs {circuits} feeds of {feed_a} A at 80 % continuous load; the racks have "
-        "{pdus_per_side} rack PDU(s) per side.",
+        "{count} {count|rack|racks} ({count||e.g. }{rack}) {count|draws|draw} up to {kw_max} kW: each side "
+        "(A or B) carries {current_a} A, which needs {circuits} feeds of {feed_a} A at 80 % continuous load; "
+        "{count|the rack has|the racks have} {pdus_per_side} rack {pdus_per_side|PDU|PDUs} per side.",
         "{count} 个机柜（如 {rack}）最大功耗 {kw_max} kW：每一路（A 或 B）电流 {current_a} A，按 80% "
         "持续负载需要 {circuits} 条 {feed_a} A 回路，而这些机柜每路只有 {pdus_per_side} 个机柜 PDU。",
     ),
@@ -47,8 +47,8 @@ FINDINGS_FACILITY: dict[str, tuple[str, str]] = {
         "方案中说明。",
     ),
     "finding.rack-budget-above-rating": (
-        "{count} rack(s), e.g. {rack}, have a power budget of {budget_kw} kW, above the {rated_kw} kW "
-        "the rack type {type} is rated for.",
+        "{count} {count|rack|racks} ({count||e.g. }{rack}) {count|has|have} a power budget of {budget_kw} kW, "
+        "above the {rated_kw} kW the rack type {type} is rated for.",
         "{count} 个机柜（如 {rack}）的功率预算为 {budget_kw} kW，高于{type}的额定 {rated_kw} kW。",
     ),
     "fix.rack-budget-above-rating": (

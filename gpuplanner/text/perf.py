@@ -23,7 +23,7 @@ PERF: dict[str, tuple[str, str]] = {
         "TP{tp} PP{pp}：每块 GPU 的权重 {weights_gb:.1f} GB 加预填充工作区 {workspace_gb:.1f} GB 后，{usable_gb:.1f} GB 可用显存只剩 {left_gb:.1f} GB；KV 缓存取其中 {fraction:.0%}，即 {free_gb:.1f} GB，不足以容纳一条 {tokens} 个 token 的序列（{kv_precision} 精度下需 {kv_gb:.3f} GB KV 缓存）",
     ),
     "perf.serving_too_few_gpus": (
-        "{gpus} GPU(s) cannot hold one replica: the smallest layout that fits needs {need} GPUs (TP{tp} PP{pp}, weights {weights_gb:.1f} GB per GPU)",
+        "{gpus} {gpus|GPU|GPUs} cannot hold one replica: the smallest layout that fits needs {need} GPUs (TP{tp} PP{pp}, weights {weights_gb:.1f} GB per GPU)",
         "{gpus} 块 GPU 放不下一个副本：能放下模型的最小布局需要 {need} 块 GPU（TP{tp} PP{pp}，每块 GPU 权重 {weights_gb:.1f} GB）",
     ),
     "perf.inference_refusal": (

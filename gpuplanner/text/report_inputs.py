@@ -1,5 +1,6 @@
 """Report strings, part 9: the human names, with units, of the project's inputs (``inp_<site field>``) and
-of the model's assumptions (``aname_<entry of catalogs/assumptions/<area>.yaml>``) in the appendix."""
+of the model's assumptions (``aname_<entry of catalogs/assumptions/<area>.yaml>``) in the appendix, and the
+words of the keys and slugs inside their values (``aval_<slug>``: "max kW per rack", "rear door")."""
 
 # key: (English, Chinese)
 INPUTS: dict[str, tuple[str, str]] = {
@@ -192,4 +193,48 @@ INPUTS: dict[str, tuple[str, str]] = {
                                                 "非融合优化器每参数显存读写量（字节）"),
     "aname_launch_sensitive_kernel_s": ("Expert GEMM time below which a MoE run is host-paced (s)",
                                         "专家 GEMM 耗时低于此值时 MoE 训练受主机节奏限制（s）"),
+    # keys and slugs inside the values of the appendix (``reports/sections/assumptions.words``)
+    "aval_air": ("open air", "开放式风冷"),
+    "aval_air-contained": ("contained air", "封闭通道风冷"),
+    "aval_rear-door": ("rear door", "背板换热"),
+    "aval_cold-plate": ("cold plate", "冷板液冷"),
+    "aval_immersion": ("immersion", "浸没式液冷"),
+    "aval_max_kw_per_rack": ("max kW per rack", "每柜最高 kW"),
+    "aval_liquid_share": ("liquid share", "液冷比例"),
+    "aval_pue_typical": ("typical PUE", "典型 PUE"),
+    "aval_delta_t_k": ("ΔT (K)", "温差（K）"),
+    "aval_cold": ("cold", "寒冷"),
+    "aval_temperate": ("temperate", "温和"),
+    "aval_hot": ("hot", "炎热"),
+    "aval_auto": ("from the ambient temperature", "按环境温度"),
+    "aval_economiser_c": ("economiser below (°C)", "自然冷却启用温度（°C）"),
+    "aval_sigma_k": ("σ of hourly temperature (K)", "逐时气温标准差（K）"),
+    "aval_overhead_share_saved": ("overhead share saved", "节省的冷却开销比例"),
+    "aval_reference_mean_c": ("reference annual mean (°C)", "参考年均气温（°C）"),
+    "aval_busy_share": ("busy share", "忙时比例"),
+    "aval_busy_draw": ("busy draw", "忙时功耗"),
+    "aval_idle_draw": ("idle draw", "空闲功耗"),
+    "aval_expected_utilization": ("expected utilization", "预期利用率"),
+    "aval_at_load": ("at load", "负载下"),
+    "aval_idle": ("idle", "空闲"),
+    "aval_equipment_capex_all_capex_except_cabling_labour": (
+        "equipment capex (all capex except cabling labour)", "设备资本支出（除布线人工外的全部资本支出）"),
+    "aval_both": ("undiscounted and NPV, side by side", "不折现与净现值并列"),
+    "aval_low": ("low", "低"),
+    "aval_high": ("high", "高"),
+    "aval_electricity_price": ("electricity price", "电价"),
+    "aval_utilization": ("utilization", "利用率"),
+    "aval_gpu_price": ("GPU price", "GPU 价格"),
+    "aval_cloud_price": ("cloud price", "云价格"),
+    "aval_pue": ("PUE", "PUE"),
+    "aval_discount_rate_pct": ("discount rate (%)", "折现率（%）"),
+    "aval_colocation": ("colocation", "托管机房"),
+    "aval_build": ("own build", "自建机房"),
+    "aval_none": ("none", "无"),
+    "aval_on_demand": ("on demand", "按需"),
+    "aval_reserved_1y": ("reserved, 1 year", "预留 1 年"),
+    "aval_reserved_3y": ("reserved, 3 years", "预留 3 年"),
+    "aval_list": ("list price", "目录价"),
+    "aval_site": ("site input", "项目输入"),
+    "aval_default": ("other", "其他"),
 }  # fmt: skip

@@ -73,6 +73,11 @@ PROPOSAL: dict[str, tuple[str, str]] = {
         "未定义训练任务；功耗与成本按 GPU 负载 {load} 计算。",
     ),
     "ps_mfu": ("Model FLOPs utilisation", "模型算力利用率 (MFU)"),
+    "ps_serving": ("Serving “{name}”", "推理服务“{name}”"),
+    "ps_serving_value": (
+        "{users} concurrent users ({rate} requests/s), first token in {ttft} s",
+        "{users} 个并发用户（每秒 {rate} 个请求），首字时延 {ttft} 秒",
+    ),
     "ps_it_kw": ("IT power, maximum", "IT 功率（最大）"),
     "ps_fac_kw": ("Facility power, maximum (PUE {pue})", "设施功率（最大，PUE {pue}）"),
     "ps_feed_kw": ("Utility feed needed", "所需市电容量"),

@@ -190,6 +190,8 @@ ENGLISH_LABELS = {
     "max_servers": "at most servers",
     "floor_x": "floor x",
     "floor_y": "floor y",
+    "x": "canvas x",  # the position in the topology drawing, beside the floor x (m) of the floor plan
+    "y": "canvas y",
 }
 
 

@@ -60,10 +60,6 @@
         <translation>搜索失败：{why}</translation>
     </message>
     <message>
-        <source>TCO, million {cur}</source>
-        <translation>总拥有成本（百万 {cur}）</translation>
-    </message>
-    <message>
         <source>Time to train (days)</source>
         <translation>训练时长（天）</translation>
     </message>
@@ -200,6 +196,10 @@
     <message>
         <source>{name} {plan} (allowed: {limit})</source>
         <translation>{name} {plan}（允许：{limit}）</translation>
+    </message>
+    <message>
+        <source>TCO, {unit}</source>
+        <translation>总拥有成本（{unit}）</translation>
     </message>
     <message>
         <source>{name} {plan} (at least {limit})</source>
@@ -1856,11 +1856,11 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>Throughput, million tokens/s</source>
-        <translation>吞吐量（百万 tokens/s）</translation>
+        <translation>吞吐量（百万 token/秒）</translation>
     </message>
     <message>
         <source>Throughput, thousand tokens/s</source>
-        <translation>吞吐量（千 tokens/s）</translation>
+        <translation>吞吐量（千 token/秒）</translation>
     </message>
     <message numerus="yes">
         <source>%Ln GPU(s) today: {tps} tokens/s, MFU {mfu} % (red line). Layout tp={tp} pp={pp} cp={cp}.</source>
@@ -2068,7 +2068,7 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>Tokens/s</source>
-        <translation>Tokens/s</translation>
+        <translation>token/秒</translation>
     </message>
     <message>
         <source>Time to train</source>
@@ -2236,7 +2236,7 @@ rule: {rule}</source>
     </message>
     <message>
         <source>Tokens/s</source>
-        <translation>Tokens/s</translation>
+        <translation>token/秒</translation>
     </message>
     <message>
         <source>MFU</source>
@@ -3821,11 +3821,11 @@ The current project is unchanged.</source>
     </message>
     <message>
         <source>x</source>
-        <translation>x</translation>
+        <translation>画布 X</translation>
     </message>
     <message>
         <source>y</source>
-        <translation>y</translation>
+        <translation>画布 Y</translation>
     </message>
     <message>
         <source>zero stage</source>
@@ -4125,6 +4125,38 @@ The current project is unchanged.</source>
     <message>
         <source>{m} m · × {n}</source>
         <translation>{m} m · × {n}</translation>
+    </message>
+    <message>
+        <source>copper DAC</source>
+        <translation>无源铜缆 (DAC)</translation>
+    </message>
+    <message>
+        <source>active copper</source>
+        <translation>有源铜缆 (ACC)</translation>
+    </message>
+    <message>
+        <source>active electrical cable</source>
+        <translation>有源电缆 (AEC)</translation>
+    </message>
+    <message>
+        <source>active optical cable</source>
+        <translation>有源光缆 (AOC)</translation>
+    </message>
+    <message>
+        <source>twisted pair</source>
+        <translation>双绞线</translation>
+    </message>
+    <message>
+        <source>multimode fibre</source>
+        <translation>多模光纤</translation>
+    </message>
+    <message>
+        <source>single-mode fibre</source>
+        <translation>单模光纤</translation>
+    </message>
+    <message>
+        <source>no medium reaches</source>
+        <translation>无可用介质</translation>
     </message>
 </context>
 <context>

@@ -187,3 +187,15 @@ def test_import_cli_writes_a_project_and_refuses_bad_files_in_one_line(tmp_path)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "bad hostlist" in r.stderr
     r = run("import", str(tmp_path / "nothing.txt"), "-o", str(tmp_path / "z.gpuplan"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1
+
+
+def test_a_missing_file_is_named(tmp_path):
+    """`gpuplanner import nope.conf` says which file is missing (it said "field 'file': no such file or folder")."""
+    from gpuplanner.core.errors import ValidationError
+    from gpuplanner.text import error_line
+
+    missing = tmp_path / "nope.conf"
+    with pytest.raises(ValidationError) as err:
+        import_file(missing)
+    assert str(err.value) == f"{missing}: no such file or folder"
+    assert error_line(err.value, "zh") == f"{missing}：文件或文件夹不存在"

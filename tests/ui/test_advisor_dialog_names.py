@@ -96,6 +96,9 @@ def test_the_front_and_details_name_things_as_the_window_does(window, qtbot, lan
         dlg = _searched(window, qtbot, SERVING.with_(serving_mode=mode))
         words, sep = WORDS[lang], ("、" if lang == "zh" else ", ")
         ids = _ids(dlg)
+        # the TCO axis in the window's money words, as the table's cells (万美元 in Chinese, not "百万 USD")
+        axis = dlg.plot.getAxis("bottom").labelText
+        assert axis == ("总拥有成本（万美元）" if lang == "zh" else "TCO, USD (millions)"), axis
         for r, (row, d) in enumerate(zip(_cells(dlg), dlg.result.front, strict=True)):
             assert not [c for c in row if any(i in c for i in ids)], (
                 row
@@ -127,14 +130,18 @@ def test_the_front_and_details_name_things_as_the_window_does(window, qtbot, lan
                 want = (
                     f"{s['replicas']} 个 TP{s['tp']} 副本"
                     if lang == "zh"
-                    else f"{s['replicas']} replica(s) of TP{s['tp']}"
+                    else f"{s['replicas']} replica{'s' if s['replicas'] != 1 else ''} of TP{s['tp']}"
                 )
             else:
                 assert s["prefill_workers"] >= 1 and s["decode_workers"] >= 1
                 if lang == "zh":
                     want = f"{s['prefill_workers']} 个 TP{s['prefill_tp']} 预填充实例 + {s['decode_workers']} 个 TP{s['decode_tp']} 解码实例"
                 else:
-                    want = f"{s['prefill_workers']} prefill worker(s) of TP{s['prefill_tp']} + {s['decode_workers']} decode worker(s) of TP{s['decode_tp']}"
+                    pw, dw = s["prefill_workers"], s["decode_workers"]
+                    want = (
+                        f"{pw} prefill worker{'s' if pw != 1 else ''} of TP{s['prefill_tp']} + "
+                        f"{dw} decode worker{'s' if dw != 1 else ''} of TP{s['decode_tp']}"
+                    )
                 assert (
                     s["prefill_workers"] * s["prefill_tp"] + s["decode_workers"] * s["decode_tp"] <= d["gpus"]
                 )
@@ -158,7 +165,8 @@ def test_the_front_and_details_name_things_as_the_window_does(window, qtbot, lan
 
 def test_the_serving_layout_in_estimates_words():
     agg = {"mode": "aggregated", "tp": 4, "pp": 2, "replicas": 3}
-    assert serving_layout(agg, "en") == "3 replica(s) of TP4 PP2"
+    assert serving_layout(agg, "en") == "3 replicas of TP4 PP2"
+    assert serving_layout(dict(agg, replicas=1), "en") == "1 replica of TP4 PP2"
     lay = {"tp": 2, "pp": 5, "dp": 128, "cp": 1, "ep": 1, "vpp": 8, "micro_batch": 1, "recompute": "none"}
     assert training_layout(lay, "en") == "TP2 PP5 DP128 VPP8 mb1 no recompute"
     assert training_layout(lay, "zh") == "TP2 PP5 DP128 VPP8 mb1 不重计算"
@@ -172,7 +180,7 @@ def test_the_serving_layout_in_estimates_words():
         "decode_workers": 3,
     }
     assert serving_layout(dict(dis, kv_transfer_s=0.0021), "en") == (
-        "1 prefill worker(s) of TP2 + 3 decode worker(s) of TP4, KV transfer 2.1 ms"
+        "1 prefill worker of TP2 + 3 decode workers of TP4, KV transfer 2.1 ms"
     )
     assert (
         serving_layout({"mode": "aggregated", "tp": 0, "replicas": 0}, "en") == ""

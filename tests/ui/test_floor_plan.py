@@ -81,7 +81,8 @@ def test_drag_rack_to_far_row_changes_cables_and_cooling_and_undo_restores(make_
     rack = doc.project.racks["r2"]
     assert rack.row == "R09"
     # The status bar says what the move did to the rack's cables.
-    assert "fiber-smf × 8" in floor.last_cable_note and "fiber-mmf × 8" in floor.last_cable_note
+    note = floor.last_cable_note  # the media in words, not the engine's slugs ("fiber-smf")
+    assert "single-mode fibre × 8" in note and "multimode fibre × 8" in note and "fiber-" not in note
     after_cables = floor.rack_cables("r2")
     assert after_cables["longest_m"] > 55  # 60 m further down the hall
     assert after_cables["media"] == {"fiber-smf": 8}  # past multimode reach: single-mode optics now

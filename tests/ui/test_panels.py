@@ -278,10 +278,13 @@ def test_field_labels_read_as_words_in_english_and_translate_in_chinese(qapp):
     assert label_of("tco_years") == "TCO period (yr)"
     assert label_of("type_id") == "model"
     assert label_of("power_budget_kw") == "power budget (kW)"  # plain names stay as they are
+    # the drawing's position, not to be taken for the floor plan's "floor x (m)" shown below it
+    assert (label_of("x"), label_of("y"), label_of("floor_x_m")) == ("canvas x", "canvas y", "floor x (m)")
     i18n.set_language("zh")
     try:
         zh = label_of("target_pue")
         assert zh != "target PUE" and any("\u4e00" <= ch <= "\u9fff" for ch in zh)
+        assert (label_of("x"), label_of("y")) == ("画布 X", "画布 Y")
     finally:
         i18n.set_language("en")
 

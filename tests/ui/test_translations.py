@@ -321,6 +321,9 @@ def test_results_panel_shows_money_in_wan(chinese, make_window, qtbot):
     qtbot.waitUntil(lambda: w.doc.results is not None)
     capex = w.results_panel.values["capex"].text()
     assert "万美元" in capex or "亿美元" in capex, capex
+    # throughput in the report's words (token/秒), not the English "Tokens/s"
+    tokens = w.results_panel.names["tokens"].text()
+    assert tokens.startswith("token/秒"), tokens
 
 
 def test_short_numbers_keep_the_decimals_they_need_with_separators():

@@ -112,6 +112,20 @@ def test_folder_and_device_are_refused(tmp_path, make):
         open_project(target)
 
 
+def test_a_folder_is_refused_in_one_language(tmp_path):
+    """The reason is part of the message: the Chinese line is Chinese throughout, not "is a folder, not a
+    regular file；项目应是…"."""
+    from gpuplanner.text import error_line
+
+    target = tmp_path / "p.gpuplan"
+    target.mkdir()
+    with pytest.raises(ProjectFileError) as err:
+        open_project(target)
+    assert str(err.value).endswith("p.gpuplan: is a folder, not a regular file; a project is a .gpuplan file")
+    zh = error_line(err.value, "zh")
+    assert zh.endswith("p.gpuplan：是文件夹，不是普通文件；项目应是一个 .gpuplan 文件"), zh
+
+
 # -- damage the loader must name ----------------------------------------------------------------------
 
 

@@ -37,6 +37,7 @@ def test_chinese_entries_are_chinese():
         "rack_one",
         "price_value",
         "ph_pue",
+        "aval_pue",
         "ph_gpus_value",
         "sched_kubernetes",
         "sched_slurm",

@@ -46,7 +46,40 @@ def test_values_are_printed_in_words():
     assert words({"norm_residual_fwd": 22, "attn_io_fwd": 4}) == "norm residual fwd: 22, attn io fwd: 4"
     assert words("on_demand") == "on demand"
     assert words({"busy_share": "site.expected_utilization"}) == "busy share: expected utilization"
-    assert words(["air", "cold-plate"]) == "air, cold-plate"
+    assert words(["air", "cold-plate"]) == "open air, cold plate"
     assert words(0.74) == "0.74"
     assert words(True, "zh") == "是" and words(False, "en") == "no"
     assert words("[]") == "—" and words("") == "—"
+
+
+def area_values(*areas: str) -> list[tuple[str, object]]:
+    out = []
+    for area in areas:
+        data = yaml.safe_load(
+            (ROOT / "catalogs" / "assumptions" / f"{area}.yaml").read_text(encoding="utf-8")
+        )
+        out += [
+            (name, e["value"])
+            for name, e in data["entries"].items()
+            if isinstance(e["value"], dict | list | str)
+        ]
+    return out
+
+
+def test_site_and_cost_values_are_in_the_reports_language():
+    """The Chinese appendix's values say their keys and slugs in Chinese (每柜最高 kW, 背板换热, 温和), not
+    "max kw per rack: 40, rear-door", and the English ones write units as units ("max kW per rack", "GPU price")."""
+    values = area_values("facility", "cost", "network")
+    assert len(values) >= 10
+    for name, v in values:
+        zh = words(v, "zh")
+        assert not re.search(r"[a-z]{3,}", zh), (name, zh)  # no English word left (kW, PUE, ΔT are units)
+        en = words(v, "en")
+        assert not re.search(r"\bkw\b|\bpue\b|\bgpu\b", en), (name, en)
+    fallback = dict(values)["fallback_methods"]
+    assert words(fallback, "en").startswith(
+        "open air (max kW per rack: 10, liquid share: 0, typical PUE: 1.58"
+    )
+    assert words(fallback, "zh").startswith("开放式风冷 (每柜最高 kW: 10, 液冷比例: 0, 典型 PUE: 1.58")
+    for site_value, zh in (("temperate", "温和"), ("colocation", "托管机房"), ("on_demand", "按需")):
+        assert words(site_value, "zh") == zh

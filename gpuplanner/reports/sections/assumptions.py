@@ -4,6 +4,7 @@ own inputs and the model's assumptions (facility, cost, network, performance), e
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from reportlab.lib.units import mm
@@ -69,18 +70,25 @@ def price_table(ctx: ReportContext, ids: list[str]) -> Flowable | None:
 
 def words(v: Any, lang: str = "en") -> str:
     """A value as a reader sees it: ``fmt.value`` with the keys and slugs of nested values in words
-    ("norm residual fwd: 22", "on demand", "expected utilization"), never an identifier; yes/no in ``lang``;
+    ("norm residual fwd: 22", "on demand", "expected utilization"), never an identifier; yes/no in ``lang``,
+    and in ``lang`` each key or slug the text has a word for (``aval_<slug>``: "max kW per rack", 每柜最高 kW);
     an empty list or text is a dash."""
     if isinstance(v, bool):
         return i18n.tr("yes" if v else "no", lang)
     if isinstance(v, dict):
+        if any(
+            isinstance(x, dict) for x in v.values()
+        ):  # one group per key: "open air (max kW per rack: 10, …); …"
+            return "; ".join(f"{words(k, lang)} ({words(x, lang)})" for k, x in v.items())
         return ", ".join(f"{words(k, lang)}: {words(x, lang)}" for k, x in v.items()) or fmt.DASH
     if isinstance(v, list | tuple):
         return ", ".join(words(x, lang) for x in v) or fmt.DASH
     if isinstance(v, str):
         if v.strip() in ("", "[]", "{}"):
             return fmt.DASH
-        return v.removeprefix("site.").replace("_", " ")
+        slug = v.removeprefix("site.")
+        key = "aval_" + re.sub(r"[^\w-]+", "_", slug).strip("_")  # "at load" → aval_at_load
+        return i18n.tr(key, lang) if i18n.has(key) else slug.replace("_", " ")
     return fmt.value(v)
 
 

@@ -73,8 +73,31 @@ def _rows(ctx: ReportContext) -> list[str]:
     return sorted({r["row"] for r in ctx.data["racks"]})
 
 
+def serving_rows(ctx: ReportContext) -> list[tuple[str, str]]:
+    """Each serving workload's capacity and time to first token (as the performance section gives them)."""
+    return [
+        (
+            ctx.t("ps_serving", name=w["name"]),
+            ctx.t(
+                "ps_serving_value",
+                users=fmt.integer(w.get("max_concurrent_users")),
+                rate=fmt.num(w["max_requests_per_s"], 1),
+                ttft=fmt.seconds(w.get("ttft_s")),
+            ),
+        )
+        for w in ctx.data.get("workloads") or []
+        if w.get("kind") == "inference" and w.get("max_requests_per_s")
+    ]
+
+
 def fast_rows(ctx: ReportContext) -> tuple[list[tuple[str, str]], str]:
-    """(rows, note): throughput and time to train with the expected range of the published runs."""
+    """(rows, note): throughput and time to train with the expected range of the published runs, then each
+    serving workload's capacity."""
+    rows, note = _training_rows(ctx)
+    return rows + serving_rows(ctx), note
+
+
+def _training_rows(ctx: ReportContext) -> tuple[list[tuple[str, str]], str]:
     perf = ctx.data.get("performance")
     if not perf:
         return [], ctx.t("ps_no_workload", load=fmt.pct(ctx.data["gpu_utilization"], 0))

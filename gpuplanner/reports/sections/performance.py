@@ -14,6 +14,7 @@ from gpuplanner.engine.perf.scaling import dp_scaling
 from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
 from gpuplanner.reports.drawings.charts import line_chart, stacked_bar
+from gpuplanner.reports.sections import serving
 from gpuplanner.reports.sections.common import section, sub
 from gpuplanner.reports.sections.summary import BREAKDOWN_GROUPS
 from gpuplanner.reports.styles import MARGIN, PAGE
@@ -143,7 +144,13 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     perf = ctx.data.get("performance")
     if not perf or ctx.results.workload is None:
         err = ctx.data.get("workload_error")
-        return [*out, ctx.para(ctx.t("perf_error", error=err) if err else ctx.t("perf_none"))]
+        if not err and serving.serving_workloads(ctx):  # a serving plan: its workloads, no training to add
+            return [*out, *serving.build(ctx)]
+        return [
+            *out,
+            ctx.para(ctx.t("perf_error", error=err) if err else ctx.t("perf_none")),
+            *serving.build(ctx),
+        ]
     half = (WIDTH * 0.62, WIDTH * 0.38)
     out += [*sub(ctx, "perf_config"), ctx.key_values(config_rows(ctx, perf), half)]
     out += [*sub(ctx, "perf_results"), ctx.key_values(result_rows(ctx, perf), half)]
@@ -154,4 +161,4 @@ def build(ctx: ReportContext, n: int) -> list[Flowable]:
     if memory:
         out += [*sub(ctx, "perf_memory", need=130), *memory]
     out += [*sub(ctx, "scaling", need=250), *scaling(ctx)]
-    return out
+    return [*out, *serving.build(ctx)]

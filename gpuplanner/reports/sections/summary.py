@@ -64,15 +64,41 @@ def _figure(ctx: ReportContext, value: str, room: float) -> Paragraph:
     return Paragraph("<br/>".join(ctx.markup(x.replace(" ", "\u00a0"), 80) for x in lines), style)
 
 
-def _tiles(ctx: ReportContext) -> Table:
-    d, perf = ctx.data, ctx.data.get("performance")
-    tiles = [
-        (ctx.t("kf_gpus"), fmt.integer(d["gpus"])),
+def _speed_tiles(ctx: ReportContext) -> list[tuple[str, str]]:
+    """Training throughput and time to train; for a plan that only serves, the first serving workload's
+    capacity and time to first token instead of two dashes."""
+    perf = ctx.data.get("performance")
+    served = [
+        w
+        for w in ctx.data.get("workloads") or []
+        if w.get("kind") == "inference" and w.get("max_requests_per_s")
+    ]
+    if not perf and served:
+        w = served[0]
+        users = w.get("max_concurrent_users")
+        capacity = (
+            ctx.t("kf_users_value", users=fmt.compact(users, ctx.lang))
+            if users
+            else ctx.t("kf_rate_value", rate=fmt.compact(w["max_requests_per_s"], ctx.lang))
+        )
+        return [
+            (ctx.t("kf_serving", name=w["name"]), capacity),
+            (ctx.t("kf_ttft"), ctx.t("kf_seconds_value", s=fmt.seconds(w.get("ttft_s")))),
+        ]
+    return [
         (
             ctx.t("kf_throughput"),
             ctx.t("kf_tokens_value", tokens=fmt.compact(perf["tokens_per_s"], ctx.lang)) if perf else "—",
         ),
         (ctx.t("kf_ttt"), ctx.t("kf_days_value", days=fmt.days(perf["time_to_train_days"])) if perf else "—"),
+    ]
+
+
+def _tiles(ctx: ReportContext) -> Table:
+    d = ctx.data
+    tiles = [
+        (ctx.t("kf_gpus"), fmt.integer(d["gpus"])),
+        *_speed_tiles(ctx),
         (
             ctx.t("kf_power"),
             ctx.t("kf_power_value", it=fmt.num(d["it_kw_max"]), fac=fmt.num(d["facility_kw_max"])),

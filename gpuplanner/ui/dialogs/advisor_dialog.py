@@ -241,7 +241,9 @@ class AdvisorDialog(QDialog):
         training = g.kind == "training"
         cur = self.window_.doc.project.info.currency
         rate = self.window_.doc.project.info.usd_exchange_rate or 1.0
-        xs = [d["tco_usd"] * rate / 1e6 for d in res.front]
+        tcos = [d["tco_usd"] * rate for d in res.front]
+        div, unit = fmt.money_scale(max(tcos, default=0.0), cur)  # "USD (millions)", 万美元 / 亿元 in Chinese
+        xs = [t / div for t in tcos]
         ys = [d["time_to_train_days"] if training else d["headroom"] for d in res.front]
         self.scatter.setData(
             [{"pos": (x, y), "data": i} for i, (x, y) in enumerate(zip(xs, ys, strict=True))]
@@ -255,7 +257,7 @@ class AdvisorDialog(QDialog):
             self.plot.addItem(label)
             self._labels.append(label)
         self._fit_view(xs, ys)
-        self.plot.setLabel("bottom", self.tr("TCO, million {cur}").format(cur=cur))
+        self.plot.setLabel("bottom", self.tr("TCO, {unit}").format(unit=unit))
         self.plot.setLabel(
             "left", self.tr("Time to train (days)") if training else self.tr("Serving headroom (×)")
         )

@@ -5,15 +5,33 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject
 
 from gpuplanner.ui import fmt
 from gpuplanner.ui.canvas.annotations import rack_tooltip
 from gpuplanner.ui.floor import layout as fl
 
+# The cable media of ``engine.fabric.cabling.MEDIA`` in words (a slug such as "fiber-mmf" is no word for a user).
+MEDIA = {
+    "dac": QT_TRANSLATE_NOOP("floor", "copper DAC"),
+    "acc": QT_TRANSLATE_NOOP("floor", "active copper"),
+    "aec": QT_TRANSLATE_NOOP("floor", "active electrical cable"),
+    "aoc": QT_TRANSLATE_NOOP("floor", "active optical cable"),
+    "utp": QT_TRANSLATE_NOOP("floor", "twisted pair"),
+    "fiber-mmf": QT_TRANSLATE_NOOP("floor", "multimode fibre"),
+    "fiber-smf": QT_TRANSLATE_NOOP("floor", "single-mode fibre"),
+    "none": QT_TRANSLATE_NOOP("floor", "no medium reaches"),
+}
+
+
+def medium_word(medium: str) -> str:
+    word = MEDIA.get(medium)
+    return QCoreApplication.translate("floor", word) if word else medium
+
 
 def media_text(media: dict[str, int]) -> str:
-    return ", ".join(f"{m} × {fmt.number(n)}" for m, n in sorted(media.items()))
+    """ "multimode fibre × 32, twisted pair × 4": each medium in the window's language, with its run count."""
+    return ", ".join(f"{medium_word(m)} × {fmt.number(n)}" for m, n in sorted(media.items()))
 
 
 class FloorWords(QObject):
