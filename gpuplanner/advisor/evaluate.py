@@ -166,6 +166,8 @@ def serving_setup(goal: Goal) -> ServingSetup:
         kv_fraction=goal.kv_fraction or None,
         max_seqs=goal.max_seqs or None,  # 0 = the serving stack's default
         max_batched_tokens=goal.max_batched_tokens or None,  # 0 = the engine's default
+        chunked_prefill=goal.chunked_prefill,  # False as --no-chunked-prefill
+        gemm_allreduce_fusion=goal.gemm_allreduce_fusion,  # True as --gemm-allreduce-fusion
     )
 
 
@@ -218,12 +220,17 @@ def _capacity(
         "fits": plan.fits,
         "refusal": refusal or plan.refusal,
     }
-    if setup.kv_fraction is not None:  # stated (estimate's JSON names it then too)
-        out["kv_fraction"] = setup.kv_fraction
-    if setup.max_seqs is not None:  # stated (estimate's JSON names it then too)
-        out["max_seqs"] = setup.max_seqs
-    if setup.max_batched_tokens is not None:  # stated (estimate's JSON names it then too)
-        out["max_batched_tokens"] = setup.max_batched_tokens
+    for name in (
+        "kv_fraction",
+        "max_seqs",
+        "max_batched_tokens",
+    ):  # stated (estimate's JSON names them then too)
+        if getattr(setup, name) is not None:
+            out[name] = getattr(setup, name)
+    if not setup.chunked_prefill:  # stated (--no-chunked-prefill)
+        out["chunked_prefill"] = False
+    if setup.gemm_allreduce_fusion:  # stated (--gemm-allreduce-fusion)
+        out["gemm_allreduce_fusion"] = True
     return out
 
 
@@ -353,6 +360,8 @@ def serving_workload_row(goal: Goal, wid: str, cat=None) -> Workload:
         kv_fraction=goal.kv_fraction,
         max_seqs=goal.max_seqs,
         max_batched_tokens=goal.max_batched_tokens,
+        chunked_prefill=goal.chunked_prefill,
+        gemm_allreduce_fusion=goal.gemm_allreduce_fusion,
     )
 
 

@@ -83,6 +83,11 @@ class Goal:
     # inference: the most tokens one engine step carries, decode plus prefill, as the deployment sets it
     # (--max-batched-tokens: TensorRT-LLM max_num_tokens, vLLM --max-num-batched-tokens); 0 = the engine's default
     max_batched_tokens: int = 0
+    # inference: whether prompts are chunked into the decode steps (False: --no-chunked-prefill, vLLM V0 with
+    # enable_chunked_prefill False) and whether each tensor-parallel all-reduce runs fused into the GEMM before it
+    # (--gemm-allreduce-fusion, TensorRT-LLM gemm_allreduce_plugin); the defaults are the engine's
+    chunked_prefill: bool = True
+    gemm_allreduce_fusion: bool = False
 
     def __post_init__(self) -> None:
         check(self)
@@ -134,6 +139,10 @@ def check(g: Goal) -> None:
             "a whole number of tokens per engine step ≥ 1 (TensorRT-LLM max_num_tokens, vLLM "
             "--max-num-batched-tokens), or 0 for the engine's default",
         )
+    for name in ("chunked_prefill", "gemm_allreduce_fusion"):  # yes or no, as ServingSetup takes them
+        v = getattr(g, name)
+        if not isinstance(v, bool):
+            raise ValidationError(Msg(f"error.{name}", {"value": v}), field=name, value=v)
     for name in ("ttft_percentile", "tpot_percentile"):
         if not getattr(g, name) < 100:
             raise bad(

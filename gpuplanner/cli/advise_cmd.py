@@ -43,6 +43,11 @@ _INT = {
     "racks_max": "--racks",
     "max_servers": "--max-servers",
 }
+# yes/no goal fields: --X / --no-X (None: the goal's own value)
+_BOOL = {
+    "chunked_prefill": "--chunked-prefill",
+    "gemm_allreduce_fusion": "--gemm-allreduce-fusion",
+}
 _LIST = {
     "servers": "--servers",
     "vendors": "--vendors",
@@ -106,10 +111,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         "max_batched_tokens": "inference goals: the most tokens one engine step carries, decode plus prefill, as "
         "your deployment sets it (trtllm max_num_tokens, vllm --max-num-batched-tokens); default 0: the engine's "
         "default, as estimate --max-batched-tokens",
+        "chunked_prefill": "inference goals: --no-chunked-prefill runs whole prompts in their own prefill-only steps "
+        "while the decodes wait (vllm V0, enable_chunked_prefill False), as estimate --no-chunked-prefill; default: "
+        "prompts chunked into the decode steps",
+        "gemm_allreduce_fusion": "inference goals: each tensor-parallel all-reduce fused into the GEMM before it "
+        "(trtllm-build --gemm_allreduce_plugin), as estimate --gemm-allreduce-fusion; default: a separate all-reduce",
     }
     for table, conv in ((_FLOAT, float), (_INT, int)):
         for dest, opt in table.items():
             p.add_argument(opt, dest=dest, type=conv, default=None, help=helps.get(dest))
+    for dest, opt in _BOOL.items():
+        p.add_argument(
+            opt, dest=dest, action=argparse.BooleanOptionalAction, default=None, help=helps.get(dest)
+        )
     for dest, opt in {**_LIST, **_TEXT}.items():
         p.add_argument(
             opt, dest=dest, default=None, help="comma-separated" if dest in _LIST else helps.get(dest)
@@ -128,7 +142,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _options_given(args: argparse.Namespace) -> bool:
-    return args.inference or any(getattr(args, d) is not None for d in (*_FLOAT, *_INT, *_LIST, *_TEXT))
+    return args.inference or any(
+        getattr(args, d) is not None for d in (*_FLOAT, *_INT, *_BOOL, *_LIST, *_TEXT)
+    )
 
 
 def goal_from_args(args: argparse.Namespace, project=None):
@@ -150,7 +166,7 @@ def goal_from_args(args: argparse.Namespace, project=None):
         data = goal.to_json() if goal is not None else {}
     if args.inference:
         data["kind"] = "inference"
-    for dest in (*_FLOAT, *_INT, *_LIST, *_TEXT):
+    for dest in (*_FLOAT, *_INT, *_BOOL, *_LIST, *_TEXT):
         v = getattr(args, dest)
         if v is not None:
             data[dest] = v
@@ -357,6 +373,10 @@ def _serving_extras(g, lang: str) -> str:
         out += render("adv.extra_seqs", lang, n=g.max_seqs)
     if g.max_batched_tokens:
         out += render("adv.extra_tokens", lang, n=g.max_batched_tokens)
+    if not g.chunked_prefill:
+        out += render("adv.extra_unchunked", lang)
+    if g.gemm_allreduce_fusion:
+        out += render("adv.extra_fusion", lang)
     if g.prompt_dataset:
         out += render("adv.extra_prompts", lang, dataset=g.prompt_dataset)
     return out

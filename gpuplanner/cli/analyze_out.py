@@ -249,6 +249,8 @@ def _serving(w: dict[str, Any], entry: Any, lang: str) -> list[str]:
         lang,
         w.get("max_seqs"),
         w.get("max_batched_tokens"),
+        w.get("chunked_prefill", True),
+        bool(w.get("gemm_allreduce_fusion")),
     )
     if not s["fits"]:
         why = _refusal(entry.serving if entry is not None else None, s["refusal"] or w["error"] or "", lang)

@@ -105,7 +105,8 @@ def serving_setup(w: Workload) -> ServingSetup:
     lengths, precision, targets (at their percentiles: 0 = in the mean) and serving settings (serving_stack,
     prompt_dataset, the stack's KV-cache share kv_fraction as --kv-fraction and its cap on sequences at once
     max_seqs as --max-seqs: 0 = the stack's default; the token budget per engine step max_batched_tokens as
-    --max-batched-tokens: 0 = the engine's default).
+    --max-batched-tokens: 0 = the engine's default; chunked_prefill False as --no-chunked-prefill,
+    gemm_allreduce_fusion True as --gemm-allreduce-fusion).
     KV-cache bytes 0 (not stated) take estimate's default: 1 with fp8/fp4 weights, else 2
     (request.default_kv_bytes)."""
     kv_bytes = w.kv_bytes or default_kv_bytes(w.precision)
@@ -122,6 +123,8 @@ def serving_setup(w: Workload) -> ServingSetup:
         kv_fraction=getattr(w, "kv_fraction", 0.0) or None,  # 0 = the serving stack's default
         max_seqs=getattr(w, "max_seqs", 0) or None,  # 0 = the serving stack's default
         max_batched_tokens=getattr(w, "max_batched_tokens", 0) or None,  # 0 = the engine's default
+        chunked_prefill=getattr(w, "chunked_prefill", True),  # False as --no-chunked-prefill
+        gemm_allreduce_fusion=getattr(w, "gemm_allreduce_fusion", False),  # True as --gemm-allreduce-fusion
         **workload_serving_settings(w),
     )
 
@@ -167,6 +170,10 @@ def _serve(c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
         entry.extra["max_seqs"] = setup.max_seqs
     if setup.max_batched_tokens is not None:  # stated only, as estimate --max-batched-tokens's JSON
         entry.extra["max_batched_tokens"] = setup.max_batched_tokens
+    if not setup.chunked_prefill:  # stated only, as estimate --no-chunked-prefill's JSON
+        entry.extra["chunked_prefill"] = False
+    if setup.gemm_allreduce_fusion:  # stated only, as estimate --gemm-allreduce-fusion's JSON
+        entry.extra["gemm_allreduce_fusion"] = True
     if not cap.fits:
         entry.error = cap.refusal_msg or cap.refusal  # a Msg: said in the output's language
     return entry

@@ -225,6 +225,14 @@ class Workload:
     # --max-batched-tokens: TensorRT-LLM max_num_tokens, vLLM --max-num-batched-tokens); 0 = not stated (the
     # engine's default). Appended: older files lack the column and read 0
     max_batched_tokens: int = 0
+    # whether prompts are chunked into the decode steps (estimate --no-chunked-prefill when False: vLLM V0 with
+    # enable_chunked_prefill False runs whole prompts in their own steps while the decodes wait); True = the
+    # engine's default (vLLM V1, TensorRT-LLM chunked context). Appended: older files lack the column and read True
+    chunked_prefill: bool = True
+    # each tensor-parallel all-reduce fused into the GEMM before it (estimate --gemm-allreduce-fusion:
+    # TensorRT-LLM gemm_allreduce_plugin); False = a separate all-reduce (the engine's default). Appended: older
+    # files lack the column and read False
+    gemm_allreduce_fusion: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +345,10 @@ class DesignGoal:
     # the most tokens one engine step carries (--max-batched-tokens); 0 = not stated (the engine's default).
     # Appended
     max_batched_tokens: int = 0
+    # prompts chunked into the decode steps (False: --no-chunked-prefill); True = the engine's default. Appended
+    chunked_prefill: bool = True
+    # each tensor-parallel all-reduce fused into the GEMM before it (--gemm-allreduce-fusion). Appended
+    gemm_allreduce_fusion: bool = False
 
 
 ROW_TYPES: dict[str, type] = {

@@ -33,6 +33,11 @@ ADVISE: dict[str, tuple[str, str]] = {
         ", at most {n:,} tokens per engine step",
         "，每个引擎步最多 {n:,} 个 token",
     ),
+    "adv.extra_unchunked": (", prefill not chunked", "，不分块预填充"),
+    "adv.extra_fusion": (
+        ", tensor-parallel all-reduce fused into the GEMM",
+        "，张量并行全归约与 GEMM 融合",
+    ),
     "adv.extra_prompts": (", prompts as {dataset}", "，提示长度按 {dataset} 分布"),
     "adv.search": (
         "{cands:,} candidates; {pruned:,} pruned, {evaluated:,} planned and analysed, {feasible:,} within every "
