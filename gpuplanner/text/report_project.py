@@ -111,6 +111,19 @@ PROJECT: dict[str, tuple[str, str]] = {
     "sv_limited_by": ("Limited by", "限制因素"),
     "sv_limit_ttft": ("the time-to-first-token target", "首字时延目标"),
     "sv_limit_tpot": ("the time-per-output-token target", "每输出 token 时延目标"),
+    # the serving settings a workload states (analyze's settings line; estimate's options), only when stated
+    "sv_settings": ("Serving settings stated", "已声明的服务设置"),
+    "sv_set_kv": ("KV-cache share {share}", "KV 缓存显存占比 {share}"),
+    "sv_set_seqs": ("at most {n} sequences at once per replica", "每个副本最多同时运行 {n} 个序列"),
+    "sv_set_tokens": ("at most {n} tokens per engine step", "每个引擎步最多 {n} 个 token"),
+    "sv_set_unchunked": (
+        "prefill not chunked (whole prompts in their own steps, the decodes wait)",
+        "不分块预填充（整段提示词单独成步，解码等待）",
+    ),
+    "sv_set_fusion": (
+        "each tensor-parallel all-reduce fused into the GEMM before it",
+        "张量并行的每次全归约与其前面的 GEMM 融合执行",
+    ),
     "sv_memory": ("Memory per GPU (GB)", "每 GPU 显存（GB）"),
     "sv_memory_value": ("weights {weights} + KV cache {kv}", "权重 {weights} + KV 缓存 {kv}"),
     "sv_target": ("Target asked for", "需求目标"),

@@ -111,6 +111,8 @@ ENGLISH_LABELS = {
     "kv_fraction": "KV-cache memory share",
     "max_seqs": "max sequences at once",
     "max_batched_tokens": "max tokens per engine step",
+    "chunked_prefill": "prefill chunked into decode steps",
+    "gemm_allreduce_fusion": "all-reduce fused into the GEMM",
     "top_k": "experts per token (top-k)",
     "seq_len": "sequence length (tokens)",
     "prompt_len": "prompt length (tokens)",
@@ -224,4 +226,25 @@ def max_batched_tokens_tip() -> str:
         "it (as estimate --max-batched-tokens): TensorRT-LLM max_num_tokens, vLLM --max-num-batched-tokens with "
         "chunked prefill on. The lowest value: the engine's default (8,192, vLLM V1's default on GPUs of 70 GiB or "
         "more).",
+    )
+
+
+def chunked_prefill_tip() -> str:
+    """What chunked prefill is (the workload's and the goal's chunked_prefill, estimate --no-chunked-prefill)."""
+    return translate(
+        "fields",
+        "Checked (the engine's default): prompts are chunked into the decode steps (vLLM V1, TensorRT-LLM chunked "
+        "context). Unchecked: the engine runs whole prompts in their own prefill-only steps while the running "
+        "decodes wait (vLLM V0 with enable_chunked_prefill False; as estimate --no-chunked-prefill).",
+    )
+
+
+def gemm_allreduce_fusion_tip() -> str:
+    """What the fused GEMM + all-reduce is (the workload's and the goal's gemm_allreduce_fusion, estimate
+    --gemm-allreduce-fusion)."""
+    return translate(
+        "fields",
+        "Checked: each tensor-parallel all-reduce runs fused into the GEMM before it, overlapping the GEMM's "
+        "compute, as the deployment builds it (TensorRT-LLM gemm_allreduce_plugin; as estimate "
+        "--gemm-allreduce-fusion). Unchecked (the engine's default): a separate all-reduce after the GEMM.",
     )

@@ -30,7 +30,14 @@ from gpuplanner.model.bounds import bounds
 from gpuplanner.model.validate import field_specs, kinds_for_role
 from gpuplanner.ui import fmt
 from gpuplanner.ui.entry_names import choice
-from gpuplanner.ui.field_labels import kv_fraction_tip, max_batched_tokens_tip, max_seqs_tip, unit_of
+from gpuplanner.ui.field_labels import (
+    chunked_prefill_tip,
+    gemm_allreduce_fusion_tip,
+    kv_fraction_tip,
+    max_batched_tokens_tip,
+    max_seqs_tip,
+    unit_of,
+)
 from gpuplanner.ui.i18n import translate
 
 NONE_TEXT = "—"
@@ -124,6 +131,8 @@ def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:
     optional = type(None) in allowed
     if bool in allowed:
         box = QCheckBox()
+        if name in BOOL_TIPS:  # a serving setting: what checked means, as estimate's option says it
+            box.setToolTip(BOOL_TIPS[name]())
         return Editor(box, box.isChecked, lambda v: box.setChecked(bool(v)), box.toggled)
     if int in allowed and float not in allowed:
         rng = bounds(table, name, int)
@@ -160,6 +169,9 @@ def make_editor(project: Project, table: str, row: Any, name: str) -> Editor:
     edit = QLineEdit()
     return Editor(edit, edit.text, lambda v: edit.setText("" if v is None else str(v)), edit.editingFinished)
 
+
+# yes/no serving settings of a workload and a goal: their tooltips
+BOOL_TIPS = {"chunked_prefill": chunked_prefill_tip, "gemm_allreduce_fusion": gemm_allreduce_fusion_tip}
 
 # a serving workload's numbers whose 0 means "not stated" (model/rows.py Workload; engine/workloads.py reads 0
 # as no load stated, no target, no think time): what the box shows at 0, its unit and its decimals

@@ -211,8 +211,21 @@ class ResultsPanel(QWidget):
                     line += " " + self.tr("— the load asked for needs {n} GPUs").format(
                         n=fmt.number(d["gpus_needed"])
                     )
-                out.append(line)
+                out.append(line + self._settings(d))
         return out
+
+    def _settings(self, d: dict) -> str:
+        """The serving settings a workload states (its analysis names them only then), after its line."""
+        said = []
+        if d.get("max_seqs") is not None:
+            said.append(self.tr("at most {n} sequences at once").format(n=fmt.number(d["max_seqs"])))
+        if d.get("max_batched_tokens") is not None:
+            said.append(self.tr("at most {n} tokens per step").format(n=fmt.number(d["max_batched_tokens"])))
+        if d.get("chunked_prefill") is False:
+            said.append(self.tr("prefill not chunked"))
+        if d.get("gemm_allreduce_fusion"):
+            said.append(self.tr("all-reduce fused into the GEMM"))
+        return " (" + "; ".join(said) + ")" if said else ""
 
     def _limit_lines(self, res: Results) -> list[str]:
         names = {

@@ -170,6 +170,8 @@ FIELD_LABELS = (
     QT_TRANSLATE_NOOP("fields", "kv fraction"),
     QT_TRANSLATE_NOOP("fields", "max seqs"),
     QT_TRANSLATE_NOOP("fields", "max batched tokens"),
+    QT_TRANSLATE_NOOP("fields", "chunked prefill"),
+    QT_TRANSLATE_NOOP("fields", "gemm allreduce fusion"),
     QT_TRANSLATE_NOOP("fields", "tp overlap"),
     QT_TRANSLATE_NOOP("fields", "balanced pipeline"),
     QT_TRANSLATE_NOOP("fields", "zero3 regather on recompute"),

@@ -429,6 +429,14 @@
         <translation>每个引擎步 token 数 ≤：</translation>
     </message>
     <message>
+        <source>Prefill chunked into the decode steps</source>
+        <translation>预填充分块并入解码步</translation>
+    </message>
+    <message>
+        <source>All-reduce fused into the GEMM</source>
+        <translation>全归约与 GEMM 融合</translation>
+    </message>
+    <message>
         <source>mean</source>
         <translation>平均值</translation>
     </message>
@@ -942,6 +950,14 @@
     <message>
         <source>tokens per engine step ≤</source>
         <translation>每个引擎步 token 数 ≤</translation>
+    </message>
+    <message>
+        <source>prefill chunked into decode steps</source>
+        <translation>预填充分块并入解码步</translation>
+    </message>
+    <message>
+        <source>all-reduce fused into the GEMM</source>
+        <translation>全归约与 GEMM 融合</translation>
     </message>
     <message>
         <source>facility power ≤ (kW)</source>
@@ -2111,6 +2127,22 @@ The current project is unchanged.</source>
         <translation>——所要求的负载需要 {n} 块 GPU</translation>
     </message>
     <message>
+        <source>at most {n} sequences at once</source>
+        <translation>最多同时 {n} 个序列</translation>
+    </message>
+    <message>
+        <source>at most {n} tokens per step</source>
+        <translation>每步最多 {n} 个 token</translation>
+    </message>
+    <message>
+        <source>prefill not chunked</source>
+        <translation>不分块预填充</translation>
+    </message>
+    <message>
+        <source>all-reduce fused into the GEMM</source>
+        <translation>全归约与 GEMM 融合</translation>
+    </message>
+    <message>
         <source>IT power, kW (with the design margin)</source>
         <translation>IT 功率（kW，含设计余量）</translation>
     </message>
@@ -3264,6 +3296,14 @@ The current project is unchanged.</source>
         <translation>单个引擎步处理的最大 token 数（解码 token 与预填充分块 token 合计），按实际部署的设置填写（与 estimate --max-batched-tokens 相同）：TensorRT-LLM 的 max_num_tokens，开启分块预填充时 vLLM 的 --max-num-batched-tokens。最低值：按引擎的默认值（8,192，即 vLLM V1 在显存不少于 70 GiB 的 GPU 上的默认值）。</translation>
     </message>
     <message>
+        <source>Checked (the engine&apos;s default): prompts are chunked into the decode steps (vLLM V1, TensorRT-LLM chunked context). Unchecked: the engine runs whole prompts in their own prefill-only steps while the running decodes wait (vLLM V0 with enable_chunked_prefill False; as estimate --no-chunked-prefill).</source>
+        <translation>勾选（引擎默认）：提示词分块并入解码步（vLLM V1、TensorRT-LLM chunked context）。不勾选：引擎将整段提示词放在单独的仅预填充步中处理，正在进行的解码等待（vLLM V0 且 enable_chunked_prefill 为 False；同 estimate --no-chunked-prefill）。</translation>
+    </message>
+    <message>
+        <source>Checked: each tensor-parallel all-reduce runs fused into the GEMM before it, overlapping the GEMM&apos;s compute, as the deployment builds it (TensorRT-LLM gemm_allreduce_plugin; as estimate --gemm-allreduce-fusion). Unchecked (the engine&apos;s default): a separate all-reduce after the GEMM.</source>
+        <translation>勾选：张量并行的每次全归约与其前面的 GEMM 融合执行，与 GEMM 的计算重叠，按部署的构建方式（TensorRT-LLM gemm_allreduce_plugin；同 estimate --gemm-allreduce-fusion）。不勾选（引擎默认）：GEMM 之后单独执行全归约。</translation>
+    </message>
+    <message>
         <source>not stated: the floor plan&apos;s utility feeds, {kw} kW</source>
         <translation>未填写：按平面图中的市电进线计，{kw} kW</translation>
     </message>
@@ -3902,6 +3942,14 @@ The current project is unchanged.</source>
     <message>
         <source>max batched tokens</source>
         <translation>每步最大 token 数</translation>
+    </message>
+    <message>
+        <source>chunked prefill</source>
+        <translation>分块预填充</translation>
+    </message>
+    <message>
+        <source>gemm allreduce fusion</source>
+        <translation>GEMM 与全归约融合</translation>
     </message>
     <message>
         <source>tp overlap</source>

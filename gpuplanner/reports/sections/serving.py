@@ -43,6 +43,9 @@ def serving_rows(ctx: ReportContext, w: dict[str, Any]) -> list[tuple[str, str]]
     ]  # fmt: skip
     if s.get("limited_by"):
         rows.append((ctx.t("sv_limited_by"), _limit(ctx, str(s["limited_by"]))))
+    stated = settings_stated(ctx, w)
+    if stated:
+        rows.append((ctx.t("sv_settings"), ("; " if ctx.lang == "en" else "；").join(stated)))
     if s.get("weights_gb_per_gpu") is not None:
         rows.append(
             (
@@ -71,6 +74,23 @@ def serving_rows(ctx: ReportContext, w: dict[str, Any]) -> list[tuple[str, str]]
             )
         )  # fmt: skip
     return rows
+
+
+def settings_stated(ctx: ReportContext, w: dict[str, Any]) -> list[str]:
+    """The serving settings the workload states (analyze's JSON names them only then), in the report's language:
+    its KV-cache share, cap on sequences, token budget per step, prefill not chunked, fused GEMM + all-reduce."""
+    out = []
+    if w.get("kv_fraction") is not None:
+        out.append(ctx.t("sv_set_kv", share=f"{w['kv_fraction']:g}"))
+    if w.get("max_seqs") is not None:
+        out.append(ctx.t("sv_set_seqs", n=fmt.integer(w["max_seqs"])))
+    if w.get("max_batched_tokens") is not None:
+        out.append(ctx.t("sv_set_tokens", n=fmt.integer(w["max_batched_tokens"])))
+    if w.get("chunked_prefill") is False:
+        out.append(ctx.t("sv_set_unchunked"))
+    if w.get("gemm_allreduce_fusion"):
+        out.append(ctx.t("sv_set_fusion"))
+    return out
 
 
 def build(ctx: ReportContext) -> list[Flowable]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -22,7 +23,13 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.advisor import Goal
 from gpuplanner.catalog import Catalog
-from gpuplanner.ui.field_labels import kv_fraction_tip, max_batched_tokens_tip, max_seqs_tip
+from gpuplanner.ui.field_labels import (
+    chunked_prefill_tip,
+    gemm_allreduce_fusion_tip,
+    kv_fraction_tip,
+    max_batched_tokens_tip,
+    max_seqs_tip,
+)
 from gpuplanner.ui.i18n import translate
 
 
@@ -215,6 +222,13 @@ class AdvisorGoalForm(QWidget):
         self.max_batched_tokens.setSpecialValueText(self.tr("the engine's default"))
         self.max_batched_tokens.setToolTip(max_batched_tokens_tip())
         form.addRow(self.tr("Tokens per engine step ≤:"), self.max_batched_tokens)
+        self.chunked_prefill = QCheckBox(self.tr("Prefill chunked into the decode steps"))
+        self.chunked_prefill.setChecked(True)
+        self.chunked_prefill.setToolTip(chunked_prefill_tip())
+        form.addRow("", self.chunked_prefill)
+        self.gemm_allreduce_fusion = QCheckBox(self.tr("All-reduce fused into the GEMM"))
+        self.gemm_allreduce_fusion.setToolTip(gemm_allreduce_fusion_tip())
+        form.addRow("", self.gemm_allreduce_fusion)
         return self.serving_box
 
     def _percentile(self) -> QDoubleSpinBox:
@@ -277,6 +291,8 @@ class AdvisorGoalForm(QWidget):
         self.kv_fraction.setValue(g.kv_fraction)
         self.max_seqs.setValue(min(g.max_seqs, self.max_seqs.maximum()))
         self.max_batched_tokens.setValue(min(g.max_batched_tokens, self.max_batched_tokens.maximum()))
+        self.chunked_prefill.setChecked(g.chunked_prefill)
+        self.gemm_allreduce_fusion.setChecked(g.gemm_allreduce_fusion)
         self.facility.setValue(g.facility_kw_max or 0)
         self.rack_kw.setValue(g.rack_kw_max or 0)
         self.racks.setValue(g.racks_max or 0)
@@ -315,6 +331,8 @@ class AdvisorGoalForm(QWidget):
             kv_fraction=self.kv_fraction.value(),
             max_seqs=self.max_seqs.value(),
             max_batched_tokens=self.max_batched_tokens.value(),
+            chunked_prefill=self.chunked_prefill.isChecked(),
+            gemm_allreduce_fusion=self.gemm_allreduce_fusion.isChecked(),
             facility_kw_max=opt(self.facility),
             rack_kw_max=opt(self.rack_kw),
             racks_max=self.racks.value() or None,

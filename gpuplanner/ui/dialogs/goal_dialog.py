@@ -45,6 +45,8 @@ class GoalDialog(RowDialog):
                     "kv_fraction",
                     "max_seqs",
                     "max_batched_tokens",
+                    "chunked_prefill",
+                    "gemm_allreduce_fusion",
                 ],  # fmt: skip
             ),
             (
@@ -143,6 +145,8 @@ class GoalDialog(RowDialog):
             "kv_fraction": self.tr("KV-cache share"),
             "max_seqs": self.tr("sequences at once ≤"),
             "max_batched_tokens": self.tr("tokens per engine step ≤"),
+            "chunked_prefill": self.tr("prefill chunked into decode steps"),
+            "gemm_allreduce_fusion": self.tr("all-reduce fused into the GEMM"),
             "facility_kw_max": self.tr("facility power ≤ (kW)"),
             "rack_kw_max": self.tr("rack power ≤ (kW)"),
             "racks_max": self.tr("racks ≤"),
@@ -191,6 +195,8 @@ class GoalDialog(RowDialog):
             "kv_fraction": field_labels.kv_fraction_tip(),
             "max_seqs": field_labels.max_seqs_tip(),
             "max_batched_tokens": field_labels.max_batched_tokens_tip(),
+            "chunked_prefill": field_labels.chunked_prefill_tip(),
+            "gemm_allreduce_fusion": field_labels.gemm_allreduce_fusion_tip(),
             "region": self.tr("ISO country code (e.g. CN): parts export-restricted there are left out."),
             "servers": self.tr(
                 "Catalog server ids, comma-separated; empty = every GPU server in the catalog."

@@ -88,6 +88,8 @@ class WorkloadDialog(RowDialog):
                     "kv_fraction",
                     "max_seqs",
                     "max_batched_tokens",
+                    "chunked_prefill",
+                    "gemm_allreduce_fusion",
                     "prompt_dataset",
                 ],
             ),
@@ -97,6 +99,8 @@ class WorkloadDialog(RowDialog):
         self.labels["kv_fraction"].setToolTip(field_labels.kv_fraction_tip())
         self.labels["max_seqs"].setToolTip(field_labels.max_seqs_tip())
         self.labels["max_batched_tokens"].setToolTip(field_labels.max_batched_tokens_tip())
+        self.labels["chunked_prefill"].setToolTip(field_labels.chunked_prefill_tip())
+        self.labels["gemm_allreduce_fusion"].setToolTip(field_labels.gemm_allreduce_fusion_tip())
         self.editors["model_id"].changed.connect(lambda *_a: self._shape_enabled())
         self._shape_enabled()
         doc.resultsReady.connect(self.show_estimate)
