@@ -77,6 +77,8 @@ def projects(draw) -> Project:
                     name=draw(text),
                     tp=draw(st.integers(1, 8)),
                     measured_mfu=draw(st.none() | st.floats(0, 1)),
+                    chunked_prefill=draw(st.booleans()),  # serving settings (yes/no): saved and reopened
+                    gemm_allreduce_fusion=draw(st.booleans()),
                 )
             ],
         ).apply(p)

@@ -295,6 +295,19 @@ class ProjectMachine(RuleBasedStateMachine):
             line = error_line(exc, "en")
             assert row.name in line and exc.field in line and str(exc.value) in line, line
 
+    @rule(
+        data=st.data(),
+        name=st.sampled_from(["chunked_prefill", "gemm_allreduce_fusion"]),
+        value=st.one_of(st.booleans(), WILD, st.none(), st.sampled_from(["yes", "true", "0", ""])),
+    )
+    def edit_serving_flag(self, data, name: str, value) -> None:
+        """The yes/no serving settings hold a bool: anything else (1, "yes", None) is refused naming the field."""
+        rid = self.pick(data, "workloads")
+        if not rid:
+            return
+        self.push(lambda: SetFields(self.p, "workloads", rid, **{name: value}))
+        assert type(getattr(self.p.tables["workloads"][rid], name)) is bool
+
     @rule(data=st.data(), which=st.sampled_from(NUMBER_FIELDS), value=NUMBERS)
     def edit_number(self, data, which: tuple[str, str], value) -> None:
         table, name = which
