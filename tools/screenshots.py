@@ -11,12 +11,16 @@ docs/screenshots/main-window-zh.png and site-dialog-zh.png (the Chinese UI on th
 docs/screenshots/floor-plan.png and floor-plan-zh.png (the floor-plan tab on the three-phase example, a rack
 selected), docs/screenshots/advisor.png (Plan ▸ Design advisor with a Pareto front),
 docs/screenshots/advisor-serving.png and advisor-serving-zh.png (the advisor on a serving goal) and
-docs/screenshots/scenario-compare.png and scenario-compare-zh.png (two scenarios side by side).
-Name shots to take only those: ``python tools/screenshots.py welcome``.
+docs/screenshots/scenario-compare.png and scenario-compare-zh.png (two scenarios side by side) and
+docs/screenshots/workload-serving{,-zh}.png with workload-serving-window{,-zh}.png (the workload dialog of a
+serving workload stating prefill not chunked and the fused GEMM + all-reduce, and the window's results panel).
+Name shots to take only those: ``python tools/screenshots.py welcome``; GPUPLANNER_SCREENSHOTS=DIR writes them to
+DIR instead of docs/screenshots (a look at a change without touching the committed images).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
@@ -28,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from PySide6.QtCore import QPointF, QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from gpuplanner.commands import AddRows  # noqa: E402
+from gpuplanner.commands import AddRows, SetFields  # noqa: E402
 from gpuplanner.model import Project, Workload  # noqa: E402
 from gpuplanner.storage import save_project  # noqa: E402
 from gpuplanner.topology.generators import generate  # noqa: E402
@@ -38,7 +42,7 @@ from gpuplanner.ui.document import Document  # noqa: E402
 from gpuplanner.ui.main_window import MainWindow  # noqa: E402
 from gpuplanner.ui.welcome import WelcomeDialog  # noqa: E402
 
-OUT = ROOT / "docs" / "screenshots"
+OUT = Path(os.environ.get("GPUPLANNER_SCREENSHOTS") or ROOT / "docs" / "screenshots")
 SIZE = (1600, 1000)
 
 
@@ -280,7 +284,41 @@ def shot_scenarios(app: QApplication, tmp: Path) -> None:
             i18n.set_language("en")
 
 
+def shot_workload_serving(app: QApplication, tmp: Path) -> None:
+    """The workload dialog of a serving workload on the 256-GPU example (Llama 3 70B fp8 on TensorRT-LLM's KV
+    rule, 2,000 users, prefill not chunked, the GEMM + all-reduce fused: the two check boxes), and the window
+    whose results panel says the settings; in English and in Chinese."""
+    from gpuplanner.ui import i18n
+    from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog
+
+    for lang, suffix in (("en", ""), ("zh", "-zh")):
+        i18n.set_language(lang)
+        try:
+            w, _rack = window_256(app, tmp)
+            p = w.doc.project
+            for old in list(p.tables["workloads"].values()):
+                w.doc.push(SetFields(p, "workloads", old.id, active=False))
+            wl = Workload(id=p.new_id("workloads"), name="chat", kind="inference", model_id="llama3-70b",
+                          precision="fp8", prompt_len=1024, output_len=256, users=2000, ttft_target_s=1.0,
+                          tpot_target_s=0.05, serving_mode="aggregated", serving_stack="trtllm",
+                          chunked_prefill=False, gemm_allreduce_fusion=True)  # fmt: skip
+            w.doc.push(AddRows("workloads", [wl]))
+            settle(app, w, 1.0)
+            w.grab().save(str(OUT / f"workload-serving-window{suffix}.png"))
+            dlg = WorkloadDialog(w.doc, w)
+            dlg.resize(1250, 900)
+            dlg.show()
+            settle(app, w, 0.5)
+            dlg.grab().save(str(OUT / f"workload-serving{suffix}.png"))
+            dlg.close()
+            w.doc.undo_stack.setClean()
+            w.close()
+        finally:
+            i18n.set_language("en")
+
+
 SHOTS = {
+    "workload-serving": shot_workload_serving,
     "advisor": shot_advisor,
     "advisor-serving": shot_advisor_serving,
     "scenarios": shot_scenarios,
@@ -304,7 +342,7 @@ def main() -> None:
     for name in sys.argv[1:] or list(SHOTS):
         SHOTS[name](app, tmp)
     for f in sorted(OUT.glob("*.png")):
-        print(f.relative_to(ROOT))
+        print(f.relative_to(ROOT) if f.is_relative_to(ROOT) else f)
 
 
 if __name__ == "__main__":

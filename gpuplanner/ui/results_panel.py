@@ -225,7 +225,10 @@ class ResultsPanel(QWidget):
             said.append(self.tr("prefill not chunked"))
         if d.get("gemm_allreduce_fusion"):
             said.append(self.tr("all-reduce fused into the GEMM"))
-        return " (" + "; ".join(said) + ")" if said else ""
+        if not said:
+            return ""
+        # the brackets and the separator in the UI's language (full-width in Chinese)
+        return self.tr(" ({settings})").format(settings=self.tr("; ").join(said))
 
     def _limit_lines(self, res: Results) -> list[str]:
         names = {

@@ -2143,6 +2143,14 @@ The current project is unchanged.</source>
         <translation>全归约与 GEMM 融合</translation>
     </message>
     <message>
+        <source> ({settings})</source>
+        <translation>（{settings}）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
         <source>IT power, kW (with the design margin)</source>
         <translation>IT 功率（kW，含设计余量）</translation>
     </message>
