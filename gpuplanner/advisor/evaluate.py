@@ -220,16 +220,13 @@ def _capacity(
         "fits": plan.fits,
         "refusal": refusal or plan.refusal,
     }
-    for name in (
-        "kv_fraction",
-        "max_seqs",
-        "max_batched_tokens",
-    ):  # stated (estimate's JSON names them then too)
+    # the settings stated, as estimate's JSON names them: a count or share when set, a yes/no when not the default
+    for name in ("kv_fraction", "max_seqs", "max_batched_tokens"):
         if getattr(setup, name) is not None:
             out[name] = getattr(setup, name)
-    if not setup.chunked_prefill:  # stated (--no-chunked-prefill)
+    if not setup.chunked_prefill:  # --no-chunked-prefill
         out["chunked_prefill"] = False
-    if setup.gemm_allreduce_fusion:  # stated (--gemm-allreduce-fusion)
+    if setup.gemm_allreduce_fusion:  # --gemm-allreduce-fusion
         out["gemm_allreduce_fusion"] = True
     return out
 
