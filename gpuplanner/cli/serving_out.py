@@ -97,7 +97,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") -> int:
-    from gpuplanner.engine.perf import InferenceConfig, estimate_inference
     from gpuplanner.engine.perf.request import default_kv_bytes, kv_precision_of
     from gpuplanner.engine.perf.serving import ServingSetup, plan_serving
     from gpuplanner.engine.perf.serving_worker import PRECISION_BYTES  # fp4: NVFP4, 0.5 + 1/16 bytes
@@ -115,20 +114,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
             field="--tp",
             value=tp,
         )
-    static = estimate_inference(
-        shape,
-        InferenceConfig(
-            batch=args.batch,
-            prompt_len=args.prompt,
-            output_len=args.output,
-            tp=tp,
-            kv_precision_bytes=kv_bytes,
-            weight_precision_bytes=PRECISION_BYTES[args.precision],
-            weight_precision=args.precision,
-        ),
-        cluster,
-        args.gpus,
-    )
+    static, static_tp = _static(args, shape, cluster, kv_bytes, PRECISION_BYTES[args.precision])
     dist = None
     if args.prompt_dataset:
         from gpuplanner.engine.perf.serving_prompts import prompt_lengths
@@ -164,6 +150,10 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         objective=args.capacity_in,
     )
     data = {k: v for k, v in dataclasses.asdict(static).items()}
+    data["tp"] = static_tp  # the static batch's layout: --tp, or the smallest that holds it (tp_searched)
+    data["tp_searched"] = args.tp is None
+    if not static.fits:  # no throughput for a layout that does not hold the batch: the memory and the refusal
+        data.update(dict.fromkeys(_STATIC_FIGURES))
     data["precision"] = args.precision
     data["serving_stack"] = args.serving_stack
     if args.kv_fraction is not None:
@@ -189,8 +179,48 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
     if args.json:
         print_json(data)
     else:
-        _print_text(static, plan, args, tp, data["serving_ranges"], shape, scenario, lang)
+        _print_text(static, plan, args, static_tp, data["serving_ranges"], shape, scenario, lang)
     return 0 if static.fits or plan.fits else EXIT_BAD_INPUT
+
+
+# the static batch's figures that only a layout holding the batch has (null in the JSON when it does not fit)
+_STATIC_FIGURES = (
+    "decode_tokens_per_s",
+    "decode_step_s",
+    "ttft_s",
+    "cluster_tokens_per_s",
+    "replicas",
+    "bound",
+)
+
+
+def _static(args: argparse.Namespace, shape, cluster, kv_bytes: int, weight_bytes: float):
+    """The static batch and its TP: `--tp`, or without one the smallest TP a serving engine accepts (within
+    `--gpus`) whose GPUs hold the batch, as the serving search takes the layouts that fit; when none does, the
+    largest tried, for its refusal (the memory needed against what is usable)."""
+    from gpuplanner.engine.perf import InferenceConfig, estimate_inference
+    from gpuplanner.engine.perf.serving import tp_candidates
+
+    def at(tp: int):
+        cfg = InferenceConfig(
+            batch=args.batch,
+            prompt_len=args.prompt,
+            output_len=args.output,
+            tp=tp,
+            kv_precision_bytes=kv_bytes,
+            weight_precision_bytes=weight_bytes,
+            weight_precision=args.precision,
+        )
+        return estimate_inference(shape, cfg, cluster, args.gpus)
+
+    if args.tp:
+        return at(args.tp), args.tp
+    tps = [t for t in tp_candidates(shape, cluster) if not args.gpus or t <= args.gpus] or [1]
+    for tp in tps:
+        est = at(tp)
+        if est.fits:
+            break
+    return est, tp
 
 
 # the positive counts --max-seqs and --max-batched-tokens: (the option, the refusal's message id)
@@ -216,33 +246,38 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
         return text.render(msg_id, lang, **values)
 
     m = static.memory
-    print(say("perf.inf.static", batch=args.batch, precision=args.precision, tp=tp))
-    pairs = [
-        ("perf.inf.decode_tokens_per_s", f"{static.decode_tokens_per_s:,.1f}"),
-        ("perf.inf.decode_step_s", say("perf.inf.ms", ms=static.decode_step_s * 1e3)),
-        ("perf.inf.ttft_s", say("perf.inf.seconds", s=static.ttft_s)),
-        ("perf.inf.cluster_tokens_per_s", f"{static.cluster_tokens_per_s:,.1f}"),
-        ("perf.inf.replicas", str(static.replicas)),
-        (
-            "perf.inf.memory",
-            say(
-                "perf.inf.memory_value",
-                weights=m["weights_gb"],
-                kv=m["kv_cache_gb"],
-                workspace=m["workspace_gb"],
-                total=m["total_gb"],
-                usable=m["usable_gb"],
-            ),
-        ),
-        ("perf.inf.fits", say("col.yes" if static.fits else "col.no")),
-        ("perf.inf.bound", text.word("inference_bound", static.bound, lang)),
-    ]
-    if not static.fits:
+    if args.tp:
+        head = "perf.inf.static"
+    else:  # the smallest TP that holds the batch, or none up to the largest tried
+        head = "perf.inf.static_searched" if static.fits else "perf.inf.static_none"
+    print(say(head, batch=args.batch, precision=args.precision, tp=tp))
+    memory = say(
+        "perf.inf.memory_value",
+        weights=m["weights_gb"],
+        kv=m["kv_cache_gb"],
+        workspace=m["workspace_gb"],
+        total=m["total_gb"],
+        usable=m["usable_gb"],
+    )
+    if static.fits:
+        pairs = [
+            ("perf.inf.decode_tokens_per_s", f"{static.decode_tokens_per_s:,.1f}"),
+            ("perf.inf.decode_step_s", say("perf.inf.ms", ms=static.decode_step_s * 1e3)),
+            ("perf.inf.ttft_s", say("perf.inf.seconds", s=static.ttft_s)),
+            ("perf.inf.cluster_tokens_per_s", f"{static.cluster_tokens_per_s:,.1f}"),
+            ("perf.inf.replicas", str(static.replicas)),
+            ("perf.inf.memory", memory),
+            ("perf.inf.fits", say("col.yes")),
+            ("perf.inf.bound", text.word("inference_bound", static.bound, lang)),
+        ]
+    else:  # no throughput for a layout that does not hold the batch: the memory and why
         cfg = InferenceConfig(batch=args.batch, prompt_len=args.prompt, output_len=args.output, tp=tp)
         why = refusal_msg(m, cfg)
-        pairs.append(
-            ("perf.inf.refusal", why.render(lang) if why.render("en") == static.refusal else static.refusal)
-        )
+        pairs = [
+            ("perf.inf.memory", memory),
+            ("perf.inf.fits", say("col.no")),
+            ("perf.inf.refusal", why.render(lang) if why.render("en") == static.refusal else static.refusal),
+        ]
     print_pairs([(say(k), v) for k, v in pairs])
     print(
         settings_line(

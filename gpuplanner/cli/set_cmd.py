@@ -6,10 +6,10 @@ Keys:
   name, customer, consultant, currency, exchange_rate, language        the project
   site.FIELD (any Site field), it_kw, utility_kw, margin (0.2 or 20%), budget (= budget_capex),
   budget_tco, region (ISO code), positions (24x40kW-air,8x120kW-liquid)  the site
-  phase.NAME.FIELD        order, description, scheduler (the phase is created when new)
+  phase.NAME.FIELD        order, description, scheduler (the phase is created when new, and `set` says so)
   partition.NAME.servers  a glob of device names put in the partition (train-node-*)
   partition.NAME.phase    the phase (name or id) of the partition's servers, their racks and links
-  workload.NAME.FIELD     any Workload field; `model` = model_id (the workload is created when new)
+  workload.NAME.FIELD     any Workload field; `model` = model_id (created when new, and `set` says so)
   goal=FILE               the design goal from a YAML/JSON goal file (as `advise --goal`); goal=none clears it
   goal.FIELD              any goal field (kind, model_id, total_tokens, deadline_days, facility_kw_max,
                           rack_kw_max, racks_max, capex_usd_max, vendors, region, …; 0 = no limit, lists
@@ -25,9 +25,9 @@ import re
 import typing
 from typing import Any
 
-from gpuplanner.cli.common import print_json
+from gpuplanner.cli.common import output_language, print_json
 from gpuplanner.core.errors import ValidationError
-from gpuplanner.text import Msg
+from gpuplanner.text import Msg, render
 
 PROJECT_ALIASES = {
     "name": "name",
@@ -111,6 +111,9 @@ class _Edits:
         self.serving_rows: set[str] = (
             set()
         )  # workloads whose serving settings are checked once all edits are in
+        self.created: list[
+            tuple[str, str]
+        ] = []  # (table, name) of the rows a new name made: said in the output
 
     def run(self, cmd) -> None:
         cmd.apply(self.project)
@@ -167,6 +170,7 @@ def _phase(ed: _Edits, name: str, fname: str, value: str, key: str) -> None:
     if row is None:
         row = Phase(id=ed.project.new_id("phases"), name=name, order=len(phases) + 1)
         ed.add("phases", row)
+        ed.created.append(("phases", name))
     ed.set_fields("phases", row.id, **{fname: coerce(row, fname, value, key)})
 
 
@@ -208,6 +212,7 @@ def _workload(ed: _Edits, name: str, fname: str, value: str, key: str) -> None:
     if row is None:
         row = Workload(id=p.new_id("workloads"), name=name)
         ed.add("workloads", row)
+        ed.created.append(("workloads", name))
     fname = "model_id" if fname == "model" else fname
     v = coerce(row, fname, value, key)
     if fname == "model_id" and v:
@@ -353,9 +358,13 @@ def _cmd_set(args: argparse.Namespace) -> int:
         raise
     save_project(project, args.file)
     if args.json:
-        print_json({"file": args.file, "edits": len(ed.done), "settings": dict(pairs)})
+        created = [{"table": t, "name": n} for t, n in ed.created]
+        print_json({"file": args.file, "edits": len(ed.done), "settings": dict(pairs), "created": created})
     else:
-        print(f"{args.file}: {len(pairs)} {'setting' if len(pairs) == 1 else 'settings'} applied")
+        lang = output_language(args)
+        for table, name in ed.created:  # a new name makes a row: a typo in an existing name shows here
+            print(render(f"cli.set.created_{table.removesuffix('s')}", lang, name=name))
+        print(render("cli.set.applied", lang, file=args.file, n=len(pairs)))
     return 0
 
 

@@ -96,7 +96,9 @@ class Selection:
 def find_scenario(project: Project, name: str) -> Scenario:
     sc = next((s for s in project.rows_of(Scenario).values() if s.name == name or s.id == name), None)
     if sc is None:
-        names = ", ".join(s.name for s in project.rows_of(Scenario).values()) or "none"
+        names = [
+            s.name for s in project.rows_of(Scenario).values()
+        ]  # none: the message says so in its language
         raise ValidationError(
             text.Msg("error.no_scenario", {"name": name, "names": names}), field="scenario", value=name
         )
@@ -129,7 +131,7 @@ def find_phase(project: Project, phase: str | Phase) -> Phase:
         (p for p in project.rows_of(Phase).values() if p.name == phase), None
     )
     if row is None:
-        names = ", ".join(p.name for p in project.rows_of(Phase).values()) or "none"
+        names = [p.name for p in project.rows_of(Phase).values()]  # none: the message says so in its language
         raise ValidationError(
             text.Msg("error.no_phase", {"name": phase, "names": names}), field="phase", value=phase
         )

@@ -59,6 +59,14 @@ ESTIMATE: dict[str, tuple[str, str]] = {
         "static batch of {batch} ({precision}, TP{tp}):",
         "静态批次 {batch} 条请求（{precision}，TP{tp}）：",
     ),
+    "perf.inf.static_searched": (
+        "static batch of {batch} ({precision}, TP{tp}, the smallest tensor-parallel size that holds it):",
+        "静态批次 {batch} 条请求（{precision}，TP{tp}，能放下它的最小张量并行规模）：",
+    ),
+    "perf.inf.static_none": (
+        "static batch of {batch} ({precision}): no tensor-parallel size up to TP{tp} holds it; at TP{tp}:",
+        "静态批次 {batch} 条请求（{precision}）：张量并行规模直到 TP{tp} 都放不下；TP{tp} 时：",
+    ),
     "perf.inf.decode_tokens_per_s": ("decode tokens/s, one replica", "单副本解码吞吐（tokens/s）"),
     "perf.inf.decode_step_s": ("decode step", "解码步时间"),
     "perf.inf.ttft_s": ("time to first token (TTFT)", "首token延迟（TTFT）"),

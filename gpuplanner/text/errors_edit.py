@@ -23,6 +23,10 @@ ERRORS_EDIT: dict[str, tuple[str, str]] = {
         "partition.NAME.servers 或 partition.NAME.phase",
     ),
     "error.set.see_help": ("see `gpuplanner set --help`", "见 `gpuplanner set --help`"),
+    # what `set` prints: a name it did not find is a new row (a typo shows here)
+    "cli.set.applied": ("{file}: {n} {n|setting|settings} applied", "{file}：已应用 {n} 项设置"),
+    "cli.set.created_workload": ("created workload '{name}'", "已新建工作负载“{name}”"),
+    "cli.set.created_phase": ("created phase '{name}'", "已新建阶段“{name}”"),
     "error.catalog.unknown_kind": ("unknown kind '{kind}'", "没有名为“{kind}”的目录类别"),
     "error.set.not_number": ("{key}: '{text}' is not a number", "{key}：“{text}”不是数字"),
     "error.set.not_whole": ("{key}: '{text}' is not a whole number", "{key}：“{text}”不是整数"),

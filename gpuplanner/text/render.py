@@ -12,7 +12,8 @@ Template syntax (``str.format`` plus two additions, the same in both languages):
 - A parameter that is a :class:`Msg` (a message id with its own parameters) is rendered in the same language,
   so a sentence can quote another one (a phase finding naming the finding that blocks growth); a
   :class:`Named` one (a name written out in each language: a catalog entry's) shows that language's name. A
-  list holding such values (the names of several entries) is joined with the language's list separator.
+  list holding such values or plain names (the names of several entries) is joined with the language's list
+  separator; an empty one is the language's word for none.
 """
 
 from __future__ import annotations
@@ -118,9 +119,12 @@ def fill(text: str, lang: str, params: Mapping[str, Any], show: Callable[[Any], 
     for k, v in params.items():
         if isinstance(v, Msg):
             values[k] = v.render(lang)
-        elif isinstance(v, list | tuple) and any(isinstance(x, Msg) for x in v):  # names: "、" in Chinese
+        elif isinstance(v, list | tuple) and all(
+            isinstance(x, Msg | str) for x in v
+        ):  # names: "、" in Chinese
             sep = template("word.separator.list", lang) or ", "
-            values[k] = sep.join(x.render(lang) if isinstance(x, Msg) else str(x) for x in v)
+            joined = sep.join(x.render(lang) if isinstance(x, Msg) else x for x in v)
+            values[k] = joined if v else template("word.list.none", lang)  # no names: "none" / 无
         else:
             values[k] = show(v) if show is not None else v
     try:

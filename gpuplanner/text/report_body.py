@@ -289,6 +289,10 @@ BODY: dict[str, tuple[str, str]] = {
     "col_as_of": ("As of", "日期"),
     "same_source": ("as the entry", "同条目"),
     "project_input": ("project input", "项目输入"),
+    "asm_suggested": (
+        "{value} (suggested; not applied: this project's input is {project})",
+        "{value}（建议值，未采用：本项目输入为 {project}）",
+    ),
     "price_value": ("{price} USD {unit}", "{unit} {price} 美元"),
     "price_each": ("each", "每个"),
     "price_per_m": ("per metre", "每米"),

@@ -6,6 +6,7 @@ A Chinese measure word that belongs to the noun is part of the word ("个并发�
 WORDS: dict[str, tuple[str, str]] = {
     "word.separator.alternatives": (" / ", "/"),
     "word.separator.list": (", ", "、"),
+    "word.list.none": ("none", "无"),  # an empty list of names
     # device kinds (engine/compiled.py KIND_CODES)
     "word.device_kind.server": ("server", "服务器"),
     "word.device_kind.switch": ("switch", "交换机"),

@@ -45,9 +45,9 @@ COMMANDS = {
     # a stated KV-cache share, said after the stack in the settings line
     "inference_kv": ["estimate", "--inference", "--model", "llama3-70b", *H100, "--gpus", "8", "--ttft", "1",
                      "--tpot", "0.05", "--serving-stack", "trtllm", "--kv-fraction", "0.85"],
-    # a static batch that does not fit, served disaggregated
+    # a static batch that does not fit (1024 sequences: no TP up to 8 holds their KV cache), served disaggregated
     "inference_refusal": ["estimate", "--inference", "--model", "llama3-70b", *H100, "--rate", "50", "--ttft",
-                          "1", "--serving", "disaggregated"],
+                          "1", "--serving", "disaggregated", "--batch", "1024"],
     "validate": ["validate"],
     "validate_inference": ["validate", "--inference"],
 }  # fmt: skip

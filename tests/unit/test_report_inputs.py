@@ -83,3 +83,32 @@ def test_site_and_cost_values_are_in_the_reports_language():
     assert words(fallback, "zh").startswith("开放式风冷 (每柜最高 kW: 10, 液冷比例: 0, 典型 PUE: 1.58")
     for site_value, zh in (("temperate", "温和"), ("colocation", "托管机房"), ("on_demand", "按需")):
         assert words(site_value, "zh") == zh
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_suggested_input_the_project_did_not_enter_is_not_shown_as_applied(lang):
+    """cost insurance_pct_per_year (0.5 %) suggests a value for the optional site field of that name (default 0):
+    beside a project input of 0 the appendix says it is a suggestion not applied, with the project's value; when
+    the project entered it, the value alone."""
+    from types import SimpleNamespace
+
+    from gpuplanner.reports.sections.assumptions import assumed_value
+
+    def ctx(site: Site) -> SimpleNamespace:
+        return SimpleNamespace(
+            project=SimpleNamespace(site=site), lang=lang, t=lambda k, **p: i18n.tr(k, lang, **p)
+        )
+
+    value = yaml.safe_load((ROOT / "catalogs" / "assumptions" / "cost.yaml").read_text(encoding="utf-8"))[
+        "entries"
+    ]["insurance_pct_per_year"]["value"]
+    assert value == 0.5 and Site().insurance_pct_per_year == 0
+    shown = assumed_value(ctx(Site()), "insurance_pct_per_year", value)
+    expected = {
+        "en": "0.5 (suggested; not applied: this project's input is 0)",
+        "zh": "0.5（建议值，未采用：本项目输入为 0）",
+    }
+    assert shown == expected[lang]
+    assert assumed_value(ctx(Site(insurance_pct_per_year=0.5)), "insurance_pct_per_year", value) == "0.5"
+    assert assumed_value(ctx(Site()), "staff_min_fte", Site().staff_min_fte) == words(Site().staff_min_fte)
+    assert assumed_value(ctx(Site()), "gpu_price_share", 0.7) == "0.7"  # not a project input: the value alone

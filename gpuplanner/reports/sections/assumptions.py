@@ -102,11 +102,22 @@ def site_table(ctx: ReportContext) -> Flowable:
     return ctx.table(_headers(ctx), rows, WIDTHS, text_cols=(0, 1, 2))
 
 
+def assumed_value(ctx: ReportContext, name: str, value: Any) -> str:
+    """An assumption's value as the appendix shows it: an assumption that suggests a project input (a site field
+    of the same name, such as insurance_pct_per_year) says, when the project entered another value, that it is a
+    suggestion the plan does not apply, and the project's value beside it."""
+    site = ctx.project.site
+    shown = words(value, ctx.lang)
+    if name == "id" or not hasattr(site, name) or getattr(site, name) == value:
+        return shown
+    return ctx.t("asm_suggested", value=shown, project=words(getattr(site, name), ctx.lang))
+
+
 def area_table(ctx: ReportContext, entries: dict[str, dict[str, Any]]) -> Flowable:
     rows = [
         [
             ctx.t(f"aname_{name}") if i18n.has(f"aname_{name}") else name.replace("_", " "),
-            words(e.get("value"), ctx.lang),
+            assumed_value(ctx, name, e.get("value")),
             str(e.get("source", "")),
             _date(e.get("as_of", ""), bool(e.get("estimate"))),
         ]

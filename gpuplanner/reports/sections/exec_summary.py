@@ -11,6 +11,7 @@ import numpy as np
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
+from gpuplanner.catalog.names import local_name
 from gpuplanner.engine.compiled import KIND_CODES
 from gpuplanner.reports import fmt, i18n
 from gpuplanner.reports.context import ReportContext
@@ -26,12 +27,15 @@ TIER_ORDER = ("leaf", "spine", "core", "storage-switch", "management")
 
 
 def _by_type(ctx: ReportContext, kind: str) -> list[tuple[str, int]]:
+    """The device types of ``kind`` with their counts, most first, each named in the report's language as the
+    bill of materials names it (catalog.names; without the figures: the summary gives the count)."""
     c = ctx.results.compiled
     sel = np.flatnonzero(c.devices.kind == KIND_CODES[kind])
     counts = Counter(c.devices.type_ids[i] for i in sel.tolist())
-    cat = ctx.project.catalog.entries
+    catalog = ctx.project.catalog
+    cat = catalog.entries
     return [
-        ((cat[t].name if t in cat else t).split(" — ")[0], n)
+        ((local_name(cat[t], catalog, ctx.lang, with_figures=False) if t in cat else t).split(" — ")[0], n)
         for t, n in sorted(counts.items(), key=lambda kv: -kv[1])
     ]
 
