@@ -160,10 +160,10 @@ def _random_cases(k: int):
 def test_the_closed_form_matches_a_simulation_of_the_v0_scheduler(shape, tp, prompts, out, budget, load):
     """Mean TPOT and decode batch within 5 %, mean TTFT within 6 %, at 30–90 % of the replica's capacity (found:
     TPOT −3.4 … +4.1 %, batch −4.5 … +2.9 %, TTFT −4.6 … −0.6 %; without the request-weighting term of the TPOT,
-    serving_unchunked's module doc, the TPOT was 3–7 % low). The p99 TPOT over requests is low against the
-    simulation (−18 … −2 %: the intervals between a request's tokens are correlated through the decode batch, which
-    the closed form leaves out), so it is checked to stay within −25 % … +10 %: a known optimism, said in
-    docs/notes/s12-nochunk.md."""
+    serving_unchunked's module doc, the TPOT was 3–7 % low). The p99 TPOT over requests within ±8 % (found here
+    −5.5 … +7.1 % over seeds 5–7, test below; −7.6 … +7.1 % on 16 setups × 3 seeds, docs/notes/s12-tpot99.md):
+    the intervals between a request's tokens coupled through the decode batch (a linear model of the interval
+    sequence, serving_unchunked's module doc). Without that coupling the p99 was −22 … 0 % (bar −25 … +10 %)."""
     dist = prompt_lengths(prompts) if isinstance(prompts, str) else PromptLengths((prompts,), (1.0,))
     setup = _setup(dist, out, budget, tpot_percentile=99)
     w = worker(shape, H200, setup, tp, 1, None, serving_assumptions())
@@ -177,7 +177,23 @@ def test_the_closed_form_matches_a_simulation_of_the_v0_scheduler(shape, tp, pro
     assert float(op.decode_batch[0]) == pytest.approx(batch, rel=0.05)
     assert float(op.ttft_s[0]) == pytest.approx(float(np.mean(ttft)), rel=0.06)
     p99 = float(np.quantile(tpot, 0.99))
-    assert 0.75 * p99 <= float(op.tpot_target_s[0]) <= 1.10 * p99
+    assert 0.92 * p99 <= float(op.tpot_target_s[0]) <= 1.08 * p99
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+@pytest.mark.parametrize(("shape", "tp", "prompts", "out", "budget", "load"), _CASES + _random_cases(4))
+def test_the_p99_tpot_holds_on_other_seeds(shape, tp, prompts, out, budget, load, seed):
+    """The p99 TPOT against the simulation on two more seeds (the simulation's own p99 moves by up to 9 % from
+    seed to seed at 30,000 requests: the decode batch swings slowly): within ±8 % on each."""
+    dist = prompt_lengths(prompts) if isinstance(prompts, str) else PromptLengths((prompts,), (1.0,))
+    setup = _setup(dist, out, budget, tpot_percentile=99)
+    w = worker(shape, H200, setup, tp, 1, None, serving_assumptions())
+    lam = load * max_rate(w, setup)[0]
+    op = steady_state(w, setup, [lam])
+    attn = _attn(shape, tp, dist) if isinstance(prompts, str) else (0.0, 0.0)
+    _, tpot, _ = simulate(w, dist, out, lam, 30_000, seed, attn)
+    p99 = float(np.quantile(tpot, 0.99))
+    assert 0.92 * p99 <= float(op.tpot_target_s[0]) <= 1.08 * p99
 
 
 @pytest.mark.parametrize(
