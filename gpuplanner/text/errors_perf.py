@@ -277,12 +277,6 @@ ERRORS_PERF: dict[str, tuple[str, str]] = {
         "(got {value})",
         "gemm_allreduce_fusion（张量并行的每次全归约与其前面的 GEMM 融合）必须为 true 或 false（当前为 {value}）",
     ),
-    "error.scheduler_steps": (
-        "scheduler_steps (decode steps per scheduler call, vLLM --num-scheduler-steps) must be a whole number of at "
-        "least 1, and above 1 only with chunked_prefill false (got {value})",
-        "scheduler_steps（每次调度的解码步数，vLLM --num-scheduler-steps）必须是不小于 1 的整数，且仅在 chunked_prefill "
-        "为 false 时可大于 1（当前为 {value}）",
-    ),
     "error.max_seqs": (
         "max_seqs (the most sequences one replica runs at once) must be a whole number of at least 1 (got {value})",
         "max_seqs（单个副本同时运行的最大序列数）必须是不小于 1 的整数（当前为 {value}）",

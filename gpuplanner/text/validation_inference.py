@@ -23,10 +23,6 @@ VALIDATION_INFERENCE: dict[str, tuple[str, str]] = {
         "a row that states max_batched_tokens quotes where its source sets it (max_batched_tokens_source)",
         "给出 max_batched_tokens 的行须以 max_batched_tokens_source 引用其来源中的设置",
     ),
-    "error.valinf_scheduler_steps_source": (
-        "a row that states scheduler_steps quotes where its source sets it (scheduler_steps_source)",
-        "给出 scheduler_steps 的行须以 scheduler_steps_source 引用其来源中的设置",
-    ),
     "error.valinf_chunked_prefill_source": (
         "a row that states chunked_prefill quotes where its source sets it (chunked_prefill_source)",
         "给出 chunked_prefill 的行须以 chunked_prefill_source 引用其来源中的设置",

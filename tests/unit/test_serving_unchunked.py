@@ -53,22 +53,16 @@ def _attn(shape: ModelShape, tp: int, dist: PromptLengths) -> tuple[float, float
     return pair, float((p * (p + 1) / 2) @ q) / float(p @ q)
 
 
-def simulate(
-    w, dist: PromptLengths, out: int, rate: float, n: int, seed: int, attn=(0.0, 0.0), cap=None, steps=1
-):
+def simulate(w, dist: PromptLengths, out: int, rate: float, n: int, seed: int, attn=(0.0, 0.0), cap=None):
     """vLLM V0 without chunked prefill (module doc): per request (TTFT, TPOT), and the time-mean number of
     sequences decoding, between the first and the last tenth of the arrivals. rate None: every request waiting
-    at the start (MLPerf Offline); cap: the most sequences running at once (max_num_seqs); steps: decode steps
-    per scheduler call (multi-step, --num-scheduler-steps: the scheduler runs only between windows of `steps`
-    decode steps of the batch it froze; a sequence that finishes inside a window keeps its slot, computed and
-    discarded, to the window's end)."""
+    at the start (MLPerf Offline); cap: the most sequences running at once (max_num_seqs)."""
     rng = np.random.default_rng(seed)
     arrive = np.cumsum(rng.exponential(1.0 / rate, n)) if rate else np.zeros(n)
     cap = cap or n
-    # Offline (and multi-step): output lengths drawn around the mean (uniform O/2 … 3O/2), as a dataset's are; a
-    # single length would finish a whole cohort in one step and keep the run in lockstep
-    spread = not rate or steps > 1
-    outs = rng.integers(out // 2, 3 * out // 2 + 1, n) if spread else np.full(n, out)
+    # Offline: output lengths drawn around the mean (uniform O/2 … 3O/2), as a dataset's are; a single length
+    # would finish a whole cohort in one step and keep the run in lockstep
+    outs = rng.integers(out // 2, 3 * out // 2 + 1, n) if not rate else np.full(n, out)
     lengths = rng.choice(dist.p, size=n, p=dist.w)
     pair, keys = attn
     ttft, first, tpot = np.full(n, np.nan), np.zeros(n), np.full(n, np.nan)
@@ -103,16 +97,17 @@ def simulate(
             continue
         if running:
             dt = float(w.step_s(len(running), 0.0))
-            for _ in range(steps):  # the window: the same batch, finished sequences included
-                if t0 <= t < t1:
-                    area += len(running) * dt
-                t += dt
-                for i in running:
-                    if left[i] > 0:
-                        left[i] -= 1
-                        if left[i] == 0:
-                            tpot[i] = (t - first[i]) / (outs[i] - 1)
-            running = [i for i in running if left[i] > 0]
+            if t0 <= t < t1:
+                area += len(running) * dt
+            t += dt
+            keep = []
+            for i in running:
+                left[i] -= 1
+                if left[i] == 0:
+                    tpot[i] = (t - first[i]) / (outs[i] - 1)
+                else:
+                    keep.append(i)
+            running = keep
             continue
         t = max(t, arrive[queued])  # idle until the next arrival (nothing decoding)
     k = slice(n // 10, n - n // 5)  # requests that arrived in the window and finished before the drain
@@ -293,74 +288,3 @@ def test_at_a_fixed_concurrency_littles_law_holds_unchunked():
             w, dataclasses.replace(setup, chunked_prefill=True, max_batched_tokens=None), op.rate_per_s
         ).ttft_s[0]
     )
-
-
-_MULTI = [
-    # (shape, tp, prompts, output, budget, share of the capacity, decode steps per scheduler call)
-    (LLAMA2_70, 1, "mlperf-llama2-70b", 300, 40960, 0.5, 8),
-    (LLAMA2_70, 1, "mlperf-llama2-70b", 300, 40960, 0.85, 11),
-    (LLAMA2_70, 2, 600.0, 150, 4096, 0.7, 4),
-    (MIXTRAL, 1, "mlperf-mixtral-8x7b", 145, 32000, 0.6, 9),
-]
-
-
-@pytest.mark.parametrize(("shape", "tp", "prompts", "out", "budget", "load", "k"), _MULTI)
-def test_multi_step_scheduling_matches_a_simulation_of_its_windows(shape, tp, prompts, out, budget, load, k):
-    """vLLM V0 multi-step (--num-scheduler-steps k, the AMD MLPerf configs' 7–11): the scheduler runs only between
-    windows of k decode steps of a frozen batch, so a prompt waits for the window in progress to end and a
-    sequence that finishes inside a window holds its slot to the window's end. The closed form (decode calls of
-    k steps in the chain, (k − 1)/2 held slots per request in the mean) against the simulation: mean TPOT and
-    decode batch within 5 %, mean TTFT within 6 %, p99 TPOT within ±8 % (as the single-step bars)."""
-    dist = prompt_lengths(prompts) if isinstance(prompts, str) else PromptLengths((prompts,), (1.0,))
-    setup = _setup(dist, out, budget, tpot_percentile=99, scheduler_steps=k)
-    w = worker(shape, H200, setup, tp, 1, None, serving_assumptions())
-    lam = load * max_rate(w, setup)[0]
-    op = steady_state(w, setup, [lam])
-    attn = _attn(shape, tp, dist) if isinstance(prompts, str) else (0.0, 0.0)
-    ttft, tpot, batch = simulate(w, dist, out, lam, 30_000, 5, attn, steps=k)
-    assert float(op.tpot_s[0]) == pytest.approx(float(np.mean(tpot)), rel=0.05)
-    assert float(op.decode_batch[0]) == pytest.approx(batch, rel=0.05)
-    assert float(op.ttft_s[0]) == pytest.approx(float(np.mean(ttft)), rel=0.06)
-    p99 = float(np.quantile(tpot, 0.99))
-    assert 0.92 * p99 <= float(op.tpot_target_s[0]) <= 1.08 * p99
-
-
-@pytest.mark.parametrize(
-    ("cap", "out", "prompts", "k"), [(512, 300, "mlperf-llama2-70b", 11), (96, 150, 600.0, 8)]
-)
-def test_multi_step_at_the_cap_matches_an_offline_simulation(cap, out, prompts, k):
-    """Offline at max_num_seqs with windows of k decode steps: the prompts replacing a window's finished
-    sequences are admitted in one prefill step after it. Rate and TPOT within 3 % (as the single-step bar)."""
-    dist = prompt_lengths(prompts) if isinstance(prompts, str) else PromptLengths((prompts,), (1.0,))
-    setup = _setup(dist, out, 40960, max_seqs=cap, scheduler_steps=k)
-    w = worker(LLAMA2_70, H200, setup, 2, 1, None, serving_assumptions())
-    lam, why = max_rate(w, setup)
-    assert why == "max seqs"
-    attn = _attn(LLAMA2_70, 2, dist) if isinstance(prompts, str) else (0.0, 0.0)
-    _, tpot, rate = simulate(w, dist, out, None, 20 * cap, 3, attn, cap=cap, steps=k)
-    op = steady_state(w, setup, [lam * 0.999])
-    assert lam == pytest.approx(rate, rel=0.03)
-    assert float(op.tpot_s[0]) == pytest.approx(float(np.mean(tpot)), rel=0.03)
-
-
-@pytest.mark.parametrize("bad", [0, -1, 2.0, True, "8"])
-def test_bad_scheduler_steps_are_refused_naming_the_field(bad):
-    with pytest.raises(ValidationError) as e:
-        ServingSetup(prompt_len=222, output_len=300, chunked_prefill=False, scheduler_steps=bad)
-    assert e.value.field == "scheduler_steps"
-    with pytest.raises(ValidationError) as e2:  # multi-step with chunked prefill is not modelled
-        ServingSetup(prompt_len=222, output_len=300, scheduler_steps=8)
-    assert e2.value.field == "scheduler_steps"
-
-
-def test_windows_shorten_tpot_and_lengthen_ttft():
-    """At the same rate, windows of 8 decode steps: fewer prefill steps interleave (each reads the weights once
-    more), so the TPOT is shorter; a prompt waits for the window in progress, so the TTFT is longer."""
-    dist = prompt_lengths("mlperf-llama2-70b")
-    one = _setup(dist, 300, 40960, tpot_percentile=99)
-    eight = dataclasses.replace(one, scheduler_steps=8)
-    w = worker(LLAMA2_70, H200, one, 1, 1, None, serving_assumptions())
-    lam = 0.6 * max_rate(w, one)[0]
-    a, b = steady_state(w, one, [lam]), steady_state(w, eight, [lam])
-    assert b.tpot_s[0] < a.tpot_s[0]
-    assert b.ttft_s[0] > a.ttft_s[0]

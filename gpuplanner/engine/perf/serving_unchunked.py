@@ -53,16 +53,8 @@ Model (prompts arrive Poisson at λ per replica, mean prompt P̄, O output token
   independent intervals' mean ((z² − 1)·γ/6·sd₀, γ = the interval's skewness/√(O − 1)). Against the simulation
   the p99 is within ±8 % (−7.6 … +7.1 % on 16 setups × 3 seeds; without the coupling −22 … 0 %).
 
-Multi-step scheduling (ServingSetup.scheduler_steps k, vLLM V0 --num-scheduler-steps): the scheduler runs once
-per window of k decode steps of the batch it froze (`SequenceGroup.init_multi_step_from_lookahead_slots`: a
-decode runs num_lookahead_slots + 1 = k steps, an unchunked prefill one; `LLMEngine._has_remaining_steps`), so the
-chain's decode state is a call of k·step(B, 0) that gives each running sequence k tokens (time per token
-E[D]/(k·π_0)); a sequence that finishes inside a window keeps its slot to the window's end (the output processor
-stops appending, `MultiStepOutputProcessor`), (k − 1)/2 steps per request in the mean, in B; the TPOT percentile
-is taken over windows (a request's (O − 1)/k windows, each window's spread over its k tokens); at the cap a cycle
-is k decode steps and one prefill of the k·cap/(O − 1 + (k − 1)/2) prompts the window finished.
-Not modelled: AMD's own scheduler knobs (VLLM_LLAMA2_MLPERF_SCHED with target decode batches and the
-MIN_REQUIRE_PREFILL_QUERY gate, docs/notes/s12-amdsched.md), the max_num_seqs and KV checks
+Not modelled: AMD's own scheduler knobs (VLLM_LLAMA2_MLPERF_SCHED with target decode batches), multi-step
+scheduling (num_scheduler_steps: prefills can start only every few decode steps), the max_num_seqs and KV checks
 at admission (mean-value limits as in serving_steady), the decode batch's variation inside the chain (a at the
 mean B). Checked against a discrete-event simulation of the scheduler (tests/unit/test_serving_unchunked.py).
 """
@@ -137,17 +129,16 @@ class _Chain:
 
 
 def _g(
-    w: Worker, lam: NDArray[Any], T: NDArray[Any], osl: float, pre: NDArray[Any], K: int, k: int = 1
+    w: Worker, lam: NDArray[Any], T: NDArray[Any], osl: float, pre: NDArray[Any], K: int
 ) -> tuple[Any, ...]:
-    """The per-request TPOT implied by a guess T of it: B = λ(O − 1 + (k − 1)/2)T (Little, with the slots held to
-    the end of a k-step window), the chain with decode calls of k steps at step(B, 0) gives the time per decode
-    step E[D]/(k·π_0) and the share ψ of time in prefill steps; a request's mean TPOT is that times
-    1 + ψ/((1 − ψ)²·B) (module doc: the arrival rate's fluctuation over a request's life)."""
-    B = lam * (max(osl - 1.0, 0.0) + (k - 1) / 2.0) * T
-    a = k * np.asarray(w.step_s(B, 0.0), dtype=float)
+    """The per-request TPOT implied by a guess T of it: B = λ(O − 1)T (Little), the chain with decode steps at
+    step(B, 0) gives the time per decode step E[D]/π_0 and the share ψ of time in prefill steps; a request's mean
+    TPOT is that times 1 + ψ/((1 − ψ)²·B) (module doc: the arrival rate's fluctuation over a request's life)."""
+    B = lam * max(osl - 1.0, 0.0) * T
+    a = np.asarray(w.step_s(B, 0.0), dtype=float)
     ch = _Chain(a, lam, pre, K)
     p0 = ch.pi[:, 0]
-    t_step = np.where(p0 > 1e-12, ch.mean_step / np.maximum(k * p0, 1e-12), np.inf)
+    t_step = np.where(p0 > 1e-12, ch.mean_step / np.maximum(p0, 1e-12), np.inf)
     psi = np.clip(1.0 - p0 * a / np.maximum(ch.mean_step, 1e-300), 0.0, 1.0 - 1e-12)
     g = t_step * (1.0 + psi / ((1.0 - psi) ** 2 * np.maximum(B, 1.0)))
     return g, ch, B
@@ -163,21 +154,21 @@ def budget_prompts(w: Worker, setup: ServingSetup) -> int:
 
 def _solve(w: Worker, setup: ServingSetup, lam: NDArray[Any]) -> tuple[Any, ...]:
     """The least fixed point TPOT = g(TPOT) per rate (bisection in log T), the chain and B there."""
-    osl, k = float(setup.output_len), setup.scheduler_steps
+    osl = float(setup.output_len)
     K = budget_prompts(w, setup)
     pre = _per_step(w, min(K, M_WAIT), float(setup.prompt_len))
     lo = np.full(lam.shape, float(w.step_s(0.0, 0.0)) * 0.999)
     hi = np.full(lam.shape, 1.0e3)
-    g_hi = _g(w, lam, hi, osl, pre, K, k)[0]
+    g_hi = _g(w, lam, hi, osl, pre, K)[0]
     ok = g_hi <= hi
     for _ in range(56):
         mid = np.sqrt(lo * hi)
-        g = _g(w, lam, mid, osl, pre, K, k)[0]
+        g = _g(w, lam, mid, osl, pre, K)[0]
         below = g <= mid
         hi = np.where(below, mid, hi)
         lo = np.where(below, lo, mid)
     T = np.where(ok, hi, np.inf)
-    g, ch, B = _g(w, lam, np.where(ok, hi, 1.0), osl, pre, K, k)
+    g, ch, B = _g(w, lam, np.where(ok, hi, 1.0), osl, pre, K)
     return T, ch, B, K, pre
 
 
@@ -285,8 +276,7 @@ def _tpot_target(
     var_p = float(dist.p**2 @ dist.w) - dist.mean**2
     fixed = float(w.step_s(0.0, 0.0))
     b = float(w.step_s(0.0, float(setup.prompt_len)) - fixed) / float(setup.prompt_len)
-    k = setup.scheduler_steps  # the unit below is one decode call of k steps (a window) and its prefill steps
-    steps = max((float(setup.output_len) - 1.0) / k, 1.0)
+    steps = max(float(setup.output_len) - 1.0, 1.0)
     n = max(int(round(steps)), 1)
     a = ch.D[:, 0]
     t_step = ch.mean_step / np.maximum(ch.pi[:, 0], 1e-300)
@@ -295,7 +285,7 @@ def _tpot_target(
     ch_l = _Chain(a, lam * (1.0 + eps), pre, K)
     dt_da = (ch_a.mean_step / np.maximum(ch_a.pi[:, 0], 1e-300) - t_step) / np.maximum(a * eps, 1e-300)
     dt_dl = (ch_l.mean_step / np.maximum(ch_l.pi[:, 0], 1e-300) - t_step) / np.maximum(lam * eps, 1e-300)
-    s = k * np.asarray(w.step_s(B + 1.0, 0.0) - w.step_s(B, 0.0), dtype=float)  # the decode call per sequence
+    s = np.asarray(w.step_s(B + 1.0, 0.0) - w.step_s(B, 0.0), dtype=float)  # the decode step per sequence
     ex = np.zeros(lam.shape)
     for r in range(len(lam)):
         if not (np.isfinite(t_step[r]) and np.isfinite(dt_da[r]) and np.isfinite(dt_dl[r]) and lam[r] > 0):
@@ -316,7 +306,7 @@ def _tpot_target(
         sd = np.sqrt(v_0 + sd_b * sd_b)
         sd_0 = np.sqrt(var / steps)  # independent intervals: the skewness of their mean (Cornish–Fisher)
         skew = k3 / max(var, 1e-300) ** 1.5 / np.sqrt(steps)
-        ex[r] = (z * sd + sd_0 * (z * z - 1.0) * skew / 6.0) / k  # a window's spread over its k tokens
+        ex[r] = z * sd + sd_0 * (z * z - 1.0) * skew / 6.0
     return np.asarray(T + ex, dtype=np.float64)
 
 
@@ -330,16 +320,14 @@ def saturated(w: Worker, setup: ServingSetup) -> tuple[float, float, float] | No
     prefill; each sequence lives O − 1 cycles, so the rate is k/τ."""
     if not np.isfinite(w.max_seqs):
         return None
-    ks = setup.scheduler_steps  # a decode call of ks steps; a slot is held to its end, (ks − 1)/2 in the mean
-    cap, pbar = float(w.max_seqs), float(setup.prompt_len)
-    osl = max(float(setup.output_len) - 1.0, 1.0) + (ks - 1) / 2.0
-    k = ks * cap / osl
+    cap, osl, pbar = float(w.max_seqs), max(float(setup.output_len) - 1.0, 1.0), float(setup.prompt_len)
+    k = cap / osl
     per_step = max(1.0, float(budget_prompts(w, setup)))
     n = max(k, 1.0)
     steps = np.ceil(n / per_step)
     pre = steps * float(w.step_s(0.0, n / steps * pbar)) * min(k, 1.0)
-    tau = ks * float(w.step_s(cap, 0.0)) + pre
-    return k / tau, tau / ks, pre
+    tau = float(w.step_s(cap, 0.0)) + pre
+    return k / tau, tau, pre
 
 
 def steady_state_unchunked(w: Worker, setup: ServingSetup, rate_per_s: Any) -> Any:
@@ -367,8 +355,7 @@ def steady_state_unchunked(w: Worker, setup: ServingSetup, rate_per_s: Any) -> A
     tpot_t = np.where(finite, _tpot_target(w, setup, lam, np.where(finite, T, 0.0), B, ch, pre, K), np.inf)
     sat = saturated(w, setup)
     if sat is not None:  # where the free-running batch would pass the cap: admission at the cap (`saturated`)
-        lam_s, tau, pre_s = sat  # tau: the time per token (a cycle over its steps)
-        cyc = tau * setup.scheduler_steps
+        lam_s, tau, pre_s = sat
         at_cap = (limit == "max seqs") & (lam <= lam_s)
         if at_cap.any():
             cap = float(w.max_seqs)
@@ -376,8 +363,8 @@ def steady_state_unchunked(w: Worker, setup: ServingSetup, rate_per_s: Any) -> A
             tpot = np.where(at_cap, tau, tpot)
             # the step in progress and the prompt's own prefill step (a wait for a free slot is not added: the
             # mean-value bound of serving_steady at the cap)
-            ttft = np.where(at_cap, cyc / 2.0 + pre_s, ttft)
-            ttft_t = np.where(at_cap, cyc + pre_s, ttft_t)
+            ttft = np.where(at_cap, tau / 2.0 + pre_s, ttft)
+            ttft_t = np.where(at_cap, tau + pre_s, ttft_t)
             tpot_t = np.where(
                 at_cap, np.asarray(tpot_quantile(w, np.full_like(lam, tau), B, None), dtype=float), tpot_t
             )

@@ -84,9 +84,6 @@ class ServingSetup:
     # default) or runs whole prompts in prefill-only steps while the decodes wait (vLLM V0 with
     # enable_chunked_prefill False: serving_unchunked.py)
     chunked_prefill: bool = True
-    # decode steps per scheduler call (vLLM V0 --num-scheduler-steps, multi-step scheduling); modelled without
-    # chunked prefill only (serving_unchunked.py)
-    scheduler_steps: int = 1
     # the deployment fuses each TP all-reduce into the GEMM before it (TensorRT-LLM trtllm-build
     # --gemm_allreduce_plugin: the row-parallel GEMM reduces its output tiles through NVLink SHARP multicast memory
     # while it computes the next ones); False = a separate all-reduce after the GEMM
@@ -142,11 +139,6 @@ class ServingSetup:
                 text.Msg("error.chunked_prefill", {"value": self.chunked_prefill}),
                 field="chunked_prefill",
                 value=self.chunked_prefill,
-            )
-        v = self.scheduler_steps
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1 or (v > 1 and self.chunked_prefill):
-            raise ValidationError(
-                text.Msg("error.scheduler_steps", {"value": v}), field="scheduler_steps", value=v
             )
         if not self.chunked_prefill and self.max_batched_tokens is not None:
             longest = max(self.prompt_dist.lengths) if self.prompt_dist is not None else self.prompt_len

@@ -54,7 +54,6 @@ INFERENCE_KEYS = SHAPE_KEYS | {
     "max_seqs",
     "max_batched_tokens",
     "chunked_prefill",
-    "scheduler_steps",
     "gemm_allreduce_fusion",
 }
 # what `estimate --inference --precision` accepts (cli/estimate_cmd.py); fp4 is NVFP4 weights and activations
@@ -173,7 +172,6 @@ def _run_of(r: Any, i: int, path: str) -> InferenceRun:
         ("max_seqs", _count, "error.max_seqs", "error.valinf_max_seqs_source"),
         ("max_batched_tokens", _count, "error.max_batched_tokens", "error.valinf_max_batched_tokens_source"),
         ("chunked_prefill", _flag, "error.chunked_prefill", "error.valinf_chunked_prefill_source"),
-        ("scheduler_steps", _count, "error.scheduler_steps", "error.valinf_scheduler_steps_source"),
         (
             "gemm_allreduce_fusion",
             _flag,
@@ -268,7 +266,6 @@ def serving_plan(req: dict[str, Any], catalog: Catalog | None = None) -> Serving
         max_seqs=req.get("max_seqs"),
         max_batched_tokens=req.get("max_batched_tokens"),
         chunked_prefill=req.get("chunked_prefill", True),
-        scheduler_steps=req.get("scheduler_steps", 1),
         gemm_allreduce_fusion=req.get("gemm_allreduce_fusion", False),
     )
     shape, cluster = shape_of(req, catalog), cluster_of(req, catalog)
