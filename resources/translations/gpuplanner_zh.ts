@@ -1881,7 +1881,7 @@ The current project is unchanged.</source>
     <message numerus="yes">
         <source>%Ln GPU(s) today: {tps} tokens/s, MFU {mfu} % (red line). Layout tp={tp} pp={pp} cp={cp}.</source>
         <translation>
-            <numerusform>当前 %Ln 块 GPU：{tps} tokens/s，算力利用率 MFU {mfu} %（红线）。并行布局 tp={tp} pp={pp} cp={cp}。</numerusform>
+            <numerusform>当前 %Ln 块 GPU：{tps} token/秒，算力利用率 MFU {mfu} %（红线）。并行布局 tp={tp} pp={pp} cp={cp}。</numerusform>
         </translation>
     </message>
     <message>

@@ -51,4 +51,5 @@ def test_the_decision_summary_names_devices_in_chinese(example):
         assert not ENGLISH_WORD.search(value), (label, value)
     if "存储" in zh:  # the superpod: its storage as the bill of materials names it
         assert zh["存储"].startswith("4 台 ") and "存储系统" in zh["存储"]
+        assert zh["存储"] == "4 台 DDN AI400X2 Lustre 全闪存储系统（A³I，200GbE）"  # its copy has the name_zh
         assert en["Storage"] == "4 × DDN AI400X2 Lustre appliance (A³I), 200GbE"  # English unchanged
