@@ -179,7 +179,12 @@ def test_the_advisors_rate_is_what_estimate_inference_prints(goal: Goal, server:
         ("weights_gb", "weights_gb_per_gpu"),
     ):
         assert cap[mine] == pytest.approx(cli[theirs], rel=1e-9, abs=0), mine
-    assert cap["ttft_s"] <= goal.ttft_s_max and cap["tpot_s"] <= goal.tpot_s_max
+    # a plan whose prefill pool binds at the TTFT target sits on it: the closed-form utilisation's round trip
+    # (serving._disaggregated: rho = 2x/(1+2x), then one + rho·D/(2(1-rho)) + transfer) may land one ulp above
+    assert cap["ttft_s"] <= goal.ttft_s_max or cap["ttft_s"] == pytest.approx(
+        goal.ttft_s_max, rel=1e-12, abs=0
+    )
+    assert cap["tpot_s"] <= goal.tpot_s_max
     # the KV cache defaults as estimate's (1 byte with fp8/fp4, else 2); the stack, dataset and percentiles
     assert cap["kv_precision"] == ("fp8" if goal.precision in ("fp8", "fp4") else "bf16")
     assert cap["serving_stack"] == goal.serving_stack

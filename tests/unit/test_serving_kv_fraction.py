@@ -38,7 +38,8 @@ def test_a_stated_fraction_replaces_the_default_in_the_stacks_rule(stack, f):
     if stack == "vllm":
         kv_gb = min(usable, capacity * f) - weights_gb - workspace_gb
     else:
-        kv_gb = f * (usable - weights_gb - workspace_gb)
+        # TensorRT-LLM: a share of the device total less the memory outside torch (no allocator fragmentation)
+        kv_gb = f * (capacity - load_assumptions().number("memory_reserved_gb") - weights_gb - workspace_gb)
     kv_tok = shape.layers * 2 * shape.kv_heads * (shape.hidden // shape.heads) * 1.0
     assert w.kv_capacity_tokens == pytest.approx(kv_gb * GB / kv_tok, rel=1e-9)
     default = worker(shape, cluster, ServingSetup(2048, 512, "fp8", "fp8", serving_stack=stack), 1)

@@ -23,6 +23,7 @@ from gpuplanner.engine.perf.validation_inference import load_runs, serving_plan
 SA = serving_assumptions()
 F_TOTAL = SA.number("kv_cache_memory_fraction")
 F_FREE = SA.number("kv_cache_free_memory_fraction")
+OUTSIDE = load_assumptions().number("memory_reserved_gb")
 
 
 def test_both_fractions_are_the_stacks_documented_defaults():
@@ -37,19 +38,20 @@ def test_both_fractions_are_the_stacks_documented_defaults():
     [(85.5, 79.2, 8.0, 0.27), (85.5, 79.2, 35.0, 0.5), (151.4, 141.8, 70.0, 1.0), (206.2, 193.8, 17.5, 0.1)],
 )
 def test_kv_cache_gb_closed_forms(capacity, usable, weights, workspace):
-    engine, kv = kv_cache_gb(capacity, usable, weights, workspace, "vllm", SA)
+    engine, kv = kv_cache_gb(capacity, usable, weights, workspace, "vllm", SA, outside_gb=OUTSIDE)
     assert engine == pytest.approx(min(usable, capacity * F_TOTAL))
     assert kv == pytest.approx(min(usable, capacity * F_TOTAL) - weights - workspace)
-    engine, kv = kv_cache_gb(capacity, usable, weights, workspace, "trtllm", SA)
-    assert engine == pytest.approx(usable)
-    assert kv == pytest.approx(F_FREE * (usable - weights - workspace))
+    # TensorRT-LLM: f x (cudaMemGetInfo total - peak allocated - memory outside torch); no allocator fragmentation
+    engine, kv = kv_cache_gb(capacity, usable, weights, workspace, "trtllm", SA, outside_gb=OUTSIDE)
+    assert engine == pytest.approx(capacity - OUTSIDE)
+    assert kv == pytest.approx(F_FREE * (capacity - OUTSIDE - weights - workspace))
 
 
 def test_the_rules_differ_by_the_share_of_the_weights():
     # same fraction, different base: TensorRT-LLM's 10 % margin shrinks with the memory the weights take,
     # vLLM's stays 10 % of the device, so with heavy weights TensorRT-LLM keeps more KV cache
-    light = [kv_cache_gb(100.0, 100.0, 5.0, 0.0, s, SA)[1] for s in SERVING_STACKS]
-    heavy = [kv_cache_gb(100.0, 100.0, 80.0, 0.0, s, SA)[1] for s in SERVING_STACKS]
+    light = [kv_cache_gb(100.0, 100.0, 5.0, 0.0, s, SA, outside_gb=0.0)[1] for s in SERVING_STACKS]
+    heavy = [kv_cache_gb(100.0, 100.0, 80.0, 0.0, s, SA, outside_gb=0.0)[1] for s in SERVING_STACKS]
     assert light == pytest.approx([85.0, 85.5]) and heavy == pytest.approx([10.0, 18.0])
 
 
@@ -73,7 +75,7 @@ def test_worker_kv_capacity_is_the_closed_form(stack):
     if stack == "vllm":
         kv_gb = min(usable, capacity * F_TOTAL) - weights_gb - workspace_gb
     else:
-        kv_gb = F_FREE * (usable - weights_gb - workspace_gb)
+        kv_gb = F_FREE * (capacity - OUTSIDE - weights_gb - workspace_gb)
     head_dim = shape.hidden // shape.heads
     kv_tok = shape.layers * 2 * shape.kv_heads * head_dim * 1.0  # bytes
     assert w.weights_gb == pytest.approx(weights_gb)
@@ -133,3 +135,19 @@ def test_rows_get_their_stacks_rule(stack):
     again = serving_plan({**row.request, "serving_stack": stack}, catalog)
     assert mine.output_tokens_per_s == again.output_tokens_per_s
     assert mine.output_tokens_per_s != swapped.output_tokens_per_s
+
+
+def test_trtllm_budget_on_an_h100_is_the_sources_closed_form():
+    """TensorRT-LLM KvCacheCreator (PyTorch backend): KV = fraction x (total - peak), total = cudaMemGetInfo's
+    device total (81,559 MiB on an H100 SXM), peak = weights + profile-run activations (allocated bytes, after
+    empty_cache) + memory outside torch. Llama 3.1 405B FP8 TP8 on H100: ~51.3 GB of weights per GPU."""
+    a = load_assumptions()
+    capacity, usable = usable_memory_gb(80, "nvidia-h100-sxm", a)
+    assert capacity == pytest.approx(81559 * 2**20 / 1e9, rel=1e-3)
+    _, kv = kv_cache_gb(capacity, usable, 51.3, 0.13, "trtllm", SA, outside_gb=OUTSIDE)
+    assert kv == pytest.approx(0.9 * (capacity - OUTSIDE - 51.3 - 0.13))
+    # the caching allocator's fragmentation share is not charged: more KV than 0.9 x (usable - weights)
+    assert kv > 0.9 * (usable - 51.3 - 0.13)
+    assert kv - 0.9 * (usable - 51.3 - 0.13) == pytest.approx(
+        0.9 * capacity * a.number("allocator_fragmentation_fraction"), rel=1e-9
+    )

@@ -72,12 +72,14 @@ def test_a_row_that_states_a_budget_passes_it_to_the_setup(monkeypatch):
 # predicted output tokens/s of rows that state no budget, from main @ 98bf6f9 (before the option existed). The
 # 405B TP8 row is the 128-token one: s12-serve405 gives the prefill all-reduces of longer prompts at TP8 NCCL's
 # NVLink SHARP rate (test_serving_allreduce.py), which moves the 1000-token row (3647.85 before). The two AMD
-# rows this held (v4.1 Server, v5.1 Offline) state their budget and chunked_prefill false since s12-nochunk
+# rows this held (v4.1 Server, v5.1 Offline) state their budget and chunked_prefill false since s12-nochunk.
+# The three trtllm rows re-pinned when their KV budget became TensorRT-LLM's (s12-kvh100; the budget plays no
+# part): before it 4012.176112491491, 5401.887004976557, 16369.73604627088
 MAIN_98BF6F9 = {
     "mlperf-v51-amd-8xmi325x-2xepyc-9575f-2-llama2-70b-interactive": 24732.18538379071,
-    "trtllm-v1.0-llama3-70b-h200-tp1-128-128": 4012.176112491491,
-    "trtllm-v1.0-llama3-405b-h200-tp8-128-2048": 5401.887004976557,
-    "trtllm-v1.0-llama3-8b-h200-tp1-1000-2000": 16369.73604627088,
+    "trtllm-v1.0-llama3-70b-h200-tp1-128-128": 4027.950044799772,
+    "trtllm-v1.0-llama3-405b-h200-tp8-128-2048": 5443.2311980753475,
+    "trtllm-v1.0-llama3-8b-h200-tp1-1000-2000": 16412.917221234755,
 }
 
 

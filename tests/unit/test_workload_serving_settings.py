@@ -316,7 +316,8 @@ def test_kv_bytes_not_stated_takes_estimates_default_and_a_stated_one_is_kept(
 
 def test_the_stack_changes_the_kv_cache_and_the_dataset_the_ttft(cluster_file):
     """The oracle comparison above is not vacuous: each setting moves the workload's figures (offline, so the
-    KV cache bounds the batch: 70B FP8 TP2 on H100 holds 40.4 GB of KV by vLLM's rule, 38.4 GB by TRT-LLM's; the
+    KV cache bounds the batch: 70B FP8 TP2 on H100 holds 40.4 GB of KV by vLLM's rule, 42.2 GB by TRT-LLM's
+    (0.9 of the device less 2 GB outside torch, the weights and the workspace: s12-kvh100); the
     BF16 embedding table and output head (served_weights.py) take 1.05 GB per GPU more than FP8 tables would)."""
     project = open_project(cluster_file)
     base = dict(kind="inference", model_id="llama3-70b", prompt_len=222, output_len=2048, precision="fp8",
@@ -327,8 +328,8 @@ def test_the_stack_changes_the_kv_cache_and_the_dataset_the_ttft(cluster_file):
     js = {e.id: e.to_json()["serving"] for e in analyze_project(project).workloads}
     assert js["w0"]["limited_by"] == "kv cache"
     assert js["w0"]["kv_cache_gb_per_gpu"] == pytest.approx(40.37, abs=0.05)
-    assert js["w1"]["kv_cache_gb_per_gpu"] == pytest.approx(38.35, abs=0.05)
-    assert js["w1"]["max_requests_per_s"] < js["w0"]["max_requests_per_s"]
+    assert js["w1"]["kv_cache_gb_per_gpu"] == pytest.approx(42.23, abs=0.05)
+    assert js["w1"]["max_requests_per_s"] > js["w0"]["max_requests_per_s"]
     assert js["w2"]["kv_cache_gb_per_gpu"] == pytest.approx(js["w0"]["kv_cache_gb_per_gpu"], rel=1e-4)
     assert js["w0"]["ttft_s"] != js["w2"]["ttft_s"]
 

@@ -433,19 +433,25 @@ def kv_cache_gb(
     stack: str,
     sa: Assumptions,
     fraction: float | None = None,
+    *,
+    outside_gb: float,
 ) -> tuple[float, float]:
     """(memory the engine sizes from, memory its KV cache gets) per GPU in GB, by the serving stack's rule.
 
     vllm:   KV = min(usable, capacity · f_total) − weights − workspace   (f_total: kv_cache_memory_fraction,
             vLLM's --gpu-memory-utilization, a share of the whole device)
-    trtllm: KV = f_free · (usable − weights − workspace)   (f_free: kv_cache_free_memory_fraction, TensorRT-LLM's
-            free_gpu_memory_fraction, a share of what is free after the model and its workspace are loaded)
+    trtllm: KV = f_free · (capacity − outside − weights − workspace)   (f_free: kv_cache_free_memory_fraction,
+            TensorRT-LLM's free_gpu_memory_fraction, a share of what is free after the model and its workspace
+            are loaded). TensorRT-LLM takes the device total of cudaMemGetInfo and subtracts the profile run's
+            peak *allocated* bytes plus the memory outside PyTorch (`outside_gb`, performance.yaml
+            memory_reserved_gb); the caching allocator's fragmentation is not charged (serving.yaml).
     `fraction` replaces f_total / f_free when a deployment states its own (kv_cache_fraction).
     Either may be negative (nothing fits); callers clip at 0.
     """
     f = kv_cache_fraction(stack, sa, fraction)
     if stack == "trtllm":
-        return usable_gb, f * (usable_gb - weights_gb - workspace_gb)
+        base_gb = capacity_gb - outside_gb
+        return base_gb, f * (base_gb - weights_gb - workspace_gb)
     engine_gb = min(usable_gb, capacity_gb * f)
     return engine_gb, engine_gb - weights_gb - workspace_gb
 
@@ -506,7 +512,14 @@ def worker(
     capacity_gb, usable_gb = usable_memory_gb(cluster.mem_gb, g, a)
     act_gb = sa.number("prefill_activation_bytes_per_token_hidden") * budget * shape.hidden / tp / GB
     engine_gb, free_gb = kv_cache_gb(
-        capacity_gb, usable_gb, weights / GB, act_gb, setup.serving_stack, sa, setup.kv_fraction
+        capacity_gb,
+        usable_gb,
+        weights / GB,
+        act_gb,
+        setup.serving_stack,
+        sa,
+        setup.kv_fraction,
+        outside_gb=a.number("memory_reserved_gb"),
     )
     kv_capacity = max(free_gb, 0.0) * GB / kv_tok
     need = setup.prompt_len + setup.output_len
