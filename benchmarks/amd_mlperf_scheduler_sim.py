@@ -42,7 +42,7 @@ def build(row_id: str) -> tuple[Any, Any]:
     from gpuplanner.engine.perf.request import cluster_of, kv_precision_of, shape_of
     from gpuplanner.engine.perf.serving import worker
     from gpuplanner.engine.perf.serving_prompts import prompt_lengths
-    from gpuplanner.engine.perf.serving_worker import ServingSetup, serving_assumptions
+    from gpuplanner.engine.perf.serving_setup import ServingSetup, serving_assumptions
 
     req = next(r for r in vi.load_runs() if r.id == row_id).request
     cat = default_catalog()

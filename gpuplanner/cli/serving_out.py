@@ -99,7 +99,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") -> int:
     from gpuplanner.engine.perf.request import default_kv_bytes, kv_precision_of
     from gpuplanner.engine.perf.serving import ServingSetup, plan_serving
-    from gpuplanner.engine.perf.serving_worker import PRECISION_BYTES  # fp4: NVFP4, 0.5 + 1/16 bytes
+    from gpuplanner.engine.perf.serving_setup import PRECISION_BYTES  # fp4: NVFP4, 0.5 + 1/16 bytes
 
     # --precision is unset unless given (a --stack may set it for training): serving defaults to bf16
     args.precision = args.precision or "bf16"

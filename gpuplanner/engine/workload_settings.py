@@ -127,7 +127,7 @@ def workload_serving_settings(workload: Workload) -> dict[str, Any]:
     A value the engine does not take is refused naming the workload, the field and the value; a prompt dataset
     whose mean is not the workload's prompt length names both fields."""
     from gpuplanner.engine.perf.serving_prompts import check_mean, dataset_names, prompt_lengths
-    from gpuplanner.engine.perf.serving_worker import SERVING_STACKS
+    from gpuplanner.engine.perf.serving_setup import SERVING_STACKS
 
     stack = str(getattr(workload, "serving_stack", "") or "").strip()
     if stack and stack not in SERVING_STACKS:

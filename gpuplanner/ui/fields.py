@@ -111,7 +111,7 @@ def serving_setting_choices(name: str) -> list[tuple[str, Any]]:
     """(shown text, value) of a serving setting of an inference workload: not stated (vllm; every prompt is
     the prompt length), then the serving stacks or the prompt-length datasets the engine knows."""
     from gpuplanner.engine.perf.serving_prompts import dataset_names
-    from gpuplanner.engine.perf.serving_worker import SERVING_STACKS
+    from gpuplanner.engine.perf.serving_setup import SERVING_STACKS
 
     items = [(translate("fields", "not stated"), "")]
     if name == "serving_stack":

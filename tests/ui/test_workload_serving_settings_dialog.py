@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox
 
 from gpuplanner.engine.analysis import analyze_project
 from gpuplanner.engine.perf.serving_prompts import dataset_names
-from gpuplanner.engine.perf.serving_worker import SERVING_STACKS
+from gpuplanner.engine.perf.serving_setup import SERVING_STACKS
 from gpuplanner.model import Workload
 from gpuplanner.ui import fields
 from gpuplanner.ui.dialogs.workload_dialog import WorkloadDialog

@@ -69,7 +69,7 @@ def test_the_defaults_are_estimates_defaults():
 
 
 def test_the_goals_stacks_are_the_engines():
-    from gpuplanner.engine.perf.serving_worker import SERVING_STACKS as ENGINE
+    from gpuplanner.engine.perf.serving_setup import SERVING_STACKS as ENGINE
     from gpuplanner.model.validate import _CHOICES
 
     assert SERVING_STACKS == ENGINE == _CHOICES[("goal", "serving_stack")]

@@ -102,7 +102,8 @@ def test_kv_cache_is_the_latent_and_rope_key_whole_on_every_tp_rank():
 
 def test_serving_worker_caches_the_latent():
     from gpuplanner.engine.perf.request import cluster_of
-    from gpuplanner.engine.perf.serving_worker import ServingSetup, worker
+    from gpuplanner.engine.perf.serving_setup import ServingSetup
+    from gpuplanner.engine.perf.serving_worker import worker
 
     cl = cluster_of({"gpu": "nvidia-h200-sxm"}, CAT)
     w = worker(DSV3, cl, ServingSetup(prompt_len=1024, output_len=256, precision="fp8"), tp=8)

@@ -21,7 +21,7 @@ from gpuplanner.engine.perf.memory import kv_cache_bytes, usable_memory_gb
 from gpuplanner.engine.perf.request import cluster_of, shape_of
 from gpuplanner.engine.perf.served_weights import head_gemm_rate, served_weights, table_bytes
 from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
-from gpuplanner.engine.perf.serving_worker import serving_assumptions
+from gpuplanner.engine.perf.serving_setup import serving_assumptions
 from gpuplanner.engine.perf.shapes import InferenceConfig
 
 CAT = default_catalog()

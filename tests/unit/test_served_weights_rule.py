@@ -14,7 +14,8 @@ from gpuplanner.catalog.loader import default_catalog
 from gpuplanner.engine.perf.assumptions import load_assumptions
 from gpuplanner.engine.perf.request import cluster_of, shape_of
 from gpuplanner.engine.perf.served_weights import head_gemm_rate, served_weights, table_bytes
-from gpuplanner.engine.perf.serving_worker import serving_assumptions, weight_bytes
+from gpuplanner.engine.perf.serving_setup import serving_assumptions
+from gpuplanner.engine.perf.serving_worker import weight_bytes
 
 CAT = default_catalog()
 A = load_assumptions()

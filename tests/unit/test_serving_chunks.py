@@ -19,8 +19,8 @@ import pytest
 
 from gpuplanner.engine.perf.serving import ServingSetup, worker
 from gpuplanner.engine.perf.serving_prompts import prompt_lengths
+from gpuplanner.engine.perf.serving_setup import serving_assumptions
 from gpuplanner.engine.perf.serving_steady import chunked_prefill_s, max_rate, own_prefill, steady_state
-from gpuplanner.engine.perf.serving_worker import serving_assumptions
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 
 H200 = ClusterSpec(

@@ -29,12 +29,8 @@ from gpuplanner.engine.perf.kv_cache import held_tokens
 from gpuplanner.engine.perf.request import shape_of
 from gpuplanner.engine.perf.serving import ServingSetup, plan_serving, worker
 from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
-from gpuplanner.engine.perf.serving_worker import (
-    PRECISION_BYTES,
-    gemm_rates,
-    serving_assumptions,
-    weight_bytes,
-)
+from gpuplanner.engine.perf.serving_setup import PRECISION_BYTES, serving_assumptions
+from gpuplanner.engine.perf.serving_worker import gemm_rates, weight_bytes
 from gpuplanner.engine.perf.shapes import ClusterSpec, InferenceConfig, ModelShape
 from gpuplanner.engine.summary import results_json
 from gpuplanner.model import Project, Workload

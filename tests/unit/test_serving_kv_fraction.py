@@ -18,7 +18,7 @@ from gpuplanner.engine.perf.memory import usable_memory_gb
 from gpuplanner.engine.perf.request import cluster_of, shape_of
 from gpuplanner.engine.perf.served_weights import served_weights
 from gpuplanner.engine.perf.serving import ServingSetup, serving_assumptions, worker
-from gpuplanner.engine.perf.serving_worker import GB
+from gpuplanner.engine.perf.serving_setup import GB
 from gpuplanner.engine.perf.validation_inference import load_runs, runs_path
 
 SA = serving_assumptions()

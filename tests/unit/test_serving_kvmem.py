@@ -17,7 +17,8 @@ from gpuplanner.engine.perf.flops import param_counts
 from gpuplanner.engine.perf.memory import usable_memory_gb
 from gpuplanner.engine.perf.request import cluster_of, shape_of
 from gpuplanner.engine.perf.serving import SERVING_STACKS, ServingSetup, serving_assumptions, worker
-from gpuplanner.engine.perf.serving_worker import GB, kv_cache_gb
+from gpuplanner.engine.perf.serving_setup import GB
+from gpuplanner.engine.perf.serving_worker import kv_cache_gb
 from gpuplanner.engine.perf.validation_inference import load_runs, serving_plan
 
 SA = serving_assumptions()

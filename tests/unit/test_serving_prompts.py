@@ -29,9 +29,9 @@ from gpuplanner.engine.perf.serving_prompts import (
     prompt_lengths,
     ttft_quantile,
 )
+from gpuplanner.engine.perf.serving_setup import serving_assumptions
 from gpuplanner.engine.perf.serving_steady import max_rate, own_prefill, steady_state, wait_quantile
 from gpuplanner.engine.perf.serving_steps import step_own_s
-from gpuplanner.engine.perf.serving_worker import serving_assumptions
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 
 DATASETS = ("mlperf-llama2-70b", "mlperf-mixtral-8x7b", "mlperf-llama3.1-405b")

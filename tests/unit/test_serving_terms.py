@@ -17,7 +17,7 @@ import pytest
 from gpuplanner.engine.perf.kv_cache import experts_read_share, held_tokens, prefill_attended
 from gpuplanner.engine.perf.serving import ServingSetup, worker
 from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
-from gpuplanner.engine.perf.serving_worker import serving_assumptions
+from gpuplanner.engine.perf.serving_setup import serving_assumptions
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 
 H100 = ClusterSpec(

@@ -18,8 +18,8 @@ import pytest
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.perf.serving import ServingSetup, plan_serving, worker
 from gpuplanner.engine.perf.serving_prompts import PromptLengths, prompt_lengths
+from gpuplanner.engine.perf.serving_setup import serving_assumptions
 from gpuplanner.engine.perf.serving_steady import max_rate, steady_state
-from gpuplanner.engine.perf.serving_worker import serving_assumptions
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 
 H200 = ClusterSpec(

@@ -28,13 +28,8 @@ from gpuplanner.engine.perf.kv_cache import experts_read_share, held_tokens, pre
 from gpuplanner.engine.perf.memory import kv_cache_bytes, usable_memory_gb
 from gpuplanner.engine.perf.served_weights import head_gemm_rate, served_weights
 from gpuplanner.engine.perf.serving_activations import activation_bytes_per_token
-from gpuplanner.engine.perf.serving_worker import (
-    decode_gemm_terms,
-    fp4_scale_bytes,
-    gemm_rates,
-    serving_assumptions,
-    weight_bytes,
-)
+from gpuplanner.engine.perf.serving_setup import serving_assumptions
+from gpuplanner.engine.perf.serving_worker import decode_gemm_terms, fp4_scale_bytes, gemm_rates, weight_bytes
 from gpuplanner.engine.perf.shapes import ClusterSpec, InferenceConfig, ModelShape
 
 GB = 1e9

@@ -38,6 +38,14 @@ import numpy as np
 from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
 from gpuplanner.engine.perf.assumptions import Assumptions, load_assumptions
+from gpuplanner.engine.perf.serving_setup import (
+    GB,
+    MODES,
+    PRECISION_BYTES,
+    SERVING_STACKS,
+    ServingSetup,
+    serving_assumptions,
+)
 from gpuplanner.engine.perf.serving_steady import (
     Operating,
     at_concurrency,
@@ -48,16 +56,7 @@ from gpuplanner.engine.perf.serving_steady import (
     prefill_service,
     steady_state,
 )
-from gpuplanner.engine.perf.serving_worker import (
-    GB,
-    MODES,
-    PRECISION_BYTES,
-    SERVING_STACKS,
-    ServingSetup,
-    Worker,
-    serving_assumptions,
-    worker,
-)
+from gpuplanner.engine.perf.serving_worker import Worker, worker
 from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
 
 # the names callers import from here (engine/workloads.py, cli/serving_out.py, tests, benchmarks)

@@ -36,9 +36,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gpuplanner.engine.perf.serving_prompts import PromptLengths, pk_wait, ttft_quantile
+from gpuplanner.engine.perf.serving_setup import ServingSetup
 from gpuplanner.engine.perf.serving_steps import step_own_s, two_points
 from gpuplanner.engine.perf.serving_tails import tpot_quantile
-from gpuplanner.engine.perf.serving_worker import ServingSetup, Worker
+from gpuplanner.engine.perf.serving_worker import Worker
 
 
 def _fixed_point(alpha: float | NDArray[Any], beta: float | NDArray[Any]) -> NDArray[np.float64]:

@@ -70,8 +70,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gpuplanner.engine.perf.serving_prompts import PromptLengths
+from gpuplanner.engine.perf.serving_setup import ServingSetup
 from gpuplanner.engine.perf.serving_tails import tpot_quantile
-from gpuplanner.engine.perf.serving_worker import ServingSetup, Worker
+from gpuplanner.engine.perf.serving_worker import Worker
 
 M_WAIT = 96  # the chain's truncation: at most this many prompts waiting at a step boundary
 _LGAMMA = np.array([lgamma(k + 1.0) for k in range(M_WAIT + 1)])
