@@ -20,20 +20,8 @@ from gpuplanner.engine.perf.serving import ServingSetup, plan_serving, worker
 from gpuplanner.engine.perf.serving_prompts import PromptLengths, prompt_lengths
 from gpuplanner.engine.perf.serving_setup import serving_assumptions
 from gpuplanner.engine.perf.serving_steady import max_rate, steady_state
-from gpuplanner.engine.perf.shapes import ClusterSpec, ModelShape
-
-H200 = ClusterSpec(
-    gpu_name="NVIDIA H200 SXM",
-    peak_bf16_tflops=989,
-    peak_fp8_tflops=1979,
-    mem_gb=141,
-    mem_bw_tbyte_per_s=4.8,
-    gpus_per_node=8,
-    scaleup_bw_gbyte_per_s=900,
-    nic_gbps_per_gpu=400,
-)
-LLAMA2_70 = ModelShape("dense", 80, 8192, 64, 8, 28672, 32000, 4096, gated_mlp=True)
-MIXTRAL = ModelShape("moe", 32, 4096, 32, 8, 14336, 32000, 4096, experts=8, top_k=2, gated_mlp=True)
+from gpuplanner.engine.perf.shapes import ModelShape
+from tests.serving_cases import H200, LLAMA2_70, MIXTRAL
 
 
 def _attn(shape: ModelShape, tp: int, dist: PromptLengths) -> tuple[float, float]:
