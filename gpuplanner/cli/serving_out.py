@@ -135,7 +135,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         kv_fraction=args.kv_fraction,
         max_seqs=_count("max_seqs", args.max_seqs),
         max_batched_tokens=_count("max_batched_tokens", args.max_batched_tokens),
-        chunked_prefill=getattr(args, "chunked_prefill", True),
+        chunked_prefill=args.chunked_prefill,
         gemm_allreduce_fusion=bool(args.gemm_allreduce_fusion),
     )
     plan = plan_serving(
@@ -162,7 +162,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         data["max_seqs"] = args.max_seqs
     if args.max_batched_tokens is not None:
         data["max_batched_tokens"] = args.max_batched_tokens
-    if not getattr(args, "chunked_prefill", True):
+    if not args.chunked_prefill:
         data["chunked_prefill"] = False
     if args.gemm_allreduce_fusion:
         data["gemm_allreduce_fusion"] = True
@@ -287,7 +287,7 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
             lang,
             args.max_seqs,
             args.max_batched_tokens,
-            getattr(args, "chunked_prefill", True),
+            args.chunked_prefill,
             bool(args.gemm_allreduce_fusion),
         )
     )

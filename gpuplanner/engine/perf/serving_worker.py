@@ -237,20 +237,24 @@ def nccl_share(shape: ModelShape, setup: ServingSetup, tp: int, sa: Assumptions)
     return float((p * w)[big].sum() / (p * w).sum())
 
 
-def _nvls_slope(shape: ModelShape, tp: int, g_tp: int, links: Links, probe: float) -> float:
-    """Seconds per token of a step's 2 all-reduces per layer run by NCCL with NVLink SHARP (collectives.nvls_factor:
-    an NVSwitch that reduces, 5 or more ranks in the node; else the ring's rate), linear as k_tok."""
+def _all_reduce_terms(
+    shape: ModelShape, tp: int, g_tp: int, links: Links, probe: float, nvls: bool = False
+) -> tuple[float, float]:
+    """(fixed s, s per token) of a step's 2 TP all-reduces per layer made linear in the step's tokens (latency +
+    bytes / bus bandwidth, from one token and `probe` tokens); `nvls`: run by NCCL with NVLink SHARP
+    (collectives.nvls_factor: an NVSwitch that reduces, 5 or more ranks in the node; else the ring's rate). (0, 0)
+    at tp = 1."""
     if tp <= 1:
-        return 0.0
-    one = float(group_all_reduce_s(shape.hidden * 2.0, tp, g_tp, links, "tp", nvls=True))
-    big = float(group_all_reduce_s(probe * shape.hidden * 2.0, tp, g_tp, links, "tp", nvls=True))
-    return 2.0 * shape.layers * max(big - one, 0.0) / (probe - 1.0)
+        return 0.0, 0.0
+    one = float(group_all_reduce_s(shape.hidden * 2.0, tp, g_tp, links, "tp", nvls=nvls))
+    big = float(group_all_reduce_s(probe * shape.hidden * 2.0, tp, g_tp, links, "tp", nvls=nvls))
+    return 2.0 * shape.layers * one, 2.0 * shape.layers * max(big - one, 0.0) / (probe - 1.0)
 
 
 def fused_all_reduce_slope(shape: ModelShape, tp: int, nvls_tok: float, rate: float) -> float:
     """Seconds per prefill token of a step's TP all-reduces when each is fused into the row-parallel GEMM before it
     (ServingSetup.gemm_allreduce_fusion), from `nvls_tok`, the 2 all-reduces per layer at NCCL's NVLink SHARP rate
-    (_nvls_slope), and the GEMMs' FLOP rate `rate`.
+    (_all_reduce_terms with nvls), and the GEMMs' FLOP rate `rate`.
 
     TensorRT-LLM's GemmAllReduce kernel (cpp/tensorrt_llm/kernels/cutlass_kernels/allreduce_gemm, the only
     implementation kNVLS_2SHOT) reduces each finished output tile through multicast memory while the GEMM computes
@@ -409,12 +413,8 @@ def worker(
         )
 
     # all-reduce made linear in the step's tokens (latency + bytes / bus bandwidth), 2 per layer
-    probe = 4096.0
-    ar1 = float(group_all_reduce_s(shape.hidden * 2.0, tp, g_tp, links, "tp"))
-    arp = float(group_all_reduce_s(probe * shape.hidden * 2.0, tp, g_tp, links, "tp"))
-    k_tok = 2.0 * shape.layers * max(arp - ar1, 0.0) / (probe - 1.0) if tp > 1 else 0.0
-    k0 = 2.0 * shape.layers * ar1 if tp > 1 else 0.0
-    nvls_tok = _nvls_slope(shape, tp, g_tp, links, probe)
+    k0, k_tok = _all_reduce_terms(shape, tp, g_tp, links, 4096.0)
+    nvls_tok = _all_reduce_terms(shape, tp, g_tp, links, 4096.0, nvls=True)[1]
     if setup.gemm_allreduce_fusion:
         k_tok_c = fused_all_reduce_slope(shape, tp, nvls_tok, rate)
     else:
