@@ -220,14 +220,7 @@ def _capacity(
         "fits": plan.fits,
         "refusal": refusal or plan.refusal,
     }
-    # the settings stated, as estimate's JSON names them: a count or share when set, a yes/no when not the default
-    for name in ("kv_fraction", "max_seqs", "max_batched_tokens"):
-        if getattr(setup, name) is not None:
-            out[name] = getattr(setup, name)
-    if not setup.chunked_prefill:  # --no-chunked-prefill
-        out["chunked_prefill"] = False
-    if setup.gemm_allreduce_fusion:  # --gemm-allreduce-fusion
-        out["gemm_allreduce_fusion"] = True
+    out.update(setup.stated())  # the settings stated, as estimate's JSON names them
     return out
 
 

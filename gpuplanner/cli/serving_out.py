@@ -156,16 +156,7 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
         data.update(dict.fromkeys(_STATIC_FIGURES))
     data["precision"] = args.precision
     data["serving_stack"] = args.serving_stack
-    if args.kv_fraction is not None:
-        data["kv_fraction"] = args.kv_fraction
-    if args.max_seqs is not None:
-        data["max_seqs"] = args.max_seqs
-    if args.max_batched_tokens is not None:
-        data["max_batched_tokens"] = args.max_batched_tokens
-    if not args.chunked_prefill:
-        data["chunked_prefill"] = False
-    if args.gemm_allreduce_fusion:
-        data["gemm_allreduce_fusion"] = True
+    data.update(setup.stated())  # the settings stated only
     if args.capacity_in != "requests":
         data["capacity_in"] = args.capacity_in
     data["serving"] = plan.to_json()

@@ -162,18 +162,7 @@ def _serve(c: Compiled, fg: FabricGraph, w: Workload) -> WorkloadEntry:
             )
         ),
     }
-    if (
-        setup.kv_fraction is not None
-    ):  # stated only, as estimate --kv-fraction's JSON (the keys stay otherwise)
-        entry.extra["kv_fraction"] = setup.kv_fraction
-    if setup.max_seqs is not None:  # stated only, as estimate --max-seqs's JSON
-        entry.extra["max_seqs"] = setup.max_seqs
-    if setup.max_batched_tokens is not None:  # stated only, as estimate --max-batched-tokens's JSON
-        entry.extra["max_batched_tokens"] = setup.max_batched_tokens
-    if not setup.chunked_prefill:  # stated only, as estimate --no-chunked-prefill's JSON
-        entry.extra["chunked_prefill"] = False
-    if setup.gemm_allreduce_fusion:  # stated only, as estimate --gemm-allreduce-fusion's JSON
-        entry.extra["gemm_allreduce_fusion"] = True
+    entry.extra.update(setup.stated())  # as estimate's JSON: the settings stated only
     if not cap.fits:
         entry.error = cap.refusal_msg or cap.refusal  # a Msg: said in the output's language
     return entry

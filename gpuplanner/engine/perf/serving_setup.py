@@ -6,6 +6,7 @@ serving it is serving_worker.py's; serving.py re-exports both.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from gpuplanner import text
 from gpuplanner.core.errors import ValidationError
@@ -133,6 +134,20 @@ class ServingSetup:
             raise ValidationError(text.Msg("error.think_time_negative"), field="think_time_s")
         if self.prompt_dist is not None:
             check_mean(self.prompt_dist, self.prompt_len)
+
+    def stated(self) -> dict[str, Any]:
+        """The deployment settings this setup states, as estimate's JSON names them (and analyze's and the
+        advisor's): a count or share when set, a yes/no when not the default; the defaults are left out."""
+        out: dict[str, Any] = {
+            name: getattr(self, name)
+            for name in ("kv_fraction", "max_seqs", "max_batched_tokens")
+            if getattr(self, name) is not None
+        }
+        if not self.chunked_prefill:  # --no-chunked-prefill
+            out["chunked_prefill"] = False
+        if self.gemm_allreduce_fusion:  # --gemm-allreduce-fusion
+            out["gemm_allreduce_fusion"] = True
+        return out
 
     @property
     def weight_bytes(self) -> float:
