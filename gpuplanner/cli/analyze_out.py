@@ -242,16 +242,7 @@ def _serving(w: dict[str, Any], entry: Any, lang: str) -> list[str]:
     if s is None:
         return [say("an.not_evaluated", head=head, why=w["error"] or "")]
     # the stack's KV-cache rule, the prompt-length dataset and a stated KV-cache share, as estimate says them
-    settings = "  " + settings_line(
-        w["serving_stack"],
-        w.get("prompt_dataset"),
-        w.get("kv_fraction"),
-        lang,
-        w.get("max_seqs"),
-        w.get("max_batched_tokens"),
-        w.get("chunked_prefill", True),
-        bool(w.get("gemm_allreduce_fusion")),
-    )
+    settings = "  " + settings_line(w["serving_stack"], w.get("prompt_dataset"), w, lang)
     if not s["fits"]:
         why = _refusal(entry.serving if entry is not None else None, s["refusal"] or w["error"] or "", lang)
         return [say("an.serving_no_fit", head=head, why=why), settings]

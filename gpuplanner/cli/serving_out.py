@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from collections.abc import Mapping
+from typing import Any
 
 from gpuplanner import text
 from gpuplanner.cli.common import EXIT_BAD_INPUT, print_json, print_pairs
@@ -170,7 +172,9 @@ def run_inference(args: argparse.Namespace, shape, cluster, lang: str = "en") ->
     if args.json:
         print_json(data)
     else:
-        _print_text(static, plan, args, static_tp, data["serving_ranges"], shape, scenario, lang)
+        _print_text(
+            static, plan, args, static_tp, data["serving_ranges"], shape, scenario, lang, setup.stated()
+        )
     return 0 if static.fits or plan.fits else EXIT_BAD_INPUT
 
 
@@ -227,7 +231,9 @@ def _count(name: str, value: int | None) -> int | None:
     return value
 
 
-def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, lang: str) -> None:
+def _print_text(
+    static, plan, args, tp: int, rng: dict, shape, scenario: str, lang: str, stated: Mapping[str, Any]
+) -> None:
     """The static batch and the serving plan as text in ``lang`` (text/cli_estimate.py)."""
     from gpuplanner.engine.perf.bands_inference import explanation_msg
     from gpuplanner.engine.perf.inference import refusal_msg
@@ -270,18 +276,7 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
             ("perf.inf.refusal", why.render(lang) if why.render("en") == static.refusal else static.refusal),
         ]
     print_pairs([(say(k), v) for k, v in pairs])
-    print(
-        settings_line(
-            args.serving_stack,
-            args.prompt_dataset,
-            args.kv_fraction,
-            lang,
-            args.max_seqs,
-            args.max_batched_tokens,
-            args.chunked_prefill,
-            bool(args.gemm_allreduce_fusion),
-        )
-    )
+    print(settings_line(args.serving_stack, args.prompt_dataset, stated, lang))
     print(_plan_text(plan, args, lang))
     if plan.fits and rng["output_tokens_per_s_range"]:
         lo, hi = rng["output_tokens_per_s_range"]
@@ -289,19 +284,11 @@ def _print_text(static, plan, args, tp: int, rng: dict, shape, scenario: str, la
         print("  " + say("perf.srv.range", lo=lo, hi=hi, explanation=explanation))
 
 
-def settings_line(
-    stack: str,
-    dataset: str | None,
-    kv_fraction: float | None,
-    lang: str,
-    max_seqs: int | None = None,
-    max_batched_tokens: int | None = None,
-    chunked_prefill: bool = True,
-    gemm_allreduce_fusion: bool = False,
-) -> str:
+def settings_line(stack: str, dataset: str | None, stated: Mapping[str, Any], lang: str) -> str:
     """The serving settings a plan is for, in ``lang``: the stack's KV-cache rule, the prompt-length dataset
-    (its mean), the KV-cache share, the cap on sequences at once, the token budget per step and the fused GEMM +
-    all-reduce when stated (`estimate --inference`, `analyze`)."""
+    (its mean) and the deployment settings `stated` (ServingSetup.stated(), or a JSON entry holding them: the
+    KV-cache share, the cap on sequences at once, the token budget per step, prefill not chunked, the fused GEMM +
+    all-reduce) (`estimate --inference`, `analyze`)."""
     if dataset:
         from gpuplanner.engine.perf.serving_prompts import prompt_lengths
 
@@ -309,15 +296,14 @@ def settings_line(
         line = text.render("perf.srv.settings_dataset", lang, stack=stack, dataset=dist.name, mean=dist.mean)
     else:
         line = text.render("perf.srv.settings", lang, stack=stack)
-    if kv_fraction is not None:
-        line += text.render("perf.srv.kv_fraction", lang, share=kv_fraction)
-    if max_seqs is not None:
-        line += text.render("perf.srv.max_seqs", lang, n=max_seqs)
-    if max_batched_tokens is not None:
-        line += text.render("perf.srv.max_batched_tokens", lang, n=max_batched_tokens)
-    if not chunked_prefill:
+    if stated.get("kv_fraction") is not None:
+        line += text.render("perf.srv.kv_fraction", lang, share=stated["kv_fraction"])
+    for name in ("max_seqs", "max_batched_tokens"):
+        if stated.get(name) is not None:
+            line += text.render(f"perf.srv.{name}", lang, n=stated[name])
+    if stated.get("chunked_prefill") is False:
         line += text.render("perf.srv.unchunked", lang)
-    if gemm_allreduce_fusion:
+    if stated.get("gemm_allreduce_fusion"):
         line += text.render("perf.srv.gemm_allreduce_fusion", lang)
     return line
 

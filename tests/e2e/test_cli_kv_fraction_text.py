@@ -93,4 +93,4 @@ def test_analyze_says_each_serving_workloads_settings_and_a_stated_share(plan, l
     # the same words as `estimate --inference` for the same settings
     from gpuplanner.cli.serving_out import settings_line
 
-    assert kv[1].strip() == settings_line("trtllm", "mlperf-llama2-70b", 0.85, lang)
+    assert kv[1].strip() == settings_line("trtllm", "mlperf-llama2-70b", {"kv_fraction": 0.85}, lang)
